@@ -1,0 +1,36 @@
+/**
+ * The one error class of mcpctx. `code` is a stable string callers switch on;
+ * `data` carries the documented details of that code.
+ */
+export type McpctxErrorCode =
+  | 'USAGE'
+  | 'SPAWN_FAILED'
+  | 'FRAME_TOO_LARGE'
+  | 'DEADLINE'
+  | 'TRANSPORT_CLOSED'
+  | 'PROTOCOL'
+  | 'INVALID_FRAME'
+  | 'RPC_ERROR'
+  | 'CURSOR_LOOP'
+  | 'TOO_MANY_PAGES'
+  | 'TOO_MANY_TOOLS'
+  | 'TOO_MANY_NOTIFICATIONS'
+  | 'INVALID_CONFIG'
+  | 'INVALID_MEASUREMENT'
+  | 'IO';
+
+export class McpctxError extends Error {
+  readonly code: McpctxErrorCode;
+  readonly data: Readonly<Record<string, unknown>>;
+
+  constructor(code: McpctxErrorCode, message: string, data: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'McpctxError';
+    this.code = code;
+    this.data = data;
+  }
+}
+
+export function isMcpctxError(value: unknown, code?: McpctxErrorCode): value is McpctxError {
+  return value instanceof McpctxError && (code === undefined || value.code === code);
+}

@@ -1,0 +1,23 @@
+export { BASE_ENV_NAMES, childEnvironment, passedEnvNames, type LaunchSpec } from './_launch.js';
+export { Deadline } from './_deadline.js';
+export { DEFAULT_MAX_FRAME_BYTES, FrameSplitter } from './_frames.js';
+export {
+  BoundedStdioTransport,
+  type ExitStatus,
+  type NonJsonLines,
+  type StdioTransportOptions,
+} from './_stdio-transport.js';
+export { RawClient, type RawClientOptions, type StrayResponses } from './_raw-client.js';
+export {
+  DECLARABLE_CAPABILITIES,
+  DEFAULT_PROTOCOL_VERSION,
+  KNOWN_PROTOCOL_VERSIONS,
+  clientCapabilitiesFor,
+  initialize,
+  listAllTools,
+  type DeclarableCapability,
+  type InitializeOptions,
+  type InitializeOutcome,
+  type ListAllToolsOptions,
+  type ToolPages,
+} from './_session.js';

@@ -1,0 +1,16 @@
+export { bandFor, type Band } from './_band.js';
+export { catalogCost, type CatalogCost, type SessionStartLoad, type ToolCost } from './_catalog-cost.js';
+export { captureCatalog, type Capture, type CaptureOptions, type CaptureTimings } from './_capture.js';
+export {
+  DEFAULT_RUNS,
+  DEFAULT_TIMEOUT_MS,
+  METHODOLOGY,
+  measureServer,
+  type AttemptSummary,
+  type MeasureOptions,
+  type Measurement,
+} from './_measure.js';
+export { MEASUREMENT_STATUSES, classifyFailure, type FailureVerdict, type MeasurementStatus } from './_status.js';
+export { measurementJson, safeSegment, writeMeasurement } from './_files.js';
+export { loadServersFile } from './_servers-file.js';
+export { verifyFile, verifyMeasurement, type VerifyDifference, type VerifyReport } from './_verify.js';

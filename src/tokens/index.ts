@@ -1,0 +1,2 @@
+export { countTokens, isWithinTokenLimit, TOKENIZER } from './_count.js';
+export { canonicalJson, sha256Hex } from './_canonical.js';

@@ -1,0 +1,475 @@
+#!/usr/bin/env node
+// A scripted MCP server over stdio (newline-delimited JSON-RPC 2.0) with normal and hostile modes.
+// Usage: node test/servers/scripted-server.mjs <mode>   (modes: see MODES below and README.md)
+// No dependencies beyond node: built-ins, so tests can exercise a transport without project code.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+
+const MiB = 1024 * 1024;
+const SUPPORTED_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+const LATEST_VERSION = '2025-11-25';
+const HANDLED = Symbol('handled'); // a handler that wrote its own (raw) reply returns this
+
+class RpcError extends Error {
+  constructor(code, message, data) {
+    super(message);
+    this.code = code;
+    this.data = data;
+  }
+  toJSON() {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+const invalidCursor = () => new RpcError(-32602, 'Invalid cursor');
+
+// ---------------------------------------------------------------------------------------------
+// Catalogs. Plain literals so the bytes are identical on every run; key order is
+// name, description, inputSchema, [outputSchema].
+
+const GET_WEATHER = {
+  name: 'get_weather',
+  description:
+    'Get the current weather for a city. Temperatures are in °C (metric) or °F (imperial); ' +
+    'conditions come back as text with an emoji such as ☀️ or 🌧️.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      city: { type: 'string', description: 'City name, e.g. "Zürich" or "São Paulo".' },
+      units: { type: 'string', enum: ['metric', 'imperial'], description: 'Unit system. Defaults to metric.' },
+    },
+    required: ['city'],
+  },
+};
+
+const SEARCH_DOCS = {
+  name: 'search_docs',
+  description: 'Search the documentation and return the best matching pages, highest score first.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      query: { type: 'string', description: 'Free-text search query.' },
+      limit: { type: 'integer', minimum: 1, maximum: 50, default: 10, description: 'Maximum number of results.' },
+    },
+    required: ['query'],
+  },
+  outputSchema: {
+    type: 'object',
+    properties: {
+      results: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            id: { type: 'string' },
+            title: { type: 'string' },
+            url: { type: 'string' },
+            score: { type: 'number' },
+          },
+          required: ['id', 'title'],
+        },
+      },
+      total: { type: 'integer' },
+    },
+    required: ['results'],
+  },
+};
+
+const ECHO = {
+  name: 'echo',
+  description: 'Echo the text back.',
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+};
+
+const CATALOG = [GET_WEATHER, SEARCH_DOCS, ECHO];
+
+const simpleTool = (name, description) => ({
+  name,
+  description,
+  inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+});
+
+// pages3: 7 tools over 3 pages; the last page says `nextCursor: null` (some servers do).
+const SEVEN = [
+  ...CATALOG,
+  simpleTool('list_issues', 'List open issues in the repository.'),
+  simpleTool('get_issue', 'Get one issue by id.'),
+  simpleTool('close_issue', 'Close an issue by id.'),
+  simpleTool('get_file', 'Read a file from the repository by path.'),
+];
+const PAGES3 = {
+  first: { tools: SEVEN.slice(0, 3), nextCursor: 'page-2' },
+  'page-2': { tools: SEVEN.slice(3, 5), nextCursor: 'page-3' },
+  'page-3': { tools: SEVEN.slice(5, 7), nextCursor: null },
+};
+
+// cursor-loop: a -> b -> a -> ... forever; a client must detect the repeat or cap pages.
+const CURSOR_LOOP = {
+  first: { tools: [simpleTool('loop_start', 'First page of a looping catalog.')], nextCursor: 'a' },
+  a: { tools: [simpleTool('loop_a', 'Page a of a looping catalog.')], nextCursor: 'b' },
+  b: { tools: [simpleTool('loop_b', 'Page b of a looping catalog.')], nextCursor: 'a' },
+};
+
+// Serves `pages.first` without a cursor, `pages[cursor]` for a known cursor, else -32602.
+const pagedList = (pages) => (params) => {
+  const cursor = params.cursor;
+  if (cursor === undefined || cursor === null) return pages.first;
+  if (typeof cursor !== 'string' || cursor === 'first' || !Object.hasOwn(pages, cursor)) throw invalidCursor();
+  return pages[cursor];
+};
+
+// many-tools: 5,000 tools, 100 per page, cursors "offset-N"; the last page has no nextCursor key.
+const MANY_TOTAL = 5000;
+const MANY_PAGE = 100;
+const MANY_TOOLS = Array.from({ length: MANY_TOTAL }, (_, i) => ({
+  name: `tool_${String(i).padStart(5, '0')}`,
+  description: `Synthetic tool number ${i} of ${MANY_TOTAL}.`,
+  inputSchema: { type: 'object', properties: { n: { type: 'integer' } } },
+}));
+function manyToolsList(params) {
+  let offset = 0;
+  if (params.cursor !== undefined && params.cursor !== null) {
+    const match = typeof params.cursor === 'string' ? /^offset-(\d{1,5})$/.exec(params.cursor) : null;
+    offset = match ? Number(match[1]) : -1;
+    if (offset <= 0 || offset >= MANY_TOTAL || offset % MANY_PAGE !== 0) throw invalidCursor();
+  }
+  const end = offset + MANY_PAGE;
+  const tools = MANY_TOOLS.slice(offset, end);
+  return end < MANY_TOTAL ? { tools, nextCursor: `offset-${end}` } : { tools };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Base behaviour.
+
+function initializeResult(protocolVersion) {
+  return {
+    protocolVersion,
+    capabilities: { tools: { listChanged: false } },
+    serverInfo: { name: 'scripted-server', version: '1.0.0' },
+    instructions: 'Scripted test server. Call tools/list to see the catalog.',
+  };
+}
+
+const negotiate = (requested) => (SUPPORTED_VERSIONS.includes(requested) ? requested : LATEST_VERSION);
+
+const BASE_METHODS = {
+  initialize: (params) => initializeResult(negotiate(params.protocolVersion)),
+  ping: () => ({}),
+  'tools/list': pagedList({ first: { tools: CATALOG } }),
+};
+
+// Output goes through writeLine so `trickle` can replace it; every message is one write.
+function defaultWriteLine(data) {
+  process.stdout.write(data);
+}
+let writeLine = defaultWriteLine;
+function send(msg) {
+  writeLine(JSON.stringify(msg) + '\n');
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const forever = () => new Promise(() => {});
+
+// Exit only after stdout/stderr have flushed: pipe writes are asynchronous in Node, and
+// process.exit() would drop what is still queued.
+function exitAfterFlush(code) {
+  process.stderr.write('', () => process.stdout.write('', () => process.exit(code)));
+}
+
+// Write to stderr, then exit; the returned promise never settles so nothing else runs.
+function die(code, text) {
+  process.stderr.write(text, () => process.exit(code));
+  return forever();
+}
+
+// Keeps the event loop alive (for modes that must not exit when stdin ends).
+function keepAlive() {
+  setInterval(() => {}, 1 << 30);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mode-specific pieces.
+
+// One write of one ~20 MiB line.
+function oversizedToolsList() {
+  return { tools: [{ name: 'huge', description: 'a'.repeat(20 * MiB), inputSchema: { type: 'object' } }] };
+}
+
+// endless-line: 64 KiB of "x" every ~5 ms, never a newline, bounded at 64 MiB.
+let endlessTimer;
+function endlessToolsList() {
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  let sent = 0;
+  const next = () => {
+    if (sent >= 64 * MiB) return;
+    sent += chunk.length;
+    if (process.stdout.write(chunk)) endlessTimer = setTimeout(next, 5);
+    else process.stdout.once('drain', () => (endlessTimer = setTimeout(next, 5)));
+  };
+  next();
+  return HANDLED;
+}
+
+function invalidUtf8ToolsList(_params, id) {
+  const HOLE = '@@RAW_BYTES@@';
+  const tool = { name: 'broken_text', description: `before ${HOLE} after`, inputSchema: { type: 'object' } };
+  const [before, after] = JSON.stringify({ jsonrpc: '2.0', id, result: { tools: [tool] } }).split(HOLE);
+  // 0xC3 0x28: a lead byte followed by a non-continuation byte; 0xFF never appears in UTF-8.
+  writeLine(Buffer.concat([Buffer.from(before), Buffer.from([0xc3, 0x28, 0x20, 0xff]), Buffer.from(after + '\n')]));
+  return HANDLED;
+}
+
+// trickle: one byte every 100 ms; stdin end waits for the queue to empty.
+const trickle = { queue: [], timer: undefined, stdinEnded: false };
+function trickleWriteLine(data) {
+  for (const byte of Buffer.from(data)) trickle.queue.push(byte);
+  if (trickle.timer !== undefined) return;
+  trickle.timer = setInterval(() => {
+    const byte = trickle.queue.shift();
+    if (byte !== undefined) process.stdout.write(Buffer.from([byte]));
+    if (trickle.queue.length === 0) {
+      clearInterval(trickle.timer);
+      trickle.timer = undefined;
+      if (trickle.stdinEnded) exitAfterFlush(0);
+    }
+  }, 100);
+}
+
+function stderrFlood() {
+  const total = MiB;
+  const marker = 'stderr-flood-end-marker\n';
+  const lines = [];
+  let size = 0;
+  for (let n = 0; size + 64 <= total - marker.length; n++) {
+    const line = `noise line ${String(n).padStart(6, '0')} `.padEnd(63, '.') + '\n'; // 64 bytes
+    lines.push(line);
+    size += line.length;
+  }
+  const rest = total - marker.length - size; // pad so the total is exactly 1 MiB
+  if (rest > 0) lines.push('.'.repeat(rest - 1) + '\n');
+  lines.push(marker);
+  // Start answering only once stderr has taken it all, as a server blocked on a full stderr pipe
+  // would: a client that never drains stderr gets no replies (Node alone would buffer instead).
+  return new Promise((resolve) => process.stderr.write(lines.join(''), resolve));
+}
+
+// client-requests: server->client requests sent during initialize; replies are recorded.
+const CLIENT_REQUESTS = [
+  { jsonrpc: '2.0', id: 'srv-ping', method: 'ping' },
+  { jsonrpc: '2.0', id: 'srv-roots', method: 'roots/list' },
+  { jsonrpc: '2.0', id: 'srv-sampling', method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } },
+];
+const clientReplies = {};
+let onClientReply = () => {};
+function recordClientReply(msg) {
+  if (!CLIENT_REQUESTS.some((r) => r.id === msg.id) || !('result' in msg || 'error' in msg)) return;
+  clientReplies[msg.id] = msg;
+  onClientReply();
+}
+async function clientRequestsInitialize(params) {
+  for (const request of CLIENT_REQUESTS) send(request);
+  const allReplied = () => CLIENT_REQUESTS.every((r) => Object.hasOwn(clientReplies, r.id));
+  let timer;
+  await new Promise((resolve) => {
+    timer = setTimeout(resolve, 5000);
+    onClientReply = () => allReplied() && resolve();
+    onClientReply();
+  });
+  clearTimeout(timer);
+  return initializeResult(negotiate(params.protocolVersion));
+}
+function clientRequestsToolsList() {
+  const missing = CLIENT_REQUESTS.map((r) => r.id).filter((id) => !Object.hasOwn(clientReplies, id));
+  const description = JSON.stringify(missing.length === 0 ? clientReplies : { ...clientReplies, missing });
+  const tool = { name: 'client_replies', description, inputSchema: { type: 'object' } };
+  return { tools: [...CATALOG, tool] };
+}
+
+const secretLine = () => `the secret is ${process.env.CANARY_SECRET}\n`;
+
+// ---------------------------------------------------------------------------------------------
+// The modes. Hooks (all optional):
+//   start()          runs before stdin is read; may return a promise (never settles = never read)
+//   methods          request handlers overriding BASE_METHODS: (params, id) => result | HANDLED
+//   mapId(id)        the id put on every response
+//   beforeResponse() runs before each response is written
+//   writeLine(data)  replaces the single-write output
+//   silent           never answer anything
+//   onStdinEnd()     replaces "flush stdout, exit 0"
+const MODES = {
+  normal: {},
+  pages3: { methods: { 'tools/list': pagedList(PAGES3) } },
+  'cursor-loop': { methods: { 'tools/list': pagedList(CURSOR_LOOP) } },
+  'old-version': { methods: { initialize: () => initializeResult('2024-11-05') } },
+  'version-refusal': {
+    methods: {
+      initialize: (params) => {
+        const requested = params.protocolVersion ?? null;
+        throw new RpcError(-32602, `Unsupported protocol version: ${requested}. Supported versions: 2024-11-05`, {
+          supported: ['2024-11-05'],
+          requested,
+        });
+      },
+    },
+  },
+  'wrong-id': { mapId: (id) => (typeof id === 'number' ? id + 1000 : `wrong-${String(id)}`) },
+  'id-true': { mapId: (id) => (id === 1 ? true : id) },
+  'id-string': { mapId: (id) => (id === 1 ? '1' : id) },
+  'oversized-frame': { methods: { 'tools/list': oversizedToolsList } },
+  'endless-line': {
+    methods: { 'tools/list': endlessToolsList },
+    // Output may be stuck behind a client that stopped reading: do not wait for a flush.
+    onStdinEnd: () => {
+      clearTimeout(endlessTimer);
+      process.exit(0);
+    },
+  },
+  'stdout-log': { start: () => process.stdout.write('scripted-server listening on stdio (log line)\n') },
+  'invalid-utf8': { methods: { 'tools/list': invalidUtf8ToolsList } },
+  hang: { silent: true, start: keepAlive, onStdinEnd: () => {} },
+  trickle: {
+    writeLine: trickleWriteLine,
+    onStdinEnd: () => {
+      trickle.stdinEnded = true;
+      if (trickle.timer === undefined) exitAfterFlush(0);
+    },
+  },
+  'stderr-flood': { start: stderrFlood },
+  'notification-flood': {
+    beforeResponse: () => {
+      for (let n = 1; n <= 1000; n++) {
+        send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `note ${n}` } });
+      }
+    },
+  },
+  'early-exit': { start: () => die(3, 'fatal: could not read config file /etc/scripted/config.toml: no such file\n') },
+  'auth-missing': {
+    start: () => die(1, 'Error: GITHUB_PERSONAL_ACCESS_TOKEN environment variable is not set. An API key is required.\n'),
+  },
+  'auth-error-reply': {
+    methods: {
+      'tools/list': () => {
+        throw new RpcError(-32001, 'Unauthorized: missing or invalid API key (set EXAMPLE_API_KEY)');
+      },
+    },
+  },
+  grandchild: {
+    start: () => {
+      // Same process group, not awaited: a launcher must kill the whole group to reap it.
+      const child = spawn('sleep', ['1000'], { stdio: 'ignore' });
+      child.unref(); // so this server still exits when stdin ends, leaving the grandchild behind
+      process.stderr.write(`grandchild pid ${child.pid}\n`);
+    },
+  },
+  'ignore-sigterm': {
+    start: () => {
+      process.on('SIGTERM', () => {});
+      keepAlive();
+    },
+    onStdinEnd: () => {},
+  },
+  dynamic: (() => {
+    const suffix = randomUUID(); // chosen once per process
+    const echo = { ...ECHO, description: `${ECHO.description} Instance ${suffix}.` };
+    return { methods: { 'tools/list': pagedList({ first: { tools: [GET_WEATHER, SEARCH_DOCS, echo] } }) } };
+  })(),
+  'many-tools': { methods: { 'tools/list': manyToolsList } },
+  'client-requests': {
+    methods: { initialize: clientRequestsInitialize, 'tools/list': clientRequestsToolsList },
+    onResponse: recordClientReply,
+  },
+  'echo-env': { start: () => process.stderr.write(secretLine()) },
+  'echo-env-exit': { start: () => die(1, secretLine()) },
+  'slow-start': { start: () => sleep(300) },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Dispatch.
+
+const modeName = process.argv[2];
+const mode = modeName !== undefined && Object.hasOwn(MODES, modeName) ? MODES[modeName] : undefined;
+if (mode === undefined) {
+  process.stderr.write(`unknown mode ${modeName ?? '(none)'}\nmodes: ${Object.keys(MODES).join(', ')}\n`, () =>
+    process.exit(2),
+  );
+} else {
+  if (mode.writeLine) writeLine = mode.writeLine;
+  // A reader that went away (EPIPE) is not our problem: just leave.
+  process.stdout.on('error', () => process.exit(0));
+  process.stderr.on('error', () => {});
+  Promise.resolve(mode.start?.()).then(() => readLines(process.stdin, onLine, onStdinEnd));
+}
+
+function respond(id, payload) {
+  mode.beforeResponse?.();
+  send({ jsonrpc: '2.0', id: mode.mapId ? mode.mapId(id) : id, ...payload });
+}
+
+// Synchronous unless a handler returns a promise, so replies leave in request order.
+function onRequest(msg) {
+  const params = msg.params !== null && typeof msg.params === 'object' ? msg.params : {};
+  const methods = mode.methods ?? {};
+  // Object.hasOwn, so a method named "constructor" or "__proto__" is simply unknown.
+  const handler = Object.hasOwn(methods, msg.method)
+    ? methods[msg.method]
+    : Object.hasOwn(BASE_METHODS, msg.method)
+      ? BASE_METHODS[msg.method]
+      : undefined;
+  if (handler === undefined) {
+    respond(msg.id, { error: { code: -32601, message: `Method not found: ${msg.method}` } });
+    return;
+  }
+  const reply = (result) => {
+    if (result !== HANDLED) respond(msg.id, { result });
+  };
+  const fail = (err) => {
+    if (!(err instanceof RpcError)) throw err;
+    respond(msg.id, { error: err.toJSON() });
+  };
+  let result;
+  try {
+    result = handler(params, msg.id);
+  } catch (err) {
+    fail(err);
+    return;
+  }
+  if (result instanceof Promise) result.then(reply, fail);
+  else reply(result);
+}
+
+function onLine(line) {
+  let msg;
+  try {
+    msg = JSON.parse(line);
+  } catch {
+    return; // not JSON: ignore
+  }
+  if (msg === null || typeof msg !== 'object' || Array.isArray(msg) || mode.silent) return;
+  if (typeof msg.method === 'string') {
+    if ('id' in msg) onRequest(msg); // a request; without an id it is a notification: ignore
+  } else if ('id' in msg) {
+    mode.onResponse?.(msg); // a reply to a server->client request
+  }
+}
+
+function onStdinEnd() {
+  if (mode.onStdinEnd) mode.onStdinEnd();
+  else exitAfterFlush(0);
+}
+
+// Newline-delimited reader; setEncoding makes multi-byte characters split across chunks safe.
+function readLines(stream, lineHandler, endHandler) {
+  let partial = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk) => {
+    const parts = (partial + chunk).split('\n');
+    partial = parts.pop() ?? '';
+    for (const line of parts) if (line.trim() !== '') lineHandler(line);
+  });
+  stream.on('end', () => {
+    if (partial.trim() !== '') lineHandler(partial);
+    endHandler();
+  });
+}
