@@ -78,7 +78,9 @@ async function runMeasure(server: string[], flags: MeasureFlags, io: CliIo): Pro
   } else {
     io.stdout.write(summaryTable(measurements));
     for (const measurement of measurements) {
-      if (measurement.note) io.stdout.write(`${measurement.name}: ${measurement.note}\n`);
+      // In a list, a plain "captures agree" on every row is noise; anything more is shown.
+      const worthShowing = measurements.length === 1 || measurement.status !== 'measured' || measurement.note.includes(';');
+      if (measurement.note && worthShowing) io.stdout.write(`${measurement.name}: ${measurement.note}\n`);
     }
     const only = measurements.length === 1 ? measurements[0] : undefined;
     if (only?.perTool && only.perTool.length > 0) io.stdout.write(`\n${perToolTable(only)}`);
