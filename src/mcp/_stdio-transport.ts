@@ -108,6 +108,15 @@ export class BoundedStdioTransport implements Transport {
         this.exitStatus = { code, signal };
         resolve(this.exitStatus);
       });
+      // A process that never started never exits: settle here so shutdown() cannot wait forever.
+      child.once('error', () => {
+        if (child.pid !== undefined) return;
+        this.exitStatus = { code: null, signal: null };
+        resolve(this.exitStatus);
+      });
+    });
+    child.on('error', () => {
+      // Reported through start() (spawn) or the exit status; never an uncaught 'error' event.
     });
 
     await new Promise<void>((resolve, reject) => {
