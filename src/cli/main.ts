@@ -55,6 +55,11 @@ function invokedDirectly(): boolean {
 }
 
 if (invokedDirectly()) {
+  // Servers run in their own process groups, out of reach of the terminal's Ctrl-C. Exiting
+  // through process.exit runs the library's exit hook, which kills every group still up.
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+    process.once(signal, () => process.exit(code));
+  }
   process.exitCode = await runCli(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
-import { SCRIPTED_SERVER, TEST_MARK_NAME, TEST_OWNER_NAME, markedEnv, waitForNoMarkedProcesses } from '../support/processes.js';
+import { SCRIPTED_SERVER, TEST_MARK_NAME, TEST_OWNER_NAME, findMarkedProcesses, markedEnv, waitForNoMarkedProcesses } from '../support/processes.js';
 import { PROJECT_ROOT } from '../support/real-servers.js';
 
 interface Run {
@@ -208,6 +208,26 @@ describe('secrets', () => {
 });
 
 describe('processes', () => {
+  it('kills the server when the CLI is interrupted', async () => {
+    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'dist/cli/main.js'), 'measure', ...markFlags(), ...scripted('hang')], {
+      cwd: scratch,
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const until = performance.now() + 10_000;
+      while (!(await findMarkedProcesses(undefined, { owner: process.pid })).some((found) => found.cmdline.includes('hang'))) {
+        if (performance.now() > until) throw new Error('the server never started');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+      expect(await waitForNoMarkedProcesses(2_000)).toEqual([]);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
   it('leaves none behind', async () => {
     expect(await waitForNoMarkedProcesses()).toEqual([]);
   });
