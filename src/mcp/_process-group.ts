@@ -1,3 +1,5 @@
+import { readFileSync, readdirSync } from 'node:fs';
+
 /**
  * Process-group signalling. Servers run as group leaders (spawned detached), so a signal to the
  * negative pid reaches everything they started.
@@ -16,8 +18,37 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
+/**
+ * True while a live process of the group remains. A killed member whose new parent never reaps
+ * it (PID 1 in many containers) stays a zombie and still takes signals, so on Linux the members'
+ * states are read from /proc and zombies do not count.
+ */
 export function groupAlive(pgid: number): boolean {
-  return signalGroup(pgid, 0);
+  if (!signalGroup(pgid, 0)) return false;
+  const members = liveMembersFromProc(pgid);
+  return members === undefined ? true : members > 0;
+}
+
+function liveMembersFromProc(pgid: number): number | undefined {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined; // no /proc: trust the signal probe
+  }
+  let live = 0;
+  for (const pid of pids) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses; read after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') live += 1;
+  }
+  return live;
 }
 
 /** Polls until no process of the group is left, or `timeoutMs` passes. True when gone. */

@@ -4,7 +4,8 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { McpctxError } from '../errors/index.js';
 import { DEFAULT_MAX_FRAME_BYTES, FrameSplitter } from './_frames.js';
 import { childEnvironment, type LaunchSpec } from './_launch.js';
-import { BoundedTail } from './_tail.js';
+import { Redactor } from './_redact.js';
+import { BoundedTail, lastBytesAsText } from './_tail.js';
 import { killGroupOnExit, releaseGroupOnExit, signalGroup, waitForGroupGone } from './_process-group.js';
 
 export interface StdioTransportOptions {
@@ -50,6 +51,8 @@ export class BoundedStdioTransport implements Transport {
   private readonly exitGraceMs: number;
   private readonly termGraceMs: number;
   private readonly stderr: BoundedTail;
+  private readonly stderrTailBytes: number;
+  private readonly redactor: Redactor;
   private readonly noise: NonJsonLines = { count: 0 };
   private child: ChildProcessByStdio<Writable, Readable, Readable> | undefined;
   private exitStatus: ExitStatus | undefined;
@@ -63,12 +66,19 @@ export class BoundedStdioTransport implements Transport {
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.exitGraceMs = options.exitGraceMs ?? 2_000;
     this.termGraceMs = options.termGraceMs ?? 2_000;
-    this.stderr = new BoundedTail(options.stderrTailBytes ?? 8 * 1024);
+    this.stderrTailBytes = options.stderrTailBytes ?? 8 * 1024;
+    this.redactor = new Redactor(spec.env);
+    // Keep enough beyond the tail that a value written across its first byte is still seen whole.
+    this.stderr = new BoundedTail(this.stderrTailBytes + this.redactor.longestSecretBytes);
   }
 
-  /** The last bytes the server wrote to stderr, decoded as UTF-8. */
+  /**
+   * The last bytes (8 KB by default) the server wrote to stderr, as UTF-8, with every env value
+   * the server was given replaced by `[redacted:NAME]`: servers echo their configuration.
+   */
   get stderrTail(): string {
-    return this.stderr.text();
+    const scrubbed = this.redactor.window(this.stderr.text(), { cutAtStart: this.stderr.cut });
+    return lastBytesAsText(Buffer.from(scrubbed, 'utf8'), this.stderrTailBytes);
   }
 
   get stderrBytes(): number {
@@ -224,7 +234,7 @@ export class BoundedStdioTransport implements Transport {
     }
     if (!isJsonRpcObject(message)) {
       this.noise.count += 1;
-      this.noise.first ??= frame.slice(0, FIRST_LINE_KEEP_CHARS);
+      this.noise.first ??= this.redactor.window(this.redactor.text(frame).slice(0, FIRST_LINE_KEEP_CHARS), { cutAtStart: false });
       return;
     }
     this.onmessage?.(message as JSONRPCMessage);

@@ -19,11 +19,19 @@ export class BoundedTail {
 
   /** The kept bytes as text; a character cut at the start of the window is dropped. */
   text(): string {
-    const all = Buffer.concat(this.chunks);
-    const window = all.length > this.limitBytes ? all.subarray(all.length - this.limitBytes) : all;
-    let start = 0;
-    // Skip UTF-8 continuation bytes left over from a character cut in half by the window.
-    while (start < window.length && start < 3 && ((window[start] ?? 0) & 0xc0) === 0x80) start += 1;
-    return window.subarray(start).toString('utf8');
+    return lastBytesAsText(Buffer.concat(this.chunks), this.limitBytes);
   }
+
+  /** True when bytes were dropped from the front. */
+  get cut(): boolean {
+    return this.totalBytes > this.keptBytes || this.keptBytes > this.limitBytes;
+  }
+}
+
+/** The last `limitBytes` of `bytes` as UTF-8, without the remains of a character cut in half. */
+export function lastBytesAsText(bytes: Buffer, limitBytes: number): string {
+  const window = bytes.length > limitBytes ? bytes.subarray(bytes.length - limitBytes) : bytes;
+  let start = 0;
+  while (start < window.length && start < 3 && ((window[start] ?? 0) & 0xc0) === 0x80) start += 1;
+  return window.subarray(start).toString('utf8');
 }

@@ -40,7 +40,10 @@ export interface Capture {
   error?: McpctxError;
   /** Which step the error happened in. */
   failedStep?: 'start' | 'initialize' | 'tools/list';
-  exit?: ExitStatus;
+  /** How the server process ended (after our shutdown, when it had not ended by itself). */
+  exit: ExitStatus;
+  /** True when the server exited or closed its output before we shut it down. */
+  endedOnItsOwn: boolean;
   stderrTail: string;
   stderrBytes: number;
   nonJsonLines: NonJsonLines;
@@ -85,13 +88,14 @@ export async function captureCatalog(options: CaptureOptions): Promise<Capture> 
     capture.failedStep = step;
     lap();
   }
+  const endedOnItsOwn = transport.exit !== undefined || capture.error?.code === 'TRANSPORT_CLOSED';
   const exit = await transport.shutdown();
   timings.closeMs = lap();
   timings.totalMs = round(performance.now() - startedAt);
   return {
     ...capture,
-    // Only a server that ended on its own has an exit worth reporting; after our shutdown it is ours.
-    exit: capture.error ? exit : undefined,
+    exit,
+    endedOnItsOwn,
     stderrTail: transport.stderrTail,
     stderrBytes: transport.stderrBytes,
     nonJsonLines: transport.nonJsonLines,

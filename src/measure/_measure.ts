@@ -1,6 +1,8 @@
 import { McpctxError } from '../errors/index.js';
 import {
   DEFAULT_PROTOCOL_VERSION,
+  MIN_CAPTURE_SECRET_CHARS,
+  Redactor,
   clientCapabilitiesFor,
   passedEnvNames,
   type LaunchSpec,
@@ -9,7 +11,6 @@ import {
 import { TOKENIZER } from '../tokens/index.js';
 import { captureCatalog, type Capture, type CaptureTimings } from './_capture.js';
 import { catalogCost, type CatalogCost } from './_catalog-cost.js';
-import { MIN_CAPTURE_SECRET_CHARS, Redactor } from './_redact.js';
 import { classifyFailure, type MeasurementStatus } from './_status.js';
 
 export const METHODOLOGY = 'mcpctx-catalog/v1';

@@ -13,7 +13,9 @@ export const MEASUREMENT_STATUSES: readonly MeasurementStatus[] = Object.freeze(
 
 // A server that needs credentials says so in its own words; these are the words servers use.
 const AUTH_WORDS =
-  /\b(api[ _-]?keys?|access[ _-]?tokens?|auth[ _-]?tokens?|bearer|unauthori[sz]ed|unauthenticated|authenticat(e|ion) (is )?(required|failed)|credentials?|not logged in|log ?in required|please (log|sign) ?in|forbidden|(missing|invalid|expired) (api[ _-]?)?(key|token)|[A-Z0-9]+_(TOKEN|API_KEY|KEY|SECRET)\b)/i;
+  /\b(api[ _-]?keys?|access[ _-]?tokens?|auth[ _-]?tokens?|bearer|unauthori[sz]ed|unauthenticated|authenticat(e|ion) (is )?(required|failed)|credentials?|not logged in|log ?in required|please (log|sign) ?in|forbidden|(missing|invalid|expired) (api[ _-]?)?(key|token))\b/i;
+// ...or names the variable it lacks, upper case by convention (GITHUB_TOKEN, OPENAI_API_KEY).
+const AUTH_VARIABLE = /\b[A-Z][A-Z0-9]*_(TOKEN|API_KEY|KEY|SECRET|PAT|PASSWORD)\b/;
 const PROTOCOL_WORDS = /protocol[ _-]?version|unsupported (protocol|version)|protocol (mismatch|not supported)|version (mismatch|not supported)/i;
 
 export interface FailureVerdict {
@@ -21,40 +23,52 @@ export interface FailureVerdict {
   note: string;
 }
 
-/** Names what went wrong with a failed capture, from the error and the server's own words. */
+function mentionsCredentials(text: string): boolean {
+  return AUTH_WORDS.test(text) || AUTH_VARIABLE.test(text);
+}
+
+/**
+ * Names what went wrong with a failed capture. Credentials and protocol versions are recognised
+ * only from the server's own refusal (its error response), or, when it exited by itself, from
+ * what it wrote on the way out; a framing error or a timeout is never read as either.
+ */
 export function classifyFailure(capture: Capture, timeoutMs: number): FailureVerdict {
   const error = capture.error;
-  const errorText = error ? `${error.message} ${String(error.data.rpcMessage ?? '')} ${stringify(error.data.rpcData)}` : '';
-  const serverWords = `${errorText}\n${capture.stderrTail}`;
-  const exit = describeExit(capture);
+  const errorText = error ? `${error.message} ${stringify(error.data.rpcData)}` : '';
   const stray = describeStray(capture);
+  const step = capture.failedStep ?? 'start';
 
   if (error?.code === 'DEADLINE') {
     return {
       status: 'timeout',
-      note: `no answer to ${capture.failedStep} within the ${timeoutMs} ms budget shared by start, initialize and tools/list${stray}`,
+      note: `no answer to ${step} within the ${timeoutMs} ms budget shared by start, initialize and tools/list${stray}`,
     };
   }
-  const serverRefused = error?.code === 'RPC_ERROR';
-  const serverEnded = error?.code === 'TRANSPORT_CLOSED' || capture.exit !== undefined;
-  if ((serverRefused || serverEnded) && AUTH_WORDS.test(serverWords)) {
-    return { status: 'auth-required', note: `the server needs credentials: ${firstMatchLine(serverWords, AUTH_WORDS)}` };
-  }
-  if (serverRefused && PROTOCOL_WORDS.test(errorText)) {
-    return { status: 'protocol-mismatch', note: `the server refused ${capture.failedStep}: ${error.message}` };
-  }
   if (error?.code === 'SPAWN_FAILED') return { status: 'startup-failure', note: error.message };
-  if (error?.code === 'TRANSPORT_CLOSED') {
-    return { status: 'startup-failure', note: `the server ${exit} during ${capture.failedStep}${stray}` };
+  if (error?.code === 'RPC_ERROR') {
+    if (mentionsCredentials(errorText)) return { status: 'auth-required', note: `the server needs credentials: ${error.message}` };
+    if (PROTOCOL_WORDS.test(errorText)) return { status: 'protocol-mismatch', note: `the server refused ${step}: ${error.message}` };
+    return { status: 'startup-failure', note: `the server refused ${step}: ${error.message}` };
+  }
+  if (capture.endedOnItsOwn) {
+    // A redaction marker names an env variable; that is our word, not the server's.
+    const lastWords = `${capture.stderrTail}\n${errorText}`.replace(/\[redacted:\w+\]/g, '[redacted]');
+    if (mentionsCredentials(lastWords)) {
+      return { status: 'auth-required', note: `the server ${describeExit(capture)} saying it needs credentials: ${firstMatchingLine(lastWords)}` };
+    }
+    if (PROTOCOL_WORDS.test(lastWords)) {
+      return { status: 'protocol-mismatch', note: `the server ${describeExit(capture)} naming the protocol version: ${firstMatchingLine(lastWords, PROTOCOL_WORDS)}` };
+    }
+    return { status: 'startup-failure', note: `the server ${describeExit(capture)} during ${step}${stray}` };
   }
   const what = error ? `${error.code}: ${error.message}` : 'no catalog';
-  return { status: 'startup-failure', note: `no catalog from the server during ${capture.failedStep} (${what})${stray}` };
+  return { status: 'startup-failure', note: `no catalog from the server during ${step} (${what})${stray}` };
 }
 
 function describeExit(capture: Capture): string {
   const exit = capture.exit;
-  if (!exit) return 'closed its output';
   if (exit.signal) return `was killed by ${exit.signal}`;
+  if (exit.code === null) return 'closed its output';
   return `exited with code ${exit.code}`;
 }
 
@@ -64,8 +78,9 @@ function describeStray(capture: Capture): string {
   return `; ignored ${stray.count} response(s) whose id matched no request (first id: ${JSON.stringify(stray.firstId)})`;
 }
 
-function firstMatchLine(text: string, pattern: RegExp): string {
-  const line = text.split('\n').find((candidate) => pattern.test(candidate)) ?? text;
+function firstMatchingLine(text: string, pattern?: RegExp): string {
+  const matches = (line: string): boolean => (pattern ? pattern.test(line) : mentionsCredentials(line));
+  const line = text.split('\n').find(matches) ?? text;
   return line.trim().slice(0, 300);
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isMcpctxError } from '../../src/errors/index.js';
-import { FrameSplitter } from '../../src/mcp/index.js';
+import { FrameSplitter, Redactor } from '../../src/mcp/index.js';
 import { BoundedTail } from '../../src/mcp/_tail.js';
 
 describe('FrameSplitter', () => {
@@ -69,5 +69,38 @@ describe('BoundedTail', () => {
     tail.push(Buffer.alloc(100, 'a'));
     tail.push(Buffer.from('bc'));
     expect(tail.text()).toBe('aabc');
+  });
+});
+
+describe('Redactor.window', () => {
+  const secret = 'sk-live-0123456789abcdef';
+  const redactor = new Redactor({ API_KEY: secret });
+
+  it('replaces whole values and the piece of one cut by either edge of the window', () => {
+    expect(redactor.window(`${secret.slice(5)} middle ${secret} end ${secret.slice(0, 9)}`, { cutAtStart: true })).toBe(
+      '[redacted:API_KEY] middle [redacted:API_KEY] end [redacted:API_KEY]',
+    );
+  });
+
+  it('leaves the start alone when the window was not cut there', () => {
+    expect(redactor.window(`${secret.slice(5)} x`, { cutAtStart: false })).toBe(`${secret.slice(5)} x`);
+  });
+
+  it('keeps a long value out of a bounded stderr tail, wherever the window cuts it', async () => {
+    const { BoundedStdioTransport } = await import('../../src/mcp/index.js');
+    const { randomBytes } = await import('node:crypto');
+    const long = `canary-${randomBytes(5000).toString('hex')}`;
+    const transport = new BoundedStdioTransport({ command: 'true', env: { LONG_SECRET: long } }, { stderrTailBytes: 64 });
+    const tail = (transport as unknown as { stderr: BoundedTail }).stderr;
+    const leaks = (text: string): string[] => {
+      const pieces: string[] = [];
+      for (let start = 0; start + 8 <= text.length; start += 1) if (long.includes(text.slice(start, start + 8))) pieces.push(text.slice(start, start + 8));
+      return pieces;
+    };
+    for (const filler of [0, 1, 13, 63, 64, 65, 5000]) {
+      tail.push(Buffer.from(`${'x'.repeat(filler)} ${long} tail ${long.slice(0, 5000)}`));
+      expect(leaks(transport.stderrTail)).toEqual([]);
+      expect(Buffer.byteLength(transport.stderrTail)).toBeLessThanOrEqual(64);
+    }
   });
 });

@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isMcpctxError } from '../../src/errors/index.js';
-import { bandFor, catalogCost, loadServersFile, safeSegment, verifyMeasurement } from '../../src/measure/index.js';
-import { Redactor } from '../../src/measure/_redact.js';
+import { McpctxError, isMcpctxError } from '../../src/errors/index.js';
+import { bandFor, catalogCost, classifyFailure, loadServersFile, safeSegment, verifyMeasurement } from '../../src/measure/index.js';
+import { Redactor } from '../../src/mcp/index.js';
 import { countTokens } from '../../src/tokens/index.js';
 
 let scratch = '';
@@ -119,5 +119,41 @@ describe('redaction and names', () => {
     expect(safeSegment('../../etc/passwd')).toBe('etc-passwd');
     expect(safeSegment('@scope/server x')).toBe('scope-server-x');
     expect(safeSegment('...')).toBe('server');
+  });
+});
+
+describe('classifyFailure', () => {
+  const base = {
+    stderrTail: '',
+    stderrBytes: 0,
+    nonJsonLines: { count: 0 },
+    strayResponses: { count: 0 },
+    timings: { startMs: 0, initializeMs: 0, listMs: 0, closeMs: 0, totalMs: 0 },
+    exit: { code: null, signal: 'SIGTERM' as const },
+    endedOnItsOwn: false,
+    failedStep: 'tools/list' as const,
+  };
+  const rpc = (message: string) => new McpctxError('RPC_ERROR', `tools/list failed: ${message}`, { rpcCode: -32602, rpcMessage: message });
+
+  it('does not read lower-case identifiers or framing errors as a credentials problem', () => {
+    expect(classifyFailure({ ...base, error: rpc('Invalid params: unknown argument sort_key') }, 1000).status).toBe('startup-failure');
+    const frame = new McpctxError('FRAME_TOO_LARGE', 'too big', {});
+    expect(classifyFailure({ ...base, error: frame, stderrTail: 'loaded config; cache_key=abc; api key loaded' }, 1000).status).toBe('startup-failure');
+  });
+
+  it('recognises a refusal for credentials, and a server that exits naming a missing key', () => {
+    expect(classifyFailure({ ...base, error: rpc('Unauthorized: invalid API key') }, 1000).status).toBe('auth-required');
+    const closed = new McpctxError('TRANSPORT_CLOSED', 'the server closed the connection', {});
+    const exited = { ...base, error: closed, endedOnItsOwn: true, exit: { code: 1, signal: null } };
+    expect(classifyFailure({ ...exited, stderrTail: 'Error: OPENAI_API_KEY is not set' }, 1000)).toMatchObject({ status: 'auth-required' });
+    expect(classifyFailure({ ...exited, stderrTail: 'the secret is [redacted:CANARY_SECRET]' }, 1000)).toMatchObject({
+      status: 'startup-failure',
+      note: 'the server exited with code 1 during tools/list',
+    });
+  });
+
+  it('names the budget of a timeout and the version a server refused', () => {
+    expect(classifyFailure({ ...base, error: new McpctxError('DEADLINE', 'late', {}) }, 1500).note).toContain('1500 ms');
+    expect(classifyFailure({ ...base, failedStep: 'initialize', error: rpc('Unsupported protocol version 2025-11-25') }, 1000).status).toBe('protocol-mismatch');
   });
 });

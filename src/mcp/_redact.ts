@@ -51,4 +51,43 @@ export class Redactor {
   get isEmpty(): boolean {
     return this.secrets.length === 0;
   }
+
+  /** UTF-8 bytes of the longest value scrubbed: how much a window must overlap to catch it whole. */
+  get longestSecretBytes(): number {
+    return Math.max(0, ...this.secrets.map(({ value }) => Buffer.byteLength(value, 'utf8')));
+  }
+
+  /**
+   * Scrubs a window cut out of a longer stream. Whole values are replaced; a value cut by either
+   * edge of the window leaves a piece that `text()` cannot see, so a window that starts with the
+   * end of a value, or ends with the start of one, loses that piece as well.
+   */
+  window(text: string, { cutAtStart }: { cutAtStart: boolean }): string {
+    let result = this.text(text);
+    for (const { name, value } of this.secrets) {
+      if (cutAtStart) {
+        const piece = longestSuffixAtStart(result, value);
+        if (piece >= MIN_SECRET_CHARS) result = `[redacted:${name}]${result.slice(piece)}`;
+      }
+      const piece = longestPrefixAtEnd(result, value);
+      if (piece >= MIN_SECRET_CHARS) result = `${result.slice(0, result.length - piece)}[redacted:${name}]`;
+    }
+    return result;
+  }
+}
+
+/** Length of the longest proper suffix of `value` that `text` starts with. */
+function longestSuffixAtStart(text: string, value: string): number {
+  for (let length = Math.min(value.length - 1, text.length); length > 0; length -= 1) {
+    if (text.startsWith(value.slice(value.length - length))) return length;
+  }
+  return 0;
+}
+
+/** Length of the longest proper prefix of `value` that `text` ends with. */
+function longestPrefixAtEnd(text: string, value: string): number {
+  for (let length = Math.min(value.length - 1, text.length); length > 0; length -= 1) {
+    if (text.endsWith(value.slice(0, length))) return length;
+  }
+  return 0;
 }
