@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { countTokens as countO200k, isWithinTokenLimit as withinO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { countExact, needsExactPath } from './_exact-bpe.js';
 
 // Special-token strings such as `<|endoftext|>` are ordinary text in tool catalogs and results:
 // an empty disallowed set makes the tokenizer encode them as text instead of throwing.
@@ -17,7 +18,7 @@ export const TOKENIZER = Object.freeze({
 
 /** o200k_base token count of `text`; never throws on special-token strings. */
 export function countTokens(text: string): number {
-  return countO200k(text, AS_PLAIN_TEXT);
+  return needsExactPath(text) ? countExact(text) : countO200k(text, AS_PLAIN_TEXT);
 }
 
 /**
@@ -26,5 +27,9 @@ export function countTokens(text: string): number {
  */
 export function isWithinTokenLimit(text: string, limit: number): number | false {
   if (!Number.isFinite(limit) || limit < 0) throw new RangeError(`token limit must be a non-negative number, got ${limit}`);
+  if (needsExactPath(text)) {
+    const count = countExact(text, limit);
+    return count > limit ? false : count;
+  }
   return withinO200k(text, limit, AS_PLAIN_TEXT);
 }
