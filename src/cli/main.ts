@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { McpctxError } from '../errors/index.js';
+import { MCPCTX_CLIENT_INFO } from '../mcp/index.js';
 import { EXIT, type CliIo } from './_io.js';
 import { registerMeasure } from './measure.js';
 import { registerVerify } from './verify.js';
@@ -14,6 +15,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   let exitCode: number = EXIT.ok;
   const program = new Command('mcpctx')
     .description('Measure, cut and prove the tokens MCP servers put into a model context.')
+    .version(MCPCTX_CLIENT_INFO.version, '-V, --version')
     .enablePositionalOptions()
     .exitOverride()
     .configureOutput({

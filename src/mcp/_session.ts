@@ -1,4 +1,5 @@
 import { McpctxError } from '../errors/index.js';
+import { MCPCTX_CLIENT_INFO } from './_client-info.js';
 import type { Deadline } from './_deadline.js';
 import type { RawClient } from './_raw-client.js';
 
@@ -53,7 +54,7 @@ export async function initialize(client: RawClient, options: InitializeOptions):
     {
       protocolVersion: requestedProtocolVersion,
       capabilities: options.capabilities ?? {},
-      clientInfo: options.clientInfo ?? { name: 'mcpctx', version: '0' },
+      clientInfo: options.clientInfo ?? { ...MCPCTX_CLIENT_INFO },
     },
     options.deadline,
   );

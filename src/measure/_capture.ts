@@ -74,7 +74,6 @@ export async function captureCatalog(options: CaptureOptions): Promise<Capture> 
     capture.initialize = await initialize(client, {
       protocolVersion: options.protocolVersion,
       capabilities: options.clientCapabilities,
-      clientInfo: { name: 'mcpctx', version: '0.1.0' },
       deadline,
     });
     timings.initializeMs = lap();
