@@ -192,7 +192,8 @@ export class BoundedStdioTransport implements Transport {
       status = await withinMs(this.exited, this.termGraceMs);
       if (!status) signalGroup(pgid, 'SIGKILL');
     }
-    const finalStatus = status ?? (await this.exited);
+    // A process stuck in the kernel may not die even of SIGKILL; the wait is bounded all the same.
+    const finalStatus = status ?? (await withinMs(this.exited, 2_000)) ?? { code: null, signal: 'SIGKILL' as const };
     if (pgid !== undefined) {
       // The server is gone; what it started may not be. Ask politely, then insist.
       if (!(await waitForGroupGone(pgid, 0))) {
