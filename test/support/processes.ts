@@ -18,6 +18,12 @@ export interface MarkedProcess {
   cmdline: string;
 }
 
+// Not the bare pid: env values are scrubbed from notes and stderr, and a pid such as 1500 would
+// turn "1500 ms" in a note into a redaction marker.
+function ownerValue(pid: number): string {
+  return `worker-${pid}`;
+}
+
 export function testMark(): string {
   const mark = process.env.MCPCTX_TEST_RUN_ID;
   if (mark === undefined || mark === '') {
@@ -28,7 +34,7 @@ export function testMark(): string {
 
 /** The env for every process a test launches (add PATH etc. through `extra`). */
 export function markedEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { [TEST_MARK_NAME]: testMark(), [TEST_OWNER_NAME]: String(process.pid), ...extra };
+  return { [TEST_MARK_NAME]: testMark(), [TEST_OWNER_NAME]: ownerValue(process.pid), ...extra };
 }
 
 export interface FindOptions {
@@ -39,7 +45,7 @@ export interface FindOptions {
 /** Processes whose environment holds exactly `MCPCTX_TEST_MARK=<mark>`, excluding this one. */
 export async function findMarkedProcesses(mark = testMark(), options: FindOptions = {}): Promise<MarkedProcess[]> {
   const markEntry = `${TEST_MARK_NAME}=${mark}`;
-  const ownerEntry = options.owner === undefined ? undefined : `${TEST_OWNER_NAME}=${options.owner}`;
+  const ownerEntry = options.owner === undefined ? undefined : `${TEST_OWNER_NAME}=${ownerValue(options.owner)}`;
   const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name)).map(Number);
   const found = await Promise.all(
     pids.map(async (pid): Promise<MarkedProcess | undefined> => {
