@@ -1,12 +1,12 @@
 import { InvalidArgumentError } from 'commander';
-import { DECLARABLE_CAPABILITIES } from '../mcp/index.js';
-
-const ENV_ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
+import { DECLARABLE_CAPABILITIES, isEnvName } from '../mcp/index.js';
 
 export function collectEnv(value: string, previous: Record<string, string>): Record<string, string> {
-  const match = ENV_ASSIGNMENT.exec(value);
-  if (!match?.[1]) throw new InvalidArgumentError(`expected NAME=VALUE with a valid variable name, got "${value.split('=')[0]}=…"`);
-  return { ...previous, [match[1]]: match[2] ?? '' };
+  const equals = value.indexOf('=');
+  const name = equals === -1 ? value : value.slice(0, equals);
+  // The value is never echoed: it may be the secret the flag exists to pass.
+  if (equals === -1 || !isEnvName(name)) throw new InvalidArgumentError(`expected NAME=VALUE with a valid variable name, got "${name}=…"`);
+  return { ...previous, [name]: value.slice(equals + 1) };
 }
 
 export function parsePositiveInteger(value: string): number {

@@ -29,6 +29,11 @@ export function childEnvironment(
   return { ...env, ...spec.env };
 }
 
+/** A variable name a launch spec may set: letters, digits and `_`, not starting with a digit. */
+export function isEnvName(name: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name);
+}
+
 /** Names of the variables the caller passed, sorted: what may be recorded (never values). */
 export function passedEnvNames(spec: Pick<LaunchSpec, 'env'>): string[] {
   return Object.keys(spec.env ?? {}).sort();

@@ -41,8 +41,6 @@ export class RawClient {
   private readonly stray: StrayResponses = { count: 0 };
   private nextId = 1;
   private closedError: McpctxError | undefined;
-  notificationsReceived = 0;
-  serverRequestsAnswered = 0;
 
   constructor(transport: Transport, options: RawClientOptions = {}) {
     this.transport = transport;
@@ -103,7 +101,6 @@ export class RawClient {
       return;
     }
     if (hasMethod) {
-      this.notificationsReceived += 1;
       this.countUnsolicited('notification');
       return;
     }
@@ -131,7 +128,6 @@ export class RawClient {
     if (request.method === 'ping') reply.result = {};
     else if (request.method === 'roots/list' && this.rootsDeclared) reply.result = { roots: [] };
     else reply.error = { code: -32601, message: `Method not found: ${String(request.method)}` };
-    this.serverRequestsAnswered += 1;
     try {
       await this.transport.send(reply as JSONRPCMessage);
     } catch {

@@ -2,11 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { McpctxError } from '../errors/index.js';
+import { isEnvName } from '../mcp/index.js';
 import { safeSegment } from './_files.js';
 import type { MeasureOptions } from './_measure.js';
 
 const ENTRY_KEYS = new Set(['name', 'command', 'args', 'env', 'cwd', 'capabilities', 'protocolVersion', 'timeoutMs', 'runs']);
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Reads a YAML list of servers (`name`, `command`, `args`, `env`, `cwd`, and optionally
@@ -85,7 +85,7 @@ function envMap(value: unknown, where: string): Record<string, string> {
   if (typeof value !== 'object' || Array.isArray(value)) throw invalidEntry(where, 'env must be a mapping of NAME: value');
   const env: Record<string, string> = {};
   for (const [name, raw] of Object.entries(value)) {
-    if (!ENV_NAME.test(name)) throw invalidEntry(where, `env name "${name}" is not a valid variable name`);
+    if (!isEnvName(name)) throw invalidEntry(where, `env name "${name}" is not a valid variable name`);
     if (typeof raw === 'string') env[name] = raw;
     else if (typeof raw === 'number' || typeof raw === 'boolean') env[name] = String(raw);
     else throw invalidEntry(where, `env ${name} must be a string`);
