@@ -17,7 +17,14 @@ export type McpctxErrorCode =
   | 'TOO_MANY_NOTIFICATIONS'
   | 'INVALID_CONFIG'
   | 'INVALID_MEASUREMENT'
-  | 'IO';
+  | 'IO'
+  | 'INVALID_CURSOR'
+  | 'STALE_CURSOR'
+  | 'FOREIGN_CURSOR'
+  | 'INVALID_PROJECTION'
+  | 'INVALID_ARGUMENT'
+  | 'INVALID_RECORDS'
+  | 'SOURCE_CHANGED';
 
 export class McpctxError extends Error {
   readonly code: McpctxErrorCode;

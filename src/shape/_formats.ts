@@ -1,0 +1,77 @@
+import { encode as encodeToon } from '@toon-format/toon';
+import { McpctxError } from '../errors/index.js';
+
+/** The text formats a tool result can be written in. */
+export type TextFormat = 'json' | 'csv' | 'toon';
+
+export const TEXT_FORMATS: readonly TextFormat[] = ['json', 'csv', 'toon'];
+
+/** JSON with no whitespace at all. */
+export function toCompactJson(value: unknown): string {
+  const text = JSON.stringify(value) as string | undefined;
+  if (text === undefined) throw new McpctxError('INVALID_ARGUMENT', 'The value has no JSON form (undefined or a function).');
+  return text;
+}
+
+/** TOON (Token-Oriented Object Notation) through `@toon-format/toon`; decodes to the same value. */
+export function toToon(value: unknown): string {
+  return encodeToon(value);
+}
+
+type CsvCell = string | number | boolean | null;
+
+/**
+ * RFC 4180 CSV of flat rows: a header of every key in first-seen order, one line per row, `\n`
+ * line ends. Nested values are refused (project them to one value first); null is an empty cell.
+ */
+export function toCsv(rows: readonly unknown[]): string {
+  const header: string[] = [];
+  const seen = new Set<string>();
+  const flat = rows.map((row, index) => {
+    if (typeof row !== 'object' || row === null || Array.isArray(row)) {
+      throw new McpctxError('INVALID_ARGUMENT', `CSV needs rows that are objects; row ${index} is ${describe(row)}.`);
+    }
+    for (const [key, cell] of Object.entries(row)) {
+      if (cell !== null && typeof cell === 'object') {
+        throw new McpctxError(
+          'INVALID_ARGUMENT',
+          `CSV needs flat rows; row ${index} field "${key}" is ${describe(cell)}. Project it to one value first.`,
+        );
+      }
+      if (!seen.has(key)) {
+        seen.add(key);
+        header.push(key);
+      }
+    }
+    return row as Record<string, CsvCell | undefined>;
+  });
+  if (header.length === 0) return '';
+  const lines = [header.map(csvCell).join(',')];
+  for (const row of flat) lines.push(header.map((key) => csvCell(row[key] ?? null)).join(','));
+  return lines.join('\n');
+}
+
+/** Writes `value` in `format`; CSV takes an array of flat rows. */
+export function formatText(value: unknown, format: TextFormat): string {
+  switch (format) {
+    case 'json':
+      return toCompactJson(value);
+    case 'toon':
+      return toToon(value);
+    case 'csv':
+      if (!Array.isArray(value)) throw new McpctxError('INVALID_ARGUMENT', `CSV needs an array of rows, got ${describe(value)}.`);
+      return toCsv(value);
+  }
+}
+
+function csvCell(cell: CsvCell | undefined): string {
+  if (cell === null || cell === undefined) return '';
+  const text = String(cell);
+  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}

@@ -1,0 +1,32 @@
+export { CursorCodec, INVALID_PARAMS, type CursorBinding } from './_cursor.js';
+export {
+  capText,
+  defineProjection,
+  pathsOf,
+  truncationFlag,
+  type FieldSpec,
+  type ProjectedField,
+  type Projection,
+  type ProjectionOptions,
+} from './_projection.js';
+export { pageByTokens, type TokenPage, type TokenPageOptions, type TokenPageResult } from './_token-pager.js';
+export { pageByCount, type CountPage, type CountPageOptions } from './_count-pager.js';
+export { TEXT_FORMATS, formatText, toCompactJson, toCsv, toToon, type TextFormat } from './_formats.js';
+export {
+  buildToolResult,
+  toolError,
+  toolErrorFrom,
+  type BuildToolResultOptions,
+  type BuiltToolResult,
+  type TextToolResult,
+} from './_tool-result.js';
+export { guardToolResult, sentTexts, type GuardableResult, type ResultGuardOptions } from './_guard.js';
+export { ResultCache, type CacheStatus, type ResultCacheKey, type ResultCacheOptions } from './_cache.js';
+export {
+  FrozenRecords,
+  compareIds,
+  type FlatRecord,
+  type FrozenRecordsOptions,
+  type FrozenSnapshot,
+} from './_frozen-records.js';
+export { stableJson } from './_stable-json.js';

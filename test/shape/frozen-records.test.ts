@@ -1,0 +1,139 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isMcpctxError } from '../../src/errors/index.js';
+import { CursorCodec, FrozenRecords, compareIds, pageByCount } from '../../src/shape/index.js';
+import { sha256Hex } from '../../src/tokens/index.js';
+
+let dir = '';
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'mcpctx-frozen-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const records = [
+  { id: 'a1', revision: '1', state: 'open', title: 'first' },
+  { id: 'a2', revision: '1', state: 'closed', title: 'second' },
+];
+
+function write(name: string, value: unknown): string {
+  const path = join(dir, name);
+  writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
+  return path;
+}
+
+async function failure(action: () => Promise<unknown>): Promise<{ code: string; message: string }> {
+  try {
+    await action();
+  } catch (error) {
+    if (isMcpctxError(error)) return { code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('FrozenRecords', () => {
+  it('loads flat records, with the hash of the bytes as revision', async () => {
+    const path = write('snapshot.json', records);
+    const source = await FrozenRecords.load({ path });
+    const snapshot = await source.current();
+    expect(snapshot.records).toEqual(records);
+    expect(snapshot.fields).toEqual(['id', 'revision', 'state', 'title']);
+    expect(snapshot.revision).toMatch(/^[0-9a-f]{64}$/);
+    const sameBytes = await FrozenRecords.load({ path: write('copy.json', records) });
+    expect(sameBytes.snapshot.revision).toBe(snapshot.revision);
+    expect(snapshot.revision).not.toBe(sha256Hex(''));
+  });
+
+  it.each([
+    ['not JSON', '[{', /not valid UTF-8 JSON/],
+    ['not an array', { id: 'a' }, /must be a JSON array/],
+    ['a record that is not an object', [records[0], 'x'], /record 1 is not an object/],
+    ['a missing id', [{ revision: '1' }], /record 0: "id" must be a non-empty string/],
+    ['an empty id', [{ id: '', revision: '1' }], /"id" must be a non-empty string/],
+    ['a repeated id', [records[0], { ...records[1], id: 'a1' }], /record 1 \(id "a1"\): "id" repeats/],
+    ['a missing revision', [{ id: 'a' }], /record 0 \(id "a"\): "revision" must be a string/],
+    ['a number value', [{ ...records[0], votes: 3 }], /field "votes" is not a string/],
+    ['a nested value', [{ ...records[0], user: { login: 'x' } }], /field "user" is not a string/],
+    ['a bad field name', [{ ...records[0], 'first name': 'x' }], /field name "first name" is not like an identifier/],
+    ['a field over the length limit', [{ ...records[0], title: 'x'.repeat(101) }], /"title" has 101 characters, over the limit of 100/],
+    ['too many records', [records[0], records[1], { ...records[0], id: 'a3' }], /holds 3 records, over the limit of 2/],
+  ])('refuses %s, naming the record and the rule', async (_name, content, message) => {
+    const path = write('bad.json', content);
+    const rejected = await failure(() => FrozenRecords.load({ path, maxFieldChars: 100, maxRecords: 2 }));
+    expect(rejected.code).toBe('INVALID_RECORDS');
+    expect(rejected.message).toMatch(message);
+    expect(rejected.message).toContain(path);
+  });
+
+  it('checks an allowlist: id and revision required, only fields the snapshot has', async () => {
+    const path = write('snapshot.json', records);
+    const good = await FrozenRecords.load({ path, fieldsPath: write('fields.json', ['id', 'revision', 'title']) });
+    expect(good.snapshot.fields).toEqual(['id', 'revision', 'title']);
+    const wrapped = await FrozenRecords.load({ path, fieldsPath: write('wrapped.json', { fields: ['id', 'revision'] }) });
+    expect(wrapped.snapshot.fields).toEqual(['id', 'revision']);
+    expect((await failure(() => FrozenRecords.load({ path, fieldsPath: write('f1.json', ['id', 'title']) }))).message).toMatch(/must include "revision"/);
+    expect((await failure(() => FrozenRecords.load({ path, fieldsPath: write('f2.json', ['id', 'revision', 'body']) }))).message).toMatch(/does not have: "body"/);
+    expect((await failure(() => FrozenRecords.load({ path, fieldsPath: write('f3.json', [1]) }))).message).toMatch(/array of field names/);
+  });
+
+  it('fails the first call after the file changes with SOURCE_CHANGED, then serves the new data', async () => {
+    const path = write('snapshot.json', records);
+    let changes = 0;
+    const source = await FrozenRecords.load({ path, onChange: () => (changes += 1) });
+    const before = (await source.current()).revision;
+    write('snapshot.json', [records[0]]);
+    const changed = await failure(() => source.current());
+    expect(changed.code).toBe('SOURCE_CHANGED');
+    expect(changed.message).toMatch(/repeat the query without a cursor/);
+    expect(changes).toBe(1);
+    const after = await source.current();
+    expect(after.records).toEqual([records[0]]);
+    expect(after.revision).not.toBe(before);
+    expect(changes).toBe(1);
+  });
+
+  it('fails the call when the allowlist changes', async () => {
+    const path = write('snapshot.json', records);
+    const fieldsPath = write('fields.json', ['id', 'revision', 'title']);
+    const source = await FrozenRecords.load({ path, fieldsPath });
+    write('fields.json', ['id', 'revision', 'state']);
+    expect((await failure(() => source.current())).code).toBe('SOURCE_CHANGED');
+    expect((await source.current()).fields).toEqual(['id', 'revision', 'state']);
+  });
+
+  it('keeps failing while the changed file is broken, and never serves the old data meanwhile', async () => {
+    const path = write('snapshot.json', records);
+    const source = await FrozenRecords.load({ path });
+    write('snapshot.json', '[{"id": 1}]');
+    expect((await failure(() => source.current())).code).toBe('INVALID_RECORDS');
+    expect((await failure(() => source.current())).code).toBe('INVALID_RECORDS');
+    write('snapshot.json', [records[1]]);
+    expect((await failure(() => source.current())).code).toBe('SOURCE_CHANGED');
+    expect((await source.current()).records).toEqual([records[1]]);
+  });
+
+  it('reports a missing file as IO', async () => {
+    expect((await failure(() => FrozenRecords.load({ path: join(dir, 'missing.json') }))).code).toBe('IO');
+  });
+});
+
+describe('compareIds and pageByCount', () => {
+  it('orders digit ids as numbers and others by code point', () => {
+    expect(['10', '2', '1', 'b', 'a', '02'].sort(compareIds)).toEqual(['1', '02', '2', '10', 'a', 'b']);
+  });
+
+  it('pages a fixed number of records with bound cursors', () => {
+    const codec = new CursorCodec();
+    const binding = { query: { tool: 'count' }, revision: 'r' };
+    const items = ['1', '2', '3', '4', '5', '6'];
+    const first = pageByCount({ items, pageSize: 5, codec, binding });
+    expect(first).toMatchObject({ items: ['1', '2', '3', '4', '5'], total: 6, moreAvailable: true });
+    const second = pageByCount({ items, pageSize: 5, codec, binding, cursor: first.next_cursor ?? '' });
+    expect(second).toMatchObject({ items: ['6'], total: 6, moreAvailable: false, next_cursor: null });
+    expect(() => pageByCount({ items, pageSize: 5, codec, binding: { ...binding, revision: 'r2' }, cursor: first.next_cursor ?? '' })).toThrow(/Stale/);
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { capText, defineProjection } from '../../src/shape/index.js';
+
+const sample = [
+  { number: 1, title: 'Fix', user: { login: 'ann', id: 7 }, body: 'x'.repeat(500), secret: 'token' },
+  { number: 2, title: 'Add', user: null, body: null, milestone: { title: 'v1' } },
+];
+
+describe('defineProjection', () => {
+  it('returns only allowlisted fields, renamed, in order, with the same keys for every record', () => {
+    const projection = defineProjection(['number', { path: 'user.login', as: 'author' }, 'milestone.title'], { sample });
+    expect(projection.outputNames).toEqual(['number', 'author', 'milestone.title']);
+    expect(sample.map((record) => projection.apply(record))).toEqual([
+      { number: 1, author: 'ann', 'milestone.title': null },
+      { number: 2, author: null, 'milestone.title': 'v1' },
+    ]);
+  });
+
+  it('never returns a field outside the allowlist, even one added at call time', () => {
+    const projection = defineProjection(['number'], { sample });
+    const projected = projection.apply({ number: 3, secret: 'leak', title: 'x' });
+    expect(Object.keys(projected)).toEqual(['number']);
+  });
+
+  it('caps long text with a truncation flag', () => {
+    const projection = defineProjection(['number', { path: 'body', maxChars: 280 }], { sample });
+    const [first, second] = sample.map((record) => projection.apply(record));
+    expect(first).toEqual({ number: 1, body: 'x'.repeat(280), body_truncated: true });
+    expect(second).toEqual({ number: 2, body: null, body_truncated: false });
+    expect(projection.apply({ number: 4, body: 'short' })).toEqual({ number: 4, body: 'short', body_truncated: false });
+  });
+
+  it('rejects unknown paths when defined, not when called', () => {
+    expect(() => defineProjection(['number', 'user.name'], { sample })).toThrow(/Unknown field path "user.name"/);
+    expect(() => defineProjection(['nope'], { knownPaths: ['number'] })).toThrow(/INVALID|Unknown field path/);
+    expect(() => defineProjection(['number'], {})).toThrow(/knownPaths or sample/);
+  });
+
+  it('rejects clashing output names and bad caps', () => {
+    expect(() => defineProjection(['title', { path: 'user.login', as: 'title' }], { sample })).toThrow(/produced twice/);
+    expect(() => defineProjection([{ path: 'body', maxChars: 10 }, { path: 'title', as: 'body_truncated' }], { sample })).toThrow(/produced twice/);
+    expect(() => defineProjection([{ path: 'body', maxChars: 0 }], { sample })).toThrow(/maxChars/);
+    expect(() => defineProjection([], { sample })).toThrow(/at least one field/);
+  });
+});
+
+describe('capText', () => {
+  it('never splits a surrogate pair', () => {
+    const text = `ab${'😀'.repeat(3)}`;
+    const capped = capText(text, 3);
+    expect(capped).toEqual({ text: 'ab', truncated: true });
+    expect(capText(text, 4)).toEqual({ text: 'ab😀', truncated: true });
+    expect(capText('abc', 3)).toEqual({ text: 'abc', truncated: false });
+  });
+});
