@@ -63,12 +63,11 @@ export function pageByTokens<T>(options: TokenPageOptions<T>): TokenPageResult<T
     throw new McpctxError('INVALID_ARGUMENT', `The page budget must be a positive integer of tokens, got ${budget}.`);
   }
   const start = startPosition(options.cursor, items.length, codec, binding);
-  const lines = items.slice(start).map((item, offset) => recordLine(item, start + offset));
   const hint = options.continueHint ?? DEFAULT_CONTINUE;
   const envelopeFor = (end: number): { page: Omit<TokenPage<T>, 'items'>; close: string } =>
     envelope(items.length, start, end, budget, hint, end < items.length ? codec.issue(binding, end) : null);
 
-  if (lines.length === 0) {
+  if (start === items.length) {
     const { page, close } = envelopeFor(start);
     const text = `{"items":[${close}`;
     return { page: { items: [], ...page }, text, tokens: countTokens(text), start, end: start };
@@ -77,18 +76,18 @@ export function pageByTokens<T>(options: TokenPageOptions<T>): TokenPageResult<T
   const reserve = options.reserve ?? countTokens(envelopeFor(start + 1).close);
   const openTokens = countTokens(OPEN);
   // Records are added while the open part plus the record lines plus the reserve fit.
+  // Serialized one at a time: records past the page are never touched.
+  const lines: string[] = [];
   const lineTokens: number[] = [];
   let used = openTokens;
-  for (const [index, line] of lines.entries()) {
-    if (index === 0) {
-      lineTokens.push(countTokens(line + BETWEEN));
-    } else {
-      const room = budget - reserve - used;
-      const fits = room > 0 ? isWithinTokenLimit(line + BETWEEN, room) : false;
-      if (fits === false) break;
-      lineTokens.push(fits);
-    }
-    used += lineTokens[index] ?? 0;
+  for (let position = start; position < items.length; position += 1) {
+    const line = recordLine(items[position], position);
+    const room = budget - reserve - used;
+    const tokens = position === start ? countTokens(line + BETWEEN) : room > 0 ? isWithinTokenLimit(line + BETWEEN, room) : false;
+    if (tokens === false) break;
+    lines.push(line);
+    lineTokens.push(tokens);
+    used += tokens;
   }
 
   // Close the page, counting the real envelope; give back records while it does not fit.
