@@ -123,6 +123,22 @@ describe('pageByTokens', () => {
     }
   });
 
+  it('reads each record at most twice over a whole walk, and none before the cursor or past the page', () => {
+    const reads = new Array<number>(1_000).fill(0);
+    const items = reads.map((_, id) => ({
+      toJSON: () => {
+        reads[id] = (reads[id] ?? 0) + 1;
+        return { id, title: `record ${id}` };
+      },
+    }));
+    const pages = walk(items, 300);
+    expect(pages.length).toBeGreaterThan(10);
+    // Once when added; the record that did not fit (or was given back to make room for the
+    // envelope) is read again as the next page's first.
+    expect(Math.max(...reads)).toBeLessThanOrEqual(2);
+    expect(reads.reduce((sum, count) => sum + count, 0)).toBeLessThanOrEqual(items.length + 2 * pages.length);
+  });
+
   it('answers an empty list with an empty page', () => {
     const page = pageByTokens({ items: [], budget: 100, codec: new CursorCodec(), binding });
     expect(page.page).toEqual({ items: [], total_matching: 0, truncated: false, next_cursor: null, note: 'No records match. This is the last page.' });
