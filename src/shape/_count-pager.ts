@@ -10,6 +10,8 @@ export interface CountPageOptions<T> {
   readonly codec: CursorCodec;
   readonly binding: CursorBinding;
   readonly continueHint?: string;
+  /** What the items are, in the note ("Records 1-5 of 6."); default "Records". */
+  readonly itemLabel?: string;
 }
 
 export interface CountPage<T> {
@@ -29,7 +31,8 @@ export function pageByCount<T>(options: CountPageOptions<T>): CountPage<T> {
   const start = startPosition(options.cursor, items.length, codec, binding);
   const end = Math.min(items.length, start + pageSize);
   const moreAvailable = end < items.length;
-  const shown = items.length === 0 ? 'No records match.' : `Records ${start + 1}-${end} of ${items.length}.`;
+  const label = options.itemLabel ?? 'Records';
+  const shown = items.length === 0 ? `No ${label.toLowerCase()} match.` : `${label} ${start + 1}-${end} of ${items.length}.`;
   const hint = options.continueHint ?? 'call again with the same arguments and cursor set to next_cursor';
   return {
     items: items.slice(start, end),

@@ -27,6 +27,8 @@ export interface FrozenSnapshot {
   readonly records: readonly FlatRecord[];
   /** Field names allowed out: the allowlist if given, else every field of the snapshot. */
   readonly fields: readonly string[];
+  /** Every field some record has (a superset of `fields`), to tell unknown from not allowed. */
+  readonly presentFields: readonly string[];
   /** Hash of the snapshot's bytes (and the allowlist's), so any edit is a new revision. */
   readonly revision: string;
 }
@@ -68,7 +70,18 @@ export class FrozenRecords {
     const previous = this.#snapshot.revision;
     this.#options.onChange?.();
     // Broken new content fails this call and every later one until the files are fixed.
-    this.#snapshot = parseSnapshot(bytes, this.#options);
+    try {
+      this.#snapshot = parseSnapshot(bytes, this.#options);
+    } catch (error) {
+      const rule = (error as Error).message.replace(/\.$/, '');
+      throw new McpctxError(
+        'INVALID_RECORDS',
+        `The server's data changed during this session and is now invalid (${rule}). ` +
+          'Nothing can be served until the data is fixed: report this to whoever runs the server, or retry later.',
+        { ...(error instanceof McpctxError ? error.data : {}), previous },
+        { cause: error },
+      );
+    }
     this.#bytesHash = bytes.hash;
     throw new McpctxError(
       'SOURCE_CHANGED',
@@ -131,10 +144,11 @@ function parseSnapshot(bytes: SourceBytes, options: FrozenRecordsOptions): Froze
     if (ids.has(id)) throw invalid(where, `${named}: "id" repeats an earlier record; ids must be unique.`);
     ids.add(id);
     if (typeof revision !== 'string') throw invalid(where, `${named}: "revision" must be a string.`);
-    return record as FlatRecord;
+    // No prototype: a field name such as "constructor" that a record lacks reads as undefined.
+    return Object.assign(Object.create(null) as Record<string, string>, record) as FlatRecord;
   });
   const fields = bytes.fields === undefined ? [...present] : parseAllowlist(bytes.fields, options.fieldsPath ?? '', present);
-  return { records, fields, revision: bytes.hash };
+  return { records, fields, presentFields: [...present], revision: bytes.hash };
 }
 
 function parseAllowlist(bytes: Buffer, where: string, present: ReadonlySet<string>): string[] {

@@ -42,6 +42,9 @@ describe('FrozenRecords', () => {
     const snapshot = await source.current();
     expect(snapshot.records).toEqual(records);
     expect(snapshot.fields).toEqual(['id', 'revision', 'state', 'title']);
+    expect(snapshot.presentFields).toEqual(['id', 'revision', 'state', 'title']);
+    // A name that Object.prototype has is not a field of a record that lacks it.
+    expect(snapshot.records[0]?.constructor).toBeUndefined();
     expect(snapshot.revision).toMatch(/^[0-9a-f]{64}$/);
     const sameBytes = await FrozenRecords.load({ path: write('copy.json', records) });
     expect(sameBytes.snapshot.revision).toBe(snapshot.revision);
@@ -109,7 +112,9 @@ describe('FrozenRecords', () => {
     const path = write('snapshot.json', records);
     const source = await FrozenRecords.load({ path });
     write('snapshot.json', '[{"id": 1}]');
-    expect((await failure(() => source.current())).code).toBe('INVALID_RECORDS');
+    const broken = await failure(() => source.current());
+    expect(broken.code).toBe('INVALID_RECORDS');
+    expect(broken.message).toMatch(/changed during this session and is now invalid \(.*field "id" is not a string.*\)\. Nothing can be served.*report this/);
     expect((await failure(() => source.current())).code).toBe('INVALID_RECORDS');
     write('snapshot.json', [records[1]]);
     expect((await failure(() => source.current())).code).toBe('SOURCE_CHANGED');
