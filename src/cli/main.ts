@@ -5,6 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { McpctxError } from '../errors/index.js';
 import { MCPCTX_CLIENT_INFO } from '../mcp/index.js';
 import { EXIT, type CliIo } from './_io.js';
+import { registerInspectResult } from './inspect-result.js';
 import { registerMeasure } from './measure.js';
 import { registerVerify } from './verify.js';
 
@@ -27,6 +28,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   };
   registerMeasure(program, io, setExit);
   registerVerify(program, io, setExit);
+  registerInspectResult(program, io, setExit);
   for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
 
   try {

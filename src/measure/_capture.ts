@@ -1,9 +1,5 @@
-import { McpctxError } from '../errors/index.js';
+import { type McpctxError } from '../errors/index.js';
 import {
-  BoundedStdioTransport,
-  Deadline,
-  RawClient,
-  initialize,
   listAllTools,
   type ExitStatus,
   type InitializeOutcome,
@@ -12,6 +8,7 @@ import {
   type StdioTransportOptions,
   type StrayResponses,
 } from '../mcp/index.js';
+import { runServer } from './_server-run.js';
 
 export interface CaptureOptions {
   launch: LaunchSpec;
@@ -53,61 +50,27 @@ export interface Capture {
 
 /** Launches the server once, initializes, lists every tool, and always shuts it down. */
 export async function captureCatalog(options: CaptureOptions): Promise<Capture> {
-  const startedAt = performance.now();
-  const transport = new BoundedStdioTransport(options.launch, options.transport);
-  const client = new RawClient(transport, { rootsDeclared: 'roots' in options.clientCapabilities });
-  const deadline = new Deadline(options.timeoutMs, 'measurement');
-  const timings: CaptureTimings = { startMs: 0, initializeMs: 0, listMs: 0, closeMs: 0, totalMs: 0 };
-  const capture: Partial<Capture> = {};
-  let step: NonNullable<Capture['failedStep']> = 'start';
-  let mark = startedAt;
-  const lap = (): number => {
-    const now = performance.now();
-    const elapsed = round(now - mark);
-    mark = now;
-    return elapsed;
-  };
-  try {
-    await client.start();
-    timings.startMs = lap();
-    step = 'initialize';
-    capture.initialize = await initialize(client, {
-      protocolVersion: options.protocolVersion,
-      capabilities: options.clientCapabilities,
-      deadline,
-    });
-    timings.initializeMs = lap();
-    step = 'tools/list';
-    const pages = await listAllTools(client, { deadline, maxPages: options.maxPages, maxTools: options.maxTools });
-    timings.listMs = lap();
-    capture.tools = pages.tools;
-    capture.pageCount = pages.pageCount;
-  } catch (error) {
-    capture.error = asError(error);
-    capture.failedStep = step;
-    lap();
-  }
-  const endedOnItsOwn = transport.exit !== undefined || capture.error?.code === 'TRANSPORT_CLOSED';
-  const exit = await transport.shutdown();
-  timings.closeMs = lap();
-  timings.totalMs = round(performance.now() - startedAt);
+  const run = await runServer({ ...options, label: 'measurement' }, (client, deadline) =>
+    listAllTools(client, { deadline, maxPages: options.maxPages, maxTools: options.maxTools }),
+  );
+  const { initialize, value: pages, error, failedStep, timings } = run;
   return {
-    ...capture,
-    exit,
-    endedOnItsOwn,
-    stderrTail: transport.stderrTail,
-    stderrBytes: transport.stderrBytes,
-    nonJsonLines: transport.nonJsonLines,
-    strayResponses: client.strayResponses,
-    timings,
+    ...(initialize ? { initialize } : {}),
+    ...(pages ? { tools: pages.tools, pageCount: pages.pageCount } : {}),
+    ...(error ? { error } : {}),
+    ...(failedStep ? { failedStep: failedStep === 'work' ? 'tools/list' : failedStep } : {}),
+    exit: run.exit,
+    endedOnItsOwn: run.endedOnItsOwn,
+    stderrTail: run.stderrTail,
+    stderrBytes: run.stderrBytes,
+    nonJsonLines: run.nonJsonLines,
+    strayResponses: run.strayResponses,
+    timings: {
+      startMs: timings.startMs,
+      initializeMs: timings.initializeMs,
+      listMs: timings.workMs,
+      closeMs: timings.closeMs,
+      totalMs: timings.totalMs,
+    },
   };
-}
-
-function asError(error: unknown): McpctxError {
-  if (error instanceof McpctxError) return error;
-  return new McpctxError('IO', error instanceof Error ? error.message : String(error), {}, { cause: error });
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 10) / 10;
 }

@@ -14,3 +14,21 @@ export { MEASUREMENT_STATUSES, classifyFailure, type FailureVerdict, type Measur
 export { measurementJson, safeSegment, writeMeasurement } from './_files.js';
 export { loadServersFile } from './_servers-file.js';
 export { verifyFile, verifyMeasurement, type VerifyDifference, type VerifyReport } from './_verify.js';
+export { type FieldCost } from './_field-cost.js';
+export { inspectResult, type InspectResultOptions, type ResultInspection } from './_inspect-result.js';
+export {
+  resultCost,
+  type ContentBlockCost,
+  type ContentCost,
+  type ResultCost,
+  type ResultEstimate,
+  type ResultPayload,
+} from './_result-cost.js';
+export {
+  IDENTIFYING_KEYS,
+  PREVIEW_CHARS,
+  SHORT_TEXT_CHARS,
+  type DroppedField,
+  type ProjectionSuggestion,
+  type SuggestedField,
+} from './_suggest-projection.js';

@@ -1,0 +1,196 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { McpctxError } from '../errors/index.js';
+import { DEFAULT_TIMEOUT_MS, inspectResult, type FieldCost, type ResultInspection } from '../measure/index.js';
+import { DECLARABLE_CAPABILITIES, DEFAULT_PROTOCOL_VERSION } from '../mcp/index.js';
+import { EXIT, type CliIo } from './_io.js';
+import { collectEnv, parseCapabilities, parsePositiveInteger } from './_parse.js';
+import { formatCount, formatShare, renderTable } from './_table.js';
+
+interface InspectResultFlags {
+  tool: string;
+  args?: string;
+  json?: boolean;
+  env: Record<string, string>;
+  timeout: number;
+  capabilities?: string[];
+  protocolVersion: string;
+  cwd?: string;
+}
+
+export function registerInspectResult(program: Command, io: CliIo, setExit: (code: number) => void): void {
+  program
+    .command('inspect-result')
+    .summary('count one tool result in o200k_base tokens, field by field')
+    .description(
+      [
+        'Launch an MCP server over stdio, initialize it, call one tool (tools/call) and count the result as it came off the wire: o200k_base tokens and UTF-8 bytes of each text block and of structuredContent (compact JSON), and whether structuredContent repeats the text.',
+        'For a JSON payload (the first text block, else structuredContent): tokens per field of its records, nested objects broken down one level, fields that repeat earlier records marked copy; the characters/4 guess beside the real count; and a suggested projection (never applied) with the tokens it would give.',
+        'The server gets a minimal environment (PATH, HOME, USER, SHELL, TERM, LANG) plus the --env values; values never appear in the output.',
+        'Exit codes: 0 analysed (a result with isError: true included); 2 usage error; 3 the call failed (the server would not start, answered with a JSON-RPC error, ran out of time, or sent a frame over the limit).',
+      ].join('\n\n'),
+    )
+    .usage('--tool NAME [--args JSON] [options] -- <command> [args...]')
+    .argument('[server...]', 'the command that starts the server, after --')
+    .requiredOption('--tool <name>', 'the tool to call')
+    .option('--args <json>', 'the tool arguments, a JSON object (default {})')
+    .option('--json', 'print the inspection as one JSON object')
+    .option('--env <NAME=VALUE>', 'pass a variable to the server (repeatable; the value is never printed)', collectEnv, {} as Record<string, string>)
+    .option('--timeout <ms>', 'one budget for start, initialize and the call', parsePositiveInteger, DEFAULT_TIMEOUT_MS)
+    .option(
+      '--capabilities <list>',
+      `client capabilities to declare, comma-separated (${DECLARABLE_CAPABILITIES.join(', ')}); none by default`,
+      parseCapabilities,
+    )
+    .option('--protocol-version <version>', 'protocol version to request', DEFAULT_PROTOCOL_VERSION)
+    .option('--cwd <dir>', 'working directory of the server')
+    .action(async (server: string[], flags: InspectResultFlags) => {
+      setExit(await runInspectResult(server, flags, io));
+    });
+}
+
+async function runInspectResult(server: string[], flags: InspectResultFlags, io: CliIo): Promise<number> {
+  const [command, ...args] = server;
+  if (command === undefined) {
+    throw new McpctxError('USAGE', 'give the server command after --, e.g. mcpctx inspect-result --tool search -- node server.js');
+  }
+  const inspection = await inspectResult({
+    launch: { command, args, cwd: flags.cwd === undefined ? io.cwd : resolve(io.cwd, flags.cwd), env: flags.env },
+    tool: flags.tool,
+    arguments: parseToolArguments(flags.args),
+    capabilities: flags.capabilities,
+    protocolVersion: flags.protocolVersion,
+    timeoutMs: flags.timeout,
+  });
+  io.stdout.write(flags.json ? `${JSON.stringify(inspection, null, 2)}\n` : renderInspection(inspection));
+  return EXIT.ok;
+}
+
+/** `--args`: a JSON object. The text is never echoed back: it may hold a token. */
+function parseToolArguments(text: string | undefined): Record<string, unknown> {
+  if (text === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new McpctxError('USAGE', `--args is not valid JSON; give a JSON object, e.g. --args '{"state":"closed"}'`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+    throw new McpctxError('USAGE', `--args must be a JSON object (the tool's arguments by name), got ${kind}; e.g. --args '{"state":"closed"}'`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function renderInspection(inspection: ResultInspection): string {
+  const { content, payload, estimate, suggestion } = inspection;
+  const out: string[] = [];
+  out.push(
+    `tool ${inspection.tool}: ${formatCount(content.totalTokens)} tokens in ${plural(content.blocks.length, 'content block')}` +
+      `${content.structuredTokens === null ? '' : ' and structuredContent'}${inspection.isError ? ' (isError: true)' : ''}\n\n`,
+  );
+  out.push(contentTable(inspection));
+  if (content.structuredDuplicatesText) {
+    const how =
+      content.duplicateKind === 'wrapped-text'
+        ? `, its text as a string under "${content.duplicateWrapperKey}": the same text`
+        : content.duplicateKind === 'wrapped-json'
+          ? `, wrapped in "${content.duplicateWrapperKey}": the same JSON`
+          : ': the same JSON';
+    out.push(
+      `\nstructuredContent duplicates content[${content.duplicateOfBlock}]${how} sent twice, ` +
+        `the copy costs ${formatCount(content.duplicateTokens)} tokens\n`,
+    );
+  }
+  if (payload) {
+    const source = payload.source === 'text' ? `content[${payload.block}]` : 'structuredContent';
+    const shape =
+      payload.shape === 'records'
+        ? `an array of ${plural(payload.records, 'record')}`
+        : payload.shape === 'envelope'
+          ? `an object whose "${payload.envelopeKey}" holds ${plural(payload.records, 'record')}`
+          : payload.shape === 'object'
+            ? 'one object'
+            : 'an array that is not a list of records';
+    out.push(`\npayload: ${source}, ${shape}, ${formatCount(payload.tokens)} tokens as compact JSON\n`);
+  }
+  if (inspection.fields.length > 0) out.push(`\n${fieldTable(inspection.fields, payload?.tokens ?? 0)}`);
+  out.push(
+    `\nestimate: characters/4 says ${formatCount(estimate.charsOver4)} tokens (${formatCount(estimate.chars)} characters); ` +
+      `the o200k count is ${formatCount(estimate.realTokens)}` +
+      `${estimate.errorPercent === null ? '' : `, an error of ${estimate.errorPercent > 0 ? '+' : ''}${estimate.errorPercent.toFixed(1)}%`}\n`,
+  );
+  out.push('\nSuggested projection (a suggestion, not applied):');
+  if (suggestion.tokens === null) {
+    out.push(` none; ${suggestion.note ?? 'nothing to project'}\n`);
+  } else {
+    const ratio = payload && payload.tokens > 0 ? `, ${formatShare(suggestion.tokens, payload.tokens)} of the payload's ${formatCount(payload.tokens)}` : '';
+    out.push(` ${formatCount(suggestion.tokens)} tokens${ratio}\n`);
+    out.push(
+      renderTable(
+        [{ header: 'keep' }, { header: 'from' }, { header: 'why' }],
+        suggestion.fields.map((field) => [
+          field.name,
+          field.source,
+          field.truncatedFlag === undefined ? field.rule : `${field.rule}, flag ${field.truncatedFlag}`,
+        ]),
+      ),
+    );
+    if (suggestion.dropped.length > 0) {
+      out.push('drop:\n');
+      for (const [reason, paths] of groupByReason(suggestion.dropped)) out.push(`  ${paths.join(', ')}: ${reason}\n`);
+    }
+  }
+  // The reason there is no suggestion was just said.
+  for (const note of inspection.notes) if (note !== suggestion.note) out.push(`note: ${note}\n`);
+  return out.join('');
+}
+
+function contentTable(inspection: ResultInspection): string {
+  const { content } = inspection;
+  const rows = content.blocks.map((block) => [
+    `content[${block.index}]`,
+    block.type,
+    block.tokens === null ? 'not text' : formatCount(block.tokens),
+    formatCount(block.bytes),
+    block.type === 'text' ? (block.json ? 'yes' : 'no') : '-',
+  ]);
+  if (content.structuredTokens !== null) {
+    rows.push(['structuredContent', 'json', formatCount(content.structuredTokens), formatCount(content.structuredBytes), 'yes']);
+  }
+  rows.push(['total', '', formatCount(content.totalTokens), formatCount(content.textBytes + (content.structuredBytes ?? 0)), '']);
+  return renderTable(
+    [{ header: 'part' }, { header: 'type' }, { header: 'tokens', align: 'right' }, { header: 'bytes', align: 'right' }, { header: 'JSON' }],
+    rows,
+  );
+}
+
+/** Top-level fields by tokens, each with its own fields indented beneath. */
+function fieldTable(fields: readonly FieldCost[], payloadTokens: number): string {
+  const rows: string[][] = [];
+  const row = (field: FieldCost, indent: string): string[] => [
+    `${indent}${field.path}`,
+    formatCount(field.tokens),
+    formatShare(field.tokens, payloadTokens),
+    field.repeatedTokens > 0 ? formatCount(field.repeatedTokens) : '',
+    field.copy ? 'copy' : '',
+  ];
+  for (const top of fields.filter((field) => field.parent === null)) {
+    rows.push(row(top, ''));
+    for (const child of fields.filter((field) => field.parent === top.path)) rows.push(row(child, '  '));
+  }
+  return renderTable(
+    [{ header: 'field' }, { header: 'tokens', align: 'right' }, { header: 'share', align: 'right' }, { header: 'repeated', align: 'right' }, { header: 'copy' }],
+    rows,
+  );
+}
+
+function groupByReason(dropped: ReadonlyArray<{ path: string; reason: string }>): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const { path, reason } of dropped) groups.set(reason, [...(groups.get(reason) ?? []), path]);
+  return groups;
+}
+
+function plural(count: number, noun: string): string {
+  return `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;
+}

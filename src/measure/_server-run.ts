@@ -1,0 +1,116 @@
+import { McpctxError } from '../errors/index.js';
+import {
+  BoundedStdioTransport,
+  Deadline,
+  RawClient,
+  initialize,
+  type ExitStatus,
+  type InitializeOutcome,
+  type LaunchSpec,
+  type NonJsonLines,
+  type StdioTransportOptions,
+  type StrayResponses,
+} from '../mcp/index.js';
+
+export interface ServerRunOptions {
+  launch: LaunchSpec;
+  protocolVersion: string;
+  clientCapabilities: Record<string, unknown>;
+  /** One budget for start, initialize and all of the work. */
+  timeoutMs: number;
+  /** Names the operation in a deadline error ("measurement exceeded its 30000 ms budget ..."). */
+  label: string;
+  transport?: StdioTransportOptions;
+}
+
+export interface ServerRunTimings {
+  startMs: number;
+  initializeMs: number;
+  workMs: number;
+  closeMs: number;
+  totalMs: number;
+}
+
+/** What one launch of the server gave: the work's value, or the error that stopped it, plus diagnostics. */
+export interface ServerRun<T> {
+  initialize?: InitializeOutcome;
+  value?: T;
+  error?: McpctxError;
+  /** Which step the error happened in. */
+  failedStep?: 'start' | 'initialize' | 'work';
+  /** How the server process ended (after our shutdown, when it had not ended by itself). */
+  exit: ExitStatus;
+  /** True when the server exited or closed its output before we shut it down. */
+  endedOnItsOwn: boolean;
+  stderrTail: string;
+  stderrBytes: number;
+  nonJsonLines: NonJsonLines;
+  strayResponses: StrayResponses;
+  timings: ServerRunTimings;
+}
+
+/**
+ * Launches the server once over the bounded stdio transport, initializes it through the raw
+ * client, runs `work` within the same deadline, and always shuts the server (its whole process
+ * group) down, whatever happened. Never throws for the server's faults: they come back as `error`.
+ */
+export async function runServer<T>(
+  options: ServerRunOptions,
+  work: (client: RawClient, deadline: Deadline) => Promise<T>,
+): Promise<ServerRun<T>> {
+  const startedAt = performance.now();
+  const transport = new BoundedStdioTransport(options.launch, options.transport);
+  const client = new RawClient(transport, { rootsDeclared: 'roots' in options.clientCapabilities });
+  const deadline = new Deadline(options.timeoutMs, options.label);
+  const timings: ServerRunTimings = { startMs: 0, initializeMs: 0, workMs: 0, closeMs: 0, totalMs: 0 };
+  const run: Partial<ServerRun<T>> = {};
+  let step: NonNullable<ServerRun<T>['failedStep']> = 'start';
+  let mark = startedAt;
+  const lap = (): number => {
+    const now = performance.now();
+    const elapsed = round(now - mark);
+    mark = now;
+    return elapsed;
+  };
+  try {
+    await client.start();
+    timings.startMs = lap();
+    step = 'initialize';
+    run.initialize = await initialize(client, {
+      protocolVersion: options.protocolVersion,
+      capabilities: options.clientCapabilities,
+      deadline,
+    });
+    timings.initializeMs = lap();
+    step = 'work';
+    run.value = await work(client, deadline);
+    timings.workMs = lap();
+  } catch (error) {
+    run.error = asError(error);
+    run.failedStep = step;
+    lap();
+  }
+  const endedOnItsOwn = transport.exit !== undefined || run.error?.code === 'TRANSPORT_CLOSED';
+  const exit = await transport.shutdown();
+  timings.closeMs = lap();
+  timings.totalMs = round(performance.now() - startedAt);
+  return {
+    ...run,
+    exit,
+    endedOnItsOwn,
+    stderrTail: transport.stderrTail,
+    stderrBytes: transport.stderrBytes,
+    nonJsonLines: transport.nonJsonLines,
+    strayResponses: client.strayResponses,
+    timings,
+  };
+}
+
+function asError(error: unknown): McpctxError {
+  if (error instanceof McpctxError) return error;
+  return new McpctxError('IO', error instanceof Error ? error.message : String(error), {}, { cause: error });
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}
