@@ -26,6 +26,8 @@ export interface Projection {
   /** Output keys in order, truncation flags included. */
   readonly outputNames: readonly string[];
   apply(record: unknown): Record<string, unknown>;
+  /** The same projection with other caps on capped fields, by output name (`{ body: 4000 }`). */
+  withCaps(caps: Readonly<Record<string, number>>): Projection;
 }
 
 const PATH_SEGMENT = /^[^.]+$/;
@@ -58,6 +60,15 @@ export function defineProjection(fields: readonly FieldSpec[], options: Projecti
     fields: projected,
     outputNames,
     apply: (record) => applyFields(projected, record),
+    withCaps: (caps) => {
+      for (const name of Object.keys(caps)) {
+        if (!projected.some((field) => field.name === name && field.maxChars !== undefined)) {
+          throw invalid(`withCaps: "${name}" is not a capped field of this projection.`);
+        }
+      }
+      const recapped = projected.map((field) => ({ path: field.path, as: field.name, maxChars: caps[field.name] ?? field.maxChars }));
+      return defineProjection(recapped, { knownPaths: known });
+    },
   };
 }
 

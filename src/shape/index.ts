@@ -1,3 +1,4 @@
+export { McpctxError, isMcpctxError, type McpctxErrorCode } from '../errors/index.js';
 export { CursorCodec, INVALID_PARAMS, type CursorBinding } from './_cursor.js';
 export {
   capText,

@@ -30,6 +30,14 @@ describe('defineProjection', () => {
     expect(projection.apply({ number: 4, body: 'short' })).toEqual({ number: 4, body: 'short', body_truncated: false });
   });
 
+  it('gives the same projection with another cap, refusing a field that is not capped', () => {
+    const projection = defineProjection(['number', { path: 'body', maxChars: 280 }], { sample });
+    expect(projection.withCaps({ body: 10 }).apply(sample[0])).toEqual({ number: 1, body: 'x'.repeat(10), body_truncated: true });
+    expect(projection.apply(sample[0])).toMatchObject({ body: 'x'.repeat(280) });
+    expect(() => projection.withCaps({ number: 5 })).toThrow(/not a capped field/);
+    expect(() => projection.withCaps({ body: 0 })).toThrow(/maxChars/);
+  });
+
   it('rejects unknown paths when defined, not when called', () => {
     expect(() => defineProjection(['number', 'user.name'], { sample })).toThrow(/Unknown field path "user.name"/);
     expect(() => defineProjection(['nope'], { knownPaths: ['number'] })).toThrow(/INVALID|Unknown field path/);
