@@ -526,7 +526,11 @@ describe('scripted server over BoundedStdioTransport + RawClient', () => {
     it('shutdown is idempotent: every call resolves to the same status', async () => {
       const transport = new BoundedStdioTransport(launch('ignore-sigterm'), FAST);
       try {
-        await transport.start();
+        const client = new RawClient(transport);
+        await client.start();
+        // Only a server that has answered has installed its SIGTERM handler; on a loaded machine
+        // a SIGTERM sent before that would kill it and the test would not be about escalation.
+        await handshake(client);
         const [a, b] = await Promise.all([transport.shutdown(), transport.shutdown()]);
         expect(a).toEqual({ code: null, signal: 'SIGKILL' });
         expect(b).toBe(a);
