@@ -1,14 +1,6 @@
 import { type McpctxError } from '../errors/index.js';
-import {
-  listAllTools,
-  type ExitStatus,
-  type InitializeOutcome,
-  type LaunchSpec,
-  type NonJsonLines,
-  type StdioTransportOptions,
-  type StrayResponses,
-} from '../mcp/index.js';
-import { runServer } from './_server-run.js';
+import { listAllTools, type InitializeOutcome, type LaunchSpec, type StdioTransportOptions } from '../mcp/index.js';
+import { runServer, type ServerDiagnostics } from './_server-run.js';
 
 export interface CaptureOptions {
   launch: LaunchSpec;
@@ -30,21 +22,13 @@ export interface CaptureTimings {
 }
 
 /** What one launch of the server gave: the catalog, or the error that stopped it, plus diagnostics. */
-export interface Capture {
+export interface Capture extends ServerDiagnostics {
   initialize?: InitializeOutcome;
   tools?: unknown[];
   pageCount?: number;
   error?: McpctxError;
   /** Which step the error happened in. */
   failedStep?: 'start' | 'initialize' | 'tools/list';
-  /** How the server process ended (after our shutdown, when it had not ended by itself). */
-  exit: ExitStatus;
-  /** True when the server exited or closed its output before we shut it down. */
-  endedOnItsOwn: boolean;
-  stderrTail: string;
-  stderrBytes: number;
-  nonJsonLines: NonJsonLines;
-  strayResponses: StrayResponses;
   timings: CaptureTimings;
 }
 

@@ -31,13 +31,8 @@ export interface ServerRunTimings {
   totalMs: number;
 }
 
-/** What one launch of the server gave: the work's value, or the error that stopped it, plus diagnostics. */
-export interface ServerRun<T> {
-  initialize?: InitializeOutcome;
-  value?: T;
-  error?: McpctxError;
-  /** Which step the error happened in. */
-  failedStep?: 'start' | 'initialize' | 'work';
+/** How the server behaved while it ran, whatever the work gave. */
+export interface ServerDiagnostics {
   /** How the server process ended (after our shutdown, when it had not ended by itself). */
   exit: ExitStatus;
   /** True when the server exited or closed its output before we shut it down. */
@@ -46,6 +41,15 @@ export interface ServerRun<T> {
   stderrBytes: number;
   nonJsonLines: NonJsonLines;
   strayResponses: StrayResponses;
+}
+
+/** What one launch of the server gave: the work's value, or the error that stopped it, plus diagnostics. */
+export interface ServerRun<T> extends ServerDiagnostics {
+  initialize?: InitializeOutcome;
+  value?: T;
+  error?: McpctxError;
+  /** Which step the error happened in. */
+  failedStep?: 'start' | 'initialize' | 'work';
   timings: ServerRunTimings;
 }
 

@@ -5,17 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
-import { SCRIPTED_SERVER, TEST_MARK_NAME, TEST_OWNER_NAME, findMarkedProcesses, markedEnv, waitForNoMarkedProcesses } from '../support/processes.js';
+import { type CliRun, markFlags, runCliCaptured } from '../support/cli-run.js';
+import { SCRIPTED_SERVER, TEST_MARK_NAME, findMarkedProcesses, markedEnv, waitForNoMarkedProcesses } from '../support/processes.js';
 import { PROJECT_ROOT } from '../support/real-servers.js';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 let scratch = '';
+const cli = (args: string[]): Promise<CliRun> => runCliCaptured(args, scratch);
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'mcpctx-cli-'));
@@ -24,24 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
-
-/** The marker env as --env flags, so servers the CLI launches are found by the leak check. */
-function markFlags(): string[] {
-  const env = markedEnv();
-  return [TEST_MARK_NAME, TEST_OWNER_NAME].flatMap((name) => ['--env', `${name}=${env[name]}`]);
-}
-
-async function cli(args: string[]): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text), isTTY: false },
-    cwd: scratch,
-    env: {},
-  });
-  return { code, stdout, stderr };
-}
 
 const scripted = (mode: string): string[] => ['--', process.execPath, SCRIPTED_SERVER, mode];
 
@@ -174,7 +151,7 @@ describe('secrets', () => {
   it('never prints or writes a value passed with --env, even when the server echoes it', async () => {
     const canary = `canary-${randomUUID()}`;
     const out = join(scratch, 'canary-out');
-    const runs: Run[] = [];
+    const runs: CliRun[] = [];
     for (const mode of ['echo-env', 'echo-env-exit']) {
       runs.push(await cli(['measure', '--out', out, '--name', mode, '--env', `CANARY_SECRET=${canary}`, ...markFlags(), ...scripted(mode)]));
       runs.push(await cli(['measure', '--json', '--name', mode, '--env', `CANARY_SECRET=${canary}`, ...markFlags(), ...scripted(mode)]));

@@ -2,37 +2,15 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
-import { TEST_MARK_NAME, TEST_OWNER_NAME, markedEnv, waitForNoMarkedProcesses } from '../support/processes.js';
+import { type CliRun, markFlags, runCliCaptured } from '../support/cli-run.js';
+import { waitForNoMarkedProcesses } from '../support/processes.js';
+
+const cli = (args: string[]): Promise<CliRun> => runCliCaptured(args);
 
 const RESULT_SERVER = fileURLToPath(new URL('../servers/result-server.mjs', import.meta.url));
 const PULLS_FILE = fileURLToPath(
   new URL('../fixtures/github-pulls-issues/pygithub/openmicroscopy_ome-documentation_pulls_state-closed.body.json', import.meta.url),
 );
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** The marker env as --env flags, so servers the CLI launches are found by the leak check. */
-function markFlags(): string[] {
-  const env = markedEnv();
-  return [TEST_MARK_NAME, TEST_OWNER_NAME].flatMap((name) => ['--env', `${name}=${env[name]}`]);
-}
-
-async function cli(args: string[]): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text), isTTY: false },
-    cwd: process.cwd(),
-    env: {},
-  });
-  return { code, stdout, stderr };
-}
 
 const server = ['--', process.execPath, RESULT_SERVER];
 const pulls = ['--env', `RESULT_FILE=${PULLS_FILE}`, '--env', 'RESULT_STRUCTURED=wrapped:pull_requests'];
