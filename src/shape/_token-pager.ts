@@ -102,7 +102,7 @@ export function pageByTokens<T>(options: TokenPageOptions<T>): TokenPageResult<T
     if (tokens > budget) {
       // A page always holds one record, so a record larger than the budget ships alone, flagged.
       const next = end < items.length ? codec.issue(binding, end) : null;
-      closing = envelope(items.length, start, end, budget, hint, next, openTokens + lastTokens);
+      closing = envelope(items.length, start, end, budget, hint, next, tokens);
       tokens = openTokens + lastTokens + countTokens(closing.close);
     }
     const text = OPEN + lines.slice(0, count).join(BETWEEN) + CLOSE_AFTER_RECORD + closing.close;
@@ -125,6 +125,7 @@ function envelope(
   budget: number,
   hint: string,
   nextCursor: string | null,
+  /** The page's tokens without this note, when its one record does not fit the budget. */
   oversizedTokens?: number,
 ): { page: Omit<TokenPage<never>, 'items'>; close: string } {
   const truncated = nextCursor !== null;
@@ -134,7 +135,7 @@ function envelope(
   else parts.push(`Records ${start + 1}-${end} of ${total}.`);
   if (oversizedTokens !== undefined) {
     parts.push(
-      `Record ${start + 1} alone is ${oversizedTokens} tokens, over the page budget of ${budget}; it is sent whole. ` +
+      `Record ${start + 1} does not fit the page budget of ${budget} tokens (a page with it alone takes ${oversizedTokens}); it is sent whole. ` +
         'Select fewer fields or fetch that record on its own.',
     );
   }

@@ -271,7 +271,7 @@ describe('after: token-budget pages of summaries', () => {
       expect(page.items).toHaveLength(1);
       expect(countTokens(text)).toBeGreaterThan(100);
       expect(page.over_budget).toBe(true);
-      expect(page.note).toContain('over the page budget of 100');
+      expect(page.note).toContain('does not fit the page budget of 100 tokens');
     }
     expect(pages.map(({ page }) => page.items[0]?.number)).toEqual(recording.map((pull) => pull.number));
   });

@@ -80,7 +80,7 @@ describe('pageByTokens', () => {
     const first = pageByTokens({ items, budget: 50, codec: new CursorCodec(), binding });
     expect(first.page.items).toEqual([items[0]]);
     expect(first.page.over_budget).toBe(true);
-    expect(first.page.note).toMatch(/over the page budget of 50/);
+    expect(first.page.note).toMatch(/does not fit the page budget of 50 tokens \(a page with it alone takes \d+\); it is sent whole/);
     expect(first.page.truncated).toBe(true);
     expect(first.tokens).toBe(countTokens(first.text));
     expect(first.end).toBe(1);
