@@ -1,0 +1,229 @@
+import { sha256Hex } from '../tokens/index.js';
+import {
+  RECORD_ARRAYS,
+  type DecisionRecord,
+  type DiffRecord,
+  type ErrorRecord,
+  type FileRecord,
+  type MessageRecord,
+  type NormalizedRecord,
+  type RecordKind,
+  type SessionRecords,
+  type TestResultRecord,
+  type ToolOutputRecord,
+} from './_types.js';
+import { parseSessionRecords, type ValidationOptions } from './_validate.js';
+
+export interface NormalizedSession {
+  records: NormalizedRecord[];
+  collapsedLines: number;
+  replacedInvalidUtf16: number;
+}
+
+const ID_PREFIX: Record<RecordKind, string> = {
+  message: 'msg',
+  toolOutput: 'tool',
+  error: 'err',
+  file: 'file',
+  diff: 'diff',
+  testResult: 'test',
+  decision: 'dec',
+};
+
+/** A run of identical log lines longer than this is collapsed to the first line and a count. */
+const COLLAPSE_AFTER = 3;
+const MAX_LABEL_CHARS = 160;
+
+interface TextFix {
+  text: string;
+  replaced: number;
+}
+
+// A high surrogate not followed by a low one, or a low one not preceded by a high one.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Lone surrogates become U+FFFD (counted) so every later stage and the tokenizer see valid text. */
+function wellFormed(text: string): TextFix {
+  let replaced = 0;
+  const fixed = text.replace(LONE_SURROGATE, () => {
+    replaced++;
+    return '\uFFFD';
+  });
+  return { text: replaced === 0 ? text : fixed, replaced };
+}
+
+function normalizeLineEndings(text: string): string {
+  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+}
+
+/** Collapses runs of identical consecutive lines (a retry loop printing the same line 10,000 times). */
+export function collapseRepeatedLines(text: string): { text: string; collapsed: number } {
+  const lines = text.split('\n');
+  if (lines.length <= COLLAPSE_AFTER) return { text, collapsed: 0 };
+  const out: string[] = [];
+  let collapsed = 0;
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i] as string;
+    let end = i + 1;
+    while (end < lines.length && lines[end] === line) end++;
+    const run = end - i;
+    if (run > COLLAPSE_AFTER && line.trim() !== '') {
+      out.push(line, `[previous line repeated ${run - 1} more times]`);
+      collapsed += run - 1;
+    } else {
+      for (let k = i; k < end; k++) out.push(line);
+    }
+    i = end;
+  }
+  return collapsed === 0 ? { text, collapsed: 0 } : { text: out.join('\n'), collapsed };
+}
+
+/** One line, no tag syntax: labels go inside `[source: ... | ... | label]`. */
+function tagSafe(text: string): string {
+  const line = text.replace(/[\r\n\t]+/g, ' ').replace(/\|/g, '/').trim();
+  return line.length > MAX_LABEL_CHARS ? `${line.slice(0, MAX_LABEL_CHARS - 1)}…` : line;
+}
+
+interface KindView {
+  /** The body as given, before normalization (what raw input costs). */
+  body: string;
+  label: string;
+  /** Identifying fields that make two records with the same body different (command, status...). */
+  identity: string;
+  collapse: boolean;
+  fields: Partial<NormalizedRecord>;
+}
+
+function viewOf(kind: RecordKind, record: Record<string, unknown>): KindView {
+  switch (kind) {
+    case 'message': {
+      const r = record as unknown as MessageRecord;
+      return { body: r.text, label: r.role, identity: r.role, collapse: true, fields: { role: r.role } };
+    }
+    case 'toolOutput': {
+      const r = record as unknown as ToolOutputRecord;
+      const label = r.command ?? r.tool ?? '';
+      const runKey = r.command === undefined ? undefined : `command:${r.tool ?? ''} ${r.command.trim().replace(/\s+/g, ' ')}`;
+      return {
+        body: r.output,
+        label,
+        identity: `${r.tool ?? ''}\u0000${r.command ?? ''}\u0000${r.exitCode ?? ''}`,
+        collapse: true,
+        fields: { tool: r.tool, command: r.command, exitCode: r.exitCode, runKey },
+      };
+    }
+    case 'error': {
+      const r = record as unknown as ErrorRecord;
+      const body = r.stack === undefined ? r.message : `${r.message}\n${r.stack}`;
+      return { body, label: r.message.split('\n', 1)[0] ?? '', identity: '', collapse: true, fields: {} };
+    }
+    case 'file': {
+      const r = record as unknown as FileRecord;
+      return { body: r.content, label: r.path, identity: r.path, collapse: false, fields: { path: r.path } };
+    }
+    case 'diff': {
+      const r = record as unknown as DiffRecord;
+      return { body: r.diff, label: r.path, identity: r.path, collapse: false, fields: { path: r.path } };
+    }
+    case 'testResult': {
+      const r = record as unknown as TestResultRecord;
+      return {
+        body: r.output ?? '',
+        label: r.name,
+        identity: `${r.name}\u0000${r.status}`,
+        collapse: true,
+        fields: { testName: r.name, testStatus: r.status, runKey: `test:${r.name}` },
+      };
+    }
+    case 'decision': {
+      const r = record as unknown as DecisionRecord;
+      return { body: r.text, label: `decision (${r.status})`, identity: r.status, collapse: true, fields: { decisionStatus: r.status } };
+    }
+  }
+}
+
+/** The text of each record as given: what the raw input costs before anything is cut. */
+export function rawBodies(records: SessionRecords): string[] {
+  const bodies: string[] = [];
+  for (const { array, kind } of RECORD_ARRAYS) {
+    for (const record of records[array] ?? []) bodies.push(viewOf(kind, record as unknown as Record<string, unknown>).body);
+  }
+  return bodies;
+}
+
+/** Stage 1 on records that are already validated (`parseSessionRecords`). */
+export function normalizeValidated(records: SessionRecords): NormalizedSession {
+  const out: NormalizedRecord[] = [];
+  const derivedIds = new Map<string, number>();
+  // A derived id must never equal one the caller chose: every source tag resolves to one record.
+  const callerIds = new Set<string>();
+  for (const { array } of RECORD_ARRAYS) for (const record of records[array] ?? []) if (record.id !== undefined) callerIds.add(record.id);
+  let collapsedLines = 0;
+  let replacedInvalidUtf16 = 0;
+  let order = 0;
+  for (const { array, kind } of RECORD_ARRAYS) {
+    const list = records[array] ?? [];
+    for (let index = 0; index < list.length; index++) {
+      const given = list[index] as unknown as Record<string, unknown>;
+      const record = {} as Record<string, unknown> & { id?: string; timestamp?: string; priority?: number };
+      for (const [field, value] of Object.entries(given)) {
+        if (typeof value !== 'string') record[field] = value;
+        else {
+          const fixed = wellFormed(value);
+          replacedInvalidUtf16 += fixed.replaced;
+          record[field] = fixed.text;
+        }
+      }
+      const view = viewOf(kind, record);
+      let text = normalizeLineEndings(view.body);
+      let collapsed = 0;
+      if (view.collapse) ({ text, collapsed } = collapseRepeatedLines(text));
+      collapsedLines += collapsed;
+      const contentHash = sha256Hex(`${kind}\u0000${view.identity}\u0000${text}`);
+      let id = record.id;
+      if (id === undefined) {
+        const base = `${ID_PREFIX[kind]}-${contentHash.slice(0, 12)}`;
+        let seen = derivedIds.get(base) ?? 0;
+        do {
+          seen++;
+          id = seen === 1 ? base : `${base}~${seen}`;
+        } while (callerIds.has(id));
+        derivedIds.set(base, seen);
+      }
+      const time = record.timestamp === undefined ? undefined : Date.parse(record.timestamp);
+      const normalized: NormalizedRecord = {
+        ...stripUndefined(view.fields),
+        id,
+        kind,
+        origin: { array, index },
+        order: order++,
+        ...(record.timestamp === undefined ? {} : { timestamp: record.timestamp, time }),
+        priority: record.priority ?? 0.5,
+        label: tagSafe(view.label),
+        text,
+        collapsedLines: collapsed,
+        contentHash,
+        history: [],
+      };
+      out.push(normalized);
+    }
+  }
+  return { records: out, collapsedLines, replacedInvalidUtf16 };
+}
+
+function stripUndefined<T extends object>(fields: T): T {
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) copy[key] = value;
+  return copy as T;
+}
+
+/** Stage 1: validates (throwing INVALID_RECORDS on the first bad record), then normalizes. */
+export function normalizeRecords(records: SessionRecords, options: ValidationOptions = {}): NormalizedSession {
+  return normalizeValidated(parseSessionRecords(records, options));
+}
+
+/** `toolOutputs[3]`: where a record came from, for people. */
+export function originText(record: Pick<NormalizedRecord, 'origin'>): string {
+  return `${record.origin.array}[${record.origin.index}]`;
+}

@@ -1,0 +1,228 @@
+import { McpctxError } from '../errors/index.js';
+import { basename, extractFacts, tokenizeWords } from './_extract.js';
+import type {
+  Extraction,
+  Fragment,
+  NormalizedRecord,
+  ScoringWeights,
+  SignalName,
+  SignalScore,
+  TaskTerms,
+} from './_types.js';
+
+export const DEFAULT_WEIGHTS: Readonly<ScoringWeights> = Object.freeze({
+  lexical: 3,
+  identifier: 4,
+  error: 3,
+  constraint: 5,
+  failure: 2,
+  recency: 1.5,
+  role: 1,
+  redundancy: -2,
+  priority: 1,
+});
+
+export const SIGNAL_NAMES: readonly SignalName[] = Object.keys(DEFAULT_WEIGHTS) as SignalName[];
+/** The signals that say a fragment bears on the task; recency, role and priority only order what does. */
+export const RELEVANCE_SIGNALS: readonly SignalName[] = ['lexical', 'identifier', 'error', 'constraint', 'failure'];
+
+const HALF_LIFE_MS = 7 * 24 * 60 * 60 * 1000;
+const DECISION_RECENCY_FLOOR = 0.7;
+/** Recency of a record without a timestamp: neither fresh nor stale. */
+const UNDATED_RECENCY = 0.5;
+const IDENTIFIER_VALUE = { path: 1, symbol: 0.8, basename: 0.6 } as const;
+const ROLE_VALUE = { user: 1, system: 1, assistant: 0.6, tool: 0.4 } as const;
+/** Tool output, errors, tests, files and diffs are machine output: the weight of the tool role. */
+const MACHINE_ROLE_VALUE = ROLE_VALUE.tool;
+
+export interface ScoredFragment {
+  fragment: Fragment;
+  record: NormalizedRecord;
+  facts: Extraction;
+  signals: Record<SignalName, SignalScore>;
+  score: number;
+  /** The weighted sum of the relevance signals alone. */
+  relevance: number;
+  mandatoryReason?: string;
+}
+
+export function resolveWeights(overrides: Partial<ScoringWeights> | undefined): ScoringWeights {
+  const weights: ScoringWeights = { ...DEFAULT_WEIGHTS };
+  for (const [name, weight] of Object.entries(overrides ?? {})) {
+    if (!(name in DEFAULT_WEIGHTS)) {
+      throw new McpctxError('INVALID_ARGUMENT', `unknown weight '${name}'; the signals are ${SIGNAL_NAMES.join(', ')}`);
+    }
+    if (typeof weight !== 'number' || !Number.isFinite(weight)) {
+      throw new McpctxError('INVALID_ARGUMENT', `weight '${name}' must be a finite number, got ${String(weight)}`);
+    }
+    weights[name as SignalName] = weight;
+  }
+  return weights;
+}
+
+function round4(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}
+
+function toPosix(path: string): string {
+  return path.replace(/\\/g, '/');
+}
+
+/** How much of the task's vocabulary a fragment shares, weighted by inverse document frequency. */
+class LexicalIndex {
+  private readonly idf = new Map<string, number>();
+  private readonly total: number;
+
+  constructor(taskWords: readonly string[], fragmentWords: readonly ReadonlySet<string>[]) {
+    const documentFrequency = new Map<string, number>(taskWords.map((word) => [word, 0]));
+    for (const words of fragmentWords) {
+      for (const word of taskWords) if (words.has(word)) documentFrequency.set(word, (documentFrequency.get(word) ?? 0) + 1);
+    }
+    const n = fragmentWords.length;
+    let total = 0;
+    for (const word of taskWords) {
+      const idf = Math.log(1 + n / (1 + (documentFrequency.get(word) ?? 0)));
+      this.idf.set(word, idf);
+      total += idf;
+    }
+    this.total = total;
+  }
+
+  overlap(words: ReadonlySet<string>): number {
+    if (this.total === 0) return 0;
+    let shared = 0;
+    for (const [word, idf] of this.idf) if (words.has(word)) shared += idf;
+    return shared / this.total;
+  }
+}
+
+function containsWord(text: string, word: string): boolean {
+  let at = text.indexOf(word);
+  while (at !== -1) {
+    const before = at === 0 ? '' : (text[at - 1] as string);
+    const after = text[at + word.length] ?? '';
+    if (!/[\w$]/.test(before) && !/[\w$]/.test(after)) return true;
+    at = text.indexOf(word, at + 1);
+  }
+  return false;
+}
+
+function identifierMatch(task: TaskTerms, record: NormalizedRecord, text: string, facts: Extraction): number {
+  const posixText = toPosix(text);
+  const recordPath = record.path === undefined ? undefined : toPosix(record.path);
+  for (const path of task.paths) {
+    const wanted = toPosix(path);
+    if (posixText.includes(wanted) || recordPath?.endsWith(wanted) === true) return IDENTIFIER_VALUE.path;
+  }
+  let best = 0;
+  if (task.symbols.some((symbol) => containsWord(text, symbol) || facts.symbols.includes(symbol))) best = IDENTIFIER_VALUE.symbol;
+  if (best < IDENTIFIER_VALUE.basename && task.basenames.length > 0) {
+    const names = new Set(facts.paths.map(basename));
+    if (record.path !== undefined) names.add(basename(record.path));
+    if (task.basenames.some((name) => names.has(name) || containsWord(text, name))) best = IDENTIFIER_VALUE.basename;
+  }
+  return best;
+}
+
+function constraintValue(record: NormalizedRecord, facts: Extraction): number {
+  if (record.kind === 'decision') return record.decisionStatus === 'accepted' ? 1 : record.decisionStatus === 'rejected' ? 0.6 : 0.2;
+  if (record.kind === 'message' && facts.requirements.length > 0) return record.role === 'user' || record.role === 'system' ? 1 : 0.3;
+  return 0;
+}
+
+function hasErrorEvidence(record: NormalizedRecord, facts: Extraction): boolean {
+  return record.kind === 'error' || facts.errorSignatures.length > 0 || facts.frames.length > 0 || facts.testFailures.length > 0;
+}
+
+function failureValue(record: NormalizedRecord, facts: Extraction): number {
+  if (record.kind === 'error' || record.testStatus === 'failed' || facts.outcome === 'failure') return 1;
+  return 0;
+}
+
+function recencyValue(record: NormalizedRecord, newestTime: number | undefined, floored: boolean): number {
+  const value = record.time === undefined || newestTime === undefined ? UNDATED_RECENCY : 0.5 ** ((newestTime - record.time) / HALF_LIFE_MS);
+  return floored ? Math.max(value, DECISION_RECENCY_FLOOR) : value;
+}
+
+function roleValue(record: NormalizedRecord): number {
+  if (record.kind === 'message') return ROLE_VALUE[record.role ?? 'tool'];
+  if (record.kind === 'decision') return ROLE_VALUE.user;
+  return MACHINE_ROLE_VALUE;
+}
+
+function mandatoryReasonOf(record: NormalizedRecord, facts: Extraction, identifier: number): string | undefined {
+  if (record.kind === 'decision' && record.decisionStatus === 'accepted') return 'accepted decision';
+  if (record.kind === 'message' && (record.role === 'user' || record.role === 'system') && facts.requirements.length > 0) return 'constraint';
+  if (record.kind === 'testResult' && record.testStatus === 'failed') return 'newest failure of a test';
+  const failing = record.kind === 'error' || facts.outcome === 'failure';
+  if (failing && hasErrorEvidence(record, facts) && identifier >= IDENTIFIER_VALUE.basename) return 'error naming a task identifier';
+  return undefined;
+}
+
+export interface ScoringInput {
+  fragment: Fragment;
+  record: NormalizedRecord;
+}
+
+/**
+ * Stage 4: every fragment's signals, each with value, weight and contribution. Redundancy is left at
+ * 0 here: it depends on what ranks above, and selection fills it in.
+ */
+export function scoreFragments(items: readonly ScoringInput[], task: TaskTerms, weights: ScoringWeights): ScoredFragment[] {
+  let newestTime: number | undefined;
+  for (const { record } of items) if (record.time !== undefined && (newestTime === undefined || record.time > newestTime)) newestTime = record.time;
+  const taskWords = new Set(task.words);
+  const wordSets = items.map(({ fragment }) => new Set(tokenizeWords(fragment.text).filter((word) => taskWords.has(word))));
+  const lexicalIndex = new LexicalIndex(task.words, wordSets);
+
+  return items.map(({ fragment, record }, i) => {
+    const facts = extractFacts(fragment.text, {
+      kind: record.kind,
+      exitCode: record.exitCode,
+      testStatus: record.testStatus,
+      path: record.path,
+    });
+    const lexical = lexicalIndex.overlap(wordSets[i] as Set<string>);
+    const identifier = identifierMatch(task, record, fragment.text, facts);
+    const errorValue = hasErrorEvidence(record, facts) ? (identifier > 0 || lexical >= 0.25 ? 1 : 0.4) : 0;
+    const constraint = constraintValue(record, facts);
+    const values: Record<SignalName, number> = {
+      lexical,
+      identifier,
+      error: errorValue,
+      constraint,
+      failure: failureValue(record, facts),
+      recency: recencyValue(record, newestTime, record.kind === 'decision' || constraint > 0),
+      role: roleValue(record),
+      redundancy: 0,
+      priority: record.priority,
+    };
+    const signals = {} as Record<SignalName, SignalScore>;
+    let score = 0;
+    let relevance = 0;
+    for (const name of SIGNAL_NAMES) {
+      const value = round4(values[name]);
+      const contribution = round4(value * weights[name]);
+      signals[name] = { value, weight: weights[name], contribution };
+      score += contribution;
+      if (RELEVANCE_SIGNALS.includes(name)) relevance += contribution;
+    }
+    const scored: ScoredFragment = { fragment, record, facts, signals, score: round4(score), relevance: round4(relevance) };
+    const mandatoryReason = mandatoryReasonOf(record, facts, identifier);
+    if (mandatoryReason !== undefined) scored.mandatoryReason = mandatoryReason;
+    return scored;
+  });
+}
+
+/** Applies the redundancy penalty found at selection time; returns the adjusted fragment. */
+export function withRedundancy(scored: ScoredFragment, similarity: number): ScoredFragment {
+  const value = round4(similarity);
+  if (value === 0) return scored;
+  const weight = scored.signals.redundancy.weight;
+  const contribution = round4(value * weight);
+  return {
+    ...scored,
+    signals: { ...scored.signals, redundancy: { value, weight, contribution } },
+    score: round4(scored.score + contribution),
+  };
+}

@@ -1,0 +1,134 @@
+import { originText } from './_normalize.js';
+import { renderBlock } from './_render.js';
+import { withRedundancy, type ScoredFragment } from './_score.js';
+import type { OmittedEntry, TokenCounter } from './_types.js';
+
+/** What has been selected so far, as far as overlap goes. */
+export interface RedundancyIndex {
+  /** Highest containment (0..1) of `text` in any fragment added so far. */
+  similarity(text: string): number;
+  add(text: string): void;
+}
+
+export interface SelectionOptions {
+  budget: number;
+  /** Tokens reserved for section headings and the omission line. */
+  reservedTokens: number;
+  minRelevance: number;
+  counter: TokenCounter;
+  redundancy: RedundancyIndex;
+  /** At or above this containment in what is already selected, a fragment adds nothing. */
+  redundantAt: number;
+}
+
+export interface Selection {
+  selected: ScoredFragment[];
+  omitted: OmittedEntry[];
+  /** Tokens of each selected fragment's rendered block, by fragment id. */
+  tokens: Map<string, number>;
+  mandatoryTokens: number;
+  selectedTokens: number;
+}
+
+/** Higher score first; then newer record, then input order, then fragment position: never a coin toss. */
+function byRank(a: ScoredFragment, b: ScoredFragment): number {
+  if (a.score !== b.score) return b.score - a.score;
+  return tieBreak(a, b);
+}
+
+function tieBreak(a: ScoredFragment, b: ScoredFragment): number {
+  const ta = a.record.time ?? -Infinity;
+  const tb = b.record.time ?? -Infinity;
+  if (ta !== tb) return tb - ta;
+  if (a.record.order !== b.record.order) return b.record.order - a.record.order;
+  return a.fragment.index - b.fragment.index;
+}
+
+export function omittedEntry(item: ScoredFragment, reason: OmittedEntry['reason'], detail: string, tokens?: number): OmittedEntry {
+  const entry: OmittedEntry = {
+    fragmentId: item.fragment.id,
+    recordId: item.record.id,
+    origin: originText(item.record),
+    reason,
+    score: item.score,
+    detail,
+  };
+  if (tokens !== undefined) entry.tokens = tokens;
+  return entry;
+}
+
+/**
+ * Stage 5: mandatory fragments first, all of them, whatever the budget; then the rest greedily by
+ * score per token. Returns what fits; the caller renders and checks the real total.
+ */
+export function selectFragments(scored: readonly ScoredFragment[], options: SelectionOptions): Selection {
+  const { counter, redundancy } = options;
+  const tokens = new Map<string, number>();
+  const selected: ScoredFragment[] = [];
+  const omitted: OmittedEntry[] = [];
+  const cost = (item: ScoredFragment): number => {
+    let count = tokens.get(item.fragment.id);
+    if (count === undefined) {
+      count = counter.count(renderBlock(item));
+      tokens.set(item.fragment.id, count);
+    }
+    return count;
+  };
+
+  const mandatory = scored.filter((item) => item.mandatoryReason !== undefined).sort(byRank);
+  let used = 0;
+  for (const item of mandatory) {
+    used += cost(item);
+    selected.push(item);
+    redundancy.add(item.fragment.text);
+  }
+  const mandatoryTokens = used;
+  const available = options.budget - options.reservedTokens;
+
+  const candidates: ScoredFragment[] = [];
+  for (const item of scored) {
+    if (item.mandatoryReason !== undefined) continue;
+    if (item.relevance < options.minRelevance) {
+      omitted.push(omittedEntry(item, 'low-relevance', `relevance ${item.relevance} is below ${options.minRelevance}`));
+    } else candidates.push(item);
+  }
+  const perToken = new Map(candidates.map((item) => [item, item.score / Math.max(1, cost(item))]));
+  candidates.sort((a, b) => {
+    const ra = perToken.get(a) as number;
+    const rb = perToken.get(b) as number;
+    return ra !== rb ? rb - ra : byRank(a, b);
+  });
+
+  for (const item of candidates) {
+    const count = cost(item);
+    if (used + count > available) {
+      omitted.push(omittedEntry(item, 'over-budget', `${count} tokens do not fit in the ${Math.max(0, available - used)} left`, count));
+      continue;
+    }
+    const similarity = redundancy.similarity(item.fragment.text);
+    if (similarity >= options.redundantAt) {
+      omitted.push(omittedEntry(item, 'redundant', `${Math.round(similarity * 100)}% of its text is already in the context`, count));
+      continue;
+    }
+    used += count;
+    selected.push(withRedundancy(item, similarity));
+    redundancy.add(item.fragment.text);
+  }
+  const selectedTokens = [...selected].reduce((sum, item) => sum + cost(item), 0);
+  return { selected, omitted, tokens, mandatoryTokens, selectedTokens };
+}
+
+/** The lowest value per token among the optional fragments, the first to go when the real total is over. */
+export function weakestOptional(selected: readonly ScoredFragment[], tokens: ReadonlyMap<string, number>): ScoredFragment | undefined {
+  let weakest: ScoredFragment | undefined;
+  let weakestRate = Infinity;
+  for (const item of selected) {
+    if (item.mandatoryReason !== undefined) continue;
+    const rate = item.score / Math.max(1, tokens.get(item.fragment.id) ?? 1);
+    if (rate < weakestRate || (rate === weakestRate && weakest !== undefined && tieBreak(item, weakest) > 0)) {
+      weakest = item;
+      weakestRate = rate;
+    }
+  }
+  return weakest;
+}

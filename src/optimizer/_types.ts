@@ -1,0 +1,347 @@
+/**
+ * The optimizer's data model: what callers hand in (the input format, shared by
+ * `buildContext`, `mcpctx optimize --input` and the `ingest_records` tool) and what each stage
+ * hands to the next.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Input format
+// ---------------------------------------------------------------------------------------------
+
+/** Fields every record may carry. `timestamp` is ISO 8601; `priority` is 0..1 (default 0.5). */
+export interface RecordCommon {
+  id?: string;
+  timestamp?: string;
+  priority?: number;
+}
+
+export type MessageRole = 'user' | 'assistant' | 'system' | 'tool';
+export type TestStatus = 'passed' | 'failed' | 'skipped';
+export type DecisionStatus = 'accepted' | 'rejected' | 'proposed';
+
+export interface MessageRecord extends RecordCommon {
+  role: MessageRole;
+  text: string;
+}
+/** At least one of `tool` and `command`. */
+export interface ToolOutputRecord extends RecordCommon {
+  tool?: string;
+  command?: string;
+  output: string;
+  exitCode?: number;
+}
+export interface ErrorRecord extends RecordCommon {
+  message: string;
+  stack?: string;
+}
+export interface FileRecord extends RecordCommon {
+  path: string;
+  content: string;
+}
+export interface DiffRecord extends RecordCommon {
+  path: string;
+  diff: string;
+}
+export interface TestResultRecord extends RecordCommon {
+  name: string;
+  status: TestStatus;
+  output?: string;
+}
+export interface DecisionRecord extends RecordCommon {
+  text: string;
+  status: DecisionStatus;
+}
+
+/** The record arrays of the input format (`ingest_records` takes exactly this). */
+export interface SessionRecords {
+  messages?: MessageRecord[];
+  toolOutputs?: ToolOutputRecord[];
+  errors?: ErrorRecord[];
+  files?: FileRecord[];
+  diffs?: DiffRecord[];
+  testResults?: TestResultRecord[];
+  decisions?: DecisionRecord[];
+}
+
+/** `buildContext` input: the records plus the task and, optionally, the budget for this call. */
+export interface OptimizerInput extends SessionRecords {
+  task: string;
+  /** Tokens the rendered context may use; defaults to the optimizer's `tokenBudget` option. */
+  tokenBudget?: number;
+}
+
+export type RecordArrayName = keyof SessionRecords;
+export type RecordKind = 'message' | 'toolOutput' | 'error' | 'file' | 'diff' | 'testResult' | 'decision';
+
+/** The input arrays in their fixed processing order, with the kind each holds. */
+export const RECORD_ARRAYS: readonly { readonly array: RecordArrayName; readonly kind: RecordKind }[] = [
+  { array: 'messages', kind: 'message' },
+  { array: 'toolOutputs', kind: 'toolOutput' },
+  { array: 'errors', kind: 'error' },
+  { array: 'files', kind: 'file' },
+  { array: 'diffs', kind: 'diff' },
+  { array: 'testResults', kind: 'testResult' },
+  { array: 'decisions', kind: 'decision' },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Stage 1: normalized records
+// ---------------------------------------------------------------------------------------------
+
+/** One earlier run of a repeated command or test, kept as a line of history on the latest run. */
+export interface RunHistoryEntry {
+  recordId: string;
+  timestamp?: string;
+  exitCode?: number;
+  status?: TestStatus;
+}
+
+/**
+ * A validated record in one flat shape. Never the caller's object: normalization copies.
+ * `text` is the body the later stages read (line endings `\n`, invalid UTF-16 replaced,
+ * runs of identical log lines collapsed except in files and diffs).
+ */
+export interface NormalizedRecord {
+  /** The caller's id, or `<kind>-<12 hex of sha256 of the content>` (suffixed `~2`, `~3` if repeated). */
+  readonly id: string;
+  readonly kind: RecordKind;
+  /** Where the record was in the input: `toolOutputs[3]`. */
+  readonly origin: { readonly array: RecordArrayName; readonly index: number };
+  /** Position across all arrays in `RECORD_ARRAYS` order; the tie-break wherever time is equal or absent. */
+  readonly order: number;
+  readonly timestamp?: string;
+  /** `Date.parse(timestamp)`; absent when the record has no timestamp. */
+  readonly time?: number;
+  /** 0..1; 0.5 when the caller gave none. */
+  readonly priority: number;
+  /** What the source tag names: the path, the command (or tool), the test name, or the message role. */
+  readonly label: string;
+  readonly text: string;
+  /** How many log lines the collapse of repeated lines removed (0 for files and diffs). */
+  readonly collapsedLines: number;
+  /** sha256 hex over the kind, the identifying fields and `text`: equal hashes are exact duplicates. */
+  readonly contentHash: string;
+  /** Records with the same run key are runs of one command or test: `command:<cmd>` or `test:<name>`. */
+  readonly runKey?: string;
+  readonly role?: MessageRole;
+  readonly tool?: string;
+  readonly command?: string;
+  readonly exitCode?: number;
+  readonly path?: string;
+  readonly testName?: string;
+  readonly testStatus?: TestStatus;
+  readonly decisionStatus?: DecisionStatus;
+  /** Earlier runs merged into this one by deduplication, oldest first. */
+  readonly history: readonly RunHistoryEntry[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stage 2: deduplication
+// ---------------------------------------------------------------------------------------------
+
+export type MergeReason = 'exact-duplicate' | 'repeated-run' | 'near-duplicate';
+
+/** One record folded into another; every merge is in the report. */
+export interface MergeEntry {
+  /** The record that stays (the latest, by time then input order). */
+  kept: string;
+  /** The record that is gone from the candidates. */
+  merged: string;
+  reason: MergeReason;
+  /** Trigram containment of the merged record in the kept one, for near duplicates (0..1, 4 decimals). */
+  similarity?: number;
+  /** One sentence a person can check, e.g. "same command `npm test`, earlier run (exit 1)". */
+  detail: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stage 3: extraction
+// ---------------------------------------------------------------------------------------------
+
+export interface StackFrame {
+  language: 'node' | 'python';
+  file: string;
+  line?: number;
+  column?: number;
+  fn?: string;
+}
+
+export type Outcome = 'success' | 'failure' | 'unknown';
+
+/** Facts found in one piece of text. Arrays are de-duplicated and in order of first appearance. */
+export interface Extraction {
+  paths: string[];
+  symbols: string[];
+  frames: StackFrame[];
+  /** `TypeError: x is not a function`, `error TS2345: ...`, `AssertionError: ...` */
+  errorSignatures: string[];
+  /** Names of failing tests found in the text (jest `●`/`✕`, pytest `FAILED a.py::t`, ...). */
+  testFailures: string[];
+  /** Sentences stating a requirement: must, must not, do not, never, always. */
+  requirements: string[];
+  /** From exit codes, test status and explicit markers only; an attempt is never a success. */
+  outcome: Outcome;
+  /** The marker or field the outcome came from, e.g. "exitCode 1" or "Tests: 2 failed". */
+  outcomeEvidence?: string;
+}
+
+/** What the task names: the identifiers and words relevance is measured against. */
+export interface TaskTerms {
+  /** Lower-cased words of 2+ characters, stop words removed, de-duplicated. */
+  words: string[];
+  paths: string[];
+  /** Last segment of each path, and file names written alone (`parser.ts`). */
+  basenames: string[];
+  symbols: string[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stages 4-6: fragments, scores, selection
+// ---------------------------------------------------------------------------------------------
+
+export type SignalName =
+  | 'lexical'
+  | 'identifier'
+  | 'error'
+  | 'constraint'
+  | 'failure'
+  | 'recency'
+  | 'role'
+  | 'redundancy'
+  | 'priority';
+
+export type ScoringWeights = Record<SignalName, number>;
+
+export interface SignalScore {
+  value: number;
+  weight: number;
+  contribution: number;
+}
+
+/** A piece of one record: small records are one fragment; long unstructured text is split at blank lines. */
+export interface Fragment {
+  /** `<record id>#<n>`, n from 1. */
+  readonly id: string;
+  readonly recordId: string;
+  /** 1-based position within the record. */
+  readonly index: number;
+  readonly text: string;
+}
+
+export type OmissionReason =
+  | 'exact-duplicate'
+  | 'repeated-run'
+  | 'near-duplicate'
+  | 'low-relevance'
+  | 'redundant'
+  | 'over-budget';
+
+export interface SourceEntry {
+  fragmentId: string;
+  recordId: string;
+  kind: RecordKind;
+  /** `toolOutputs[3]` */
+  origin: string;
+  label: string;
+  timestamp?: string;
+  tokens: number;
+  score: number;
+  mandatory: boolean;
+  /** Why it is mandatory, when it is: "constraint", "accepted decision", "newest failure of a test", "error naming a task identifier". */
+  mandatoryReason?: string;
+  signals: Record<SignalName, SignalScore>;
+}
+
+export interface OmittedEntry {
+  /** Absent when a whole record was dropped before it was split (duplicates). */
+  fragmentId?: string;
+  recordId: string;
+  origin: string;
+  reason: OmissionReason;
+  /** For merges, the record it was folded into. */
+  keptAs?: string;
+  score?: number;
+  tokens?: number;
+  detail: string;
+}
+
+export interface TokenCounter {
+  /** `o200k` or `chars/4`. */
+  readonly name: string;
+  /** False for estimates; the report labels their numbers as estimates. */
+  readonly exact: boolean;
+  count(text: string): number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The public surface: options and results
+// ---------------------------------------------------------------------------------------------
+
+export interface OptimizerOptions {
+  /** Default budget when the input gives none. Default 8,000. */
+  tokenBudget?: number;
+  /** `o200k` (default, exact) or `chars/4` (an estimate, labelled as such), or a counter of your own. */
+  counter?: 'o200k' | 'chars/4' | TokenCounter;
+  /** Overrides for any of the signal weights. */
+  weights?: Partial<ScoringWeights>;
+  /** A fragment whose relevance signals (lexical, identifier, error, constraint, failure) sum below this is omitted as low relevance. Default 0.5. */
+  minRelevance?: number;
+  /** Largest text field accepted, in UTF-16 code units. Default 4,194,304. */
+  maxRecordChars?: number;
+  /** Near-duplicate threshold: trigram containment of the older record in the newer. Default 0.9. */
+  nearDuplicateThreshold?: number;
+}
+
+export interface BudgetConflict {
+  code: 'BUDGET_CONFLICT';
+  budget: number;
+  mandatoryTokens: number;
+  message: string;
+}
+
+export interface ContextStats {
+  counter: string;
+  exact: boolean;
+  /** Tokens of every input record's text as given (before any normalization). */
+  tokensIn: number;
+  /** Tokens of `context`. */
+  tokensOut: number;
+  /** 1 - tokensOut / tokensIn, 4 decimals (0 when tokensIn is 0). */
+  reduction: number;
+  budget: number;
+  withinBudget: boolean;
+  records: number;
+  fragments: number;
+  selected: number;
+  omitted: number;
+}
+
+export interface ContextReport {
+  version: 1;
+  counter: { name: string; exact: boolean; note?: string };
+  weights: ScoringWeights;
+  minRelevance: number;
+  budget: number;
+  task: TaskTerms;
+  normalize: { records: number; collapsedLines: number; replacedInvalidUtf16: number };
+  dedupe: { merges: MergeEntry[] };
+  selection: {
+    mandatoryTokens: number;
+    selectedTokens: number;
+    renderedTokens: number;
+    conflict?: BudgetConflict;
+  };
+}
+
+export interface ContextResult {
+  context: string;
+  sources: SourceEntry[];
+  omitted: OmittedEntry[];
+  report: ContextReport;
+  stats: ContextStats;
+}
+
+/** A ranked fragment for search: its provenance and score breakdown, and its text. */
+export interface SearchHit extends SourceEntry {
+  text: string;
+}

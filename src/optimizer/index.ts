@@ -1,0 +1,11 @@
+export { McpctxError, isMcpctxError, type McpctxErrorCode } from '../errors/index.js';
+export { ContextOptimizer, DEFAULT_TOKEN_BUDGET } from './_optimizer.js';
+export { parseOptimizerInput, parseSessionRecords, DEFAULT_MAX_RECORD_CHARS, type ValidationOptions } from './_validate.js';
+export { normalizeRecords, collapseRepeatedLines, type NormalizedSession } from './_normalize.js';
+export { dedupeRecords } from './_dedupe.js';
+export { basename, extractFacts, extractTaskTerms, tokenizeWords } from './_extract.js';
+export { fragmentRecord } from './_fragments.js';
+export { DEFAULT_WEIGHTS, SIGNAL_NAMES } from './_score.js';
+export { parseSourceTags, sourceTag } from './_render.js';
+export { CHARS4_COUNTER, O200K_COUNTER } from './_counter.js';
+export * from './_types.js';

@@ -1,0 +1,239 @@
+import { describe, expect, it, vi } from 'vitest';
+import { isMcpctxError } from '../../src/errors/index.js';
+import { ContextOptimizer, normalizeRecords, parseSourceTags, type ContextResult, type OptimizerInput, type SessionRecords } from '../../src/optimizer/index.js';
+import { countTokens } from '../../src/tokens/index.js';
+
+const HOUR = 3_600_000;
+function at(hours: number): string {
+  return new Date(Date.UTC(2026, 10, 30, 8) + hours * HOUR).toISOString();
+}
+
+/** A small debugging session: a failing test buried in noise, a constraint, a decision, repeated runs. */
+function session(): OptimizerInput {
+  const noise = Array.from({ length: 40 }, (_, i) => ({
+    role: 'assistant' as const,
+    text: `Looking at module number ${i} of the dashboard widgets; the chart legend colours are configured in theme${i}.json and nothing there is related.`,
+    timestamp: at(i * 0.1),
+  }));
+  return {
+    task: 'Fix the TypeError in parseConfig when src/config/loader.ts reads an empty file',
+    messages: [
+      { id: 'ask', role: 'user', text: 'The loader crashes on empty files. You must not change the public API of loadConfig.', timestamp: at(0) },
+      ...noise,
+      { role: 'assistant', text: 'I fixed the bug, it should work now.', timestamp: at(5) },
+    ],
+    toolOutputs: [
+      { id: 'run-1', command: 'npx vitest run test/config', output: 'FAIL test/config/loader.test.ts\nTypeError: Cannot read properties of undefined (reading \'split\')\n    at parseConfig (src/config/loader.ts:42:17)', exitCode: 1, timestamp: at(1) },
+      { id: 'run-2', command: 'npx vitest run test/config', output: 'FAIL test/config/loader.test.ts\nTypeError: Cannot read properties of undefined (reading \'split\')\n    at parseConfig (src/config/loader.ts:44:17)', exitCode: 1, timestamp: at(3) },
+      { id: 'ls', command: 'ls docs', output: Array.from({ length: 200 }, (_, i) => `chapter-${i}.md`).join('\n'), exitCode: 0, timestamp: at(2) },
+    ],
+    files: [
+      { id: 'loader', path: 'src/config/loader.ts', content: 'export function parseConfig(text: string) {\n  const lines = text.split("\\n");\n  return lines.map((l) => l.trim());\n}\n', timestamp: at(2) },
+      { id: 'theme', path: 'src/ui/theme.ts', content: 'export const colours = {\n' + Array.from({ length: 120 }, (_, i) => `  c${i}: "#${(i * 4099).toString(16).padStart(6, '0')}",`).join('\n') + '\n};\n', timestamp: at(2) },
+    ],
+    testResults: [{ id: 'empty-file', name: 'loader › reads an empty file', status: 'failed', output: 'TypeError: Cannot read properties of undefined (reading \'split\')', timestamp: at(3) }],
+    decisions: [{ id: 'keep-api', text: 'Keep loadConfig(path) signature; handle empty input inside parseConfig.', status: 'accepted', timestamp: at(0.5) }],
+    tokenBudget: 1_200,
+  };
+}
+
+function recordsOf(input: OptimizerInput): SessionRecords {
+  const { task: _task, tokenBudget: _budget, ...records } = input;
+  return records;
+}
+
+function recordIds(input: OptimizerInput): Set<string> {
+  return new Set(normalizeRecords(recordsOf(input)).records.map((record) => record.id));
+}
+
+function expectWellFormed(result: ContextResult, input: OptimizerInput): void {
+  const ids = recordIds(input);
+  const tags = parseSourceTags(result.context);
+  expect(tags.length).toBeGreaterThan(0);
+  for (const tag of tags) {
+    expect(ids.has(tag.recordId)).toBe(true);
+    expect(tag.fragmentId.startsWith(`${tag.recordId}#`)).toBe(true);
+  }
+  expect(result.sources.map((s) => s.fragmentId)).toEqual(tags.map((t) => t.fragmentId));
+  expect(result.stats.tokensOut).toBe(countTokens(result.context));
+}
+
+describe('buildContext', () => {
+  it('keeps the facts the task needs, mandatory ones marked, within budget, every tag resolving to an input record', () => {
+    const input = session();
+    const result = new ContextOptimizer().buildContext(input);
+    expectWellFormed(result, input);
+    expect(result.stats.tokensOut).toBeLessThanOrEqual(1_200);
+    expect(result.stats.withinBudget).toBe(true);
+    expect(result.report.selection.conflict).toBeUndefined();
+    expect(result.context).toContain('You must not change the public API of loadConfig');
+    expect(result.context).toContain('Keep loadConfig(path) signature');
+    expect(result.context).toContain("TypeError: Cannot read properties of undefined (reading 'split')");
+    expect(result.context).toContain('const lines = text.split');
+    const mandatory = result.sources.filter((s) => s.mandatory).map((s) => s.recordId);
+    expect(mandatory).toEqual(expect.arrayContaining(['ask', 'keep-api', 'empty-file']));
+    expect(result.stats.reduction).toBeGreaterThan(0.5);
+  });
+
+  it('drops noise with a reason for every omission, and says in the text that something was omitted', () => {
+    const input = session();
+    const result = new ContextOptimizer().buildContext(input);
+    expect(result.context).not.toContain('chapter-150.md');
+    expect(result.context).not.toContain('c100:');
+    const ids = recordIds(input);
+    const kept = new Set(result.sources.map((s) => s.recordId));
+    const accounted = new Set([...kept, ...result.omitted.map((o) => o.recordId)]);
+    expect([...ids].every((id) => accounted.has(id))).toBe(true);
+    for (const entry of result.omitted) expect(entry.detail.length).toBeGreaterThan(0);
+    expect(result.context).toMatch(/\[omitted: \d+ fragments \(.*\); the report lists each with its reason\]/);
+  });
+
+  it('folds an earlier run of the same command into a one-line history on the latest run', () => {
+    const result = new ContextOptimizer().buildContext(session());
+    const merge = result.report.dedupe.merges.find((m) => m.merged === 'run-1');
+    expect(merge).toMatchObject({ kept: 'run-2', reason: 'repeated-run' });
+    expect(result.omitted).toContainEqual(expect.objectContaining({ recordId: 'run-1', reason: 'repeated-run', keptAs: 'run-2' }));
+    if (result.sources.some((s) => s.recordId === 'run-2')) expect(result.context).toContain(`earlier runs (1): exit 1 at ${at(1)}`);
+  });
+
+  it('stays within every budget from tight to loose, and reports BUDGET_CONFLICT only when the mandatory part does not fit', () => {
+    const optimizer = new ContextOptimizer();
+    for (const budget of [120, 250, 400, 600, 900, 1_500, 3_000, 10_000]) {
+      const input = { ...session(), tokenBudget: budget };
+      const result = optimizer.buildContext(input);
+      expectWellFormed(result, input);
+      const conflict = result.report.selection.conflict;
+      if (conflict === undefined) {
+        expect(result.stats.tokensOut).toBeLessThanOrEqual(budget);
+      } else {
+        expect(conflict.code).toBe('BUDGET_CONFLICT');
+        expect(result.stats.withinBudget).toBe(false);
+        // Nothing mandatory is dropped however small the budget.
+        for (const id of ['ask', 'keep-api', 'empty-file']) expect(result.sources.map((s) => s.recordId)).toContain(id);
+        expect(result.sources.every((s) => s.mandatory)).toBe(true);
+      }
+    }
+    expect(optimizer.buildContext({ ...session(), tokenBudget: 120 }).report.selection.conflict?.code).toBe('BUDGET_CONFLICT');
+  });
+
+  it('explains every score: contribution = value × weight, the score is their sum, weights are configurable', () => {
+    const result = new ContextOptimizer({ weights: { recency: 0 } }).buildContext(session());
+    for (const source of result.sources) {
+      let sum = 0;
+      for (const signal of Object.values(source.signals)) {
+        expect(signal.contribution).toBeCloseTo(signal.value * signal.weight, 3);
+        sum += signal.contribution;
+      }
+      expect(source.score).toBeCloseTo(sum, 3);
+      expect(source.signals.recency.weight).toBe(0);
+    }
+    expect(result.report.weights.recency).toBe(0);
+    expect(() => new ContextOptimizer({ weights: { luck: 1 } as never })).toThrow(/unknown weight 'luck'/);
+  });
+
+  it('is byte-identical for identical input and options, and does not read the clock', () => {
+    const first = JSON.stringify(new ContextOptimizer().buildContext(session()));
+    vi.useFakeTimers();
+    try {
+      vi.setSystemTime(new Date('2031-01-01T00:00:00Z'));
+      expect(JSON.stringify(new ContextOptimizer().buildContext(session()))).toBe(first);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('measures recency from the newest timestamp in the data, with a 7-day half-life', () => {
+    const input: OptimizerInput = {
+      task: 'why does the parser fail',
+      errors: [
+        { id: 'old', message: 'Error: the parser fails on tabs', timestamp: '2026-11-16T00:00:00Z' },
+        { id: 'new', message: 'Error: the parser rejects an empty header row', timestamp: '2026-11-30T00:00:00Z' },
+      ],
+    };
+    const result = new ContextOptimizer().buildContext(input);
+    const recency = Object.fromEntries(result.sources.map((s) => [s.recordId, s.signals.recency.value]));
+    expect(recency).toEqual({ old: 0.25, new: 1 });
+  });
+
+  it('labels chars/4 figures as estimates', () => {
+    const result = new ContextOptimizer({ counter: 'chars/4' }).buildContext(session());
+    expect(result.stats).toMatchObject({ counter: 'chars/4', exact: false });
+    expect(result.report.counter).toMatchObject({ name: 'chars/4', exact: false });
+    expect(result.report.counter.note).toMatch(/estimate/);
+    expect(new ContextOptimizer().buildContext(session()).report.counter).toEqual({ name: 'o200k', exact: true });
+  });
+
+  it('never mutates its input', () => {
+    const input = session();
+    const copy = structuredClone(input);
+    new ContextOptimizer().buildContext(input);
+    expect(input).toEqual(copy);
+  });
+});
+
+describe('search', () => {
+  it('ranks the fragments that name the query first, with provenance and a breakdown', () => {
+    const input = session();
+    const hits = new ContextOptimizer().search(recordsOf(input), 'parseConfig loader.ts TypeError', 3);
+    expect(hits.length).toBe(3);
+    expect(hits[0]?.signals.identifier.value).toBeGreaterThan(0);
+    for (const hit of hits) {
+      expect(hit.text.length).toBeGreaterThan(0);
+      expect(recordIds(input).has(hit.recordId)).toBe(true);
+    }
+    expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
+  });
+});
+
+describe('malformed input never crashes or hangs', () => {
+  function code(run: () => unknown): string | undefined {
+    try {
+      run();
+    } catch (error) {
+      if (isMcpctxError(error)) return error.code;
+      throw error;
+    }
+    return undefined;
+  }
+
+  it('wrong types and a missing task are clear errors', () => {
+    const optimizer = new ContextOptimizer();
+    expect(code(() => optimizer.buildContext({ messages: [] } as never))).toBe('INVALID_ARGUMENT');
+    expect(code(() => optimizer.buildContext({ task: 't', messages: 'hello' } as never))).toBe('INVALID_RECORDS');
+    expect(code(() => optimizer.buildContext({ task: 't', toolOutputs: [{ command: 'x', output: 42 }] } as never))).toBe('INVALID_RECORDS');
+    expect(code(() => optimizer.buildContext(undefined as never))).toBe('INVALID_ARGUMENT');
+    expect(code(() => optimizer.buildContext({ task: 't', tokenBudget: Infinity }))).toBe('INVALID_ARGUMENT');
+  });
+
+  it('a 50 MB record is refused by default, naming the record, the size and the limit', () => {
+    const huge = 'x'.repeat(50 * 1024 * 1024);
+    let message = '';
+    try {
+      new ContextOptimizer().buildContext({ task: 'anything', toolOutputs: [{ command: 'cat big.log', output: huge }] });
+    } catch (error) {
+      message = error instanceof Error ? error.message : '';
+    }
+    expect(message).toMatch(/^toolOutputs\[0\]\.output is 52,428,800 characters, over the limit of 4,194,304/);
+  });
+
+  it('with the limit raised, a 50 MB single-line record gives a bounded result within budget', () => {
+    const line = 'GET /api/items 200 12ms '.repeat(Math.ceil((50 * 1024 * 1024) / 24));
+    const optimizer = new ContextOptimizer({ maxRecordChars: 64 * 1024 * 1024, counter: 'chars/4' });
+    const result = optimizer.buildContext({ task: 'which request was slow', toolOutputs: [{ command: 'cat access.log', output: line }], tokenBudget: 2_000 });
+    expect(result.stats.tokensOut).toBeLessThanOrEqual(2_000);
+    expect(result.context.length).toBeLessThan(20_000);
+  });
+
+  it('invalid UTF-16 is replaced, counted, and the output is well-formed', () => {
+    const input: OptimizerInput = {
+      task: 'fix the \uD800 parser',
+      messages: [{ role: 'user', text: 'The parser \uDC00 must never drop a \uD83D line.' }],
+      errors: [{ message: 'Error: bad \uD800\uD800 byte in parser' }],
+    };
+    const result = new ContextOptimizer().buildContext(input);
+    // No surrogate is left once the valid pairs are removed.
+    expect(/[\uD800-\uDFFF]/.test(result.context.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, ''))).toBe(false);
+    expect(result.report.normalize.replacedInvalidUtf16).toBe(4);
+    expect(result.context).toContain('must never drop a \uFFFD line');
+  });
+});
