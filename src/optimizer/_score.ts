@@ -107,6 +107,9 @@ function containsWord(text: string, word: string): boolean {
   return false;
 }
 
+/** `TypeError`, `ValueError`, `IOException`: they name a kind of failure, not a place in the code. */
+const GENERIC_ERROR_TYPE = /^[A-Z]?[A-Za-z]*(?:Error|Exception|Warning)$/;
+
 function identifierMatch(task: TaskTerms, record: NormalizedRecord, text: string, facts: Extraction): number {
   const posixText = toPosix(text);
   const recordPath = record.path === undefined ? undefined : toPosix(record.path);
@@ -115,7 +118,8 @@ function identifierMatch(task: TaskTerms, record: NormalizedRecord, text: string
     if (posixText.includes(wanted) || recordPath?.endsWith(wanted) === true) return IDENTIFIER_VALUE.path;
   }
   let best = 0;
-  if (task.symbols.some((symbol) => containsWord(text, symbol) || facts.symbols.includes(symbol))) best = IDENTIFIER_VALUE.symbol;
+  const symbols = task.symbols.filter((symbol) => !GENERIC_ERROR_TYPE.test(symbol));
+  if (symbols.some((symbol) => containsWord(text, symbol) || facts.symbols.includes(symbol))) best = IDENTIFIER_VALUE.symbol;
   if (best < IDENTIFIER_VALUE.basename && task.basenames.length > 0) {
     const names = new Set(facts.paths.map(basename));
     if (record.path !== undefined) names.add(basename(record.path));
@@ -155,8 +159,38 @@ function mandatoryReasonOf(record: NormalizedRecord, facts: Extraction, identifi
   if (record.kind === 'message' && (record.role === 'user' || record.role === 'system') && facts.requirements.length > 0) return 'constraint';
   if (record.kind === 'testResult' && record.testStatus === 'failed') return 'newest failure of a test';
   const failing = record.kind === 'error' || facts.outcome === 'failure';
-  if (failing && hasErrorEvidence(record, facts) && identifier >= IDENTIFIER_VALUE.basename) return 'error naming a task identifier';
+  if (failing && hasErrorEvidence(record, facts) && identifier >= IDENTIFIER_VALUE.symbol) return ERROR_NAMING_TASK;
   return undefined;
+}
+
+const ERROR_NAMING_TASK = 'error naming a task identifier';
+
+/** Digits vary between occurrences of one error (line numbers, ids); the rest identifies it. */
+function errorKey(item: ScoredFragment): string {
+  const signature = item.facts.errorSignatures[0] ?? item.facts.testFailures[0] ?? item.record.label;
+  return signature.replace(/\d+/g, '#');
+}
+
+function isNewer(a: ScoredFragment, b: ScoredFragment): boolean {
+  const ta = a.record.time ?? -Infinity;
+  const tb = b.record.time ?? -Infinity;
+  return ta !== tb ? ta > tb : a.record.order > b.record.order;
+}
+
+/**
+ * Of the errors that name the task's identifiers, only the newest occurrence of each error is
+ * mandatory: a session that hit the same error forty times needs it once, not forty times.
+ */
+function keepNewestMandatoryErrors(scored: ScoredFragment[]): void {
+  const newest = new Map<string, ScoredFragment>();
+  for (const item of scored) {
+    if (item.mandatoryReason !== ERROR_NAMING_TASK) continue;
+    const key = errorKey(item);
+    const current = newest.get(key);
+    if (current === undefined || isNewer(item, current)) newest.set(key, item);
+  }
+  const keep = new Set(newest.values());
+  for (const item of scored) if (item.mandatoryReason === ERROR_NAMING_TASK && !keep.has(item)) delete item.mandatoryReason;
 }
 
 export interface ScoringInput {
@@ -175,7 +209,7 @@ export function scoreFragments(items: readonly ScoringInput[], task: TaskTerms, 
   const wordSets = items.map(({ fragment }) => new Set(tokenizeWords(fragment.text).filter((word) => taskWords.has(word))));
   const lexicalIndex = new LexicalIndex(task.words, wordSets);
 
-  return items.map(({ fragment, record }, i) => {
+  const scored = items.map(({ fragment, record }, i) => {
     const facts = extractFacts(fragment.text, {
       kind: record.kind,
       exitCode: record.exitCode,
@@ -212,6 +246,8 @@ export function scoreFragments(items: readonly ScoringInput[], task: TaskTerms, 
     if (mandatoryReason !== undefined) scored.mandatoryReason = mandatoryReason;
     return scored;
   });
+  keepNewestMandatoryErrors(scored);
+  return scored;
 }
 
 /** Applies the redundancy penalty found at selection time; returns the adjusted fragment. */

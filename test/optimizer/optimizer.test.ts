@@ -155,6 +155,20 @@ describe('buildContext', () => {
     expect(recency).toEqual({ old: 0.25, new: 1 });
   });
 
+  it('makes only the newest occurrence of an error mandatory, and a generic error type alone is not an identifier', () => {
+    const errors = Array.from({ length: 40 }, (_, i) => ({
+      id: `e${i}`,
+      message: `TypeError: Cannot read properties of undefined (reading 'split') at attempt ${i}`,
+      stack: `    at parseConfig (src/config/loader.ts:${40 + i}:17)\n    at worker${i} (src/jobs/w${i}.ts:${i}:1)`,
+      timestamp: at(i),
+    }));
+    const unrelated = Array.from({ length: 10 }, (_, i) => ({ id: `u${i}`, message: `TypeError: x${i} is not a function`, stack: `    at render${i} (src/ui/view${i}.ts:3:9)`, timestamp: at(i) }));
+    const result = new ContextOptimizer().buildContext({ task: 'Fix the TypeError in parseConfig', errors: [...errors, ...unrelated], tokenBudget: 4_000 });
+    const mandatory = result.sources.filter((s) => s.mandatory).map((s) => s.recordId);
+    expect(mandatory).toEqual(['e39']);
+    for (const source of result.sources.filter((s) => s.recordId.startsWith('u'))) expect(source.signals.identifier.value).toBe(0);
+  });
+
   it('labels chars/4 figures as estimates', () => {
     const result = new ContextOptimizer({ counter: 'chars/4' }).buildContext(session());
     expect(result.stats).toMatchObject({ counter: 'chars/4', exact: false });
