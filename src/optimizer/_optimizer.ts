@@ -6,7 +6,8 @@ import { fragmentRecord } from './_fragments.js';
 import { normalizeValidated, originText, rawBodies } from './_normalize.js';
 import { SelectedTextIndex } from './_redundancy.js';
 import { ALL_SECTION_HEADINGS, omissionLine, parseSourceTags, renderBlock, renderContext } from './_render.js';
-import { resolveWeights, scoreFragments, type ScoredFragment } from './_score.js';
+import { splitConstraints } from './_constraints.js';
+import { resolveWeights, scoreFragments, type ScoredFragment, type Scoring } from './_score.js';
 import { omittedEntry, selectFragments, weakestOptional } from './_select.js';
 import type {
   BudgetConflict,
@@ -26,10 +27,10 @@ import type {
 import { DEFAULT_MAX_RECORD_CHARS, parseBudget, parseOptimizerInput, parseSessionRecords, parseTask } from './_validate.js';
 
 export const DEFAULT_TOKEN_BUDGET = 8_000;
-const DEFAULT_MIN_RELEVANCE = 1;
+const DEFAULT_MIN_RELEVANCE = 0.5;
 const DEFAULT_NEAR_DUPLICATE_THRESHOLD = 0.9;
 /** A fragment this much inside what is already selected adds nothing worth its tokens. */
-const REDUNDANT_AT = 0.8;
+const REDUNDANT_AT = 0.7;
 const DEFAULT_SEARCH_LIMIT = 10;
 const OMISSION_REASONS: readonly OmissionReason[] = ['exact-duplicate', 'repeated-run', 'near-duplicate', 'low-relevance', 'redundant', 'over-budget'];
 
@@ -75,6 +76,10 @@ function mergeOmissions(merges: readonly MergeEntry[], byId: ReadonlyMap<string,
   });
 }
 
+function withConstraintSentences(scoring: Scoring): Scoring {
+  return { ...scoring, scored: splitConstraints(scoring.scored) };
+}
+
 /**
  * The context optimizer: a coding session's records in, a compact task-specific context out,
  * every kept fragment tagged with its source and every dropped one listed with its reason.
@@ -111,11 +116,13 @@ export class ContextOptimizer {
     const omissionReserve = counter.count(omissionLine(new Map(OMISSION_REASONS.map((reason) => [reason, 9_999_999]))));
     const reservedTokens = counter.count(ALL_SECTION_HEADINGS.join('\n')) + omissionReserve;
     const selection = selectFragments(prepared.scored, {
+      alreadyKnown: parsed.task,
       budget,
       reservedTokens,
       minRelevance: this.minRelevance,
       counter,
       redundancy: new SelectedTextIndex(),
+      rankedRedundancy: new SelectedTextIndex(),
       redundantAt: REDUNDANT_AT,
     });
     const omitted = [...prepared.mergeOmissions, ...selection.omitted];
@@ -167,6 +174,7 @@ export class ContextOptimizer {
         minRelevance: this.minRelevance,
         budget,
         task: prepared.taskTerms,
+        related: prepared.related,
         normalize: prepared.normalizeReport,
         dedupe: { merges: prepared.merges },
         selection: { mandatoryTokens: selection.mandatoryTokens, selectedTokens, renderedTokens: tokensOut },
@@ -219,7 +227,7 @@ export class ContextOptimizer {
       merges,
       mergeOmissions: mergeOmissions(merges, byId),
       taskTerms,
-      scored: scoreFragments(items, taskTerms, this.weights),
+      ...withConstraintSentences(scoreFragments(items, taskTerms, this.weights)),
     };
   }
 }

@@ -1,5 +1,6 @@
 import { McpctxError } from '../errors/index.js';
-import { basename, extractFacts, tokenizeWords } from './_extract.js';
+import { extractFacts, tokenizeWords } from './_extract.js';
+import { IDENTIFIER_VALUE, RelatedModules, TaskIdentifiers, type IdentifierSubject } from './_identifiers.js';
 import type {
   Extraction,
   Fragment,
@@ -23,14 +24,18 @@ export const DEFAULT_WEIGHTS: Readonly<ScoringWeights> = Object.freeze({
 });
 
 export const SIGNAL_NAMES: readonly SignalName[] = Object.keys(DEFAULT_WEIGHTS) as SignalName[];
-/** The signals that say a fragment bears on the task; recency, role and priority only order what does. */
-export const RELEVANCE_SIGNALS: readonly SignalName[] = ['lexical', 'identifier', 'error', 'constraint', 'failure'];
+/**
+ * The signals that say a fragment bears on this task. Error and failure do not: an unrelated
+ * failure is still unrelated; they rank what is relevant. Recency, role and priority only order.
+ */
+export const RELEVANCE_SIGNALS: readonly SignalName[] = ['lexical', 'identifier', 'constraint'];
+/** A failing fragment sharing this much of the task's vocabulary leads to the code worth seeing. */
+const SEED_LEXICAL = 0.05;
 
 const HALF_LIFE_MS = 7 * 24 * 60 * 60 * 1000;
 const DECISION_RECENCY_FLOOR = 0.7;
 /** Recency of a record without a timestamp: neither fresh nor stale. */
 const UNDATED_RECENCY = 0.5;
-const IDENTIFIER_VALUE = { path: 1, symbol: 0.8, basename: 0.6 } as const;
 const ROLE_VALUE = { user: 1, system: 1, assistant: 0.6, tool: 0.4 } as const;
 /** Tool output, errors, tests, files and diffs are machine output: the weight of the tool role. */
 const MACHINE_ROLE_VALUE = ROLE_VALUE.tool;
@@ -61,11 +66,8 @@ export function resolveWeights(overrides: Partial<ScoringWeights> | undefined): 
 }
 
 function round4(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
-}
-
-function toPosix(path: string): string {
-  return path.replace(/\\/g, '/');
+  // `+ 0` turns -0 into 0, so JSON and equality see one zero.
+  return Math.round(value * 10_000) / 10_000 + 0;
 }
 
 /** How much of the task's vocabulary a fragment shares, weighted by inverse document frequency. */
@@ -94,38 +96,6 @@ class LexicalIndex {
     for (const [word, idf] of this.idf) if (words.has(word)) shared += idf;
     return shared / this.total;
   }
-}
-
-function containsWord(text: string, word: string): boolean {
-  let at = text.indexOf(word);
-  while (at !== -1) {
-    const before = at === 0 ? '' : (text[at - 1] as string);
-    const after = text[at + word.length] ?? '';
-    if (!/[\w$]/.test(before) && !/[\w$]/.test(after)) return true;
-    at = text.indexOf(word, at + 1);
-  }
-  return false;
-}
-
-/** `TypeError`, `ValueError`, `IOException`: they name a kind of failure, not a place in the code. */
-const GENERIC_ERROR_TYPE = /^[A-Z]?[A-Za-z]*(?:Error|Exception|Warning)$/;
-
-function identifierMatch(task: TaskTerms, record: NormalizedRecord, text: string, facts: Extraction): number {
-  const posixText = toPosix(text);
-  const recordPath = record.path === undefined ? undefined : toPosix(record.path);
-  for (const path of task.paths) {
-    const wanted = toPosix(path);
-    if (posixText.includes(wanted) || recordPath?.endsWith(wanted) === true) return IDENTIFIER_VALUE.path;
-  }
-  let best = 0;
-  const symbols = task.symbols.filter((symbol) => !GENERIC_ERROR_TYPE.test(symbol));
-  if (symbols.some((symbol) => containsWord(text, symbol) || facts.symbols.includes(symbol))) best = IDENTIFIER_VALUE.symbol;
-  if (best < IDENTIFIER_VALUE.basename && task.basenames.length > 0) {
-    const names = new Set(facts.paths.map(basename));
-    if (record.path !== undefined) names.add(basename(record.path));
-    if (task.basenames.some((name) => names.has(name) || containsWord(text, name))) best = IDENTIFIER_VALUE.basename;
-  }
-  return best;
 }
 
 function constraintValue(record: NormalizedRecord, facts: Extraction): number {
@@ -198,26 +168,43 @@ export interface ScoringInput {
   record: NormalizedRecord;
 }
 
+export interface Scoring {
+  scored: ScoredFragment[];
+  /** Modules reached from the seeds, with their hop counts (for the report). */
+  related: Array<{ stem: string; hops: number }>;
+}
+
+function isSeed(subject: IdentifierSubject, taskIdentifier: number, lexical: number): boolean {
+  const { record, facts } = subject;
+  if (taskIdentifier >= IDENTIFIER_VALUE.symbol) return true;
+  if (record.kind === 'testResult' && record.testStatus === 'failed') return true;
+  return failureValue(record, facts) > 0 && hasErrorEvidence(record, facts) && (taskIdentifier > 0 || lexical >= SEED_LEXICAL);
+}
+
 /**
  * Stage 4: every fragment's signals, each with value, weight and contribution. Redundancy is left at
  * 0 here: it depends on what ranks above, and selection fills it in.
  */
-export function scoreFragments(items: readonly ScoringInput[], task: TaskTerms, weights: ScoringWeights): ScoredFragment[] {
+export function scoreFragments(items: readonly ScoringInput[], task: TaskTerms, weights: ScoringWeights): Scoring {
   let newestTime: number | undefined;
   for (const { record } of items) if (record.time !== undefined && (newestTime === undefined || record.time > newestTime)) newestTime = record.time;
   const taskWords = new Set(task.words);
   const wordSets = items.map(({ fragment }) => new Set(tokenizeWords(fragment.text).filter((word) => taskWords.has(word))));
   const lexicalIndex = new LexicalIndex(task.words, wordSets);
+  const taskIdentifiers = new TaskIdentifiers(task);
 
-  const scored = items.map(({ fragment, record }, i) => {
-    const facts = extractFacts(fragment.text, {
-      kind: record.kind,
-      exitCode: record.exitCode,
-      testStatus: record.testStatus,
-      path: record.path,
-    });
-    const lexical = lexicalIndex.overlap(wordSets[i] as Set<string>);
-    const identifier = identifierMatch(task, record, fragment.text, facts);
+  const subjects = items.map(({ fragment, record }, i) => {
+    const facts = extractFacts(fragment.text, { kind: record.kind, exitCode: record.exitCode, testStatus: record.testStatus, path: record.path });
+    const subject: IdentifierSubject = { record, text: fragment.text, facts };
+    return { fragment, subject, lexical: lexicalIndex.overlap(wordSets[i] as Set<string>), taskIdentifier: taskIdentifiers.match(subject) };
+  });
+  const seeds = subjects.filter((s) => isSeed(s.subject, s.taskIdentifier, s.lexical)).map((s) => s.subject);
+  const files = [...new Set(items.filter(({ record }) => record.kind === 'file' || record.kind === 'diff').map(({ record }) => record))];
+  const related = new RelatedModules(seeds, files);
+
+  const scored = subjects.map(({ fragment, subject, lexical, taskIdentifier }) => {
+    const { record, facts } = subject;
+    const identifier = Math.max(taskIdentifier, related.value(subject));
     const errorValue = hasErrorEvidence(record, facts) ? (identifier > 0 || lexical >= 0.25 ? 1 : 0.4) : 0;
     const constraint = constraintValue(record, facts);
     const values: Record<SignalName, number> = {
@@ -241,13 +228,13 @@ export function scoreFragments(items: readonly ScoringInput[], task: TaskTerms, 
       score += contribution;
       if (RELEVANCE_SIGNALS.includes(name)) relevance += contribution;
     }
-    const scored: ScoredFragment = { fragment, record, facts, signals, score: round4(score), relevance: round4(relevance) };
-    const mandatoryReason = mandatoryReasonOf(record, facts, identifier);
-    if (mandatoryReason !== undefined) scored.mandatoryReason = mandatoryReason;
-    return scored;
+    const item: ScoredFragment = { fragment, record, facts, signals, score: round4(score), relevance: round4(relevance) };
+    const mandatoryReason = mandatoryReasonOf(record, facts, taskIdentifier);
+    if (mandatoryReason !== undefined) item.mandatoryReason = mandatoryReason;
+    return item;
   });
   keepNewestMandatoryErrors(scored);
-  return scored;
+  return { scored, related: related.list() };
 }
 
 /** Applies the redundancy penalty found at selection time; returns the adjusted fragment. */

@@ -16,9 +16,14 @@ export interface SelectionOptions {
   reservedTokens: number;
   minRelevance: number;
   counter: TokenCounter;
+  /** What has been selected: a fragment mostly inside it is dropped. */
   redundancy: RedundancyIndex;
+  /** A second, empty index for ranking: the penalty against every higher-ranked fragment. */
+  rankedRedundancy: RedundancyIndex;
   /** At or above this containment in what is already selected, a fragment adds nothing. */
   redundantAt: number;
+  /** Text the reader already has (the task): a fragment that only repeats it is redundant, mandatory or not. */
+  alreadyKnown: string;
 }
 
 export interface Selection {
@@ -75,7 +80,14 @@ export function selectFragments(scored: readonly ScoredFragment[], options: Sele
     return count;
   };
 
-  const mandatory = scored.filter((item) => item.mandatoryReason !== undefined).sort(byRank);
+  redundancy.add(options.alreadyKnown);
+  const mandatory: ScoredFragment[] = [];
+  for (const item of scored.filter((candidate) => candidate.mandatoryReason !== undefined).sort(byRank)) {
+    const similarity = redundancy.similarity(item.fragment.text);
+    if (similarity >= options.redundantAt) {
+      omitted.push(omittedEntry(item, 'redundant', `${Math.round(similarity * 100)}% of its text is already in the task`));
+    } else mandatory.push(item);
+  }
   let used = 0;
   for (const item of mandatory) {
     used += cost(item);
@@ -92,14 +104,24 @@ export function selectFragments(scored: readonly ScoredFragment[], options: Sele
       omitted.push(omittedEntry(item, 'low-relevance', `relevance ${item.relevance} is below ${options.minRelevance}`));
     } else candidates.push(item);
   }
-  const perToken = new Map(candidates.map((item) => [item, item.score / Math.max(1, cost(item))]));
-  candidates.sort((a, b) => {
+  // The redundancy penalty is against every higher-ranked fragment, selected or not, so that of two
+  // near copies the better-ranked one (often the newer) is the one greedy selection meets first.
+  const ranked = options.rankedRedundancy;
+  ranked.add(options.alreadyKnown);
+  for (const item of mandatory) ranked.add(item.fragment.text);
+  const penalized = candidates.sort(byRank).map((item) => {
+    const adjusted = withRedundancy(item, ranked.similarity(item.fragment.text));
+    ranked.add(item.fragment.text);
+    return adjusted;
+  });
+  const perToken = new Map(penalized.map((item) => [item, item.score / Math.max(1, cost(item))]));
+  penalized.sort((a, b) => {
     const ra = perToken.get(a) as number;
     const rb = perToken.get(b) as number;
     return ra !== rb ? rb - ra : byRank(a, b);
   });
 
-  for (const item of candidates) {
+  for (const item of penalized) {
     const count = cost(item);
     if (used + count > available) {
       omitted.push(omittedEntry(item, 'over-budget', `${count} tokens do not fit in the ${Math.max(0, available - used)} left`, count));
@@ -111,7 +133,7 @@ export function selectFragments(scored: readonly ScoredFragment[], options: Sele
       continue;
     }
     used += count;
-    selected.push(withRedundancy(item, similarity));
+    selected.push(item);
     redundancy.add(item.fragment.text);
   }
   const selectedTokens = [...selected].reduce((sum, item) => sum + cost(item), 0);

@@ -284,7 +284,7 @@ export interface OptimizerOptions {
   counter?: 'o200k' | 'chars/4' | TokenCounter;
   /** Overrides for any of the signal weights. */
   weights?: Partial<ScoringWeights>;
-  /** A fragment whose relevance signals (lexical, identifier, error, constraint, failure) sum below this is omitted as low relevance. Default 0.5. */
+  /** A fragment whose relevance contributions (lexical + identifier + constraint) sum below this is omitted as low relevance. Default 0.5. */
   minRelevance?: number;
   /** Largest text field accepted, in UTF-16 code units. Default 4,194,304. */
   maxRecordChars?: number;
@@ -323,6 +323,8 @@ export interface ContextReport {
   minRelevance: number;
   budget: number;
   task: TaskTerms;
+  /** Modules reached from the failures and the task's identifiers through stack frames and imports, with hop counts. */
+  related: Array<{ stem: string; hops: number }>;
   normalize: { records: number; collapsedLines: number; replacedInvalidUtf16: number };
   dedupe: { merges: MergeEntry[] };
   selection: {

@@ -1,0 +1,237 @@
+import { basename } from './_extract.js';
+import type { Extraction, NormalizedRecord, TaskTerms } from './_types.js';
+
+export const IDENTIFIER_VALUE = { path: 1, symbol: 0.8, basename: 0.6 } as const;
+/** Each hop away from the task (a failure's stack, then an import) keeps this share of the value. */
+const HOP_DECAY = 0.75;
+const MAX_HOPS = 3;
+/** Task words this short are too common to stand for a file name (`api`, `id`). */
+const MIN_STEM_WORD = 4;
+
+/** `TypeError`, `ValueError`, `IOException`: they name a kind of failure, not a place in the code. */
+const GENERIC_ERROR_TYPE = /^[A-Z]?[A-Za-z]*(?:Error|Exception|Warning)$/;
+/** Code that is not the project's: a hop into a dependency leads nowhere the task can change. */
+const VENDORED = /(?:^|\/)(?:node_modules|site-packages|dist-packages|\.venv|vendor)\/|^node:|^internal\/|^\/usr\/lib\/|<anonymous>/;
+const JS_IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"\n]+)['"]/gm;
+const PY_IMPORT = /^\s*(?:from\s+(\.*[\w.]*)\s+import\b|import\s+([\w.]+))/gm;
+
+function toPosix(path: string): string {
+  return path.replace(/\\/g, '/');
+}
+
+/** `./src/money/convert.ts` → `src/money/convert`: the part of a path that names a module in any spelling. */
+export function stemOf(path: string): string {
+  let posix = toPosix(path).replace(/^[a-zA-Z]:/, '').replace(/^(?:\.{1,2}\/)+/, '').replace(/^\/+/, '');
+  posix = posix.replace(/:\d+(?::\d+)?$/, '');
+  const slash = posix.lastIndexOf('/');
+  const dot = posix.lastIndexOf('.');
+  if (dot > slash + 1 && posix.length - dot <= 6) posix = posix.slice(0, dot);
+  return posix;
+}
+
+/** A test file stands for the module it tests: `src/a/total.test` → `src/a/total`, `tests/test_fields` → `tests/fields`. */
+function testedStem(stem: string): string | undefined {
+  const slash = stem.lastIndexOf('/');
+  const dir = stem.slice(0, slash + 1).replace(/(?:^|\/)__tests__\/$/, '/');
+  const name = stem.slice(slash + 1);
+  const match = /^(.+)\.(?:test|spec)$/.exec(name) ?? /^test_(.+)$/.exec(name) ?? /^(.+)_test$/.exec(name);
+  return match === null ? undefined : `${dir}${match[1] as string}`;
+}
+
+function lastSegment(stem: string): string {
+  return stem.slice(stem.lastIndexOf('/') + 1);
+}
+
+function stemsMatch(a: string, b: string): boolean {
+  return a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
+}
+
+function dirname(path: string): string {
+  const posix = toPosix(path);
+  return posix.slice(0, posix.lastIndexOf('/') + 1);
+}
+
+function joinPath(dir: string, relative: string): string {
+  const parts = `${dir}${relative}`.split('/');
+  const out: string[] = [];
+  for (const part of parts) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') out.pop();
+    else out.push(part);
+  }
+  return out.join('/');
+}
+
+/** The project modules a file's text imports, as stems resolved against the file's own path. */
+export function importedStems(filePath: string, text: string): string[] {
+  const stems = new Set<string>();
+  const dir = dirname(filePath);
+  if (!/\.py[iw]?$/.test(filePath)) {
+    for (const match of text.matchAll(JS_IMPORT)) stems.add(stemOf(joinPath(dir, match[1] as string)));
+    return [...stems];
+  }
+  for (const match of text.matchAll(PY_IMPORT)) {
+    const module = (match[1] ?? match[2] ?? '') as string;
+    if (module === '' || /^\.+$/.test(module)) continue;
+    const dots = /^\.*/.exec(module)?.[0].length ?? 0;
+    const dotted = module.slice(dots).replace(/\./g, '/');
+    // `from .fields import X` is relative to the package; `import os.path` is absolute.
+    stems.add(dots === 0 ? dotted : joinPath(dir + '../'.repeat(dots - 1), dotted));
+  }
+  return [...stems].filter((stem) => stem !== '');
+}
+
+/** Stems indexed by their last segment, so a lookup costs the same however many there are. */
+class StemIndex {
+  private readonly byName = new Map<string, Array<{ stem: string; level: number }>>();
+
+  add(stem: string, level: number): boolean {
+    const name = lastSegment(stem);
+    const list = this.byName.get(name) ?? [];
+    const existing = list.find((entry) => entry.stem === stem);
+    if (existing !== undefined && existing.level <= level) return false;
+    if (existing !== undefined) existing.level = level;
+    else list.push({ stem, level });
+    this.byName.set(name, list);
+    return true;
+  }
+
+  /** The lowest level of a stem matching `stem`, if any. */
+  levelOf(stem: string): number | undefined {
+    let best: number | undefined;
+    for (const entry of this.byName.get(lastSegment(stem)) ?? []) {
+      if (stemsMatch(stem, entry.stem) && (best === undefined || entry.level < best)) best = entry.level;
+    }
+    return best;
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const list of this.byName.values()) n += list.length;
+    return n;
+  }
+
+  entries(): Array<{ stem: string; level: number }> {
+    return [...this.byName.values()].flat().sort((a, b) => a.level - b.level || (a.stem < b.stem ? -1 : a.stem > b.stem ? 1 : 0));
+  }
+}
+
+function containsWord(text: string, word: string): boolean {
+  let at = text.indexOf(word);
+  while (at !== -1) {
+    const before = at === 0 ? '' : (text[at - 1] as string);
+    const after = text[at + word.length] ?? '';
+    if (!/[\w$]/.test(before) && !/[\w$]/.test(after)) return true;
+    at = text.indexOf(word, at + 1);
+  }
+  return false;
+}
+
+export interface IdentifierSubject {
+  record: NormalizedRecord;
+  text: string;
+  facts: Extraction;
+}
+
+function pathsOf(subject: IdentifierSubject): string[] {
+  const paths = subject.facts.paths.filter((path) => !VENDORED.test(toPosix(path)));
+  if (subject.record.path !== undefined) paths.push(subject.record.path);
+  return paths;
+}
+
+/** The paths a record is about: a file's or diff's path, or the paths in a command (`cat src/a.ts`, `open fields.py`). */
+function ownPaths(record: NormalizedRecord): string[] {
+  if (record.path !== undefined) return [record.path];
+  if (record.command === undefined || record.kind !== 'toolOutput') return [];
+  return record.command.split(/\s+/).filter((word) => /^[\w.@~-]*[\w@~-][\\/][^\s]*$|^[\w@~-][\w.@~-]*\.[a-z]{1,5}$/i.test(word) && !VENDORED.test(word));
+}
+
+/**
+ * What the task names, in every spelling a session uses: full paths, module stems (a dotted
+ * Python module is a path too), file names, symbols, and task words that are a file's name.
+ */
+export class TaskIdentifiers {
+  private readonly paths: string[];
+  private readonly stems = new StemIndex();
+  private readonly basenames: Set<string>;
+  private readonly symbols: string[];
+  private readonly nameWords: Set<string>;
+
+  constructor(task: TaskTerms) {
+    this.paths = task.paths.map(toPosix);
+    for (const path of task.paths) this.stems.add(stemOf(path), 0);
+    this.symbols = task.symbols.filter((symbol) => !GENERIC_ERROR_TYPE.test(symbol));
+    for (const symbol of this.symbols) if (/^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+$/.test(symbol)) this.stems.add(symbol.replace(/\./g, '/'), 0);
+    this.basenames = new Set(task.basenames);
+    this.nameWords = new Set(task.words.filter((word) => word.length >= MIN_STEM_WORD));
+  }
+
+  match(subject: IdentifierSubject): number {
+    const posixText = toPosix(subject.text);
+    const paths = pathsOf(subject);
+    if (this.paths.some((path) => posixText.includes(path))) return IDENTIFIER_VALUE.path;
+    if (this.stems.size > 0 && paths.some((path) => this.stems.levelOf(stemOf(path)) !== undefined)) return IDENTIFIER_VALUE.path;
+    if (this.symbols.some((symbol) => containsWord(subject.text, symbol) || subject.facts.symbols.includes(symbol))) return IDENTIFIER_VALUE.symbol;
+    const names = paths.map(basename);
+    if (names.some((name) => this.basenames.has(name))) return IDENTIFIER_VALUE.basename;
+    if ([...this.basenames].some((name) => containsWord(subject.text, name))) return IDENTIFIER_VALUE.basename;
+    if (names.some((name) => this.nameWords.has(lastSegment(stemOf(name)).toLowerCase()))) return IDENTIFIER_VALUE.basename;
+    return 0;
+  }
+}
+
+/**
+ * The paths a seed points at: its own, its stack frames, and those in its error and failing-test
+ * lines. Not every path it prints: a test run lists every passing file too.
+ */
+function seedPaths(seed: IdentifierSubject): string[] {
+  const { facts } = seed;
+  const paths = [...ownPaths(seed.record), ...facts.frames.map((frame) => frame.file)];
+  const failureLines = [...facts.errorSignatures, ...facts.testFailures];
+  for (const path of facts.paths) if (failureLines.some((line) => line.includes(path))) paths.push(path);
+  return paths.filter((path) => !VENDORED.test(toPosix(path)));
+}
+
+/**
+ * The code the task reaches in a few hops: the project files named by the seeds (failures and
+ * fragments that name the task's identifiers), then the modules those files import, and so on.
+ */
+export class RelatedModules {
+  private readonly stems = new StemIndex();
+
+  constructor(seeds: readonly IdentifierSubject[], files: readonly NormalizedRecord[]) {
+    for (const seed of seeds) {
+      for (const path of seedPaths(seed)) {
+        const stem = stemOf(path);
+        this.stems.add(stem, 1);
+        const tested = testedStem(stem);
+        if (tested !== undefined) this.stems.add(tested, 1);
+      }
+    }
+    const visited = new Set<string>();
+    for (let hop = 1; hop < MAX_HOPS; hop++) {
+      for (const file of files) {
+        if (file.path === undefined || visited.has(file.id)) continue;
+        if (this.stems.levelOf(stemOf(file.path)) !== hop) continue;
+        visited.add(file.id);
+        for (const stem of importedStems(file.path, file.text)) this.stems.add(stem, hop + 1);
+      }
+    }
+  }
+
+  /** The identifier value a subject earns by being one of the related modules. */
+  value(subject: IdentifierSubject): number {
+    if (this.stems.size === 0) return 0;
+    let best: number | undefined;
+    for (const path of ownPaths(subject.record)) {
+      const level = this.stems.levelOf(stemOf(path));
+      if (level !== undefined && (best === undefined || level < best)) best = level;
+    }
+    return best === undefined ? 0 : IDENTIFIER_VALUE.path * HOP_DECAY ** best;
+  }
+
+  /** For the report: each stem with its hop count. */
+  list(): Array<{ stem: string; hops: number }> {
+    return this.stems.entries().map(({ stem, level }) => ({ stem, hops: level }));
+  }
+}

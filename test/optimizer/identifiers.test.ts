@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { splitConstraints } from '../../src/optimizer/_constraints.js';
+import { ContextOptimizer } from '../../src/optimizer/index.js';
+import { importedStems, stemOf } from '../../src/optimizer/_identifiers.js';
+
+describe('module stems and imports', () => {
+  it('names a module the same way in every spelling', () => {
+    expect(stemOf('./src/money/convert.ts')).toBe('src/money/convert');
+    expect(stemOf('C:\\proj\\src\\money\\convert.ts')).toBe('proj/src/money/convert');
+    expect(stemOf('/home/dev/app/src/money/convert.js:12:5')).toBe('home/dev/app/src/money/convert');
+  });
+
+  it('resolves relative JS imports against the file, and Python imports by module, skipping packages', () => {
+    const ts = "import { a } from '../money/convert.js';\nimport z from 'zod';\nconst b = require('./local');\nimport type { T } from './types.js';";
+    expect(importedStems('src/pricing/total.ts', ts)).toEqual(['src/money/convert', 'src/pricing/local', 'src/pricing/types']);
+    const py = 'from marshmallow.utils import timedelta_to_microseconds\nfrom .base import Field\nimport os.path\n';
+    expect(importedStems('src/marshmallow/fields.py', py)).toEqual(['marshmallow/utils', 'src/marshmallow/base', 'os/path']);
+  });
+});
+
+describe('related modules', () => {
+  it('follows a failing test to its module and then its imports, with fewer points each hop', () => {
+    const result = new ContextOptimizer().buildContext({
+      task: 'The order total is one cent short; fix the rounding',
+      toolOutputs: [{ id: 'test', command: 'npx vitest run', exitCode: 1, output: 'FAIL src/pricing/total.test.ts > rounds half-up\nAssertionError: expected 4757 to be 4758' }],
+      files: [
+        { id: 'total', path: 'src/pricing/total.ts', content: "import { toMinor } from '../money/convert.js';\nexport const total = (xs: number[]) => xs.reduce((a, b) => a + toMinor(b), 0);" },
+        { id: 'convert', path: 'src/money/convert.ts', content: "import { MODE } from '../config/defaults.js';\nexport const toMinor = (x: number) => Math[MODE](x * 100);" },
+        { id: 'defaults', path: 'src/config/defaults.ts', content: "export const MODE = 'floor';" },
+        { id: 'unrelated', path: 'src/ui/theme.ts', content: "export const colour = 'teal';" },
+      ],
+      tokenBudget: 2_000,
+    });
+    const identifier = Object.fromEntries(result.sources.map((s) => [s.recordId, s.signals.identifier.value]));
+    expect(identifier).toMatchObject({ total: 0.75, convert: 0.5625, defaults: 0.4219 });
+    expect(identifier.unrelated).toBeUndefined();
+    expect(result.report.related).toContainEqual({ stem: 'src/config/defaults', hops: 3 });
+  });
+});
+
+describe('constraints', () => {
+  it('a long message makes only its requirement sentences mandatory, once each; a short one stays whole', () => {
+    const filler = Array.from({ length: 30 }, (_, i) => `Background paragraph ${i} about the deployment history of the service and its many dashboards.`).join('\n\n');
+    const result = new ContextOptimizer().buildContext({
+      task: 'Add retries to the payment client',
+      messages: [
+        { id: 'long', role: 'system', text: `${filler}\n\nYou must never retry a POST without an idempotency key.\n\n${filler}` },
+        { id: 'again', role: 'user', text: `${filler}\n\nYou must never retry a POST without an idempotency key.\n\n${filler}` },
+        { id: 'short', role: 'user', text: 'Ground rules:\n- Keep the SDK on version 17.\n- Retries must not exceed 3.' },
+      ],
+      tokenBudget: 400,
+    });
+    const mandatory = result.sources.filter((s) => s.mandatory);
+    expect(mandatory.filter((s) => s.fragmentId.startsWith('again#'))).toHaveLength(1);
+    expect(mandatory.filter((s) => s.fragmentId.startsWith('long#'))).toHaveLength(0);
+    expect(mandatory.find((s) => s.recordId === 'short')?.fragmentId).toBe('short#1');
+    expect(result.context).toContain('- Keep the SDK on version 17.');
+    expect(result.context).toContain('You must never retry a POST without an idempotency key.');
+    expect(result.stats.tokensOut).toBeLessThanOrEqual(400);
+  });
+
+  it('splitConstraints leaves fragments without a constraint untouched', () => {
+    expect(splitConstraints([])).toEqual([]);
+  });
+});
