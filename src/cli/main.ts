@@ -7,6 +7,7 @@ import { MCPCTX_CLIENT_INFO } from '../mcp/index.js';
 import { EXIT, type CliIo } from './_io.js';
 import { registerInspectResult } from './inspect-result.js';
 import { registerMeasure } from './measure.js';
+import { registerOptimizer } from './optimizer.js';
 import { registerVerify } from './verify.js';
 
 const USAGE_ERROR_CODES = new Set<string>(['USAGE', 'INVALID_CONFIG']);
@@ -29,6 +30,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   registerMeasure(program, io, setExit);
   registerVerify(program, io, setExit);
   registerInspectResult(program, io, setExit);
+  registerOptimizer(program, io, setExit);
   for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
 
   try {

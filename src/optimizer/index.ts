@@ -9,3 +9,6 @@ export { DEFAULT_WEIGHTS, SIGNAL_NAMES } from './_score.js';
 export { parseSourceTags, sourceTag } from './_render.js';
 export { CHARS4_COUNTER, O200K_COUNTER } from './_counter.js';
 export * from './_types.js';
+export { MemoryRecordStore, type RecordStore } from './_store.js';
+export { SqliteRecordStore, STORE_APPLICATION_ID, STORE_SCHEMA_VERSION } from './_sqlite-store.js';
+export { createOptimizerServer, serveOptimizerStdio, OPTIMIZER_TOOLS, MAX_RESULT_TOKENS, type OptimizerServerOptions } from './_server.js';

@@ -1,0 +1,264 @@
+// The optimizer's MCP server: the tools of _server-tools.ts with argument schemas, a cap on what
+// any result may put into the model's context, and refusals a model can act on.
+import type { Readable, Writable } from 'node:stream';
+import { McpServer } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import * as z from 'zod';
+import { isMcpctxError } from '../errors/index.js';
+import { countTokens, isWithinTokenLimit } from '../tokens/index.js';
+import { ContextOptimizer } from './_optimizer.js';
+import {
+  DEFAULT_ERROR_LIMIT,
+  DEFAULT_SEARCH_LIMIT,
+  SUMMARY_LIST_LENGTH,
+  buildContextFromStore,
+  getDecisions,
+  getFileHistory,
+  getRelevantErrors,
+  ingestRecords,
+  searchContext,
+  type ToolContext,
+} from './_server-tools.js';
+import type { RecordStore } from './_store.js';
+import type { OptimizerOptions } from './_types.js';
+
+/** No result of this server may put more o200k tokens than this into a model's context. */
+export const MAX_RESULT_TOKENS = 25_000;
+export const MAX_TOKEN_BUDGET = 1_000_000;
+const MAX_QUERY_CHARS = 10_000;
+const MAX_LIMIT = 100;
+// A whole ingest batch is one JSON-RPC line; the SDK's default read buffer (10 MB) would close
+// the connection on a batch holding a few large files.
+const STDIO_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+// Past this size the exact figure in a refusal is not worth counting; it says "more than".
+const EXACT_COUNT_MAX_CHARS = 16 * 1024 * 1024;
+
+export interface OptimizerServerOptions {
+  store: RecordStore;
+  /** Options of the optimizer behind search_context and build_context (its maxRecordChars also bounds ingest). */
+  optimizer?: OptimizerOptions;
+  /** Reported to clients in `serverInfo`. */
+  version?: string;
+  /** Where unexpected failures are logged (never stdout: that is the protocol's). */
+  log?: (line: string) => void;
+}
+
+/** The tools, for `--help` and the README. */
+export const OPTIMIZER_TOOLS: readonly { name: string; args: string; summary: string }[] = [
+  { name: 'ingest_records', args: '{messages?, toolOutputs?, errors?, files?, diffs?, testResults?, decisions?}', summary: 'store a batch of records, all or nothing; returns { added, total }' },
+  { name: 'search_context', args: '{query, limit?}', summary: 'ranked fragments with score breakdown and provenance' },
+  { name: 'get_decisions', args: '{status?, limit?}', summary: 'decisions with ids: accepted, proposed, rejected, newest first within' },
+  { name: 'get_relevant_errors', args: '{query?, limit?}', summary: 'errors, failed tests, non-zero exits: ranked by query, else newest first' },
+  { name: 'get_file_history', args: '{path, limit?}', summary: 'snapshots, diffs and errors of one file, in time order' },
+  { name: 'build_context', args: '{task, tokenBudget?, detail?}', summary: "buildContext's object: context with source tags, sources, omitted, report" },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Argument schemas. Records are declared for the catalog only (z.unknown with their JSON Schema
+// as metadata): parseSessionRecords is the one validator, and its messages name the record and
+// field (`toolOutputs[1].exitCode`), where a second validator in front would answer first.
+
+// Said once in the tool description rather than seven times here: the catalog is paid for on every turn.
+const COMMON_PROPERTIES = { id: { type: 'string' }, timestamp: { type: 'string' }, priority: { type: 'number' } };
+
+function recordArray(description: string, properties: Record<string, object>, required: string[]) {
+  const item = z.unknown().meta({ type: 'object', properties: { ...properties, ...COMMON_PROPERTIES }, required, additionalProperties: false });
+  return z.array(item).optional().describe(description);
+}
+
+const text = { type: 'string' };
+const ingestSchema = z.looseObject({
+  messages: recordArray('conversation turns', { role: { enum: ['user', 'assistant', 'system', 'tool'] }, text }, ['role', 'text']),
+  toolOutputs: recordArray(
+    'tool and command runs (tool or command required)',
+    { tool: text, command: text, output: text, exitCode: { type: 'integer' } },
+    ['output'],
+  ),
+  errors: recordArray('errors with optional stack', { message: text, stack: text }, ['message']),
+  files: recordArray('file snapshots', { path: text, content: text }, ['path', 'content']),
+  diffs: recordArray('diffs of one file', { path: text, diff: text }, ['path', 'diff']),
+  testResults: recordArray('test results', { name: text, status: { enum: ['passed', 'failed', 'skipped'] }, output: text }, ['name', 'status']),
+  decisions: recordArray('decisions taken or weighed', { text, status: { enum: ['accepted', 'rejected', 'proposed'] } }, ['text', 'status']),
+});
+
+const queryText = (what: string) => z.string().min(1).max(MAX_QUERY_CHARS).describe(what);
+const limitArg = (fallback: string) => z.number().int().min(1).max(MAX_LIMIT).optional().describe(`1..${MAX_LIMIT}, default ${fallback}`);
+
+// ---------------------------------------------------------------------------------------------
+
+interface TextResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  isError?: boolean;
+}
+
+function refusal(message: string): TextResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+/**
+ * Results are compact JSON text only, no structuredContent: a mirror would put the same bytes
+ * into the context twice, and the JSON text is what every client shows the model.
+ */
+function jsonResult(tool: string, value: unknown, remedy: string): TextResult {
+  const json = JSON.stringify(value);
+  if (isWithinTokenLimit(json, MAX_RESULT_TOKENS) !== false) return { content: [{ type: 'text', text: json }] };
+  const size = json.length <= EXACT_COUNT_MAX_CHARS ? `${countTokens(json).toLocaleString('en-US')} tokens` : `more than ${MAX_RESULT_TOKENS.toLocaleString('en-US')} tokens`;
+  return refusal(
+    `RESULT_TOO_LARGE: ${tool} would return ${size}, over this server's cap of ${MAX_RESULT_TOKENS.toLocaleString('en-US')} tokens per result, so nothing was returned. ${remedy}`,
+  );
+}
+
+/** Runs a tool; a refusal from the library (bad records, bad argument, store trouble) comes back as an isError result, never a crash. */
+function answering<A>(tool: string, log: (line: string) => void, remedyFor: (code: string) => string, work: (args: A) => TextResult): (args: A) => TextResult {
+  return (args) => {
+    try {
+      return work(args);
+    } catch (error) {
+      if (isMcpctxError(error)) return refusal(`${error.code}: ${asSentence(error.message)}${remedyFor(error.code)}`);
+      log(`${tool} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return refusal(`INTERNAL: ${tool} failed unexpectedly (${error instanceof Error ? error.message : String(error)}); the server logged the details on its stderr.`);
+    }
+  };
+}
+
+const noRemedy = (): string => '';
+
+function logToStderr(line: string): void {
+  process.stderr.write(`mcpctx optimizer: ${line}\n`);
+}
+
+function asSentence(message: string): string {
+  return /[.!?)]$/.test(message) ? message : `${message}.`;
+}
+
+/** An McpServer with the optimizer's six tools over `store`. The caller connects a transport and owns the store. */
+export function createOptimizerServer(options: OptimizerServerOptions): McpServer {
+  const optimizer = new ContextOptimizer(options.optimizer);
+  const maxRecordChars = options.optimizer?.maxRecordChars;
+  const context: ToolContext = maxRecordChars === undefined ? { store: options.store, optimizer } : { store: options.store, optimizer, maxRecordChars };
+  const log = options.log ?? logToStderr;
+  const server = new McpServer(
+    { name: 'mcpctx-optimizer', version: options.version ?? '0.0.0' },
+    {
+      instructions:
+        'Session memory for a coding agent: ingest_records stores what happened (messages, tool outputs, errors, files, diffs, test results, decisions); ' +
+        'build_context returns a compact context for a task within a token budget, every fragment tagged [source: fragment | record | label]; ' +
+        'the get_* tools and search_context look up stored records by id, path or query.',
+    },
+  );
+  const readOnly = { readOnlyHint: true, openWorldHint: false };
+
+  server.registerTool(
+    'ingest_records',
+    {
+      description:
+        'Store a batch of session records for the other tools. Any record may carry id (unique; derived from the content when absent), timestamp (ISO 8601) and priority (0..1). ' +
+        'All or nothing: a malformed record, or an id already stored, refuses the whole batch with a message naming it (toolOutputs[1].exitCode). Returns {added, total}.',
+      inputSchema: ingestSchema,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    answering(
+      'ingest_records',
+      log,
+      (code) => (code === 'INVALID_RECORDS' ? ' Nothing was stored; fix that record and send the whole batch again.' : ''),
+      (args) => jsonResult('ingest_records', ingestRecords(context, args), ''),
+    ),
+  );
+
+  server.registerTool(
+    'search_context',
+    {
+      description: 'Stored fragments ranked for a free-text query, best first (no token budget): each with its text, score, per-signal breakdown and provenance (fragment and record id, origin, label).',
+      inputSchema: z.strictObject({ query: queryText('what to look for: words, identifiers, paths, error text'), limit: limitArg(String(DEFAULT_SEARCH_LIMIT)) }),
+      annotations: readOnly,
+    },
+    answering('search_context', log, noRemedy, ({ query, limit }) => {
+      const chosen = limit ?? DEFAULT_SEARCH_LIMIT;
+      return jsonResult('search_context', searchContext(context, query, chosen), `Pass a smaller limit (this call: ${chosen}) or a narrower query.`);
+    }),
+  );
+
+  server.registerTool(
+    'get_decisions',
+    {
+      description: 'Stored decisions with their record ids: accepted, then proposed, then rejected; newest first within each.',
+      inputSchema: z.strictObject({ status: z.enum(['accepted', 'proposed', 'rejected']).optional().describe('only this status'), limit: limitArg('all') }),
+      annotations: readOnly,
+    },
+    answering('get_decisions', log, noRemedy, ({ status, limit }) =>
+      jsonResult('get_decisions', getDecisions(context, { status, limit }), 'Filter with status, or pass a smaller limit (the first decisions in this order are kept).'),
+    ),
+  );
+
+  server.registerTool(
+    'get_relevant_errors',
+    {
+      description: 'Errors, failed test results and tool runs with a non-zero exit code: ranked for query when given (as search_context), else newest first.',
+      inputSchema: z.strictObject({ query: queryText('rank the failures for this text').optional(), limit: limitArg(String(DEFAULT_ERROR_LIMIT)) }),
+      annotations: readOnly,
+    },
+    answering('get_relevant_errors', log, noRemedy, ({ query, limit }) =>
+      jsonResult(
+        'get_relevant_errors',
+        getRelevantErrors(context, { query, limit }),
+        `Pass a smaller limit (this call: ${limit ?? DEFAULT_ERROR_LIMIT})${query === undefined ? ', or a query to rank the failures' : ' or a narrower query'}; or look at one file with get_file_history.`,
+      ),
+    ),
+  );
+
+  server.registerTool(
+    'get_file_history',
+    {
+      description:
+        'Snapshots and diffs of one file, plus errors whose message or stack names it, oldest first, each with its record id. Paths compare with / and \\ alike; a path matches the same path under more folders.',
+      inputSchema: z.strictObject({ path: queryText('the file, e.g. src/parser.ts'), limit: limitArg('all (the newest are kept)') }),
+      annotations: readOnly,
+    },
+    answering('get_file_history', log, noRemedy, ({ path, limit }) =>
+      jsonResult('get_file_history', getFileHistory(context, path, limit), 'Pass a smaller limit: the newest entries are kept.'),
+    ),
+  );
+
+  server.registerTool(
+    'build_context',
+    {
+      description:
+        `A compact context for a task from the stored records within tokenBudget tokens: {context, sources, omitted, report, stats}, every fragment tagged [source: fragment id | record id | label]. detail "summary" (default) lists the first ${SUMMARY_LIST_LENGTH} omitted entries and merges and counts the rest in "listed"; "full" lists all.`,
+      inputSchema: z.strictObject({
+        task: queryText('what the context is for'),
+        tokenBudget: z.number().int().min(1).max(MAX_TOKEN_BUDGET).optional().describe('tokens the context may use, default 8000'),
+        detail: z.enum(['summary', 'full']).optional(),
+      }),
+      annotations: readOnly,
+    },
+    answering('build_context', log, noRemedy, ({ task, tokenBudget, detail }) => {
+      const result = buildContextFromStore(context, task, tokenBudget, detail ?? 'summary');
+      const remedy =
+        `Pass a smaller tokenBudget (this call: ${result.report.budget.toLocaleString('en-US')}; the context itself is ${result.stats.tokensOut.toLocaleString('en-US')} tokens)` +
+        (detail === 'full' ? ', or detail "summary".' : '.');
+      return jsonResult('build_context', result, remedy);
+    }),
+  );
+
+  return server;
+}
+
+export interface StdioServeOptions extends OptimizerServerOptions {
+  input?: Readable;
+  output?: Writable;
+}
+
+/** Serves the optimizer over stdio until the client closes stdin (or the connection fails); never closes the store. */
+export async function serveOptimizerStdio(options: StdioServeOptions): Promise<void> {
+  const server = createOptimizerServer(options);
+  const transport = new StdioServerTransport(options.input ?? process.stdin, options.output ?? process.stdout, { maxBufferSize: STDIO_MAX_MESSAGE_BYTES });
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = resolve;
+  });
+  // A message over the read buffer or a broken pipe ends the connection; say why on stderr.
+  const log = options.log ?? logToStderr;
+  transport.onerror = (error) => log(`stdio: ${error.message}`);
+  await server.connect(transport);
+  await closed;
+}
