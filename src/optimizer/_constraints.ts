@@ -8,6 +8,18 @@ function isNewer(a: ScoredFragment, b: ScoredFragment): boolean {
   return ta !== tb ? ta > tb : a.record.order > b.record.order;
 }
 
+/** The message around split-out sentences: its constraint value is carried by them, so it ranks on the rest. */
+function withoutConstraint(item: ScoredFragment): ScoredFragment {
+  const { mandatoryReason: _carried, ...rest } = item;
+  const removed = item.signals.constraint.contribution;
+  return {
+    ...rest,
+    signals: { ...item.signals, constraint: { ...item.signals.constraint, value: 0, contribution: 0 } },
+    score: Math.round((item.score - removed) * 10_000) / 10_000 + 0,
+    relevance: Math.round((item.relevance - removed) * 10_000) / 10_000 + 0,
+  };
+}
+
 /**
  * A constraint binds through its sentence, not through the pages around it: a long user or system
  * message (one split into fragments) with a few "must not"s in it should not make all of itself
@@ -27,12 +39,12 @@ export function splitConstraints(scored: readonly ScoredFragment[]): ScoredFragm
       out.push(item);
       continue;
     }
-    const { mandatoryReason: _dropped, ...parent } = item;
+    const parent = withoutConstraint(item);
     out.push(parent);
     item.facts.requirements.forEach((sentence, k) => {
       const key = sentence.replace(/\s+/g, ' ').trim();
       const derived: ScoredFragment = {
-        ...parent,
+        ...item,
         fragment: { ...item.fragment, id: `${item.fragment.id}.${k + 1}`, text: sentence },
         mandatoryReason: CONSTRAINT_REASON,
       };

@@ -2,6 +2,7 @@
  * Stage 2: deduplication. Exact duplicates, then repeated runs of one command or test, then near
  * duplicates; each folds older records into the latest one and reports the merge.
  */
+import { originText } from './_normalize.js';
 import { McpctxError } from '../errors/index.js';
 import { containment, countWords, LshIndex, MinHasher, wordShingles, type ShingleSet } from './_shingles.js';
 import type { MergeEntry, NormalizedRecord, RunHistoryEntry } from './_types.js';
@@ -305,10 +306,6 @@ function normalizeWhitespace(text: string): string {
   return text.trim().split(/\s+/).join(' ');
 }
 
-function originText(record: NormalizedRecord): string {
-  return `${record.origin.array}[${record.origin.index}]`;
-}
-
 function runEntry(record: NormalizedRecord): RunHistoryEntry {
   const entry: RunHistoryEntry = { recordId: record.id };
   if (record.timestamp !== undefined) entry.timestamp = record.timestamp;
@@ -324,7 +321,9 @@ function repeatedRunDetail(record: NormalizedRecord): string {
       ? `same test \`${record.testName}\``
       : record.kind === 'toolOutput' && command !== undefined
         ? `same command \`${command}\``
-        : `same run key \`${record.runKey ?? ''}\``;
+        : record.kind === 'file' && record.path !== undefined
+          ? `same file \`${record.path}\`, superseded by a newer snapshot`
+          : `same run key \`${record.runKey ?? ''}\``;
   const outcome =
     record.exitCode !== undefined ? ` (exit ${record.exitCode})` : record.testStatus !== undefined ? ` (${record.testStatus})` : '';
   return `${subject}, earlier run${outcome}`;

@@ -4,7 +4,7 @@ import type { Extraction, NormalizedRecord, TaskTerms } from './_types.js';
 export const IDENTIFIER_VALUE = { path: 1, symbol: 0.8, basename: 0.6 } as const;
 /** Each hop away from the task (a failure's stack, then an import) keeps this share of the value. */
 const HOP_DECAY = 0.75;
-const MAX_HOPS = 3;
+const MAX_HOPS = 4;
 /** Task words this short are too common to stand for a file name (`api`, `id`). */
 const MIN_STEM_WORD = 4;
 
@@ -133,17 +133,16 @@ export interface IdentifierSubject {
   facts: Extraction;
 }
 
+/** The paths a fragment names or is about (a file view's command names its file on every fragment). */
 function pathsOf(subject: IdentifierSubject): string[] {
-  const paths = subject.facts.paths.filter((path) => !VENDORED.test(toPosix(path)));
-  if (subject.record.path !== undefined) paths.push(subject.record.path);
-  return paths;
+  return [...subject.facts.paths.filter((path) => !VENDORED.test(toPosix(path))), ...ownPaths(subject.record)];
 }
 
 /** The paths a record is about: a file's or diff's path, or the paths in a command (`cat src/a.ts`, `open fields.py`). */
 function ownPaths(record: NormalizedRecord): string[] {
   if (record.path !== undefined) return [record.path];
   if (record.command === undefined || record.kind !== 'toolOutput') return [];
-  return record.command.split(/\s+/).filter((word) => /^[\w.@~-]*[\w@~-][\\/][^\s]*$|^[\w@~-][\w.@~-]*\.[a-z]{1,5}$/i.test(word) && !VENDORED.test(word));
+  return record.command.split(/\s+/).map((word) => word.replace(/^["'`(]+|["'`),;:]+$/g, '')).filter((word) => /^[\w.@~-]*[\w@~-][\\/][^\s]*$|^[\w@~-][\w.@~-]*\.[a-z]{1,5}$/i.test(word) && !VENDORED.test(word));
 }
 
 /**
@@ -160,7 +159,8 @@ export class TaskIdentifiers {
   constructor(task: TaskTerms) {
     this.paths = task.paths.map(toPosix);
     for (const path of task.paths) this.stems.add(stemOf(path), 0);
-    this.symbols = task.symbols.filter((symbol) => !GENERIC_ERROR_TYPE.test(symbol));
+    // A plain lower-case word (`print`, `dict`) is a word, and lexical overlap already counts it.
+    this.symbols = task.symbols.filter((symbol) => !GENERIC_ERROR_TYPE.test(symbol) && /[A-Z_.]/.test(symbol.slice(1)));
     for (const symbol of this.symbols) if (/^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+$/.test(symbol)) this.stems.add(symbol.replace(/\./g, '/'), 0);
     this.basenames = new Set(task.basenames);
     this.nameWords = new Set(task.words.filter((word) => word.length >= MIN_STEM_WORD));

@@ -120,7 +120,8 @@ function viewOf(kind: RecordKind, record: Record<string, unknown>): KindView {
     }
     case 'file': {
       const r = record as unknown as FileRecord;
-      return { body: r.content, label: r.path, identity: r.path, collapse: false, fields: { path: r.path } };
+      // Snapshots of one file are runs of it: the newest is the file, older ones its history.
+      return { body: r.content, label: r.path, identity: r.path, collapse: false, fields: { path: r.path, runKey: `file:${r.path.replace(/\\/g, '/')}` } };
     }
     case 'diff': {
       const r = record as unknown as DiffRecord;

@@ -121,8 +121,7 @@ export class ContextOptimizer {
       reservedTokens,
       minRelevance: this.minRelevance,
       counter,
-      redundancy: new SelectedTextIndex(),
-      rankedRedundancy: new SelectedTextIndex(),
+      newRedundancyIndex: () => new SelectedTextIndex(),
       redundantAt: REDUNDANT_AT,
     });
     const omitted = [...prepared.mergeOmissions, ...selection.omitted];

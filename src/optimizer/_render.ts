@@ -1,4 +1,4 @@
-import type { NormalizedRecord, OmissionReason, RecordKind, RunHistoryEntry } from './_types.js';
+import type { NormalizedRecord, OmissionReason, RecordKind } from './_types.js';
 import type { ScoredFragment } from './_score.js';
 
 interface SectionSpec {
@@ -30,12 +30,23 @@ export function sourceTag(fragmentId: string, record: Pick<NormalizedRecord, 'id
   return `[source: ${fragmentId} | ${record.id} | ${record.label}]`;
 }
 
-function historyLine(history: readonly RunHistoryEntry[]): string {
-  const runs = history.map((run) => {
+/** The history line names the latest few earlier runs; older ones are counted, so the line stays one line. */
+const HISTORY_SHOWN = 5;
+
+function historyLine(record: NormalizedRecord): string {
+  const { history } = record;
+  const shown = history.slice(-HISTORY_SHOWN);
+  const older = history.length - shown.length;
+  const olderNote = older > 0 ? `${older} older, then ` : '';
+  if (record.kind === 'file') {
+    const times = shown.map((snapshot) => snapshot.timestamp ?? 'undated');
+    return `earlier snapshots (${history.length}), superseded by this one: ${olderNote}${times.join('; ')}`;
+  }
+  const runs = shown.map((run) => {
     const outcome = run.exitCode !== undefined ? `exit ${run.exitCode}` : run.status ?? 'no exit code';
     return run.timestamp === undefined ? outcome : `${outcome} at ${run.timestamp}`;
   });
-  return `earlier runs (${history.length}): ${runs.join('; ')}`;
+  return `earlier runs (${history.length}): ${olderNote}${runs.join('; ')}`;
 }
 
 /** What a person needs to read a record's first fragment that is not in its text: exit code, status, earlier runs. */
@@ -43,7 +54,7 @@ function recordHeader(record: NormalizedRecord): string[] {
   const lines: string[] = [];
   if (record.kind === 'toolOutput' && record.exitCode !== undefined) lines.push(`exit code ${record.exitCode}`);
   if (record.kind === 'testResult') lines.push(`status: ${record.testStatus ?? 'unknown'}`);
-  if (record.history.length > 0) lines.push(historyLine(record.history));
+  if (record.history.length > 0) lines.push(historyLine(record));
   return lines;
 }
 

@@ -16,14 +16,21 @@ export interface SelectionOptions {
   reservedTokens: number;
   minRelevance: number;
   counter: TokenCounter;
-  /** What has been selected: a fragment mostly inside it is dropped. */
-  redundancy: RedundancyIndex;
-  /** A second, empty index for ranking: the penalty against every higher-ranked fragment. */
-  rankedRedundancy: RedundancyIndex;
+  /** A new, empty overlap index (one for ranking, one per greedy fill). */
+  newRedundancyIndex: () => RedundancyIndex;
   /** At or above this containment in what is already selected, a fragment adds nothing. */
   redundantAt: number;
   /** Text the reader already has (the task): a fragment that only repeats it is redundant, mandatory or not. */
   alreadyKnown: string;
+}
+
+/** Below this many tokens, per-token value stops growing: a tag and a header alone cost about 20. */
+const MIN_RATE_TOKENS = 150;
+
+interface Fill {
+  picked: ScoredFragment[];
+  dropped: OmittedEntry[];
+  total: number;
 }
 
 export interface Selection {
@@ -49,6 +56,29 @@ function tieBreak(a: ScoredFragment, b: ScoredFragment): number {
   return a.fragment.index - b.fragment.index;
 }
 
+/** The failures a fragment shows, digits masked (timings, line numbers); '' when it shows none. */
+function failuresKey(item: ScoredFragment): string {
+  const { testFailures, errorSignatures } = item.facts;
+  if (testFailures.length === 0 && errorSignatures.length === 0) return '';
+  return [...testFailures, '\u0000', ...errorSignatures].map((line) => line.replace(/\d+/g, '#')).join('\n');
+}
+
+/**
+ * For each set of failures, the newest fragment showing exactly that set: an older run that failed
+ * the same way tells nothing the newer one does not (its exit code stays in the run history).
+ */
+function newestByFailures(scored: readonly ScoredFragment[]): Map<string, ScoredFragment> {
+  const newest = new Map<string, ScoredFragment>();
+  for (const item of scored) {
+    if (item.record.kind !== 'toolOutput' && item.record.kind !== 'testResult') continue;
+    const key = failuresKey(item);
+    if (key === '') continue;
+    const current = newest.get(key);
+    if (current === undefined || tieBreak(item, current) < 0) newest.set(key, item);
+  }
+  return newest;
+}
+
 export function omittedEntry(item: ScoredFragment, reason: OmittedEntry['reason'], detail: string, tokens?: number): OmittedEntry {
   const entry: OmittedEntry = {
     fragmentId: item.fragment.id,
@@ -67,7 +97,8 @@ export function omittedEntry(item: ScoredFragment, reason: OmittedEntry['reason'
  * score per token. Returns what fits; the caller renders and checks the real total.
  */
 export function selectFragments(scored: readonly ScoredFragment[], options: SelectionOptions): Selection {
-  const { counter, redundancy } = options;
+  const { counter } = options;
+  const redundancy = options.newRedundancyIndex();
   const tokens = new Map<string, number>();
   const selected: ScoredFragment[] = [];
   const omitted: OmittedEntry[] = [];
@@ -97,16 +128,20 @@ export function selectFragments(scored: readonly ScoredFragment[], options: Sele
   const mandatoryTokens = used;
   const available = options.budget - options.reservedTokens;
 
+  const newestShowing = newestByFailures(scored);
   const candidates: ScoredFragment[] = [];
   for (const item of scored) {
     if (item.mandatoryReason !== undefined) continue;
+    const newer = newestShowing.get(failuresKey(item));
     if (item.relevance < options.minRelevance) {
       omitted.push(omittedEntry(item, 'low-relevance', `relevance ${item.relevance} is below ${options.minRelevance}`));
+    } else if (newer !== undefined && newer !== item) {
+      omitted.push(omittedEntry(item, 'redundant', `a newer output, ${newer.fragment.id}, shows the same failures`));
     } else candidates.push(item);
   }
   // The redundancy penalty is against every higher-ranked fragment, selected or not, so that of two
   // near copies the better-ranked one (often the newer) is the one greedy selection meets first.
-  const ranked = options.rankedRedundancy;
+  const ranked = options.newRedundancyIndex();
   ranked.add(options.alreadyKnown);
   for (const item of mandatory) ranked.add(item.fragment.text);
   const penalized = candidates.sort(byRank).map((item) => {
@@ -114,28 +149,45 @@ export function selectFragments(scored: readonly ScoredFragment[], options: Sele
     ranked.add(item.fragment.text);
     return adjusted;
   });
-  const perToken = new Map(penalized.map((item) => [item, item.score / Math.max(1, cost(item))]));
-  penalized.sort((a, b) => {
+  // Greedy by score per token is the rule; small fragments win it too easily against one large
+  // fragment that matters. So the same greedy also runs in plain score order, and the fill with the
+  // higher total score is kept (the classic guard that bounds greedy knapsack's loss).
+  const perToken = new Map(penalized.map((item) => [item, item.score / Math.max(MIN_RATE_TOKENS, cost(item))]));
+  const byRate = [...penalized].sort((a, b) => {
     const ra = perToken.get(a) as number;
     const rb = perToken.get(b) as number;
     return ra !== rb ? rb - ra : byRank(a, b);
   });
-
-  for (const item of penalized) {
-    const count = cost(item);
-    if (used + count > available) {
-      omitted.push(omittedEntry(item, 'over-budget', `${count} tokens do not fit in the ${Math.max(0, available - used)} left`, count));
-      continue;
+  const fill = (order: readonly ScoredFragment[]): Fill => {
+    const index = options.newRedundancyIndex();
+    for (const item of selected) index.add(item.fragment.text);
+    const picked: ScoredFragment[] = [];
+    const dropped: OmittedEntry[] = [];
+    let tokensUsed = used;
+    let total = 0;
+    for (const item of order) {
+      const count = cost(item);
+      if (tokensUsed + count > available) {
+        dropped.push(omittedEntry(item, 'over-budget', `${count} tokens do not fit in the ${Math.max(0, available - tokensUsed)} left`, count));
+        continue;
+      }
+      const similarity = index.similarity(item.fragment.text);
+      if (similarity >= options.redundantAt) {
+        dropped.push(omittedEntry(item, 'redundant', `${Math.round(similarity * 100)}% of its text is already in the context`, count));
+        continue;
+      }
+      tokensUsed += count;
+      total += item.score;
+      picked.push(item);
+      index.add(item.fragment.text);
     }
-    const similarity = redundancy.similarity(item.fragment.text);
-    if (similarity >= options.redundantAt) {
-      omitted.push(omittedEntry(item, 'redundant', `${Math.round(similarity * 100)}% of its text is already in the context`, count));
-      continue;
-    }
-    used += count;
-    selected.push(item);
-    redundancy.add(item.fragment.text);
-  }
+    return { picked, dropped, total };
+  };
+  const rateFill = fill(byRate);
+  const scoreFill = fill(penalized);
+  const best = scoreFill.total > rateFill.total ? scoreFill : rateFill;
+  selected.push(...best.picked);
+  omitted.push(...best.dropped);
   const selectedTokens = [...selected].reduce((sum, item) => sum + cost(item), 0);
   return { selected, omitted, tokens, mandatoryTokens, selectedTokens };
 }

@@ -220,7 +220,7 @@ export interface SignalScore {
 
 /** A piece of one record: small records are one fragment; long unstructured text is split at blank lines. */
 export interface Fragment {
-  /** `<record id>#<n>`, n from 1. */
+  /** `<record id>#<n>`, n from 1; a requirement sentence split out of a long message is `<record id>#<n>.<k>`. */
   readonly id: string;
   readonly recordId: string;
   /** 1-based position within the record. */

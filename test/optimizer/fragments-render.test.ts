@@ -81,3 +81,14 @@ describe('rendering', () => {
     expect(context.endsWith('[omitted: 4 fragments (exact-duplicate 1, low-relevance 3); the report lists each with its reason]\n')).toBe(true);
   });
 });
+
+describe('run history', () => {
+  it('stays one short line however many runs were folded in', () => {
+    const history = Array.from({ length: 40 }, (_, i) => ({ recordId: `r${i}`, exitCode: 1, timestamp: `2026-11-30T08:${String(i).padStart(2, '0')}:00Z` }));
+    const record = makeRecord({ kind: 'toolOutput', command: 'npm test', exitCode: 1, text: 'FAIL', history });
+    const block = renderBlock(scoredOf(record)[0]!);
+    expect(block).toContain('earlier runs (40): 35 older, then exit 1 at 2026-11-30T08:35:00Z;');
+    expect(block.split('\n')).toHaveLength(5);
+    expect(block.length).toBeLessThan(400);
+  });
+});
