@@ -8,9 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BoundedStdioTransport, Deadline, RawClient, initialize, listAllTools, type ExitStatus } from '../../src/mcp/index.js';
+import type { ExitStatus } from '../../src/mcp/index.js';
 import { comparablePath, mentionsPath, samePath } from '../../src/optimizer/_server-tools.js';
 import { ContextOptimizer, parseSourceTags, type ContextResult, type SearchHit, type SessionRecords } from '../../src/optimizer/index.js';
+import { startSession } from '../support/mcp-session.js';
 import { markedEnv, waitForNoMarkedProcesses } from '../support/processes.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -34,22 +35,13 @@ const running: Server[] = [];
 
 async function startServer(store?: string): Promise<Server> {
   const args = [CLI, 'optimizer', 'serve', ...(store === undefined ? [] : ['--store', store])];
-  const transport = new BoundedStdioTransport({ command: process.execPath, args, env: markedEnv() }, { maxFrameBytes: 64 * 1024 * 1024 });
-  const client = new RawClient(transport);
-  try {
-    await client.start();
-    await initialize(client, { deadline: new Deadline(CALL_BUDGET_MS, 'initialize') });
-  } catch (error) {
-    await transport.shutdown();
-    throw new Error(`server did not start: ${(error as Error).message}\nstderr: ${transport.stderrTail}`, { cause: error });
-  }
+  const session = await startSession(args, {}, { maxFrameBytes: 64 * 1024 * 1024 });
   const server: Server = {
-    call: async (name, callArgs = {}) =>
-      (await client.request('tools/call', { name, arguments: callArgs }, new Deadline(CALL_BUDGET_MS, name))) as ToolResult,
-    toolNames: async () => (await listAllTools(client, { deadline: new Deadline(CALL_BUDGET_MS, 'tools/list') })).tools.map((tool) => String((tool as { name: unknown }).name)),
+    call: async (name, callArgs = {}) => (await session.call(name, callArgs)) as ToolResult,
+    toolNames: async () => (await session.listTools()).map((tool) => tool.name),
     close: async () => {
-      const status = await transport.shutdown();
-      return { status, noiseLines: transport.nonJsonLines.count, stderr: transport.stderrTail };
+      const status = await session.close();
+      return { status, noiseLines: session.noiseLines(), stderr: session.stderr() };
     },
   };
   running.push(server);

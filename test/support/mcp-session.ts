@@ -10,6 +10,8 @@ export interface McpSession {
   close(): Promise<ExitStatus>;
   /** What the server wrote on stderr (tail). */
   stderr(): string;
+  /** How many stdout lines were not JSON-RPC (a server must print nothing else there). */
+  noiseLines(): number;
 }
 
 export interface RawToolResult {
@@ -22,8 +24,8 @@ export interface RawToolResult {
 const CALL_BUDGET_MS = 30_000;
 
 /** Starts `node <args>` with a marked env (leak checks), initializes, and returns the session. */
-export async function startSession(args: readonly string[], env: Record<string, string> = {}): Promise<McpSession> {
-  const transport = new BoundedStdioTransport({ command: process.execPath, args, env: markedEnv(env) });
+export async function startSession(args: readonly string[], env: Record<string, string> = {}, limits: { maxFrameBytes?: number } = {}): Promise<McpSession> {
+  const transport = new BoundedStdioTransport({ command: process.execPath, args, env: markedEnv(env) }, limits);
   const client = new RawClient(transport);
   try {
     await client.start();
@@ -41,6 +43,7 @@ export async function startSession(args: readonly string[], env: Record<string, 
     },
     close: () => transport.shutdown(),
     stderr: () => transport.stderrTail,
+    noiseLines: () => transport.nonJsonLines.count,
   };
 }
 
