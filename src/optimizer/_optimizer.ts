@@ -1,6 +1,6 @@
 import { McpctxError } from '../errors/index.js';
 import { resolveCounter } from './_counter.js';
-import { dedupeRecords } from './_dedupe.js';
+import { DEFAULT_NEAR_DUPLICATE_THRESHOLD, dedupeRecords } from './_dedupe.js';
 import { extractTaskTerms } from './_extract.js';
 import { fragmentRecord } from './_fragments.js';
 import { normalizeValidated, originText, rawBodies } from './_normalize.js';
@@ -28,7 +28,6 @@ import { DEFAULT_MAX_RECORD_CHARS, parseBudget, parseOptimizerInput, parseSessio
 
 export const DEFAULT_TOKEN_BUDGET = 8_000;
 const DEFAULT_MIN_RELEVANCE = 0.5;
-const DEFAULT_NEAR_DUPLICATE_THRESHOLD = 0.9;
 /** A fragment this much inside what is already selected adds nothing worth its tokens. */
 const REDUNDANT_AT = 0.7;
 const DEFAULT_SEARCH_LIMIT = 10;
