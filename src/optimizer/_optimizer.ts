@@ -7,7 +7,7 @@ import { normalizeValidated, originText, rawBodies } from './_normalize.js';
 import { SelectedTextIndex } from './_redundancy.js';
 import { ALL_SECTION_HEADINGS, omissionLine, parseSourceTags, renderBlock, renderContext } from './_render.js';
 import { splitConstraints } from './_constraints.js';
-import { resolveWeights, scoreFragments, type ScoredFragment, type Scoring } from './_score.js';
+import { resolveWeights, round4, scoreFragments, type ScoredFragment, type Scoring } from './_score.js';
 import { omittedEntry, selectFragments, weakestOptional } from './_select.js';
 import type {
   BudgetConflict,
@@ -32,10 +32,6 @@ const DEFAULT_MIN_RELEVANCE = 0.5;
 const REDUNDANT_AT = 0.7;
 const DEFAULT_SEARCH_LIMIT = 10;
 const OMISSION_REASONS: readonly OmissionReason[] = ['exact-duplicate', 'repeated-run', 'near-duplicate', 'low-relevance', 'redundant', 'over-budget'];
-
-function round4(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
-}
 
 function checkUnit(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;

@@ -65,7 +65,7 @@ export function resolveWeights(overrides: Partial<ScoringWeights> | undefined): 
   return weights;
 }
 
-function round4(value: number): number {
+export function round4(value: number): number {
   // `+ 0` turns -0 into 0, so JSON and equality see one zero.
   return Math.round(value * 10_000) / 10_000 + 0;
 }
@@ -141,10 +141,23 @@ function errorKey(item: ScoredFragment): string {
   return signature.replace(/\d+/g, '#');
 }
 
-function isNewer(a: ScoredFragment, b: ScoredFragment): boolean {
+/** Later in time, or at the same (or no) time later in the input. */
+export function isNewer(a: ScoredFragment, b: ScoredFragment): boolean {
   const ta = a.record.time ?? -Infinity;
   const tb = b.record.time ?? -Infinity;
   return ta !== tb ? ta > tb : a.record.order > b.record.order;
+}
+
+/** The newest item for each key; items whose key is undefined are skipped. */
+export function newestByKey(items: Iterable<ScoredFragment>, keyOf: (item: ScoredFragment) => string | undefined): Map<string, ScoredFragment> {
+  const newest = new Map<string, ScoredFragment>();
+  for (const item of items) {
+    const key = keyOf(item);
+    if (key === undefined) continue;
+    const current = newest.get(key);
+    if (current === undefined || isNewer(item, current)) newest.set(key, item);
+  }
+  return newest;
 }
 
 /**
@@ -152,15 +165,9 @@ function isNewer(a: ScoredFragment, b: ScoredFragment): boolean {
  * mandatory: a session that hit the same error forty times needs it once, not forty times.
  */
 function keepNewestMandatoryErrors(scored: ScoredFragment[]): void {
-  const newest = new Map<string, ScoredFragment>();
-  for (const item of scored) {
-    if (item.mandatoryReason !== ERROR_NAMING_TASK) continue;
-    const key = errorKey(item);
-    const current = newest.get(key);
-    if (current === undefined || isNewer(item, current)) newest.set(key, item);
-  }
-  const keep = new Set(newest.values());
-  for (const item of scored) if (item.mandatoryReason === ERROR_NAMING_TASK && !keep.has(item)) delete item.mandatoryReason;
+  const isError = (item: ScoredFragment): boolean => item.mandatoryReason === ERROR_NAMING_TASK;
+  const keep = new Set(newestByKey(scored, (item) => (isError(item) ? errorKey(item) : undefined)).values());
+  for (const item of scored) if (isError(item) && !keep.has(item)) delete item.mandatoryReason;
 }
 
 export interface ScoringInput {
@@ -237,15 +244,20 @@ export function scoreFragments(items: readonly ScoringInput[], task: TaskTerms, 
   return { scored, related: related.list() };
 }
 
-/** Applies the redundancy penalty found at selection time; returns the adjusted fragment. */
-export function withRedundancy(scored: ScoredFragment, similarity: number): ScoredFragment {
-  const value = round4(similarity);
-  if (value === 0) return scored;
-  const weight = scored.signals.redundancy.weight;
-  const contribution = round4(value * weight);
+/**
+ * The fragment with one signal's value changed (the redundancy found at selection, a constraint
+ * carried by split-out sentences): contribution, score and relevance follow.
+ */
+export function withSignal(scored: ScoredFragment, name: SignalName, rawValue: number): ScoredFragment {
+  const value = round4(rawValue);
+  const previous = scored.signals[name];
+  if (value === previous.value) return scored;
+  const contribution = round4(value * previous.weight);
+  const delta = contribution - previous.contribution;
   return {
     ...scored,
-    signals: { ...scored.signals, redundancy: { value, weight, contribution } },
-    score: round4(scored.score + contribution),
+    signals: { ...scored.signals, [name]: { value, weight: previous.weight, contribution } },
+    score: round4(scored.score + delta),
+    relevance: RELEVANCE_SIGNALS.includes(name) ? round4(scored.relevance + delta) : scored.relevance,
   };
 }

@@ -1,6 +1,6 @@
 import { originText } from './_normalize.js';
 import { renderBlock } from './_render.js';
-import { withRedundancy, type ScoredFragment } from './_score.js';
+import { newestByKey, withSignal, type ScoredFragment } from './_score.js';
 import type { OmittedEntry, TokenCounter } from './_types.js';
 
 /** What has been selected so far, as far as overlap goes. */
@@ -39,7 +39,6 @@ export interface Selection {
   /** Tokens of each selected fragment's rendered block, by fragment id. */
   tokens: Map<string, number>;
   mandatoryTokens: number;
-  selectedTokens: number;
 }
 
 /** Higher score first; then newer record, then input order, then fragment position: never a coin toss. */
@@ -68,15 +67,11 @@ function failuresKey(item: ScoredFragment): string {
  * the same way tells nothing the newer one does not (its exit code stays in the run history).
  */
 function newestByFailures(scored: readonly ScoredFragment[]): Map<string, ScoredFragment> {
-  const newest = new Map<string, ScoredFragment>();
-  for (const item of scored) {
-    if (item.record.kind !== 'toolOutput' && item.record.kind !== 'testResult') continue;
+  return newestByKey(scored, (item) => {
+    if (item.record.kind !== 'toolOutput' && item.record.kind !== 'testResult') return undefined;
     const key = failuresKey(item);
-    if (key === '') continue;
-    const current = newest.get(key);
-    if (current === undefined || tieBreak(item, current) < 0) newest.set(key, item);
-  }
-  return newest;
+    return key === '' ? undefined : key;
+  });
 }
 
 export function omittedEntry(item: ScoredFragment, reason: OmittedEntry['reason'], detail: string, tokens?: number): OmittedEntry {
@@ -145,7 +140,7 @@ export function selectFragments(scored: readonly ScoredFragment[], options: Sele
   ranked.add(options.alreadyKnown);
   for (const item of mandatory) ranked.add(item.fragment.text);
   const penalized = candidates.sort(byRank).map((item) => {
-    const adjusted = withRedundancy(item, ranked.similarity(item.fragment.text));
+    const adjusted = withSignal(item, 'redundancy', ranked.similarity(item.fragment.text));
     ranked.add(item.fragment.text);
     return adjusted;
   });
@@ -188,8 +183,7 @@ export function selectFragments(scored: readonly ScoredFragment[], options: Sele
   const best = scoreFill.total > rateFill.total ? scoreFill : rateFill;
   selected.push(...best.picked);
   omitted.push(...best.dropped);
-  const selectedTokens = [...selected].reduce((sum, item) => sum + cost(item), 0);
-  return { selected, omitted, tokens, mandatoryTokens, selectedTokens };
+  return { selected, omitted, tokens, mandatoryTokens };
 }
 
 /** The lowest value per token among the optional fragments, the first to go when the real total is over. */

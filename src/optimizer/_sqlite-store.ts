@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { McpctxError, isMcpctxError } from '../errors/index.js';
 import { RECORD_ARRAYS, type RecordArrayName, type SessionRecords } from './_types.js';
 import { batchEntries, callerId, checkUniqueIds, groupRecords, type RecordStore } from './_store.js';
@@ -23,6 +24,14 @@ const CREATE_SCHEMA = `
   ) STRICT`;
 
 type Db = InstanceType<typeof Database>;
+
+const require = createRequire(import.meta.url);
+
+/** The native addon is loaded when a store is opened, not when `mcpctx/optimizer` (or the CLI) is imported. */
+function openDatabase(path: string): Db {
+  const SQLite = require('better-sqlite3') as typeof Database;
+  return new SQLite(path);
+}
 
 /**
  * Records in one SQLite file, so they survive a restart. A batch is one transaction; the file
@@ -47,7 +56,7 @@ export class SqliteRecordStore implements RecordStore {
     }
     let db: Db;
     try {
-      db = new Database(path);
+      db = openDatabase(path);
     } catch (error) {
       throw new McpctxError('IO', `cannot open record store ${path}: ${(error as Error).message}`, { file: path });
     }

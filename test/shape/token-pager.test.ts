@@ -1,27 +1,17 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../bench/optimizer/_generate.js';
 import { isMcpctxError } from '../../src/errors/index.js';
 import { CursorCodec, pageByTokens, type CursorBinding, type TokenPageResult } from '../../src/shape/index.js';
 import { countTokens } from '../../src/tokens/index.js';
 
 const binding: CursorBinding = { query: { tool: 'list', state: 'all' }, revision: 'r1' };
 
-// A deterministic generator (mulberry32) so a failure names a reproducible seed.
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const PIECES = ['a', 'Z', ' ', '  ', '7', '42', 'é', '😀', '中文', '<|endoftext|>', '\n', '\t', '"', '\\', '}', '{', ',', "'s", '//', 'http://x.y/z', '\uFEFF', '-', '\r\n'];
 
 function randomRecords(seed: number, count: number): Array<Record<string, unknown>> {
-  const next = random(seed);
+  // Deterministic, so a failure names a reproducible seed.
+  const next = seededRandom(seed);
   const text = (): string => {
     const parts: string[] = [];
     const length = Math.floor(next() * 12);
