@@ -79,10 +79,17 @@ export function extractFacts(text: string, context: ExtractionContext): Extracti
 }
 
 /** What the task names: its words, paths, the file names among them, and its identifiers. */
+/** `#512` (a pull request or issue), or a commit hash of 7 to 40 hex digits with a digit and a letter in it. */
+const CHANGE_REFERENCE = /(?<![\w#&])#\d{1,7}(?![\w-])|(?<![\w#-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?![\w-])/g;
+
+function changeReferences(text: string): string[] {
+  return [...new Set(text.match(CHANGE_REFERENCE) ?? [])];
+}
+
 export function extractTaskTerms(task: string): TaskTerms {
   const facts = extractFacts(task, { kind: 'message' });
   const basenames = [...new Set(facts.paths.map(basename).filter((name) => name !== ''))];
-  return { words: tokenizeWords(task), paths: facts.paths, basenames, symbols: facts.symbols };
+  return { words: tokenizeWords(task), paths: facts.paths, basenames, symbols: facts.symbols, references: changeReferences(task) };
 }
 
 // Runs of letters, digits and underscores; camelCase and snake_case are split afterwards.

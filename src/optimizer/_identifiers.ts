@@ -5,8 +5,6 @@ export const IDENTIFIER_VALUE = { path: 1, symbol: 0.8, basename: 0.6 } as const
 /** Each hop away from the task (a failure's stack, then an import) keeps this share of the value. */
 const HOP_DECAY = 0.75;
 const MAX_HOPS = 4;
-/** Task words this short are too common to stand for a file name (`api`, `id`). */
-const MIN_STEM_WORD = 4;
 
 /** `TypeError`, `ValueError`, `IOException`: they name a kind of failure, not a place in the code. */
 const GENERIC_ERROR_TYPE = /^[A-Z]?[A-Za-z]*(?:Error|Exception|Warning)$/;
@@ -155,15 +153,23 @@ export class TaskIdentifiers {
   private readonly basenames: Set<string>;
   private readonly symbols: string[];
   private readonly nameWords: Set<string>;
+  private readonly references: readonly string[];
 
   constructor(task: TaskTerms) {
+    this.references = task.references;
     this.paths = task.paths.map(toPosix);
     for (const path of task.paths) this.stems.add(stemOf(path), 0);
     // A plain lower-case word (`print`, `dict`) is a word, and lexical overlap already counts it.
     this.symbols = task.symbols.filter((symbol) => !GENERIC_ERROR_TYPE.test(symbol) && /[A-Z_.]/.test(symbol.slice(1)));
     for (const symbol of this.symbols) if (/^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+$/.test(symbol)) this.stems.add(symbol.replace(/\./g, '/'), 0);
     this.basenames = new Set(task.basenames);
-    this.nameWords = new Set(task.words.filter((word) => word.length >= MIN_STEM_WORD));
+    // However short: a task about `CI` is about `ci.yml`.
+    this.nameWords = new Set(task.words);
+  }
+
+  /** Whether the fragment names a change the task names (`#512`, a commit): it shows what that change touched. */
+  namesChange(subject: IdentifierSubject): boolean {
+    return this.references.some((reference) => namesReference(subject.text, reference));
   }
 
   match(subject: IdentifierSubject): number {
@@ -172,12 +178,24 @@ export class TaskIdentifiers {
     if (this.paths.some((path) => posixText.includes(path))) return IDENTIFIER_VALUE.path;
     if (this.stems.size > 0 && paths.some((path) => this.stems.levelOf(stemOf(path)) !== undefined)) return IDENTIFIER_VALUE.path;
     if (this.symbols.some((symbol) => containsWord(subject.text, symbol) || subject.facts.symbols.includes(symbol))) return IDENTIFIER_VALUE.symbol;
+    if (this.namesChange(subject)) return IDENTIFIER_VALUE.symbol;
     const names = paths.map(basename);
     if (names.some((name) => this.basenames.has(name))) return IDENTIFIER_VALUE.basename;
     if ([...this.basenames].some((name) => containsWord(subject.text, name))) return IDENTIFIER_VALUE.basename;
     if (names.some((name) => this.nameWords.has(lastSegment(stemOf(name)).toLowerCase()))) return IDENTIFIER_VALUE.basename;
     return 0;
   }
+}
+
+/** Whether `text` names `reference`: `#512` exactly, or a commit hash in full or abbreviated. */
+function namesReference(text: string, reference: string): boolean {
+  if (reference.startsWith('#')) return containsWord(text, reference);
+  let at = text.indexOf(reference);
+  while (at !== -1) {
+    if (!/[\w-]/.test(at === 0 ? '' : (text[at - 1] as string))) return true;
+    at = text.indexOf(reference, at + 1);
+  }
+  return false;
 }
 
 /**
@@ -192,6 +210,11 @@ function seedPaths(seed: IdentifierSubject): string[] {
   return paths.filter((path) => !VENDORED.test(toPosix(path)));
 }
 
+/** The paths a change the task names prints (a commit's diffstat, a pull request's files): all of them are suspects. */
+function changedPaths(change: IdentifierSubject): string[] {
+  return [...ownPaths(change.record), ...change.facts.paths].filter((path) => !VENDORED.test(toPosix(path)));
+}
+
 /**
  * The code the task reaches in a few hops: the project files named by the seeds (failures and
  * fragments that name the task's identifiers), then the modules those files import, and so on.
@@ -199,9 +222,10 @@ function seedPaths(seed: IdentifierSubject): string[] {
 export class RelatedModules {
   private readonly stems = new StemIndex();
 
-  constructor(seeds: readonly IdentifierSubject[], files: readonly NormalizedRecord[]) {
-    for (const seed of seeds) {
-      for (const path of seedPaths(seed)) {
+  constructor(seeds: readonly IdentifierSubject[], files: readonly NormalizedRecord[], changes: readonly IdentifierSubject[] = []) {
+    const pointed = [...seeds.map(seedPaths), ...changes.map(changedPaths)];
+    for (const paths of pointed) {
+      for (const path of paths) {
         const stem = stemOf(path);
         this.stems.add(stem, 1);
         const tested = testedStem(stem);

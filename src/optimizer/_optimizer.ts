@@ -2,6 +2,7 @@ import { McpctxError } from '../errors/index.js';
 import { resolveCounter } from './_counter.js';
 import { DEFAULT_NEAR_DUPLICATE_THRESHOLD, dedupeRecords } from './_dedupe.js';
 import { extractTaskTerms } from './_extract.js';
+import { focusWhereOverBudget } from './_focus.js';
 import { fragmentRecord } from './_fragments.js';
 import { normalizeValidated, originText, rawBodies } from './_normalize.js';
 import { SelectedTextIndex } from './_redundancy.js';
@@ -55,6 +56,7 @@ function sourceEntry(item: ScoredFragment, tokens: number): SourceEntry {
   };
   if (item.record.timestamp !== undefined) entry.timestamp = item.record.timestamp;
   if (item.mandatoryReason !== undefined) entry.mandatoryReason = item.mandatoryReason;
+  if (item.fragment.excerpt !== undefined) entry.excerpt = { ...item.fragment.excerpt };
   return entry;
 }
 
@@ -110,7 +112,14 @@ export class ContextOptimizer {
 
     const omissionReserve = counter.count(omissionLine(new Map(OMISSION_REASONS.map((reason) => [reason, 9_999_999]))));
     const reservedTokens = counter.count(ALL_SECTION_HEADINGS.join('\n')) + omissionReserve;
-    const selection = selectFragments(prepared.scored, {
+    const focused = focusWhereOverBudget(prepared.scored, {
+      counter,
+      available: budget - reservedTokens,
+      minRelevance: this.minRelevance,
+      taskWordWeights: prepared.taskWordWeights,
+    });
+    const selection = selectFragments(focused.candidates, {
+      countedTokens: focused.tokens,
       alreadyKnown: parsed.task,
       budget,
       reservedTokens,

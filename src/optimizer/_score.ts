@@ -90,6 +90,11 @@ class LexicalIndex {
     this.total = total;
   }
 
+  /** Each task word's IDF weight over this session's fragments. */
+  get weights(): ReadonlyMap<string, number> {
+    return this.idf;
+  }
+
   overlap(words: ReadonlySet<string>): number {
     if (this.total === 0) return 0;
     let shared = 0;
@@ -179,6 +184,8 @@ export interface Scoring {
   scored: ScoredFragment[];
   /** Modules reached from the seeds, with their hop counts (for the report). */
   related: Array<{ stem: string; hops: number }>;
+  /** Each task word's IDF weight over the session, for finding the lines of a fragment that matter. */
+  taskWordWeights: ReadonlyMap<string, number>;
 }
 
 function isSeed(subject: IdentifierSubject, taskIdentifier: number, lexical: number): boolean {
@@ -207,7 +214,8 @@ export function scoreFragments(items: readonly ScoringInput[], task: TaskTerms, 
   });
   const seeds = subjects.filter((s) => isSeed(s.subject, s.taskIdentifier, s.lexical)).map((s) => s.subject);
   const files = [...new Set(items.filter(({ record }) => record.kind === 'file' || record.kind === 'diff').map(({ record }) => record))];
-  const related = new RelatedModules(seeds, files);
+  const changes = subjects.filter((s) => taskIdentifiers.namesChange(s.subject)).map((s) => s.subject);
+  const related = new RelatedModules(seeds, files, changes);
 
   const scored = subjects.map(({ fragment, subject, lexical, taskIdentifier }) => {
     const { record, facts } = subject;
@@ -241,7 +249,7 @@ export function scoreFragments(items: readonly ScoringInput[], task: TaskTerms, 
     return item;
   });
   keepNewestMandatoryErrors(scored);
-  return { scored, related: related.list() };
+  return { scored, related: related.list(), taskWordWeights: lexicalIndex.weights };
 }
 
 /**

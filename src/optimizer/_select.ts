@@ -12,6 +12,8 @@ export interface RedundancyIndex {
 
 export interface SelectionOptions {
   budget: number;
+  /** Rendered tokens already counted, by fragment id (each fragment is counted once). */
+  countedTokens?: ReadonlyMap<string, number>;
   /** Tokens reserved for section headings and the omission line. */
   reservedTokens: number;
   minRelevance: number;
@@ -94,7 +96,7 @@ export function omittedEntry(item: ScoredFragment, reason: OmittedEntry['reason'
 export function selectFragments(scored: readonly ScoredFragment[], options: SelectionOptions): Selection {
   const { counter } = options;
   const redundancy = options.newRedundancyIndex();
-  const tokens = new Map<string, number>();
+  const tokens = new Map<string, number>(options.countedTokens ?? []);
   const selected: ScoredFragment[] = [];
   const omitted: OmittedEntry[] = [];
   const cost = (item: ScoredFragment): number => {

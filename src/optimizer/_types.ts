@@ -193,6 +193,8 @@ export interface TaskTerms {
   /** Last segment of each path, and file names written alone (`parser.ts`). */
   basenames: string[];
   symbols: string[];
+  /** Changes the task names: pull request or issue numbers (`#512`) and commit hashes (`f3a0c9d`). */
+  references: string[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -226,6 +228,13 @@ export interface Fragment {
   /** 1-based position within the record. */
   readonly index: number;
   readonly text: string;
+  /** Set when a large fragment is shown as the lines that bear on the task: `text` then has markers for the rest. */
+  readonly excerpt?: Excerpt;
+}
+
+export interface Excerpt {
+  shownLines: number;
+  totalLines: number;
 }
 
 export type OmissionReason =
@@ -249,6 +258,8 @@ export interface SourceEntry {
   mandatory: boolean;
   /** Why it is mandatory, when it is: "constraint", "accepted decision", "newest failure of a test", "error naming a task identifier". */
   mandatoryReason?: string;
+  /** Present when only part of the fragment's lines are shown (the rest is marked in the text). */
+  excerpt?: Excerpt;
   signals: Record<SignalName, SignalScore>;
 }
 

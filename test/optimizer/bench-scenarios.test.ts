@@ -170,24 +170,10 @@ describe('optimizer benchmark: the baselines', () => {
   });
 });
 
-/**
- * Required facts the optimizer does not keep yet: acceptance 1 of issue 4 is not met while this list
- * is not empty, and the issue stays open. The list is exact, so a new loss fails the suite, and so
- * does a listed fact that is now kept (take it off the list).
- */
-const KNOWN_LOSSES: Readonly<Record<string, readonly string[]>> = {
-  'errors-and-stack-traces': ['"type": "gift_card"'],
-  'multi-file-dependencies': ['src/money/convert.ts'],
-  'previous-failed-attempts': ['day = datetime.strptime(row["date"], "%Y-%m-%d")'],
-  'real-swe-pydicom-1458': ["'BitsAllocated', 'Rows', 'Columns', 'PixelRepresentation',", "'SamplesPerPixel', 'PhotometricInterpretation'"],
-  'repeated-tool-outputs': ['vatNumber: string;'],
-  'tight-budget': ['"codegen": "graphql-codegen --config codegen.ts"', '- run: npm run build'],
-};
-
 describe('optimizer benchmark: acceptance of C (the optimizer)', () => {
   describe.each(scenarios.map((scenario) => [scenario.name, scenario] as const))('%s', (_name, scenario) => {
-    it('keeps every required fact but the listed known losses', () => {
-      expect(rowOf(scenario, 'C').lostFacts).toEqual(KNOWN_LOSSES[scenario.name] ?? []);
+    it('keeps every required fact', () => {
+      expect(rowOf(scenario, 'C').lostFacts).toEqual([]);
     });
 
     it(scenario.expect?.budgetConflict === true ? 'reports BUDGET_CONFLICT and still includes the mandatory facts' : 'stays within the budget without a conflict', () => {

@@ -397,7 +397,22 @@ describe('extractTaskTerms', () => {
       paths: ['src/config/loader.ts', 'parser.ts'],
       basenames: ['loader.ts', 'parser.ts'],
       symbols: ['TypeError', 'parseConfig'],
+      references: [],
     });
+  });
+
+  it('names the changes a task refers to: pull request and issue numbers, commit hashes', () => {
+    expect(extractTaskTerms('CI is red since #512 (merged as f3a0c9d); see also #7 and 2f1e0c9b8a7d6e5f4c3b2a1f0e9d8c7b6a5f4e3d').references).toEqual([
+      '#512',
+      'f3a0c9d',
+      '#7',
+      '2f1e0c9b8a7d6e5f4c3b2a1f0e9d8c7b6a5f4e3d',
+    ]);
+  });
+
+  it('does not take colours, plain numbers, words or ids for change references', () => {
+    const terms = extractTaskTerms('Use #fff and #512abc; 1234567 rows; decade deadbeef; Sentry SHOP-1F3; a1b2c3; color:#0a0b0c0d; x#12');
+    expect(terms.references).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { splitConstraints } from '../../src/optimizer/_constraints.js';
-import { ContextOptimizer } from '../../src/optimizer/index.js';
+import { ContextOptimizer, type ContextResult } from '../../src/optimizer/index.js';
 import { importedStems, stemOf } from '../../src/optimizer/_identifiers.js';
 
 describe('module stems and imports', () => {
@@ -35,6 +35,56 @@ describe('related modules', () => {
     expect(identifier).toMatchObject({ total: 0.75, convert: 0.5625, defaults: 0.4219 });
     expect(identifier.unrelated).toBeUndefined();
     expect(result.report.related).toContainEqual({ stem: 'src/config/defaults', hops: 3 });
+  });
+});
+
+describe('changes the task names', () => {
+  const statOf = (title: string, files: string[]): string =>
+    [`commit 9c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d`, '', `    ${title}`, '', ...files.map((file) => ` ${file.padEnd(28)} |  4 ++--`)].join('\n');
+  const identifierOf = (result: ContextResult): Record<string, number> =>
+    Object.fromEntries(result.sources.map((source) => [source.recordId, source.signals.identifier.value]));
+
+  it('a fragment naming the change (#512) is on the task, and the files it touched are one hop away', () => {
+    const result = new ContextOptimizer().buildContext({
+      task: 'The build fails since #512',
+      toolOutputs: [
+        { id: 'show-512', command: 'git show --stat HEAD', output: statOf('Move resolvers to generated types (#512)', ['package.json', 'codegen.ts']) },
+        { id: 'show-5120', command: 'git show --stat HEAD~1', output: statOf('Unrelated (#5120)', ['src/theme.ts']) },
+        { id: 'package', command: 'cat package.json', output: '{ "scripts": { "codegen": "graphql-codegen" } }' },
+        { id: 'theme', command: 'cat src/theme.ts', output: "export const colour = 'teal';" },
+      ],
+      tokenBudget: 2_000,
+    });
+    const identifier = identifierOf(result);
+    expect(identifier['show-512']).toBe(0.8);
+    expect(identifier.package).toBe(0.75);
+    expect(identifier['show-5120'] ?? 0).toBe(0);
+    expect(identifier.theme ?? 0).toBe(0);
+    expect(result.report.related).toContainEqual({ stem: 'package', hops: 1 });
+    expect(result.report.task.references).toEqual(['#512']);
+  });
+
+  it('an abbreviated commit hash in the task matches the full hash, and only at a word start', () => {
+    const result = new ContextOptimizer().buildContext({
+      task: 'Revert 9c1d2e3 if it broke the importer',
+      toolOutputs: [
+        { id: 'full', command: 'git log -1', output: statOf('Importer: stream rows', ['src/importer.ts']) },
+        { id: 'inside', command: 'echo', output: 'build id x9c1d2e3f' },
+      ],
+      tokenBudget: 2_000,
+    });
+    const identifier = identifierOf(result);
+    expect(identifier.full).toBe(0.8);
+    expect(identifier.inside ?? 0).toBe(0);
+  });
+
+  it('a file named by a task word is on the task, however short the word (CI and ci.yml)', () => {
+    const result = new ContextOptimizer().buildContext({
+      task: 'Get CI green again',
+      files: [{ id: 'workflow', path: '.github/workflows/ci.yml', content: 'jobs:\n  build:\n    steps:\n      - run: npm run build' }],
+      tokenBudget: 2_000,
+    });
+    expect(identifierOf(result).workflow).toBe(0.6);
   });
 });
 

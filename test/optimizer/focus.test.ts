@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { ContextOptimizer, type ContextResult, type SourceEntry } from '../../src/optimizer/index.js';
+
+const HIDDEN = /^\[… (\d+) lines? not shown …\]$/;
+
+/**
+ * A build log of short routine lines with one line about the task at `at`; short enough (under
+ * 1,600 characters) to be one fragment, long enough to be worth an excerpt.
+ */
+function buildLog(lines: number, at: number, special: string): string {
+  return Array.from({ length: lines }, (_, i) => (i === at ? special : `step ${i} ok`)).join('\n');
+}
+
+function sourceOf(result: ContextResult, recordId: string): SourceEntry {
+  const source = result.sources.find((entry) => entry.recordId === recordId);
+  if (source === undefined) throw new Error(`${recordId} was not kept`);
+  return source;
+}
+
+/** The rendered lines of one record's fragment: from its source tag to the next tag, section or the omission line. */
+function blockOf(result: ContextResult, recordId: string): string[] {
+  const lines = result.context.split('\n');
+  const start = lines.findIndex((line) => line.startsWith('[source:') && line.includes(`| ${recordId} |`));
+  if (start === -1) throw new Error(`${recordId} is not in the context`);
+  const end = lines.findIndex((line, i) => i > start && (line.startsWith('[source:') || line.startsWith('## ') || line.startsWith('[omitted:')));
+  return lines.slice(start + 1, end === -1 ? undefined : end);
+}
+
+/** Filler that keeps the whole session over a small budget, so that focusing is worth it. */
+const filler = Array.from({ length: 12 }, (_, i) => ({
+  id: `note-${i}`,
+  role: 'assistant' as const,
+  text: `Routine note ${i}: nothing here about the task, only words about lunch, weather and trains number ${i}.`,
+}));
+
+describe('focus: large outputs shown as the lines that bear on the task', () => {
+  const log = buildLog(120, 60, 'exporting invoices: the invoice exporter wrote 0 rows for customer 42');
+  const task = 'Why does the invoice exporter write 0 rows?';
+
+  it('under a tight budget shows the matching line with 3 lines around it and marks every hidden run with its size', () => {
+    const result = new ContextOptimizer().buildContext({ task, toolOutputs: [{ id: 'log', command: 'npm run export', output: log }], messages: filler, tokenBudget: 400 });
+    expect(result.stats.withinBudget).toBe(true);
+    const source = sourceOf(result, 'log');
+    expect(source.excerpt).toEqual({ shownLines: 7, totalLines: 120 });
+    const block = blockOf(result, 'log').filter((line) => line !== '');
+    const shown = block.filter((line) => !HIDDEN.test(line));
+    expect(shown).toEqual(log.split('\n').slice(57, 64));
+    const hidden = block.flatMap((line) => {
+      const match = HIDDEN.exec(line);
+      return match === null ? [] : [Number(match[1])];
+    });
+    expect(hidden).toEqual([57, 56]);
+    expect(hidden.reduce((sum, n) => sum + n, 0) + shown.length).toBe(120);
+  });
+
+  it('shows the fragment whole when everything relevant fits the budget', () => {
+    const result = new ContextOptimizer().buildContext({ task, toolOutputs: [{ id: 'log', command: 'npm run export', output: log }], tokenBudget: 8_000 });
+    expect(sourceOf(result, 'log').excerpt).toBeUndefined();
+    expect(result.context).toContain(log.split('\n')[0]);
+    expect(result.context).not.toMatch(/not shown …\]/);
+  });
+
+  it('keeps failure lines that share no word with the task, and their stack frames', () => {
+    const lines = buildLog(100, 50, 'the invoice exporter started').split('\n');
+    lines[80] = 'TypeError: Cannot read properties of undefined (reading \'rows\')';
+    lines[81] = '    at writeBatch (src/export/batch.ts:41:13)';
+    const result = new ContextOptimizer().buildContext({
+      task,
+      toolOutputs: [{ id: 'log', command: 'npm run export', output: lines.join('\n'), exitCode: 1 }],
+      messages: filler,
+      tokenBudget: 600,
+    });
+    const block = blockOf(result, 'log');
+    expect(block).toContain(lines[80]);
+    expect(block).toContain(lines[81]);
+    expect(block).toContain(lines[50]);
+    expect(sourceOf(result, 'log').excerpt?.shownLines).toBeLessThan(30);
+  });
+
+  it('does not single out lines by a task word that is on most of them', () => {
+    // Every line names `src/invoice`, one names the exporter: only that one and its neighbours are shown.
+    const output = Array.from({ length: 60 }, (_, i) => (i === 30 ? ' ✗ src/invoice/exporter.ts' : ` ✓ src/invoice/p${i}.ts`)).join('\n');
+    const result = new ContextOptimizer().buildContext({
+      task: 'Fix the invoice exporter in src/invoice',
+      toolOutputs: [{ id: 'tests', command: 'npx vitest run', output, exitCode: 0 }],
+      messages: filler,
+      tokenBudget: 400,
+    });
+    expect(sourceOf(result, 'tests').excerpt).toEqual({ shownLines: 7, totalLines: 60 });
+  });
+
+  it('shows a fragment whole when most of its lines bear on the task', () => {
+    const output = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? `invoice exporter row ${i}` : `padding ${i}`)).join('\n');
+    const result = new ContextOptimizer().buildContext({ task, toolOutputs: [{ id: 'dense', command: 'cat rows.txt', output }], messages: filler, tokenBudget: 600 });
+    const source = result.sources.find((entry) => entry.recordId === 'dense');
+    expect(source?.excerpt).toBeUndefined();
+  });
+
+  it('never cuts diffs or messages, and is deterministic', () => {
+    const longText = buildLog(80, 40, 'the invoice exporter writes 0 rows');
+    const input = {
+      task,
+      messages: [{ id: 'msg', role: 'user' as const, text: longText }, ...filler],
+      diffs: [{ id: 'diff', path: 'src/invoice/exporter.ts', diff: longText.split('\n').map((line) => `+${line}`).join('\n') }],
+      tokenBudget: 3_000,
+    };
+    const first = new ContextOptimizer().buildContext(input);
+    for (const source of first.sources) expect(source.excerpt, source.fragmentId).toBeUndefined();
+    expect(JSON.stringify(new ContextOptimizer().buildContext(input))).toBe(JSON.stringify(first));
+  });
+});
