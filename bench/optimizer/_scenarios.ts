@@ -6,6 +6,8 @@ import type { SessionRecords } from '../../src/optimizer/_types.js';
 import { PROJECT_ROOT } from '../_harness.js';
 
 export const SCENARIO_DIR = `${PROJECT_ROOT}bench/optimizer/scenarios/`;
+/** Scenarios written blind after the optimizer was tuned on SCENARIO_DIR: how it does on data it was not fitted to. */
+export const HELDOUT_DIR = `${PROJECT_ROOT}bench/optimizer/heldout/`;
 
 export interface BenchScenario {
   name: string;

@@ -16,7 +16,7 @@ const SHOW_WHOLE_ABOVE = 0.6;
 /** Output and file views are read line by line; messages are prose, and diffs and errors are never cut. */
 const FOCUSED_KINDS: ReadonlySet<RecordKind> = new Set(['toolOutput', 'file']);
 
-export function hiddenLinesMarker(count: number): string {
+function hiddenLinesMarker(count: number): string {
   return `[… ${count} line${count === 1 ? '' : 's'} not shown …]`;
 }
 

@@ -2,13 +2,14 @@
 // required facts and relevant records exist, the real scenarios are what the converter makes of
 // the copied fixtures, and the optimizer (strategy C) keeps every required fact within budget (or
 // reports BUDGET_CONFLICT exactly where the scenario expects it), with complete attribution,
-// at least B's reduction, deterministically.
+// at least B's reduction, deterministically. The held-out sessions get the same checks, except that
+// the facts C loses there are listed exactly instead of required to be none.
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { factsBLostCKept, inputRecordIds, measureStrategy, summarize, type StrategyMetrics } from '../../bench/optimizer/_metrics.js';
-import { type BenchScenario, SCENARIO_DIR, loadScenarios } from '../../bench/optimizer/_scenarios.js';
+import { type BenchScenario, HELDOUT_DIR, SCENARIO_DIR, loadScenarios } from '../../bench/optimizer/_scenarios.js';
 import { STRATEGIES, type StrategyName } from '../../bench/optimizer/_strategies.js';
 import { parseJestSnapshot, realScenarioFiles } from '../../bench/optimizer/import-real.js';
 import { ContextOptimizer, parseOptimizerInput } from '../../src/optimizer/index.js';
@@ -29,6 +30,19 @@ const WRITTEN = [
 
 const scenarios = loadScenarios();
 const byName = new Map(scenarios.map((scenario) => [scenario.name, scenario]));
+/** Written blind after the optimizer was tuned on `scenarios` (see bench/optimizer/heldout/README.md). */
+const heldOut = loadScenarios(HELDOUT_DIR);
+const heldOutNames = new Set(heldOut.map((scenario) => scenario.name));
+
+/**
+ * The required facts C loses on the held-out sessions, exactly: a change to the optimizer that alters
+ * this list fails here, and its author says what changed. Not a target to tune against (the README
+ * says why); acceptance 1 of issue 4 is about the benchmark's own scenarios, where C loses none.
+ */
+const HELDOUT_LOSSES: Readonly<Record<string, readonly string[]>> = {
+  'heldout-invoice-pagination-drop': ['while (offset + limit < first.total) {'],
+  'heldout-unapplied-migration-glob': ['//go:embed migrations/*.up.sql', 'NNNN_description.down.sql that is only used by `burrowctl db rollback`'],
+};
 
 /** Every string the records hold (the task excluded: a fact only in the task is not in the session). */
 function recordStrings(scenario: BenchScenario): string[] {
@@ -70,7 +84,17 @@ describe('optimizer benchmark scenarios: the files', () => {
     expect(files).toEqual(scenarios.map((scenario) => `${scenario.name}.json`).sort());
   });
 
-  describe.each(scenarios.map((scenario) => [scenario.name, scenario] as const))('%s', (_name, scenario) => {
+  it('has held-out sessions apart from them, written, each in <name>.json', () => {
+    expect(heldOut.length).toBeGreaterThanOrEqual(3);
+    for (const scenario of heldOut) {
+      expect(scenario.source, scenario.name).toBe('written');
+      expect(byName.has(scenario.name), scenario.name).toBe(false);
+    }
+    const files = readdirSync(HELDOUT_DIR).filter((file) => file.endsWith('.json')).sort();
+    expect(files).toEqual(heldOut.map((scenario) => `${scenario.name}.json`).sort());
+  });
+
+  describe.each([...scenarios, ...heldOut].map((scenario) => [scenario.name, scenario] as const))('%s', (_name, scenario) => {
     it('is a valid optimizer input; every record has an explicit id and an ISO timestamp', () => {
       expect(() => parseOptimizerInput({ ...scenario.records, task: scenario.task, tokenBudget: scenario.tokenBudget })).not.toThrow();
       for (const records of Object.values(scenario.records) as unknown[]) {
@@ -171,9 +195,10 @@ describe('optimizer benchmark: the baselines', () => {
 });
 
 describe('optimizer benchmark: acceptance of C (the optimizer)', () => {
-  describe.each(scenarios.map((scenario) => [scenario.name, scenario] as const))('%s', (_name, scenario) => {
-    it('keeps every required fact', () => {
-      expect(rowOf(scenario, 'C').lostFacts).toEqual([]);
+  describe.each([...scenarios, ...heldOut].map((scenario) => [scenario.name, scenario] as const))('%s', (_name, scenario) => {
+    const isHeldOut = heldOutNames.has(scenario.name);
+    it(isHeldOut ? 'loses exactly the facts listed for it (held out)' : 'keeps every required fact', () => {
+      expect(rowOf(scenario, 'C').lostFacts).toEqual(isHeldOut ? (HELDOUT_LOSSES[scenario.name] ?? []) : []);
     });
 
     it(scenario.expect?.budgetConflict === true ? 'reports BUDGET_CONFLICT and still includes the mandatory facts' : 'stays within the budget without a conflict', () => {
