@@ -78,7 +78,6 @@ export function extractFacts(text: string, context: ExtractionContext): Extracti
   return extraction;
 }
 
-/** What the task names: its words, paths, the file names among them, and its identifiers. */
 /** `#512` (a pull request or issue), or a commit hash of 7 to 40 hex digits with a digit and a letter in it. */
 const CHANGE_REFERENCE = /(?<![\w#&])#\d{1,7}(?![\w-])|(?<![\w#-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?![\w-])/g;
 
@@ -86,6 +85,7 @@ function changeReferences(text: string): string[] {
   return [...new Set(text.match(CHANGE_REFERENCE) ?? [])];
 }
 
+/** What the task names: its words, paths, the file names among them, its identifiers and the changes it refers to. */
 export function extractTaskTerms(task: string): TaskTerms {
   const facts = extractFacts(task, { kind: 'message' });
   const basenames = [...new Set(facts.paths.map(basename).filter((name) => name !== ''))];

@@ -217,12 +217,13 @@ function changedPaths(change: IdentifierSubject): string[] {
 
 /**
  * The code the task reaches in a few hops: the project files named by the seeds (failures and
- * fragments that name the task's identifiers), then the modules those files import, and so on.
+ * fragments that name the task's identifiers) and by the changes the task names, then the modules
+ * those files import, and so on.
  */
 export class RelatedModules {
   private readonly stems = new StemIndex();
 
-  constructor(seeds: readonly IdentifierSubject[], files: readonly NormalizedRecord[], changes: readonly IdentifierSubject[] = []) {
+  constructor(seeds: readonly IdentifierSubject[], files: readonly NormalizedRecord[], changes: readonly IdentifierSubject[]) {
     const pointed = [...seeds.map(seedPaths), ...changes.map(changedPaths)];
     for (const paths of pointed) {
       for (const path of paths) {
