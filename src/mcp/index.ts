@@ -23,3 +23,10 @@ export {
   type ListAllToolsOptions,
   type ToolPages,
 } from './_session.js';
+export {
+  runServer,
+  type ServerDiagnostics,
+  type ServerRun,
+  type ServerRunOptions,
+  type ServerRunTimings,
+} from './_server-run.js';

@@ -1,6 +1,12 @@
 import { type McpctxError } from '../errors/index.js';
-import { listAllTools, type InitializeOutcome, type LaunchSpec, type StdioTransportOptions } from '../mcp/index.js';
-import { runServer, type ServerDiagnostics } from './_server-run.js';
+import {
+  listAllTools,
+  runServer,
+  type InitializeOutcome,
+  type LaunchSpec,
+  type ServerDiagnostics,
+  type StdioTransportOptions,
+} from '../mcp/index.js';
 
 export interface CaptureOptions {
   launch: LaunchSpec;

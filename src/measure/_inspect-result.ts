@@ -5,16 +5,17 @@ import {
   Redactor,
   clientCapabilitiesFor,
   listAllTools,
+  runServer,
   type Deadline,
   type LaunchSpec,
   type RawClient,
+  type ServerRun,
   type StdioTransportOptions,
 } from '../mcp/index.js';
 import { TOKENIZER } from '../tokens/index.js';
 import { isPlainObject, nestsDeeperThan } from './_json-value.js';
 import { DEFAULT_TIMEOUT_MS } from './_measure.js';
 import { resultCost, tooDeep, type ResultCost } from './_result-cost.js';
-import { runServer, type ServerRun } from './_server-run.js';
 
 export interface InspectResultOptions {
   launch: LaunchSpec;

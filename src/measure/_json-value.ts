@@ -1,11 +1,7 @@
 /** Small helpers over parsed JSON values, shared by the result-cost analysis. */
+import { isPlainObject, type JsonObject } from '../tokens/index.js';
 
-export type JsonObject = Record<string, unknown>;
-
-/** A JSON object: not null, not an array. */
-export function isPlainObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan, type JsonObject } from '../tokens/index.js';
 
 /** An object or an array. */
 export function isContainer(value: unknown): value is JsonObject | unknown[] {
@@ -49,24 +45,4 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (aKeys.length !== Object.keys(b).length) return false;
   const bObject = b as JsonObject;
   return aKeys.every((key) => Object.hasOwn(bObject, key) && jsonEqual((a as JsonObject)[key], bObject[key]));
-}
-
-/**
- * Deepest nesting the analysis accepts. `JSON.parse` reads any depth, but stringifying and walking
- * a value recurse: a hostile `[[[[...]]]]` would overflow the stack instead of being refused.
- */
-export const MAX_JSON_DEPTH = 512;
-
-/** Whether objects and arrays nest deeper than `limit` levels; iterative, so any depth is safe to ask about. */
-export function nestsDeeperThan(value: unknown, limit: number = MAX_JSON_DEPTH): boolean {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
-    const [node, depth] = entry;
-    if (typeof node !== 'object' || node === null) continue;
-    if (depth > limit) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) {
-      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
-    }
-  }
-  return false;
 }

@@ -1,4 +1,5 @@
 import { McpctxError } from '../errors/index.js';
+import { isPlainObject } from '../tokens/index.js';
 
 /** One allowed field: a dot path into the record, an optional output name, an optional character cap. */
 export type FieldSpec = string | { readonly path: string; readonly as?: string; readonly maxChars?: number };
@@ -144,9 +145,6 @@ function normalize(spec: FieldSpec): ProjectedField {
   return { path, name, maxChars };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function preview(paths: ReadonlySet<string>): string {
   const list = [...paths].filter((path) => !path.includes('.')).slice(0, 12);

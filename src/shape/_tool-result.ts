@@ -1,5 +1,5 @@
 import { McpctxError, isMcpctxError } from '../errors/index.js';
-import { countTokens } from '../tokens/index.js';
+import { countTokens, isPlainObject } from '../tokens/index.js';
 import { formatText, type TextFormat } from './_formats.js';
 
 /** The subset of MCP's CallToolResult this library builds; assignable to the SDK's type. */
@@ -63,6 +63,3 @@ export function toolErrorFrom(error: unknown): TextToolResult {
   throw error;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

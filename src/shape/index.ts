@@ -31,3 +31,12 @@ export {
   type FrozenSnapshot,
 } from './_frozen-records.js';
 export { stableJson } from './_stable-json.js';
+export {
+  base64DecodedBytes,
+  toolResultCost,
+  toolResultParts,
+  type CountedResultPart,
+  type ResultPart,
+  type ResultPartKind,
+  type ToolResultCost,
+} from './_result-parts.js';

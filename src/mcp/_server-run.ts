@@ -1,16 +1,9 @@
 import { McpctxError } from '../errors/index.js';
-import {
-  BoundedStdioTransport,
-  Deadline,
-  RawClient,
-  initialize,
-  type ExitStatus,
-  type InitializeOutcome,
-  type LaunchSpec,
-  type NonJsonLines,
-  type StdioTransportOptions,
-  type StrayResponses,
-} from '../mcp/index.js';
+import { Deadline } from './_deadline.js';
+import type { LaunchSpec } from './_launch.js';
+import { RawClient, type StrayResponses } from './_raw-client.js';
+import { initialize, type InitializeOutcome } from './_session.js';
+import { BoundedStdioTransport, type ExitStatus, type NonJsonLines, type StdioTransportOptions } from './_stdio-transport.js';
 
 export interface ServerRunOptions {
   launch: LaunchSpec;

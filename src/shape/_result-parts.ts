@@ -1,0 +1,119 @@
+import { McpctxError } from '../errors/index.js';
+import { countTokens, isPlainObject } from '../tokens/index.js';
+
+/**
+ * What a `tools/call` result puts into a model's context, part by part. This is the one definition
+ * of a result's cost: the result guard, `inspect-result` and the gateway all read results through it.
+ *
+ * - a text block: its text;
+ * - an embedded resource: its `text`, or for a `blob` its decoded bytes (binary);
+ * - a `resource_link`: the block's compact JSON (name, uri, description... all reach the model);
+ * - an image or audio block: the decoded bytes of its `data` (binary, not text tokens);
+ * - any other block, or a malformed one: its compact JSON (a client may pass it through as is);
+ * - `structuredContent`: its compact JSON.
+ */
+export type ResultPartKind = 'text' | 'resource-text' | 'resource-blob' | 'resource-link' | 'image' | 'audio' | 'other' | 'structured';
+
+export interface ResultPart {
+  /** Where the part is: `content[2]` or `structuredContent`. */
+  readonly where: string;
+  /** Index of the content block; null for structuredContent. */
+  readonly block: number | null;
+  /** The block's `type` as sent (`text`, `resource_link`, ...); `structuredContent` for that part. */
+  readonly type: string;
+  readonly kind: ResultPartKind;
+  /** The text the model reads; null for binary data (images, audio, blobs), which is paid for by its bytes. */
+  readonly text: string | null;
+  /** UTF-8 bytes of `text`, or for binary data the decoded length of its base64. */
+  readonly bytes: number;
+}
+
+export interface CountedResultPart extends ResultPart {
+  /** o200k tokens of `text`; null for binary data. */
+  readonly tokens: number | null;
+}
+
+export interface ToolResultCost {
+  readonly parts: readonly CountedResultPart[];
+  /** Sum of the text parts' tokens: what the result costs as text. */
+  readonly textTokens: number;
+  /** Decoded bytes of every binary part (images, audio, blobs). */
+  readonly binaryBytes: number;
+}
+
+/** The parts of a result in wire order (content blocks, then structuredContent). Counts nothing. */
+export function toolResultParts(result: unknown): ResultPart[] {
+  if (!isPlainObject(result)) {
+    throw new McpctxError('INVALID_ARGUMENT', `A tool result must be an object, got ${describe(result)}.`);
+  }
+  const parts: ResultPart[] = [];
+  const content = Array.isArray(result.content) ? result.content : [];
+  for (const [index, block] of content.entries()) parts.push(blockPart(block, index));
+  if (Object.hasOwn(result, 'structuredContent') && result.structuredContent !== undefined) {
+    parts.push(textPart('structuredContent', null, 'structuredContent', 'structured', compactJson(result.structuredContent, 'structuredContent')));
+  }
+  return parts;
+}
+
+/** Every part counted exactly in o200k tokens, with the totals. */
+export function toolResultCost(result: unknown): ToolResultCost {
+  let textTokens = 0;
+  let binaryBytes = 0;
+  const parts = toolResultParts(result).map((part): CountedResultPart => {
+    if (part.text === null) {
+      binaryBytes += part.bytes;
+      return { ...part, tokens: null };
+    }
+    const tokens = countTokens(part.text);
+    textTokens += tokens;
+    return { ...part, tokens };
+  });
+  return { parts, textTokens, binaryBytes };
+}
+
+/** Decoded length of base64 (standard or url-safe) text, without decoding it. */
+export function base64DecodedBytes(data: string): number {
+  let body = data.replace(/[\s=]+$/u, '');
+  if (/\s/u.test(body)) body = body.replace(/\s+/gu, '');
+  return Math.floor((body.length * 3) / 4);
+}
+
+function blockPart(block: unknown, index: number): ResultPart {
+  const where = `content[${index}]`;
+  if (!isPlainObject(block)) return textPart(where, index, 'unknown', 'other', compactJson(block, where));
+  const type = typeof block.type === 'string' ? block.type : 'unknown';
+  if (type === 'text' && typeof block.text === 'string') return textPart(where, index, type, 'text', block.text);
+  if (type === 'resource' && isPlainObject(block.resource)) {
+    const { text, blob } = block.resource;
+    if (typeof text === 'string') return textPart(where, index, type, 'resource-text', text);
+    if (typeof blob === 'string') return binaryPart(where, index, type, 'resource-blob', blob);
+  }
+  if ((type === 'image' || type === 'audio') && typeof block.data === 'string') return binaryPart(where, index, type, type, block.data);
+  if (type === 'resource_link') return textPart(where, index, type, 'resource-link', compactJson(block, where));
+  return textPart(where, index, type, 'other', compactJson(block, where));
+}
+
+function textPart(where: string, block: number | null, type: string, kind: ResultPartKind, text: string): ResultPart {
+  return { where, block, type, kind, text, bytes: Buffer.byteLength(text, 'utf8') };
+}
+
+function binaryPart(where: string, block: number, type: string, kind: ResultPartKind, base64: string): ResultPart {
+  return { where, block, type, kind, text: null, bytes: base64DecodedBytes(base64) };
+}
+
+function compactJson(value: unknown, where: string): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value) as string | undefined;
+  } catch (error) {
+    // Cycles, BigInt, or nesting deeper than the stack: say which part, never a bare TypeError.
+    throw new McpctxError('INVALID_ARGUMENT', `The result's ${where} has no JSON form: ${(error as Error).message}.`, { where });
+  }
+  return text ?? 'null';
+}
+
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+}
