@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { DECLARABLE_CAPABILITIES, isEnvName } from '../mcp/index.js';
+import { DECLARABLE_CAPABILITIES, MAX_BUDGET_MS, isEnvName } from '../mcp/index.js';
 
 export function collectEnv(value: string, previous: Record<string, string>): Record<string, string> {
   const equals = value.indexOf('=');
@@ -24,4 +24,13 @@ export function parseCapabilities(value: string): string[] {
     throw new InvalidArgumentError(`unknown capability ${unknown.join(', ')}; choose from ${DECLARABLE_CAPABILITIES.join(', ')}`);
   }
   return [...new Set(names)];
+}
+
+/** `--timeout`: whole milliseconds from 1 to 24 h (Node fires longer timers at once). */
+export function parseTimeoutMs(value: string): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(number) || number < 1 || number > MAX_BUDGET_MS) {
+    throw new InvalidArgumentError(`expected whole milliseconds from 1 to ${MAX_BUDGET_MS} (24 h), got "${value}"`);
+  }
+  return number;
 }

@@ -4,7 +4,7 @@ import { McpctxError } from '../errors/index.js';
 import { DEFAULT_TIMEOUT_MS, inspectResult, type FieldCost, type ResultInspection } from '../measure/index.js';
 import { DECLARABLE_CAPABILITIES, DEFAULT_PROTOCOL_VERSION } from '../mcp/index.js';
 import { EXIT, type CliIo } from './_io.js';
-import { collectEnv, parseCapabilities, parsePositiveInteger } from './_parse.js';
+import { collectEnv, parseCapabilities, parseTimeoutMs } from './_parse.js';
 import { formatCount, formatShare, renderTable } from './_table.js';
 
 interface InspectResultFlags {
@@ -36,7 +36,7 @@ export function registerInspectResult(program: Command, io: CliIo, setExit: (cod
     .option('--args <json>', 'the tool arguments, a JSON object (default {})')
     .option('--json', 'print the inspection as one JSON object')
     .option('--env <NAME=VALUE>', 'pass a variable to the server (repeatable; the value is never printed)', collectEnv, {} as Record<string, string>)
-    .option('--timeout <ms>', 'one budget for start, initialize and the call', parsePositiveInteger, DEFAULT_TIMEOUT_MS)
+    .option('--timeout <ms>', 'one budget for start, initialize and the call', parseTimeoutMs, DEFAULT_TIMEOUT_MS)
     .option(
       '--capabilities <list>',
       `client capabilities to declare, comma-separated (${DECLARABLE_CAPABILITIES.join(', ')}); none by default`,

@@ -14,7 +14,7 @@ import {
 import { DECLARABLE_CAPABILITIES, DEFAULT_PROTOCOL_VERSION } from '../mcp/index.js';
 import { EXIT, type CliIo } from './_io.js';
 import { formatCount, formatShare, renderTable } from './_table.js';
-import { collectEnv, parseCapabilities, parsePositiveInteger } from './_parse.js';
+import { collectEnv, parseCapabilities, parsePositiveInteger, parseTimeoutMs } from './_parse.js';
 
 interface MeasureFlags {
   json?: boolean;
@@ -52,7 +52,7 @@ export function registerMeasure(program: Command, io: CliIo, setExit: (code: num
       parseCapabilities,
     )
     .option('--protocol-version <version>', 'protocol version to request', DEFAULT_PROTOCOL_VERSION)
-    .option('--timeout <ms>', 'one budget per capture for start, initialize and tools/list', parsePositiveInteger, DEFAULT_TIMEOUT_MS)
+    .option('--timeout <ms>', 'one budget per capture for start, initialize and tools/list', parseTimeoutMs, DEFAULT_TIMEOUT_MS)
     .option('--runs <n>', 'captures to compare (a changing catalog is reported as dynamic)', parsePositiveInteger, DEFAULT_RUNS)
     .option('--env <NAME=VALUE>', 'pass a variable to the server (repeatable; the value is never recorded)', collectEnv, {} as Record<string, string>)
     .option('--cwd <dir>', 'working directory of the server')

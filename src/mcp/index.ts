@@ -1,6 +1,6 @@
 export { BASE_ENV_NAMES, childEnvironment, isEnvName, passedEnvNames, type LaunchSpec } from './_launch.js';
 export { MCPCTX_CLIENT_INFO } from './_client-info.js';
-export { Deadline } from './_deadline.js';
+export { Deadline, MAX_BUDGET_MS, checkBudgetMs } from './_deadline.js';
 export { MIN_CAPTURE_SECRET_CHARS, MIN_SECRET_CHARS, Redactor } from './_redact.js';
 export { DEFAULT_MAX_FRAME_BYTES, FrameSplitter } from './_frames.js';
 export {

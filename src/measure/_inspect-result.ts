@@ -3,6 +3,7 @@ import {
   DEFAULT_PROTOCOL_VERSION,
   MIN_CAPTURE_SECRET_CHARS,
   Redactor,
+  checkBudgetMs,
   clientCapabilitiesFor,
   listAllTools,
   runServer,
@@ -56,7 +57,7 @@ export async function inspectResult(options: InspectResultOptions): Promise<Resu
   if (options.arguments !== undefined && !isPlainObject(options.arguments)) {
     throw new McpctxError('USAGE', 'the tool arguments must be a JSON object');
   }
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new McpctxError('USAGE', `timeout must be a positive number of ms, got ${timeoutMs}`);
+  checkBudgetMs(timeoutMs, 'timeoutMs');
   const clientCapabilities = clientCapabilitiesFor(options.capabilities ?? []);
   const redactor = new Redactor(options.launch.env);
   const run = await runServer(

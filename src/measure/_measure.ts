@@ -3,6 +3,7 @@ import {
   DEFAULT_PROTOCOL_VERSION,
   MIN_CAPTURE_SECRET_CHARS,
   Redactor,
+  checkBudgetMs,
   clientCapabilitiesFor,
   passedEnvNames,
   type LaunchSpec,
@@ -81,7 +82,7 @@ export async function measureServer(options: MeasureOptions): Promise<Measuremen
   const runs = options.runs ?? DEFAULT_RUNS;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!Number.isInteger(runs) || runs < 1) throw new McpctxError('USAGE', `runs must be a positive integer, got ${runs}`);
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new McpctxError('USAGE', `timeout must be a positive number of ms, got ${timeoutMs}`);
+  checkBudgetMs(timeoutMs, 'timeoutMs');
   const clientCapabilities = clientCapabilitiesFor(options.capabilities ?? []);
   const protocolVersion = options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
   const redactor = new Redactor(options.launch.env);

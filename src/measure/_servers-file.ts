@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { McpctxError } from '../errors/index.js';
-import { isEnvName } from '../mcp/index.js';
+import { checkBudgetMs, isEnvName } from '../mcp/index.js';
 import { safeSegment } from './_files.js';
 import type { MeasureOptions } from './_measure.js';
 
@@ -60,7 +60,13 @@ function serverEntry(entry: unknown, where: string, folder: string): MeasureOpti
   };
   if (fields.capabilities !== undefined) options.capabilities = stringList(fields.capabilities, place, 'capabilities');
   if (fields.protocolVersion !== undefined) options.protocolVersion = requiredString(fields.protocolVersion, place, 'protocolVersion');
-  if (fields.timeoutMs !== undefined) options.timeoutMs = positiveInteger(fields.timeoutMs, place, 'timeoutMs');
+  if (fields.timeoutMs !== undefined) {
+    try {
+      options.timeoutMs = checkBudgetMs(fields.timeoutMs, 'timeoutMs');
+    } catch (error) {
+      throw invalidEntry(place, (error as Error).message);
+    }
+  }
   if (fields.runs !== undefined) options.runs = positiveInteger(fields.runs, place, 'runs');
   return options;
 }

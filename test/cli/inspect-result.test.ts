@@ -87,7 +87,7 @@ describe('mcpctx inspect-result', () => {
     [['--tool', 'echo_arguments', '--args', '"text"'], /--args must be a JSON object .*got a string/],
     [['--tool', 'echo_arguments', '--args', '{"state":'], /--args is not valid JSON; give a JSON object/],
     [[], /required option '--tool <name>'/],
-    [['--tool', 'x', '--timeout', '0'], /positive integer/],
+    [['--tool', 'x', '--timeout', '0'], /from 1 to 86400000/],
   ])('rejects %j as a usage error (exit 2)', async (args, message) => {
     const run = await cli(['inspect-result', ...args, ...server]);
     expect(run.code).toBe(2);
