@@ -24,7 +24,10 @@ export type McpctxErrorCode =
   | 'INVALID_PROJECTION'
   | 'INVALID_ARGUMENT'
   | 'INVALID_RECORDS'
-  | 'SOURCE_CHANGED';
+  | 'SOURCE_CHANGED'
+  | 'JSON_TOO_DEEP'
+  | 'CATALOG_TOO_LARGE'
+  | 'CANCELLED';
 
 export class McpctxError extends Error {
   readonly code: McpctxErrorCode;

@@ -2,10 +2,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 
 /**
  * Process-group signalling. Servers run as group leaders (spawned detached), so a signal to the
- * negative pid reaches everything they started.
+ * negative pid reaches everything they started that stayed in the group.
  */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
 
 /** Sends `signal` to the group; false when no process of the group is left. */
 export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
@@ -61,19 +59,3 @@ export async function waitForGroupGone(pgid: number, timeoutMs: number): Promise
   }
 }
 
-/**
- * If our own process exits while a server group is still up (Ctrl-C, a crash), kill the group:
- * detached servers do not get the terminal's signals, so nobody else would.
- */
-export function killGroupOnExit(pgid: number): void {
-  liveGroups.add(pgid);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const group of liveGroups) signalGroup(group, 'SIGKILL');
-  });
-}
-
-export function releaseGroupOnExit(pgid: number): void {
-  liveGroups.delete(pgid);
-}

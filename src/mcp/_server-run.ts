@@ -1,9 +1,10 @@
 import { McpctxError } from '../errors/index.js';
 import { Deadline } from './_deadline.js';
 import type { LaunchSpec } from './_launch.js';
-import { RawClient, type StrayResponses } from './_raw-client.js';
-import { initialize, type InitializeOutcome } from './_session.js';
-import { BoundedStdioTransport, type ExitStatus, type NonJsonLines, type StdioTransportOptions } from './_stdio-transport.js';
+import type { RawClient } from './_raw-client.js';
+import { ServerSession, type ServerDiagnostics } from './_server-session.js';
+import type { InitializeOutcome } from './_session.js';
+import type { StdioTransportOptions } from './_stdio-transport.js';
 
 export interface ServerRunOptions {
   launch: LaunchSpec;
@@ -22,18 +23,6 @@ export interface ServerRunTimings {
   workMs: number;
   closeMs: number;
   totalMs: number;
-}
-
-/** How the server behaved while it ran, whatever the work gave. */
-export interface ServerDiagnostics {
-  /** How the server process ended (after our shutdown, when it had not ended by itself). */
-  exit: ExitStatus;
-  /** True when the server exited or closed its output before we shut it down. */
-  endedOnItsOwn: boolean;
-  stderrTail: string;
-  stderrBytes: number;
-  nonJsonLines: NonJsonLines;
-  strayResponses: StrayResponses;
 }
 
 /** What one launch of the server gave: the work's value, or the error that stopped it, plus diagnostics. */
@@ -56,8 +45,12 @@ export async function runServer<T>(
   work: (client: RawClient, deadline: Deadline) => Promise<T>,
 ): Promise<ServerRun<T>> {
   const startedAt = performance.now();
-  const transport = new BoundedStdioTransport(options.launch, options.transport);
-  const client = new RawClient(transport, { rootsDeclared: 'roots' in options.clientCapabilities });
+  const session = new ServerSession({
+    launch: options.launch,
+    transport: options.transport,
+    protocolVersion: options.protocolVersion,
+    capabilities: options.clientCapabilities,
+  });
   const deadline = new Deadline(options.timeoutMs, options.label);
   const timings: ServerRunTimings = { startMs: 0, initializeMs: 0, workMs: 0, closeMs: 0, totalMs: 0 };
   const run: Partial<ServerRun<T>> = {};
@@ -70,37 +63,23 @@ export async function runServer<T>(
     return elapsed;
   };
   try {
-    await client.start();
+    await session.start();
     timings.startMs = lap();
     step = 'initialize';
-    run.initialize = await initialize(client, {
-      protocolVersion: options.protocolVersion,
-      capabilities: options.clientCapabilities,
-      deadline,
-    });
+    run.initialize = await session.initialize(deadline);
     timings.initializeMs = lap();
     step = 'work';
-    run.value = await work(client, deadline);
+    run.value = await work(session.client, deadline);
     timings.workMs = lap();
   } catch (error) {
     run.error = asError(error);
     run.failedStep = step;
     lap();
   }
-  const endedOnItsOwn = transport.exit !== undefined || run.error?.code === 'TRANSPORT_CLOSED';
-  const exit = await transport.shutdown();
+  const diagnostics = await session.diagnostics();
   timings.closeMs = lap();
   timings.totalMs = round(performance.now() - startedAt);
-  return {
-    ...run,
-    exit,
-    endedOnItsOwn,
-    stderrTail: transport.stderrTail,
-    stderrBytes: transport.stderrBytes,
-    nonJsonLines: transport.nonJsonLines,
-    strayResponses: client.strayResponses,
-    timings,
-  };
+  return { ...run, ...diagnostics, timings };
 }
 
 function asError(error: unknown): McpctxError {

@@ -59,7 +59,7 @@ export async function initialize(client: RawClient, options: InitializeOptions):
     options.deadline,
   );
   const result = expectObject(raw, 'initialize');
-  await client.notify('notifications/initialized');
+  await client.notify('notifications/initialized', undefined, options.deadline);
   const outcome: InitializeOutcome = { requestedProtocolVersion, result };
   if (typeof result.protocolVersion === 'string') outcome.negotiatedProtocolVersion = result.protocolVersion;
   if ('serverInfo' in result) outcome.serverInfo = result.serverInfo;
@@ -74,7 +74,12 @@ export interface ListAllToolsOptions {
   maxPages?: number;
   /** Most tools accepted in all. Default 10,000. */
   maxTools?: number;
+  /** Most bytes of tools/list responses accepted over all pages (the frames as received). Default 64 MiB. */
+  maxTotalBytes?: number;
 }
+
+/** Default bound on the bytes of all tools/list pages together: far above any real catalog, far below what exhausts memory. */
+export const DEFAULT_MAX_CATALOG_BYTES = 64 * 1024 * 1024;
 
 export interface ToolPages {
   /** Every page's `tools` array concatenated in server order, each tool exactly as parsed. */
@@ -86,6 +91,8 @@ export interface ToolPages {
 export async function listAllTools(client: RawClient, options: ListAllToolsOptions): Promise<ToolPages> {
   const maxPages = options.maxPages ?? 100;
   const maxTools = options.maxTools ?? 10_000;
+  const maxTotalBytes = options.maxTotalBytes ?? DEFAULT_MAX_CATALOG_BYTES;
+  let totalBytes = 0;
   const tools: unknown[] = [];
   const seenCursors = new Set<string>();
   let cursor: string | undefined;
@@ -99,6 +106,15 @@ export async function listAllTools(client: RawClient, options: ListAllToolsOptio
       await client.request('tools/list', cursor === undefined ? undefined : { cursor }, options.deadline),
       'tools/list',
     );
+    // Each page is bounded by the frame limit; the pages together by this, before they pile up in memory.
+    totalBytes += client.responseBytes(result) ?? Buffer.byteLength(JSON.stringify(result), 'utf8');
+    if (totalBytes > maxTotalBytes) {
+      throw new McpctxError(
+        'CATALOG_TOO_LARGE',
+        `tools/list pages passed ${maxTotalBytes} bytes in all (${totalBytes} after page ${page}); the limit is ${maxTotalBytes} bytes`,
+        { limitBytes: maxTotalBytes, receivedBytes: totalBytes, page },
+      );
+    }
     if (!Array.isArray(result.tools)) {
       throw new McpctxError('PROTOCOL', 'the tools/list result has no tools array', { page });
     }

@@ -2,11 +2,14 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { McpctxError } from '../errors/index.js';
+import { Deadline } from './_deadline.js';
 import { DEFAULT_MAX_FRAME_BYTES, FrameSplitter } from './_frames.js';
 import { childEnvironment, type LaunchSpec } from './_launch.js';
+import { registerLiveServer, unregisterLiveServer, type LiveServer } from './_live-servers.js';
+import { signalGroup, waitForGroupGone } from './_process-group.js';
+import { ProcessTree } from './_process-tree.js';
 import { Redactor } from './_redact.js';
 import { BoundedTail, lastBytesAsText } from './_tail.js';
-import { killGroupOnExit, releaseGroupOnExit, signalGroup, waitForGroupGone } from './_process-group.js';
 
 export interface StdioTransportOptions {
   /** Largest message accepted from the server, checked before parsing. Default 16 MiB. */
@@ -17,6 +20,26 @@ export interface StdioTransportOptions {
   exitGraceMs?: number;
   /** After SIGTERM, how long before SIGKILL. Default 2,000 ms. */
   termGraceMs?: number;
+  /**
+   * Most bytes written to the server and not yet read by it. A write that would pass this waits
+   * (within its deadline) for the server to read; a single message larger than this is still sent
+   * once nothing else is waiting. Default 32 MiB.
+   */
+  maxUnreadBytes?: number;
+  /** Budget of a write made through the SDK's `send()`, which carries no deadline. Default 30,000 ms. */
+  sendTimeoutMs?: number;
+}
+
+/** A transport whose writes can be bounded by the caller's deadline, and that knows each received frame's size. */
+export interface BoundedTransport {
+  /**
+   * Writes one message; resolves when the server's stdin has taken all of it. Rejects with
+   * DEADLINE when the deadline passes first (the server stopped reading), with TRANSPORT_CLOSED
+   * when the connection is or becomes closed.
+   */
+  sendWithin(message: JSONRPCMessage, deadline: Deadline): Promise<void>;
+  /** UTF-8 bytes of the frame a message delivered through `onmessage` came in. */
+  frameBytesOf(message: object): number | undefined;
 }
 
 export interface ExitStatus {
@@ -41,13 +64,16 @@ const DRAIN_AFTER_EXIT_MS = 100;
  * `close()` ends the whole group. It implements the SDK's `Transport`, so the SDK `Client` and the
  * raw client both run over it. Messages are handed on exactly as `JSON.parse` read them.
  */
-export class BoundedStdioTransport implements Transport {
+export class BoundedStdioTransport implements Transport, BoundedTransport {
   onclose?: (() => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
   onmessage?: (<T extends JSONRPCMessage>(message: T) => void) | undefined;
 
-  readonly spec: LaunchSpec;
+  // Private: it holds env values, which must never leave the process.
+  readonly #spec: LaunchSpec;
   private readonly maxFrameBytes: number;
+  private readonly maxUnreadBytes: number;
+  private readonly sendTimeoutMs: number;
   private readonly exitGraceMs: number;
   private readonly termGraceMs: number;
   private readonly stderr: BoundedTail;
@@ -60,10 +86,17 @@ export class BoundedStdioTransport implements Transport {
   private closing: Promise<ExitStatus> | undefined;
   private closedNotified = false;
   private fatalError: McpctxError | undefined;
+  private stdinGone: McpctxError | undefined;
+  private readonly stdinGoneWaiters = new Set<(error: McpctxError) => void>();
+  private readonly frameBytes = new WeakMap<object, number>();
+  private readonly tree = new ProcessTree();
+  private liveServer: LiveServer | undefined;
 
   constructor(spec: LaunchSpec, options: StdioTransportOptions = {}) {
-    this.spec = spec;
+    this.#spec = spec;
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    this.maxUnreadBytes = options.maxUnreadBytes ?? 32 * 1024 * 1024;
+    this.sendTimeoutMs = options.sendTimeoutMs ?? 30_000;
     this.exitGraceMs = options.exitGraceMs ?? 2_000;
     this.termGraceMs = options.termGraceMs ?? 2_000;
     this.stderrTailBytes = options.stderrTailBytes ?? 8 * 1024;
@@ -103,11 +136,22 @@ export class BoundedStdioTransport implements Transport {
     return this.fatalError;
   }
 
+  /** What was launched, without env values: the command and the names of the variables passed. */
+  get launched(): { command: string; envNames: string[] } {
+    return { command: this.#spec.command, envNames: Object.keys(this.#spec.env ?? {}).sort() };
+  }
+
+  frameBytesOf(message: object): number | undefined {
+    return this.frameBytes.get(message);
+  }
+
   async start(): Promise<void> {
     if (this.child) throw new McpctxError('USAGE', 'transport already started');
-    const child = spawn(this.spec.command, [...(this.spec.args ?? [])], {
-      cwd: this.spec.cwd,
-      env: childEnvironment(this.spec),
+    const spec = this.#spec;
+    const child = spawn(spec.command, [...(spec.args ?? [])], {
+      cwd: spec.cwd,
+      // The tag lets shutdown find what the server started even after it left the process group.
+      env: { ...childEnvironment(spec), [this.tree.tag.name]: this.tree.tag.value },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true, // its own process group, so close() can end grandchildren too
       windowsHide: true,
@@ -133,35 +177,91 @@ export class BoundedStdioTransport implements Transport {
       child.once('spawn', () => resolve());
       child.once('error', (error) => {
         reject(
-          new McpctxError('SPAWN_FAILED', `could not start ${this.spec.command}: ${error.message}`, {
-            command: this.spec.command,
+          new McpctxError('SPAWN_FAILED', `could not start ${spec.command}: ${error.message}`, {
+            command: spec.command,
             errno: (error as NodeJS.ErrnoException).code,
           }),
         );
       });
     });
-    if (child.pid !== undefined) killGroupOnExit(child.pid);
+    if (child.pid !== undefined) {
+      this.tree.follow(child.pid);
+      this.liveServer = { pgid: child.pid, tree: this.tree };
+      registerLiveServer(this.liveServer);
+    }
 
-    child.stdin.on('error', () => {
-      // EPIPE when the server is gone: reported through exit and onclose, not as a crash.
-    });
+    // EPIPE when the server is gone: every waiting write fails at once, and later ones before they start.
+    child.stdin.on('error', (error) => this.stdinEnded(`the server's stdin failed: ${error.message}`));
+    child.stdin.on('close', () => this.stdinEnded("the server's stdin is closed"));
     child.stderr.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     this.readStdout(child.stdout);
     void this.exited?.then(() => this.afterExit(child));
   }
 
-  async send(message: JSONRPCMessage): Promise<void> {
-    const child = this.child;
-    if (!child || this.closing || this.exitStatus || this.fatalError || !child.stdin.writable) {
-      throw new McpctxError('TRANSPORT_CLOSED', 'cannot send: the server connection is closed', this.closedData());
-    }
-    const line = `${JSON.stringify(message)}\n`;
-    await new Promise<void>((resolve, reject) => {
-      child.stdin.write(line, (error) => {
-        if (error) reject(new McpctxError('TRANSPORT_CLOSED', `cannot send: ${error.message}`, this.closedData()));
-        else resolve();
+  /** The SDK's `Transport.send`: a write bounded by `sendTimeoutMs` (the SDK passes no deadline). */
+  send(message: JSONRPCMessage): Promise<void> {
+    return this.sendWithin(message, new Deadline(this.sendTimeoutMs, 'a write to the server'));
+  }
+
+  async sendWithin(message: JSONRPCMessage, deadline: Deadline): Promise<void> {
+    const stdin = this.openStdin();
+    const line = serialize(message);
+    const bytes = Buffer.byteLength(line, 'utf8');
+    // Backpressure: while the server has not read what is already queued, wait for it to read.
+    while (stdin.writableLength > 0 && stdin.writableLength + bytes > this.maxUnreadBytes) {
+      await this.settleWithin(deadline, `the server to read ${stdin.writableLength} queued bytes from its stdin`, (done) => {
+        stdin.once('drain', done);
+        return () => stdin.removeListener('drain', done);
       });
+      this.openStdin();
+    }
+    await this.settleWithin(deadline, 'the server to read a message from its stdin', (done, fail) => {
+      stdin.write(line, (error) => (error ? fail(this.closedError(`cannot send: ${error.message}`)) : done()));
+      return () => {};
     });
+  }
+
+  /** The server's stdin if messages can still be written to it; TRANSPORT_CLOSED otherwise. */
+  private openStdin(): Writable {
+    const child = this.child;
+    if (!child || this.closing || this.exitStatus || this.fatalError || this.stdinGone || !child.stdin.writable) {
+      throw this.stdinGone ?? this.closedError('cannot send: the server connection is closed');
+    }
+    return child.stdin;
+  }
+
+  /**
+   * Waits for `start` to call `done`, within what is left of `deadline`, failing at once if stdin
+   * closes meanwhile. `start` returns how to stop listening.
+   */
+  private settleWithin(
+    deadline: Deadline,
+    waitingFor: string,
+    start: (done: () => void, fail: (error: McpctxError) => void) => () => void,
+  ): Promise<void> {
+    if (deadline.expired) return Promise.reject(deadline.error(waitingFor));
+    return new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const finish = (error?: McpctxError): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        this.stdinGoneWaiters.delete(onGone);
+        stopListening();
+        if (error) reject(error);
+        else resolve();
+      };
+      const onGone = (error: McpctxError): void => finish(error);
+      const timer = setTimeout(() => finish(deadline.error(waitingFor)), deadline.remainingMs());
+      this.stdinGoneWaiters.add(onGone);
+      const stopListening = start(() => finish(), (error) => finish(error));
+    });
+  }
+
+  private stdinEnded(reason: string): void {
+    if (this.stdinGone) return;
+    this.stdinGone = this.closedError(`cannot send: ${reason}`);
+    for (const waiter of [...this.stdinGoneWaiters]) waiter(this.stdinGone);
   }
 
   /**
@@ -185,8 +285,14 @@ export class BoundedStdioTransport implements Transport {
       return { code: null, signal: null };
     }
     const pgid = child.pid;
-    child.stdin.end();
-    let status = await withinMs(this.exited, this.exitGraceMs);
+    // Seen now, while the server is alive: killing it would reparent what it started.
+    this.tree.members();
+    // A server that has not read what we already wrote will not see end-of-input either: waiting
+    // for it to exit by itself would only add the grace to every such shutdown.
+    const stoppedReading = child.stdin.writableLength > 0;
+    if (stoppedReading) child.stdin.destroy();
+    else child.stdin.end();
+    let status = await withinMs(this.exited, stoppedReading ? 0 : this.exitGraceMs);
     if (!status && pgid !== undefined) {
       signalGroup(pgid, 'SIGTERM');
       status = await withinMs(this.exited, this.termGraceMs);
@@ -201,8 +307,11 @@ export class BoundedStdioTransport implements Transport {
         if (!(await waitForGroupGone(pgid, Math.min(this.termGraceMs, 500)))) signalGroup(pgid, 'SIGKILL');
         await waitForGroupGone(pgid, 1_000);
       }
-      releaseGroupOnExit(pgid);
     }
+    // What left the group (setsid, a daemon's double fork) is found through /proc and ended too.
+    await this.tree.endAll(Math.min(this.termGraceMs, 500));
+    this.tree.release();
+    if (this.liveServer) unregisterLiveServer(this.liveServer);
     child.stdout.destroy();
     child.stderr.destroy();
     this.notifyClosed();
@@ -238,6 +347,7 @@ export class BoundedStdioTransport implements Transport {
       this.noise.first ??= this.redactor.window(this.redactor.text(frame).slice(0, FIRST_LINE_KEEP_CHARS), { cutAtStart: false });
       return;
     }
+    this.frameBytes.set(message as object, Buffer.byteLength(frame, 'utf8'));
     this.onmessage?.(message as JSONRPCMessage);
   }
 
@@ -263,9 +373,20 @@ export class BoundedStdioTransport implements Transport {
     this.onclose?.();
   }
 
-  private closedData(): Record<string, unknown> {
-    return { exit: this.exitStatus, stderrTail: this.stderrTail };
+  private closedError(message: string): McpctxError {
+    return new McpctxError('TRANSPORT_CLOSED', message, { exit: this.exitStatus, stderrTail: this.stderrTail });
   }
+}
+
+function serialize(message: JSONRPCMessage): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(message) as string | undefined;
+  } catch (error) {
+    throw new McpctxError('INVALID_ARGUMENT', `cannot send a message with no JSON form: ${(error as Error).message}`);
+  }
+  if (text === undefined) throw new McpctxError('INVALID_ARGUMENT', 'cannot send a message with no JSON form');
+  return `${text}\n`;
 }
 
 function isJsonRpcObject(value: unknown): boolean {

@@ -5,13 +5,24 @@ export { MIN_CAPTURE_SECRET_CHARS, MIN_SECRET_CHARS, Redactor } from './_redact.
 export { DEFAULT_MAX_FRAME_BYTES, FrameSplitter } from './_frames.js';
 export {
   BoundedStdioTransport,
+  type BoundedTransport,
   type ExitStatus,
   type NonJsonLines,
   type StdioTransportOptions,
 } from './_stdio-transport.js';
-export { RawClient, type RawClientOptions, type StrayResponses } from './_raw-client.js';
+export {
+  RawClient,
+  type RawClientOptions,
+  type RequestOptions,
+  type ServerNotification,
+  type ServerRequest,
+  type ServerRequestHandler,
+  type StrayResponses,
+} from './_raw-client.js';
+export { SERVER_TAG_NAME } from './_process-tree.js';
 export {
   DECLARABLE_CAPABILITIES,
+  DEFAULT_MAX_CATALOG_BYTES,
   DEFAULT_PROTOCOL_VERSION,
   KNOWN_PROTOCOL_VERSIONS,
   clientCapabilitiesFor,
@@ -23,9 +34,9 @@ export {
   type ListAllToolsOptions,
   type ToolPages,
 } from './_session.js';
+export { ServerSession, type ServerDiagnostics, type ServerSessionOptions } from './_server-session.js';
 export {
   runServer,
-  type ServerDiagnostics,
   type ServerRun,
   type ServerRunOptions,
   type ServerRunTimings,

@@ -287,6 +287,79 @@ function clientRequestsToolsList() {
   return { tools: [...CATALOG, tool] };
 }
 
+// flood-never-read: answers initialize, then never reads stdin again and sends server->client
+// pings as fast as its stdout drains (a client that answers each one fills the pipe).
+let flooding = false;
+function floodNeverReadInitialize(params, id) {
+  process.stdin.pause();
+  process.stdin.removeAllListeners('data');
+  flooding = true;
+  let n = 0;
+  // The answer and a first wave of pings in one write: a client that answers every ping before it
+  // sends notifications/initialized finds the pipe full.
+  const wave = Array.from({ length: 2000 }, () => JSON.stringify({ jsonrpc: '2.0', id: `flood-${n++}`, method: 'ping' }) + '\n');
+  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, result: initializeResult(negotiate(params.protocolVersion)) }) + '\n' + wave.join(''));
+  const until = Date.now() + 120_000;
+  const burst = () => {
+    if (Date.now() > until) return;
+    let ok = true;
+    for (let k = 0; k < 200 && ok; k++) ok = process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: `flood-${n++}`, method: 'ping' }) + '\n');
+    if (ok) setTimeout(burst, 2);
+    else process.stdout.once('drain', burst);
+  };
+  burst();
+  return HANDLED;
+}
+
+// Processes that leave the server's process group, each reported on stderr as "<kind> pid N".
+function spawnEscapees(kinds) {
+  for (const kind of kinds) {
+    if (kind === 'setsid') {
+      const child = spawn('sleep', ['1000'], { stdio: 'ignore', detached: true });
+      child.unref();
+      process.stderr.write(`setsid pid ${child.pid}\n`);
+    } else if (kind === 'daemon') {
+      // A double fork: the middle process starts a detached sleep, prints its pid and exits, so the
+      // sleep is reparented and no longer below the server.
+      const script = "const c=require('child_process').spawn('sleep',['1000'],{stdio:'ignore',detached:true});c.unref();process.stderr.write('daemon pid '+c.pid+'\\n');";
+      const middle = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'inherit'], detached: true });
+      middle.unref();
+    } else if (kind === 'env-cleared') {
+      // No environment at all (so no tag), in its own session, but still the server's child.
+      const child = spawn('env', ['-i', 'setsid', 'sleep', '1000'], { stdio: 'ignore' });
+      process.stderr.write(`env-cleared pid ${child.pid}\n`);
+    }
+  }
+}
+
+// session: tools/call for a long-lived session. Tools: "slow" {ms, tag} answers {tag} after ms,
+// sending notifications/progress first when the call carries a progressToken; "ask" sends
+// sampling/createMessage to the client and returns the client's answer.
+const pendingAsks = new Map();
+let askCounter = 0;
+function sessionToolsCall(params, id) {
+  const args = params.arguments ?? {};
+  const token = params._meta?.progressToken;
+  if (params.name === 'slow') {
+    if (token !== undefined) send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 2 } });
+    setTimeout(() => send({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify({ tag: args.tag }) }] } }), Number(args.ms) || 0);
+    return HANDLED;
+  }
+  if (params.name === 'ask') {
+    const askId = `ask-${++askCounter}`;
+    pendingAsks.set(askId, (reply) => send({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify(reply) }] } }));
+    send({ jsonrpc: '2.0', id: askId, method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: args.question } }], maxTokens: 10 } });
+    return HANDLED;
+  }
+  throw new RpcError(-32602, `Unknown tool: ${params.name}`);
+}
+function sessionReply(msg) {
+  const done = pendingAsks.get(msg.id);
+  if (!done) return;
+  pendingAsks.delete(msg.id);
+  done('result' in msg ? { result: msg.result } : { error: msg.error });
+}
+
 const secretLine = () => `the secret is ${process.env.CANARY_SECRET}\n`;
 
 // ---------------------------------------------------------------------------------------------
@@ -383,6 +456,10 @@ const MODES = {
   'echo-env': { start: () => process.stderr.write(secretLine()) },
   'echo-env-exit': { start: () => die(1, secretLine()) },
   'slow-start': { start: () => sleep(300) },
+  'flood-never-read': { methods: { initialize: floodNeverReadInitialize }, onStdinEnd: () => {} },
+  escapees: { start: () => spawnEscapees(['setsid', 'daemon', 'env-cleared']) },
+  'escapees-hang': { start: () => (spawnEscapees(['setsid', 'daemon']), keepAlive()), onStdinEnd: () => {} },
+  session: { methods: { 'tools/call': sessionToolsCall }, onResponse: sessionReply },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -446,7 +523,7 @@ function onLine(line) {
   } catch {
     return; // not JSON: ignore
   }
-  if (msg === null || typeof msg !== 'object' || Array.isArray(msg) || mode.silent) return;
+  if (msg === null || typeof msg !== 'object' || Array.isArray(msg) || mode.silent || flooding) return;
   if (typeof msg.method === 'string') {
     if ('id' in msg) onRequest(msg); // a request; without an id it is a notification: ignore
   } else if ('id' in msg) {
