@@ -78,7 +78,7 @@ export class BoundedStdioTransport implements Transport, BoundedTransport {
   private readonly termGraceMs: number;
   private readonly stderr: BoundedTail;
   private readonly stderrTailBytes: number;
-  private readonly redactor: Redactor;
+  readonly #redactor: Redactor;
   private readonly noise: NonJsonLines = { count: 0 };
   private child: ChildProcessByStdio<Writable, Readable, Readable> | undefined;
   private exitStatus: ExitStatus | undefined;
@@ -100,9 +100,9 @@ export class BoundedStdioTransport implements Transport, BoundedTransport {
     this.exitGraceMs = options.exitGraceMs ?? 2_000;
     this.termGraceMs = options.termGraceMs ?? 2_000;
     this.stderrTailBytes = options.stderrTailBytes ?? 8 * 1024;
-    this.redactor = new Redactor(spec.env);
+    this.#redactor = new Redactor(spec.env);
     // Keep enough beyond the tail that a value written across its first byte is still seen whole.
-    this.stderr = new BoundedTail(this.stderrTailBytes + this.redactor.longestSecretBytes);
+    this.stderr = new BoundedTail(this.stderrTailBytes + this.#redactor.longestSecretBytes);
   }
 
   /**
@@ -110,7 +110,7 @@ export class BoundedStdioTransport implements Transport, BoundedTransport {
    * the server was given replaced by `[redacted:NAME]`: servers echo their configuration.
    */
   get stderrTail(): string {
-    const scrubbed = this.redactor.window(this.stderr.text(), { cutAtStart: this.stderr.cut });
+    const scrubbed = this.#redactor.window(this.stderr.text(), { cutAtStart: this.stderr.cut });
     return lastBytesAsText(Buffer.from(scrubbed, 'utf8'), this.stderrTailBytes);
   }
 
@@ -344,7 +344,7 @@ export class BoundedStdioTransport implements Transport, BoundedTransport {
     }
     if (!isJsonRpcObject(message)) {
       this.noise.count += 1;
-      this.noise.first ??= this.redactor.window(this.redactor.text(frame).slice(0, FIRST_LINE_KEEP_CHARS), { cutAtStart: false });
+      this.noise.first ??= this.#redactor.window(this.#redactor.text(frame).slice(0, FIRST_LINE_KEEP_CHARS), { cutAtStart: false });
       return;
     }
     this.frameBytes.set(message as object, Buffer.byteLength(frame, 'utf8'));

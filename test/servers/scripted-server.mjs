@@ -360,6 +360,24 @@ function sessionReply(msg) {
   done('result' in msg ? { result: msg.result } : { error: msg.error });
 }
 
+// deep-tools: a legal tools/list answer whose inputSchema nests 200,000 levels (JSON.parse reads
+// it; stringifying or walking it recursively overflows the stack).
+function deepToolsList(_params, id) {
+  const depth = 200_000;
+  const nested = '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+  const tool = `{"name":"deep","description":"nested ${depth} levels","inputSchema":${nested}}`;
+  writeLine(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"tools":[${tool}]}}\n`);
+  return HANDLED;
+}
+
+// big-pages: 40 legal pages of ~15 MiB each (one long description per page).
+const BIG_PAGE_DESCRIPTION = 'x'.repeat(15 * MiB);
+function bigPagesList(params) {
+  const page = params.cursor === undefined ? 0 : Number(String(params.cursor).replace('page-', ''));
+  const tools = [{ name: `big_${page}`, description: BIG_PAGE_DESCRIPTION, inputSchema: { type: 'object' } }];
+  return page < 39 ? { tools, nextCursor: `page-${page + 1}` } : { tools };
+}
+
 const secretLine = () => `the secret is ${process.env.CANARY_SECRET}\n`;
 
 // ---------------------------------------------------------------------------------------------
@@ -460,6 +478,8 @@ const MODES = {
   escapees: { start: () => spawnEscapees(['setsid', 'daemon', 'env-cleared']) },
   'escapees-hang': { start: () => (spawnEscapees(['setsid', 'daemon']), keepAlive()), onStdinEnd: () => {} },
   session: { methods: { 'tools/call': sessionToolsCall }, onResponse: sessionReply },
+  'deep-tools': { methods: { 'tools/list': deepToolsList } },
+  'big-pages': { methods: { 'tools/list': bigPagesList } },
 };
 
 // ---------------------------------------------------------------------------------------------
