@@ -26,8 +26,12 @@ const FAST: StdioTransportOptions = { exitGraceMs: 300, termGraceMs: 300 };
 const GENEROUS_MS = 15_000;
 /** Budget of the tests that are about a deadline firing. */
 const BUDGET_MS = 1_000;
-/** How late a fired deadline may be observed (timer and event-loop latency on a busy machine). */
-const SLACK_MS = 500;
+/**
+ * How late a fired deadline may be observed. Generous on purpose: on a loaded 2-core machine the
+ * event loop can lag by seconds, and every case below would otherwise wait far longer (forever,
+ * or the 20 s a trickled reply takes), so any figure under this still proves the deadline fired.
+ */
+const LATE_TIMER_MS = 5_000;
 /** Per-test timeout (vitest) of an ordinary case. */
 const TEST_MS = 20_000;
 
@@ -462,7 +466,7 @@ describe('scripted server over BoundedStdioTransport + RawClient', () => {
         expect(value.error.code).toBe('DEADLINE');
         expect(value.error.data).toMatchObject({ budgetMs: BUDGET_MS, waitingFor: 'a response to initialize' });
         expect(value.ms).toBeGreaterThanOrEqual(BUDGET_MS - 5);
-        expect(value.ms).toBeLessThanOrEqual(BUDGET_MS + SLACK_MS);
+        expect(value.ms).toBeLessThanOrEqual(BUDGET_MS + LATE_TIMER_MS);
         expect(value.stray.count).toBeGreaterThanOrEqual(1);
         expect(value.stray.firstId).toStrictEqual(firstId);
       }, TEST_MS);
@@ -474,7 +478,7 @@ describe('scripted server over BoundedStdioTransport + RawClient', () => {
       );
       expect(value.value.code).toBe('DEADLINE');
       expect(value.ms).toBeGreaterThanOrEqual(BUDGET_MS - 5);
-      expect(value.ms).toBeLessThanOrEqual(BUDGET_MS + SLACK_MS);
+      expect(value.ms).toBeLessThanOrEqual(BUDGET_MS + LATE_TIMER_MS);
       expect(exit).toEqual({ code: null, signal: 'SIGTERM' });
     }, TEST_MS);
 
@@ -486,32 +490,33 @@ describe('scripted server over BoundedStdioTransport + RawClient', () => {
       expect(value.value.code).toBe('DEADLINE');
       expect(value.value.data.budgetMs).toBe(budgetMs);
       expect(value.ms).toBeGreaterThanOrEqual(budgetMs - 5);
-      expect(value.ms).toBeLessThanOrEqual(2_000);
+      expect(value.ms).toBeLessThanOrEqual(budgetMs + LATE_TIMER_MS); // the whole reply takes 20 s
     }, TEST_MS);
 
     it('trickle: a deadline shared by two requests is not renewed by the second', async () => {
       const budgetMs = 1_500;
       const { value } = await withServer('trickle', { transport: FAST }, async ({ client }) => {
         const deadline = new Deadline(budgetMs, 'shared');
-        const started = performance.now();
-        const first = rejectionOf(client.request('ping', undefined, deadline));
+        const settledAt = (promise: Promise<McpctxError>): Promise<{ error: McpctxError; at: number }> =>
+          promise.then((error) => ({ error, at: performance.now() }));
+        const first = settledAt(rejectionOf(client.request('ping', undefined, deadline)));
         await new Promise((resolve) => setTimeout(resolve, 700));
-        const second = rejectionOf(client.request('ping', undefined, deadline));
-        const errors = await Promise.all([first, second]);
-        return { errors, ms: performance.now() - started };
+        const second = settledAt(rejectionOf(client.request('ping', undefined, deadline)));
+        return Promise.all([first, second]);
       });
-      expect(value.errors.map((error) => error.code)).toEqual(['DEADLINE', 'DEADLINE']);
-      expect(value.ms).toBeLessThanOrEqual(2_000);
+      expect(value.map(({ error }) => error.code)).toEqual(['DEADLINE', 'DEADLINE']);
+      // Both timers are due at the same instant; a renewed deadline would end the second 700 ms later.
+      expect(Math.abs((value[1]?.at ?? 0) - (value[0]?.at ?? 0))).toBeLessThan(500);
     }, TEST_MS);
     it('grandchild: shutdown kills the sleep the server left in its process group', async () => {
       const { value: sleepPid } = await withServer('grandchild', {}, async ({ client, transport }) => {
         await handshake(client); // stdin is read only after the grandchild is started and logged
-        expect(await pollUntil(() => /grandchild pid \d+/.test(transport.stderrTail), 2_000)).toBe(true);
+        expect(await pollUntil(() => /grandchild pid \d+/.test(transport.stderrTail), 10_000)).toBe(true);
         const pid = Number(/grandchild pid (\d+)/.exec(transport.stderrTail)?.[1]);
         expect(isPidAlive(pid)).toBe(true);
         return pid;
       });
-      expect(await pollUntil(() => !isPidAlive(sleepPid), 1_000)).toBe(true);
+      expect(await pollUntil(() => !isPidAlive(sleepPid), 10_000)).toBe(true);
     }, TEST_MS);
 
     it('ignore-sigterm: shutdown with the default graces escalates to SIGKILL', async () => {

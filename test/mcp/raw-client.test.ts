@@ -84,7 +84,7 @@ describe('RawClient', () => {
     const error = await rejection(client.request('second', undefined, deadline));
     expect(error.code).toBe('DEADLINE');
     expect(error.message).toContain('300 ms');
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(performance.now() - started).toBeLessThan(5_000); // the fake server never answers: only the deadline ends this
   });
 
   it('fails pending requests when the connection closes', async () => {
