@@ -33,10 +33,10 @@ export function registerInspectResult(program: Command, io: CliIo, setExit: (cod
     .summary('count one tool result in o200k_base tokens, field by field')
     .description(
       [
-        'Launch an MCP server over stdio, initialize it, call one tool (tools/call) and count the result as it came off the wire: o200k_base tokens and UTF-8 bytes of each text block and of structuredContent (compact JSON), and whether structuredContent repeats the text.',
-        'For a JSON payload (the first text block, else structuredContent): tokens per field of its records, nested objects broken down one level, fields that repeat earlier records marked copy; the characters/4 guess beside the real count; and a suggested projection (never applied) with the tokens it would give.',
-        'The server gets a minimal environment (PATH, HOME, USER, SHELL, TERM, LANG) plus the --env values; values never appear in the output.',
-        'Exit codes: 0 analysed (a result with isError: true included); 2 usage error; 3 the call failed (the server would not start, answered with a JSON-RPC error, ran out of time, or sent a frame over the limit).',
+        'Launch an MCP server over stdio, initialize it, call one tool (tools/call) and count the result as it came off the wire: o200k_base tokens and UTF-8 bytes of every part that reaches the model (text blocks, embedded text resources, resource links and other blocks as JSON, structuredContent as compact JSON; images, audio and blobs by decoded bytes), and whether structuredContent repeats the content.',
+        'For a JSON payload (two or more JSON text blocks read as one list, else the first JSON text block, else structuredContent): tokens per field of its records, nested objects broken down one level, fields that repeat earlier records marked copy; the characters/4 guess beside the real count; and a suggested projection (never applied, never dropping the answer, never larger than the payload) as the FieldSpec[] defineProjection takes, with the tokens it gives.',
+        'The server gets a minimal environment (PATH, HOME, USER, SHELL, TERM, LANG) plus the --env values; figures are counted on the real bytes and values never appear in the output.',
+        'The first line gives the status: analysed, tool-error (isError: true; its text is shown), unknown-tool, rpc-error, timeout, startup-failure, server-exited, over-limit or protocol-error. Exit codes: 0 analysed; 2 usage error; 3 any other status.',
       ].join('\n\n'),
     )
     .usage('--tool NAME [--args JSON] [options] -- <command> [args...]')
