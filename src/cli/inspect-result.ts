@@ -1,7 +1,16 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { McpctxError } from '../errors/index.js';
-import { DEFAULT_TIMEOUT_MS, inspectResult, type FieldCost, type ResultInspection } from '../measure/index.js';
+import {
+  DEFAULT_TIMEOUT_MS,
+  inspectResult,
+  type ContentBlockCost,
+  type ContentCost,
+  type FieldCost,
+  type ProjectionSuggestion,
+  type ResultInspection,
+  type ResultPayload,
+} from '../measure/index.js';
 import { DECLARABLE_CAPABILITIES, DEFAULT_PROTOCOL_VERSION } from '../mcp/index.js';
 import { EXIT, type CliIo } from './_io.js';
 import { collectEnv, parseCapabilities, parseTimeoutMs } from './_parse.js';
@@ -24,10 +33,10 @@ export function registerInspectResult(program: Command, io: CliIo, setExit: (cod
     .summary('count one tool result in o200k_base tokens, field by field')
     .description(
       [
-        'Launch an MCP server over stdio, initialize it, call one tool (tools/call) and count the result as it came off the wire: o200k_base tokens and UTF-8 bytes of each text block and of structuredContent (compact JSON), and whether structuredContent repeats the text.',
-        'For a JSON payload (the first text block, else structuredContent): tokens per field of its records, nested objects broken down one level, fields that repeat earlier records marked copy; the characters/4 guess beside the real count; and a suggested projection (never applied) with the tokens it would give.',
-        'The server gets a minimal environment (PATH, HOME, USER, SHELL, TERM, LANG) plus the --env values; values never appear in the output.',
-        'Exit codes: 0 analysed (a result with isError: true included); 2 usage error; 3 the call failed (the server would not start, answered with a JSON-RPC error, ran out of time, or sent a frame over the limit).',
+        'Launch an MCP server over stdio, initialize it, call one tool (tools/call) and count the result as it came off the wire: o200k_base tokens and UTF-8 bytes of every part that reaches the model (text blocks, embedded text resources, resource links and other blocks as JSON, structuredContent as compact JSON; images, audio and blobs by decoded bytes), and whether structuredContent repeats the content.',
+        'For a JSON payload (two or more JSON text blocks read as one list, else the first JSON text block, else structuredContent): tokens per field of its records, nested objects broken down one level, fields that repeat earlier records marked copy; the characters/4 guess beside the real count; and a suggested projection (never applied, never dropping the answer, never larger than the payload) as the FieldSpec[] defineProjection takes, with the tokens it gives.',
+        'The server gets a minimal environment (PATH, HOME, USER, SHELL, TERM, LANG) plus the --env values; figures are counted on the real bytes and values never appear in the output.',
+        'The first line gives the status: analysed, tool-error (isError: true; its text is shown), unknown-tool, rpc-error, timeout, startup-failure, server-exited, over-limit or protocol-error. Exit codes: 0 analysed; 2 usage error; 3 any other status.',
       ].join('\n\n'),
     )
     .usage('--tool NAME [--args JSON] [options] -- <command> [args...]')
@@ -63,7 +72,7 @@ async function runInspectResult(server: string[], flags: InspectResultFlags, io:
     timeoutMs: flags.timeout,
   });
   io.stdout.write(flags.json ? `${JSON.stringify(inspection, null, 2)}\n` : renderInspection(inspection));
-  return EXIT.ok;
+  return inspection.status === 'analysed' ? EXIT.ok : EXIT.failed;
 }
 
 /** `--args`: a JSON object. The text is never echoed back: it may hold a token. */
@@ -83,14 +92,23 @@ function parseToolArguments(text: string | undefined): Record<string, unknown> {
 }
 
 function renderInspection(inspection: ResultInspection): string {
-  const { content, payload, estimate, suggestion } = inspection;
+  const { content, payload, estimate, suggestion, details } = inspection;
   const out: string[] = [];
-  out.push(
-    `tool ${inspection.tool}: ${formatCount(content.totalTokens)} tokens in ${plural(content.blocks.length, 'content block')}` +
-      `${content.structuredTokens === null ? '' : ' and structuredContent'}${inspection.isError ? ' (isError: true)' : ''}\n\n`,
-  );
-  out.push(contentTable(inspection));
-  if (content.structuredDuplicatesText) {
+  const summary =
+    content === null
+      ? ''
+      : `, ${formatCount(content.totalTokens)} tokens in ${plural(content.blocks.length, 'content block')}` +
+        `${content.structuredTokens === null ? '' : ' and structuredContent'}${inspection.isError ? ' (isError: true)' : ''}`;
+  out.push(`tool ${inspection.tool}: ${inspection.status}${summary}\n`);
+  if (inspection.status !== 'analysed') out.push(`${inspection.note}\n`);
+  const errorText = inspection.errorText;
+  if (errorText !== null && errorText.includes('\n')) out.push(`error text:\n${indent(errorText)}\n`);
+  if (details.stderrTail !== null) out.push(`server stderr (last ${details.stderrTail.length} chars):\n${indent(details.stderrTail)}\n`);
+  if (content !== null) {
+    out.push(`\n${contentTable(content)}`);
+    if (content.binaryBytes > 0) out.push(`plus ${formatCount(content.binaryBytes)} bytes of binary data (images, audio, blobs): paid for by size, not text tokens\n`);
+  }
+  if (content?.structuredDuplicatesText) {
     const how =
       content.duplicateKind === 'wrapped-text'
         ? `, its text as a string under "${content.duplicateWrapperKey}": the same text`
@@ -98,63 +116,63 @@ function renderInspection(inspection: ResultInspection): string {
           ? `, wrapped in "${content.duplicateWrapperKey}": the same JSON`
           : ': the same JSON';
     out.push(
-      `\nstructuredContent duplicates content[${content.duplicateOfBlock}]${how} sent twice, ` +
+      `\nstructuredContent duplicates ${describeBlocks(content.duplicateOfBlocks)}${how} sent twice, ` +
         `the copy costs ${formatCount(content.duplicateTokens)} tokens\n`,
     );
   }
-  if (payload) {
-    const source = payload.source === 'text' ? `content[${payload.block}]` : 'structuredContent';
-    const shape =
-      payload.shape === 'records'
-        ? `an array of ${plural(payload.records, 'record')}`
-        : payload.shape === 'envelope'
-          ? `an object whose "${payload.envelopeKey}" holds ${plural(payload.records, 'record')}`
-          : payload.shape === 'object'
-            ? 'one object'
-            : 'an array that is not a list of records';
-    out.push(`\npayload: ${source}, ${shape}, ${formatCount(payload.tokens)} tokens as compact JSON\n`);
-  }
+  if (payload) out.push(`\npayload: ${describePayload(payload)}, ${formatCount(payload.tokens)} tokens as compact JSON\n`);
   if (inspection.fields.length > 0) out.push(`\n${fieldTable(inspection.fields, payload?.tokens ?? 0)}`);
-  out.push(
-    `\nestimate: characters/4 says ${formatCount(estimate.charsOver4)} tokens (${formatCount(estimate.chars)} characters); ` +
-      `the o200k count is ${formatCount(estimate.realTokens)}` +
-      `${estimate.errorPercent === null ? '' : `, an error of ${estimate.errorPercent > 0 ? '+' : ''}${estimate.errorPercent.toFixed(1)}%`}\n`,
-  );
-  out.push('\nSuggested projection (a suggestion, not applied):');
-  if (suggestion.tokens === null) {
-    out.push(` none; ${suggestion.note ?? 'nothing to project'}\n`);
-  } else {
-    const ratio = payload && payload.tokens > 0 ? `, ${formatShare(suggestion.tokens, payload.tokens)} of the payload's ${formatCount(payload.tokens)}` : '';
-    out.push(` ${formatCount(suggestion.tokens)} tokens${ratio}\n`);
+  if (estimate !== null) {
     out.push(
-      renderTable(
-        [{ header: 'keep' }, { header: 'from' }, { header: 'why' }],
-        suggestion.fields.map((field) => [
-          field.name,
-          field.source,
-          field.truncatedFlag === undefined ? field.rule : `${field.rule}, flag ${field.truncatedFlag}`,
-        ]),
-      ),
+      `\nestimate: characters/4 says ${formatCount(estimate.charsOver4)} tokens (${formatCount(estimate.chars)} characters); ` +
+        `the o200k count is ${formatCount(estimate.realTokens)}` +
+        `${estimate.errorPercent === null ? '' : `, an error of ${estimate.errorPercent > 0 ? '+' : ''}${estimate.errorPercent.toFixed(1)}%`}\n`,
     );
-    if (suggestion.dropped.length > 0) {
-      out.push('drop:\n');
-      for (const [reason, paths] of groupByReason(suggestion.dropped)) out.push(`  ${paths.join(', ')}: ${reason}\n`);
-    }
   }
+  if (content !== null) out.push(renderSuggestion(suggestion, payload));
   // The reason there is no suggestion was just said.
   for (const note of inspection.notes) if (note !== suggestion.note) out.push(`note: ${note}\n`);
   return out.join('');
 }
 
-function contentTable(inspection: ResultInspection): string {
-  const { content } = inspection;
-  const rows = content.blocks.map((block) => [
+function renderSuggestion(suggestion: ProjectionSuggestion, payload: ResultPayload | null): string {
+  const out = ['\nSuggested projection (a suggestion, not applied):'];
+  if (suggestion.tokens === null) {
+    out.push(` none; ${suggestion.note ?? 'nothing to project'}\n`);
+    return out.join('');
+  }
+  const ratio = payload && payload.tokens > 0 ? `, ${formatShare(suggestion.tokens, payload.tokens)} of the payload's ${formatCount(payload.tokens)}` : '';
+  out.push(` ${formatCount(suggestion.tokens)} tokens${ratio}\n`);
+  out.push(
+    renderTable(
+      [{ header: 'keep' }, { header: 'from' }, { header: 'why' }],
+      suggestion.fields.map((field) => [field.name, field.source, field.truncatedFlag === undefined ? field.rule : `${field.rule}, flag ${field.truncatedFlag}`]),
+    ),
+  );
+  if (suggestion.dropped.length > 0) {
+    out.push('drop:\n');
+    for (const [reason, paths] of groupByReason(suggestion.dropped)) out.push(`  ${paths.join(', ')}: ${reason}\n`);
+  }
+  const where = payload && payload.path.length > 0 ? ` to each record at ${pathText(payload.path)}` : payload?.shape === 'records' ? ' to each record' : '';
+  out.push(`as code: defineProjection(${JSON.stringify(suggestion.spec)}, { sample }) from mcpctx/shape, applied${where}\n`);
+  return out.join('');
+}
+
+/** A long list of blocks (a Python-SDK list sends one per item) shows its first rows and one line for the rest. */
+const MAX_BLOCK_ROWS = 10;
+const SHOWN_BLOCK_ROWS = 5;
+
+function contentTable(content: ContentCost): string {
+  const row = (block: ContentBlockCost): string[] => [
     `content[${block.index}]`,
     block.type,
-    block.tokens === null ? 'not text' : formatCount(block.tokens),
+    block.tokens === null ? 'binary' : formatCount(block.tokens),
     formatCount(block.bytes),
-    block.type === 'text' ? (block.json ? 'yes' : 'no') : '-',
-  ]);
+    block.kind === 'text' || block.kind === 'resource-text' ? (block.json ? 'yes' : 'no') : '-',
+  ];
+  const long = content.blocks.length > MAX_BLOCK_ROWS;
+  const rows = (long ? content.blocks.slice(0, SHOWN_BLOCK_ROWS) : content.blocks).map(row);
+  if (long) rows.push(restRow(content.blocks.slice(SHOWN_BLOCK_ROWS)));
   if (content.structuredTokens !== null) {
     rows.push(['structuredContent', 'json', formatCount(content.structuredTokens), formatCount(content.structuredBytes), 'yes']);
   }
@@ -163,6 +181,61 @@ function contentTable(inspection: ResultInspection): string {
     [{ header: 'part' }, { header: 'type' }, { header: 'tokens', align: 'right' }, { header: 'bytes', align: 'right' }, { header: 'JSON' }],
     rows,
   );
+}
+
+/** One row for the blocks not shown: their range, their tokens and bytes summed. */
+function restRow(blocks: readonly ContentBlockCost[]): string[] {
+  const types = new Set(blocks.map((block) => block.type));
+  const json = blocks.filter((block) => block.json).length;
+  const textual = blocks.filter((block) => block.tokens !== null);
+  return [
+    `${describeBlocks(blocks.map((block) => block.index))}, ${formatCount(blocks.length)} more`,
+    types.size === 1 ? [...types].join('') : 'mixed',
+    textual.length === 0 ? 'binary' : formatCount(textual.reduce((sum, block) => sum + (block.tokens ?? 0), 0)),
+    formatCount(blocks.reduce((sum, block) => sum + block.bytes, 0)),
+    json === blocks.length ? 'yes' : json === 0 ? 'no' : `${formatCount(json)} of ${formatCount(blocks.length)}`,
+  ];
+}
+
+/** `content[3]`, `content[0..260]`, or for a set with gaps its count and first index. */
+function describeBlocks(indices: readonly number[]): string {
+  const first = indices[0];
+  const last = indices[indices.length - 1];
+  if (first === undefined || last === undefined) return 'no block';
+  if (indices.length === 1) return `content[${first}]`;
+  if (last - first + 1 === indices.length) return `content[${first}..${last}]`;
+  return `${formatCount(indices.length)} blocks from content[${first}] to content[${last}]`;
+}
+
+function describePayload(payload: ResultPayload): string {
+  const source =
+    payload.source === 'structuredContent'
+      ? 'structuredContent'
+      : payload.source === 'blocks'
+        ? `${describeBlocks(payload.blocks)} (${formatCount(payload.blocks.length)} JSON text blocks read as one list)`
+        : describeBlocks(payload.blocks);
+  const where = pathText(payload.path);
+  let shape: string;
+  if (payload.shape === 'records') {
+    shape = payload.path.length === 0 ? `an array of ${plural(payload.records, 'record')}` : `an object whose ${where} holds ${plural(payload.records, 'record')}`;
+  } else if (payload.shape === 'object') {
+    shape = payload.path.length === 0 ? 'one object' : `one object under ${where}`;
+  } else {
+    shape = 'an array that is not a list of records';
+  }
+  return `${source}, ${shape}`;
+}
+
+function pathText(path: readonly string[]): string {
+  return path.map((key) => JSON.stringify(key)).join('.');
+}
+
+function indent(text: string): string {
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
 }
 
 /** Top-level fields by tokens, each with its own fields indented beneath. */

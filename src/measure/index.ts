@@ -15,8 +15,16 @@ export { measurementJson, safeSegment, writeMeasurement } from './_files.js';
 export { loadServersFile } from './_servers-file.js';
 export { verifyFile, verifyMeasurement, type VerifyDifference, type VerifyReport } from './_verify.js';
 export { type FieldCost } from './_field-cost.js';
-export { inspectResult, type InspectResultOptions, type ResultInspection } from './_inspect-result.js';
 export {
+  INSPECTION_STATUSES,
+  inspectResult,
+  type InspectResultOptions,
+  type InspectionDetails,
+  type InspectionStatus,
+  type ResultInspection,
+} from './_inspect-result.js';
+export {
+  ERROR_TEXT_CHARS,
   resultCost,
   type ContentBlockCost,
   type ContentCost,
@@ -25,6 +33,7 @@ export {
   type ResultPayload,
 } from './_result-cost.js';
 export {
+  ANSWER_SHARE,
   IDENTIFYING_KEYS,
   PREVIEW_CHARS,
   SHORT_TEXT_CHARS,

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { countTokens } from '../../src/tokens/index.js';
 import { type CliRun, markFlags, runCliCaptured } from '../support/cli-run.js';
 import { waitForNoMarkedProcesses } from '../support/processes.js';
 
@@ -21,8 +22,10 @@ describe('mcpctx inspect-result', () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     const inspection = JSON.parse(run.stdout) as Record<string, unknown>;
-    for (const key of ['tool', 'isError', 'content', 'fields', 'estimate', 'suggestion']) expect(inspection).toHaveProperty(key);
-    expect(inspection).toMatchObject({ tool: 'get_result', isError: false });
+    for (const key of ['tool', 'status', 'note', 'details', 'isError', 'errorText', 'content', 'fields', 'estimate', 'suggestion', 'redactions']) {
+      expect(inspection).toHaveProperty(key);
+    }
+    expect(inspection).toMatchObject({ tool: 'get_result', status: 'analysed', isError: false });
     const content = inspection.content as Record<string, unknown>;
     for (const key of ['textTokens', 'textBytes', 'structuredTokens', 'structuredBytes', 'structuredDuplicatesText']) expect(content).toHaveProperty(key);
     expect(content).toMatchObject({ textTokens: 113_801, textBytes: 424_635, structuredDuplicatesText: true, duplicateWrapperKey: 'pull_requests' });
@@ -40,7 +43,7 @@ describe('mcpctx inspect-result', () => {
     const run = await cli(['inspect-result', '--tool', 'get_result', ...pulls, ...markFlags(), ...server]);
     expect(run.code).toBe(0);
     const lines = run.stdout.split('\n');
-    expect(lines[0]).toBe('tool get_result: 227,605 tokens in 1 content block and structuredContent');
+    expect(lines[0]).toBe('tool get_result: analysed, 227,605 tokens in 1 content block and structuredContent');
     expect(run.stdout).toMatch(/^part\s+type\s+tokens\s+bytes\s+JSON$/m);
     expect(run.stdout).toMatch(/^content\[0\]\s+text\s+113,801\s+424,635\s+yes$/m);
     expect(run.stdout).toMatch(/^structuredContent\s+json\s+113,804\s+424,653\s+yes$/m);
@@ -55,14 +58,45 @@ describe('mcpctx inspect-result', () => {
     expect(run.stdout).toMatch(/^user\s+user\.login\s+nested object, reduced to its identifying value$/m);
     expect(run.stdout).toMatch(/^ {2}url, comments_url, .*: rebuildable link$/m);
     expect(run.stdout).toMatch(/^ {2}head\.user, head\.label, head\.repo, head\.sha: nested object, reduced to head\.ref$/m);
+    expect(run.stdout).toMatch(/^as code: defineProjection\(\[.*\{"path":"user\.login","as":"user"\}.*\], \{ sample \}\) from mcpctx\/shape, applied to each record$/m);
   });
 
-  it('reports a result with isError: true and exits 0', async () => {
-    const run = await cli(['inspect-result', '--tool', 'get_result', '--json', '--env', `RESULT_FILE=${PULLS_FILE}`, '--env', 'RESULT_IS_ERROR=1', ...markFlags(), ...server]);
+  it('reports a result with isError: true as tool-error, its text shown, and exits 3', async () => {
+    const json = await cli(['inspect-result', '--tool', 'tool_error', '--json', ...markFlags(), ...server]);
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      status: 'tool-error',
+      isError: true,
+      errorText: 'Error executing tool tool_error: the backend refused the query',
+      content: { totalTokens: expect.any(Number) },
+    });
+    const readable = await cli(['inspect-result', '--tool', 'tool_error', ...markFlags(), ...server]);
+    expect(readable.code).toBe(3);
+    const lines = readable.stdout.split('\n');
+    expect(lines[0]).toMatch(/^tool tool_error: tool-error, \d+ tokens in 1 content block \(isError: true\)$/);
+    expect(lines[1]).toBe('the tool answered with isError: true: "Error executing tool tool_error: the backend refused the query"');
+    expect(readable.stdout).toMatch(/^content\[0\]\s+text\s+\d+/m);
+  });
+
+  it('shows a multi-line error text whole, bounded', async () => {
+    const run = await cli(['inspect-result', '--tool', 'get_result', '--env', `RESULT_FILE=${RESULT_SERVER}`, '--env', 'RESULT_IS_ERROR=1', ...markFlags(), ...server]);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toMatch(/^error text:\n {2}#!\/usr\/bin\/env node\n/m);
+    expect(run.stdout).toMatch(/… \(\d+ more characters\)\n/);
+  });
+
+  it('summarises a Python-SDK list result: a few block rows, one line for the rest, the copy found', async () => {
+    const run = await cli(['inspect-result', '--tool', 'list_packages', ...markFlags(), ...server]);
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ isError: true });
-    const readable = await cli(['inspect-result', '--tool', 'get_result', '--env', `RESULT_FILE=${PULLS_FILE}`, '--env', 'RESULT_IS_ERROR=1', ...markFlags(), ...server]);
-    expect(readable.stdout.split('\n')[0]).toMatch(/\(isError: true\)$/);
+    const lines = run.stdout.split('\n');
+    expect(lines[0]).toBe('tool list_packages: analysed, 87,914 tokens in 261 content blocks and structuredContent');
+    const blockRows = lines.filter((line) => line.startsWith('content['));
+    expect(blockRows).toHaveLength(6);
+    expect(blockRows[5]).toMatch(/^content\[5\.\.260\], 256 more\s+text\s+[\d,]+\s+[\d,]+\s+yes$/);
+    const tokens = (row: string): number => Number(/\s([\d,]+)\s+[\d,]+\s+yes$/.exec(row)?.[1]?.replace(/,/g, '') ?? NaN);
+    expect(blockRows.reduce((sum, row) => sum + tokens(row), 0)).toBe(50_871);
+    expect(run.stdout).toContain('structuredContent duplicates content[0..260], wrapped in "result": the same JSON sent twice, the copy costs 37,043 tokens');
+    expect(run.stdout).toContain('payload: content[0..260] (261 JSON text blocks read as one list), an array of 261 records, 37,041 tokens as compact JSON');
   });
 
   it('passes --args to the tool', async () => {
@@ -77,7 +111,7 @@ describe('mcpctx inspect-result', () => {
     const run = await cli(['inspect-result', '--tool', 'get_result', '--env', `RESULT_FILE=${RESULT_SERVER}`, ...markFlags(), ...server]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^content\[0\]\s+text\s+[\d,]+\s+[\d,]+\s+no$/m);
-    expect(run.stdout).toContain('Suggested projection (a suggestion, not applied): none; the first text block is not a JSON object or array');
+    expect(run.stdout).toContain('Suggested projection (a suggestion, not applied): none; no text block holds a JSON object or array');
     expect(run.stdout).not.toMatch(/^field\s+tokens/m);
     expect(run.stdout).not.toContain('note: ');
   });
@@ -101,20 +135,54 @@ describe('mcpctx inspect-result', () => {
     expect(run.stderr).toMatch(/give the server command after --/);
   });
 
-  it('exits 3 on an unknown tool and names the tools there are', async () => {
+  it('exits 3 on an unknown tool and names the tools there are, whether refused by JSON-RPC or by isError', async () => {
+    const tools = 'get_result, echo_arguments, echo_env, fail, list_packages, mixed_content, tool_error, nested_result, nested_error, not_object, crash, hang';
     const run = await cli(['inspect-result', '--tool', 'get_results', ...markFlags(), ...server]);
     expect(run.code).toBe(3);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toBe(
-      'mcpctx: the server has no tool "get_results"; its tools: get_result, echo_arguments, echo_env, fail. It answered: Unknown tool: get_results (code -32602)\n',
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe(
+      `tool get_results: unknown-tool\nthe server has no tool "get_results"; its tools: ${tools}. It answered: Unknown tool: get_results (code -32602)\n`,
     );
+    const isError = await cli(['inspect-result', '--tool', 'get_results', '--env', 'RESULT_UNKNOWN_TOOL=is-error', ...markFlags(), ...server]);
+    expect(isError.code).toBe(3);
+    const lines = isError.stdout.split('\n');
+    expect(lines[0]).toBe('tool get_results: unknown-tool, 5 tokens in 1 content block (isError: true)');
+    expect(lines[1]).toBe(`the server has no tool "get_results"; its tools: ${tools}. It answered with isError: "Unknown tool: get_results"`);
   });
 
-  it('exits 3 on any other JSON-RPC error reply', async () => {
+  it('exits 3 on any other JSON-RPC error reply, the whole inspection still printed with --json', async () => {
     const run = await cli(['inspect-result', '--tool', 'fail', '--json', ...markFlags(), ...server]);
     expect(run.code).toBe(3);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toBe('mcpctx: tools/call fail failed: Internal error: the backend is down (code -32603)\n');
+    expect(run.stderr).toBe('');
+    const inspection = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(inspection).toMatchObject({
+      tool: 'fail',
+      status: 'rpc-error',
+      note: 'tools/call fail failed: Internal error: the backend is down (code -32603)',
+      details: { step: 'tools/call', errorCode: 'RPC_ERROR', rpcCode: -32603, rpcMessage: 'Internal error: the backend is down', limit: null, stderrTail: null },
+      isError: false,
+      errorText: null,
+      content: null,
+      payload: null,
+      fields: [],
+      estimate: null,
+      suggestion: { tokens: null, note: 'there is no result to analyse' },
+      notes: [],
+    });
+  });
+
+  it.each([
+    ['nested_result', [], 'over-limit', 'the result nests objects or arrays deeper than 512 levels; it is not analysed'],
+    ['not_object', [], 'protocol-error', 'the tools/call result is a string, not an object; it is not analysed'],
+    ['crash', [], 'server-exited', 'the server exited with code 1 during tools/call crash: the server closed the connection'],
+    ['hang', ['--timeout', '3000'], 'timeout', 'no answer to tools/call within the 3000 ms budget shared by start, initialize and the call'],
+  ])('prints the status of %s and exits 3', async (tool, extra, status, note) => {
+    const run = await cli(['inspect-result', '--tool', tool, ...extra, ...markFlags(), ...server]);
+    expect(run.code).toBe(3);
+    const lines = run.stdout.split('\n');
+    expect(lines[0]).toBe(`tool ${tool}: ${status}`);
+    // A loaded machine may run out of the 3 s before the call; the status is the same.
+    expect(lines[1]).toEqual(status === 'timeout' ? expect.stringMatching(/^no answer to (start|initialize|tools\/call) within the 3000 ms budget/) : note);
   });
 
   it('never prints a value passed with --env, even when the server echoes it', async () => {
@@ -125,9 +193,10 @@ describe('mcpctx inspect-result', () => {
       await cli(['inspect-result', '--tool', 'get_result', '--env', `RESULT_FILE=/nonexistent/${canary}`, ...markFlags(), ...server]),
     ];
     expect(runs.map((run) => run.code)).toEqual([0, 0, 3]);
-    expect(runs[0]?.stdout).toContain('note: 1 string(s) in the result held an env value and were redacted before counting');
-    expect(runs[1]?.stdout).toContain('held an env value and were redacted before counting');
-    expect(runs[2]?.stderr).toContain('[redacted:RESULT_FILE]');
+    // Counted on what the server sent; the value itself is in no printed string.
+    expect(JSON.parse(runs[1]?.stdout ?? '')).toMatchObject({ content: { textTokens: countTokens(JSON.stringify({ name: 'CANARY_SECRET', value: canary })) }, redactions: 0 });
+    expect(runs[2]?.stdout).toContain('[redacted:RESULT_FILE]');
+    expect(runs[2]?.stdout).toMatch(/^note: 2 string\(s\) of this report held an env value and were redacted; every figure is counted on the server's real bytes$/m);
     for (const run of runs) expect(run.stdout + run.stderr).not.toContain(canary);
   });
 

@@ -39,7 +39,53 @@ const TOOLS = [
     description: 'Always answers with a JSON-RPC error.',
     inputSchema: { type: 'object', properties: {} },
   },
+  {
+    name: 'list_packages',
+    description: 'A Python-SDK (FastMCP) list result: one pretty-printed JSON text block per package, plus structuredContent {"result": [...]}.',
+    inputSchema: { type: 'object', properties: { count: { type: 'integer', minimum: 0 } } },
+  },
+  {
+    name: 'mixed_content',
+    description: 'A text block, an embedded text resource, a resource_link and a small PNG image.',
+    inputSchema: { type: 'object', properties: {} },
+  },
+  {
+    name: 'tool_error',
+    description: 'Answers with isError: true; the text names the value of the variable given as argument env, if any.',
+    inputSchema: { type: 'object', properties: { env: { type: 'string' } } },
+  },
+  {
+    name: 'nested_result',
+    description: 'structuredContent nested `depth` arrays deep (default 200,000).',
+    inputSchema: { type: 'object', properties: { depth: { type: 'integer', minimum: 1 } } },
+  },
+  {
+    name: 'nested_error',
+    description: 'A JSON-RPC error whose data is nested `depth` arrays deep (default 200,000).',
+    inputSchema: { type: 'object', properties: { depth: { type: 'integer', minimum: 1 } } },
+  },
+  {
+    name: 'not_object',
+    description: 'Answers with a result that is a string, not an object.',
+    inputSchema: { type: 'object', properties: {} },
+  },
+  {
+    name: 'crash',
+    description: 'Writes a line on stderr and exits with code 1 instead of answering.',
+    inputSchema: { type: 'object', properties: {} },
+  },
+  {
+    name: 'hang',
+    description: 'Never answers.',
+    inputSchema: { type: 'object', properties: {} },
+  },
 ];
+
+/** Records a default list_packages returns: the size of the Python-SDK list result this server imitates. */
+const DEFAULT_PACKAGE_COUNT = 261;
+// A 1x1 PNG (70 bytes decoded).
+const PIXEL_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 function send(message) {
   process.stdout.write(JSON.stringify(message) + '\n');
@@ -88,6 +134,88 @@ async function streamRepeated(id, times) {
   await write(`"}]${process.env.RESULT_IS_ERROR === '1' ? ',"isError":true' : ''}}}\n`);
 }
 
+/** Deterministic pseudo-random numbers (mulberry32), so every run serves the same bytes. */
+function randomSequence(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = ['async', 'cache', 'redis', 'http', 'client', 'schema', 'queue', 'vector', 'parser', 'retry', 'graph', 'sqlite', 'toml', 'auth', 'oauth', 'metrics', 'trace', 'cli', 'yaml', 'stream'];
+const AUTHORS = ['Maria Lopez', 'Kenji Watanabe', 'Amara Okafor', 'Lukas Schmidt', 'Priya Raman', 'Tomás Silva', 'Ingrid Berg', 'Wei Chen'];
+const LICENSES = ['MIT', 'Apache-2.0', 'BSD-3-Clause', 'MPL-2.0'];
+const AUDIENCES = ['Developers', 'Science/Research', 'System Administrators'];
+
+/** `count` package records, the same on every run: what a PyPI search tool of a Python server returns. */
+function packageRecords(count) {
+  const random = randomSequence(261);
+  const pick = (list) => list[Math.floor(random() * list.length)];
+  const records = [];
+  for (let n = 0; n < count; n++) {
+    const [first, second] = [pick(WORDS), pick(WORDS)];
+    const name = `${first}-${second}-${n}`;
+    const author = pick(AUTHORS);
+    const keywords = [first, second, pick(WORDS)];
+    records.push({
+      name,
+      version: `${1 + Math.floor(random() * 4)}.${Math.floor(random() * 20)}.${Math.floor(random() * 10)}`,
+      summary: `A small ${first} library for ${second} workloads, with typed APIs and ${pick(WORDS)} support.`,
+      author,
+      author_email: `${author.split(' ')[0].toLowerCase()}@example.org`,
+      license: pick(LICENSES),
+      requires_python: `>=3.${8 + Math.floor(random() * 4)}`,
+      home_page: `https://github.com/${author.split(' ')[1].toLowerCase()}/${name}`,
+      keywords,
+      classifiers: [`Intended Audience :: ${pick(AUDIENCES)}`, 'Programming Language :: Python :: 3', `Topic :: ${first} :: ${second}`],
+      downloads_last_month: Math.floor(random() * 2_000_000),
+      yanked: random() < 0.05,
+      released: new Date(Date.UTC(2020, 0, 1) + Math.floor(random() * 1500) * 86_400_000).toISOString().replace('.000Z', 'Z'),
+    });
+  }
+  return records;
+}
+
+/** FastMCP turns a returned list into one text block per item (JSON, indent 2) and wraps the list as structuredContent.result. */
+function listPackages(args) {
+  const count = Number.isInteger(args.count) && args.count >= 0 ? args.count : DEFAULT_PACKAGE_COUNT;
+  const records = packageRecords(count);
+  return {
+    content: records.map((record) => ({ type: 'text', text: JSON.stringify(record, null, 2) })),
+    structuredContent: { result: records },
+    isError: false,
+  };
+}
+
+function mixedContent() {
+  return {
+    content: [
+      { type: 'text', text: 'Found 1 file and 1 link.' },
+      { type: 'resource', resource: { uri: 'file:///repo/README.md', mimeType: 'text/markdown', text: '# Widgets\n\nThe widget factory of Acme Corporation.\n' } },
+      { type: 'resource_link', uri: 'file:///repo/docs/guide.md', name: 'guide.md', description: 'The user guide', mimeType: 'text/markdown' },
+      { type: 'image', data: PIXEL_PNG, mimeType: 'image/png' },
+    ],
+  };
+}
+
+/** A value nested `depth` arrays deep, as raw JSON text (too deep for JSON.stringify to write). */
+function nestedText(args) {
+  const depth = Number.isInteger(args.depth) && args.depth > 0 ? args.depth : 200_000;
+  return `${'['.repeat(depth)}${']'.repeat(depth)}`;
+}
+
+/** What current SDKs answer for a tool they do not have (RESULT_UNKNOWN_TOOL=is-error), instead of a JSON-RPC error. */
+function unknownTool(name) {
+  if (process.env.RESULT_UNKNOWN_TOOL === 'is-error') {
+    return { content: [{ type: 'text', text: `Unknown tool: ${name}` }], isError: true };
+  }
+  throw new RpcError(-32602, `Unknown tool: ${name}`);
+}
+
 function callTool(params, id) {
   const args = params.arguments !== null && typeof params.arguments === 'object' ? params.arguments : {};
   switch (params.name) {
@@ -105,8 +233,30 @@ function callTool(params, id) {
     }
     case 'fail':
       throw new RpcError(-32603, 'Internal error: the backend is down');
+    case 'list_packages':
+      return listPackages(args);
+    case 'mixed_content':
+      return mixedContent();
+    case 'tool_error': {
+      const where = typeof args.env === 'string' ? ` at ${process.env[args.env] ?? '(unset)'}` : '';
+      return { content: [{ type: 'text', text: `Error executing tool tool_error: the backend${where} refused the query` }], isError: true };
+    }
+    case 'nested_result':
+      return write(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[],"structuredContent":{"a":${nestedText(args)}}}}\n`).then(() => undefined);
+    case 'nested_error':
+      return write(
+        `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":{"code":-32603,"message":"Internal error","data":${nestedText(args)}}}\n`,
+      ).then(() => undefined);
+    case 'not_object':
+      return 'done';
+    case 'crash':
+      process.stderr.write('fatal: the handler crashed\n');
+      process.exit(1);
+      return undefined;
+    case 'hang':
+      return new Promise(() => {});
     default:
-      throw new RpcError(-32602, `Unknown tool: ${String(params.name)}`);
+      return unknownTool(String(params.name));
   }
 }
 
