@@ -377,13 +377,22 @@ function errorReply(error: unknown): JsonObject {
 function rpcError(method: string, error: unknown): McpctxError {
   const body = (typeof error === 'object' && error !== null ? error : {}) as JsonObject;
   const code = typeof body.code === 'number' ? body.code : undefined;
-  const message = typeof body.message === 'string' ? body.message : JSON.stringify(error);
+  const message = typeof body.message === 'string' ? body.message : describeJson(error);
   return new McpctxError('RPC_ERROR', `${method} failed: ${message}${code === undefined ? '' : ` (code ${code})`}`, {
     method,
     rpcCode: code,
     rpcMessage: message,
     rpcData: body.data,
   });
+}
+
+/** Compact JSON of a small value from the wire, or a placeholder when it has none (nesting is bounded before this). */
+function describeJson(value: unknown): string {
+  try {
+    return (JSON.stringify(value) as string | undefined)?.slice(0, 1_000) ?? String(value);
+  } catch {
+    return '(an error with no readable message)';
+  }
 }
 
 function asMcpctxError(error: unknown): McpctxError {

@@ -174,14 +174,22 @@ describe('inspectResult: a status for whatever the server does', () => {
     expect(inspection.details).toMatchObject({ step: 'tools/call', rpcCode: -32603, availableTools: TOOLS, stderrTail: null });
   });
 
-  it('rpc-error: an error whose data nests 200,000 levels is reported, not thrown', async () => {
+  it('over-limit: an error reply whose data nests 200,000 levels is refused and reported, not thrown', async () => {
     const inspection = await inspect('nested_error');
-    expect(inspection).toMatchObject({ status: 'rpc-error', note: 'tools/call nested_error failed: Internal error (code -32603)' });
+    expect(inspection).toMatchObject({
+      status: 'over-limit',
+      note: 'tools/call nested_error: the response to tools/call nests objects or arrays deeper than 512 levels; it is refused, not read',
+      details: { limit: 'nesting-depth', errorCode: 'JSON_TOO_DEEP' },
+    });
   });
 
   it('over-limit: a result nested 200,000 levels deep', async () => {
     const inspection = await inspect('nested_result');
-    expect(inspection).toMatchObject({ status: 'over-limit', content: null, note: 'the result nests objects or arrays deeper than 512 levels; it is not analysed' });
+    expect(inspection).toMatchObject({
+      status: 'over-limit',
+      content: null,
+      note: 'tools/call nested_result: the response to tools/call nests objects or arrays deeper than 512 levels; it is refused, not read',
+    });
     expect(inspection.details.limit).toBe('nesting-depth');
   });
 
