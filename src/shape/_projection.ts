@@ -93,6 +93,9 @@ export function pathsOf(records: readonly unknown[] | undefined): Set<string> {
 
 /** Cuts `text` to at most `maxChars` UTF-16 units without splitting a surrogate pair. */
 export function capText(text: string, maxChars: number): { text: string; truncated: boolean } {
+  if (!Number.isSafeInteger(maxChars) || maxChars < 0) {
+    throw new McpctxError('INVALID_ARGUMENT', `capText needs a cap that is a non-negative integer of characters, got ${String(maxChars)}.`);
+  }
   if (text.length <= maxChars) return { text, truncated: false };
   let end = maxChars;
   const last = text.charCodeAt(end - 1);
@@ -134,6 +137,9 @@ function valueAt(record: unknown, path: string): unknown {
 }
 
 function normalize(spec: FieldSpec): ProjectedField {
+  if (typeof spec !== 'string' && (typeof spec !== 'object' || spec === null)) {
+    throw invalid(`A field is a path or { path, as?, maxChars? }, got ${spec === null ? 'null' : `a ${typeof spec}`}.`);
+  }
   const path = typeof spec === 'string' ? spec : spec.path;
   const name = typeof spec === 'string' ? spec : (spec.as ?? spec.path);
   const maxChars = typeof spec === 'string' ? undefined : spec.maxChars;

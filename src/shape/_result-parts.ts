@@ -1,5 +1,6 @@
 import { McpctxError } from '../errors/index.js';
 import { countTokens, isPlainObject } from '../tokens/index.js';
+import { jsonText } from './_json-text.js';
 
 /**
  * What a `tools/call` result puts into a model's context, part by part. This is the one definition
@@ -102,16 +103,8 @@ function binaryPart(where: string, block: number, type: string, kind: ResultPart
 }
 
 function compactJson(value: unknown, where: string): string {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(value) as string | undefined;
-  } catch (error) {
-    // Cycles, BigInt, or nesting deeper than the stack: say which part, never a bare TypeError.
-    throw new McpctxError('INVALID_ARGUMENT', `The result's ${where} has no JSON form: ${(error as Error).message}.`, { where });
-  }
-  return text ?? 'null';
+  return jsonText(value, `The result's ${where}`) ?? 'null';
 }
-
 
 function describe(value: unknown): string {
   if (value === null) return 'null';

@@ -1,6 +1,7 @@
 import { McpctxError } from '../errors/index.js';
 import { countTokens, isWithinTokenLimit } from '../tokens/index.js';
 import { type CursorBinding, type CursorCodec } from './_cursor.js';
+import { jsonText } from './_json-text.js';
 import { startPosition } from './_start-position.js';
 
 export interface TokenPageOptions<T> {
@@ -62,6 +63,12 @@ export function pageByTokens<T>(options: TokenPageOptions<T>): TokenPageResult<T
   if (!Number.isSafeInteger(budget) || budget < 1) {
     throw new McpctxError('INVALID_ARGUMENT', `The page budget must be a positive integer of tokens, got ${budget}.`);
   }
+  if (options.reserve !== undefined && (!Number.isSafeInteger(options.reserve) || options.reserve < 0 || options.reserve >= budget)) {
+    throw new McpctxError(
+      'INVALID_ARGUMENT',
+      `The envelope reserve must be an integer of tokens from 0 to less than the budget (${budget}), got ${options.reserve}: records need room too.`,
+    );
+  }
   const start = startPosition(options.cursor, items.length, codec, binding);
   const hint = options.continueHint ?? DEFAULT_CONTINUE;
   const envelopeFor = (end: number): { page: Omit<TokenPage<T>, 'items'>; close: string } =>
@@ -111,7 +118,7 @@ export function pageByTokens<T>(options: TokenPageOptions<T>): TokenPageResult<T
 }
 
 function recordLine(item: unknown, position: number): string {
-  const line = JSON.stringify(item) as string | undefined;
+  const line = jsonText(item, `Record ${position}`);
   if (line === undefined) {
     throw new McpctxError('INVALID_ARGUMENT', `Record ${position} has no JSON form (undefined or a function).`);
   }
