@@ -53,7 +53,8 @@ export function toCsv(rows: readonly unknown[]): string {
   });
   if (header.length === 0) return '';
   const lines = [header.map(csvCell).join(',')];
-  for (const row of flat) lines.push(header.map((key) => csvCell(row[key] ?? null)).join(','));
+  // Own keys only: a row without "constructor" has an empty cell there, not Object's constructor.
+  for (const row of flat) lines.push(header.map((key) => csvCell(Object.hasOwn(row, key) ? row[key] : null)).join(','));
   return lines.join('\n');
 }
 

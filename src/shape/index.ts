@@ -5,6 +5,7 @@ export {
   defineProjection,
   pathsOf,
   truncationFlag,
+  type FieldPath,
   type FieldSpec,
   type ProjectedField,
   type Projection,

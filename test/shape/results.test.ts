@@ -63,3 +63,10 @@ describe('formats', () => {
     expect(decode(formatText({ rows }, 'toon'))).toEqual({ rows });
   });
 });
+
+describe('inherited properties', () => {
+  it('toCsv reads only a row\'s own keys: a header key a row lacks is an empty cell', () => {
+    const rows = JSON.parse('[{"constructor":"c","toString":"t","__proto__":"p","id":1},{"id":2}]') as unknown[];
+    expect(toCsv(rows)).toBe('constructor,toString,__proto__,id\nc,t,p,1\n,,,2');
+  });
+});
