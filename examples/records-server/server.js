@@ -13,7 +13,6 @@ import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod';
 import {
   CursorCodec,
-  FrozenRecords,
   ResultCache,
   buildToolResult,
   compareIds,
@@ -22,9 +21,11 @@ import {
   toolError,
   toolErrorFrom,
 } from 'mcpctx/shape';
+// FrozenRecords reads files, so it has its own entry; mcpctx/shape itself touches no file system.
+import { FrozenRecords } from 'mcpctx/shape/files';
 
-/** @typedef {import('mcpctx/shape').FlatRecord} FlatRecord */
-/** @typedef {import('mcpctx/shape').FrozenSnapshot} FrozenSnapshot */
+/** @typedef {import('mcpctx/shape/files').FlatRecord} FlatRecord */
+/** @typedef {import('mcpctx/shape/files').FrozenSnapshot} FrozenSnapshot */
 /** @typedef {import('mcpctx/shape').TextToolResult} TextToolResult */
 
 const MODES = ['baseline', 'optimized'];

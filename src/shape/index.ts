@@ -24,13 +24,7 @@ export {
 } from './_tool-result.js';
 export { guardToolResult, sentTexts, type GuardableResult, type ResultGuardOptions } from './_guard.js';
 export { ResultCache, type CacheStatus, type ResultCacheKey, type ResultCacheOptions } from './_cache.js';
-export {
-  FrozenRecords,
-  compareIds,
-  type FlatRecord,
-  type FrozenRecordsOptions,
-  type FrozenSnapshot,
-} from './_frozen-records.js';
+export { compareIds } from './_compare-ids.js';
 export { stableJson } from './_stable-json.js';
 export {
   base64DecodedBytes,
