@@ -80,7 +80,7 @@ async function measureMode(mode) {
         const textTokens = countTokens(texts[0] ?? '');
         const tokens = texts.reduce((sum, text) => sum + countTokens(text), 0);
         row.calls += 1;
-        row.items += (value.records ?? value.ids ?? [value.record]).length;
+        row.items += (value.items ?? value.records ?? [value.record]).length;
         row.textTokens += textTokens;
         row.structuredTokens += tokens - textTokens;
         row.tokens += tokens;
