@@ -11,7 +11,7 @@ export {
   type Projection,
   type ProjectionOptions,
 } from './_projection.js';
-export { pageByTokens, type TokenPage, type TokenPageOptions, type TokenPageResult } from './_token-pager.js';
+export { pageByTokens, type CutRecord, type CutValue, type TokenPage, type TokenPageOptions, type TokenPageResult } from './_token-pager.js';
 export { pageByCount, type CountPage, type CountPageOptions } from './_count-pager.js';
 export { TEXT_FORMATS, formatText, toCompactJson, toCsv, toToon, type TextFormat } from './_formats.js';
 export {
