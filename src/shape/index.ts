@@ -21,8 +21,10 @@ export {
   type BuildToolResultOptions,
   type BuiltToolResult,
   type TextToolResult,
+  type ToolErrorOptions,
 } from './_tool-result.js';
-export { guardToolResult, sentTexts, type GuardableResult, type ResultGuardOptions } from './_guard.js';
+export { scrubErrorText } from './_scrub.js';
+export { guardToolResult, type GuardableResult, type RefusedPage, type ResultGuardOptions, type ResultRefusal } from './_guard.js';
 export { ResultCache, type CacheStatus, type ResultCacheKey, type ResultCacheOptions } from './_cache.js';
 export { compareIds } from './_compare-ids.js';
 export { stableJson } from './_stable-json.js';
@@ -30,6 +32,7 @@ export {
   base64DecodedBytes,
   toolResultCost,
   toolResultParts,
+  toolResultTokensWithin,
   type CountedResultPart,
   type ResultPart,
   type ResultPartKind,

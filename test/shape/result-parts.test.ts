@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isMcpctxError } from '../../src/errors/index.js';
-import { base64DecodedBytes, toolResultCost, toolResultParts } from '../../src/shape/index.js';
+import { base64DecodedBytes, toolResultCost, toolResultParts, toolResultTokensWithin } from '../../src/shape/index.js';
 import { countTokens } from '../../src/tokens/index.js';
 
 const PNG_BYTES = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
@@ -51,6 +51,11 @@ describe('toolResultParts', () => {
     expect(linkPart?.text).toBe(JSON.stringify(link));
     expect(other?.text).toBe('{"type":"future_block","payload":{"z":1,"a":2}}');
     expect(structured?.text).toBe('{"z":1,"a":[1,2]}');
+    // A binary part's other fields are text a client may show: its JSON without the base64.
+    expect(blob?.fields).toBe('{"type":"resource","resource":{"uri":"file:///a.bin"}}');
+    expect(image?.fields).toBe('{"type":"image","mimeType":"image/png"}');
+    expect(audio?.fields).toBe('{"type":"audio","mimeType":"audio/wav"}');
+    expect([text, resource, linkPart, other, structured].map((part) => part?.fields)).toEqual([null, null, null, null, null]);
   });
 
   it('reads a malformed block as its compact JSON, so nothing a client may pass on is left out', () => {
@@ -103,6 +108,33 @@ describe('toolResultCost', () => {
     expect(cost.parts.map((part) => part.tokens)).toEqual([countTokens(texts[0] ?? ''), null, countTokens(texts[1] ?? ''), countTokens(texts[2] ?? '')]);
     expect(cost.textTokens).toBe(texts.reduce((sum, text) => sum + countTokens(text), 0));
     expect(cost.binaryBytes).toBe(PNG_BYTES.length);
+    const imageFields = '{"type":"image","mimeType":"image/png"}';
+    expect(cost.parts[1]?.fieldTokens).toBe(countTokens(imageFields));
+    expect(cost.binaryFieldTokens).toBe(countTokens(imageFields));
+  });
+});
+
+describe('toolResultTokensWithin', () => {
+  const result = {
+    content: [
+      { type: 'text', text: 'word '.repeat(100) },
+      { type: 'image', data: 'QUJD', mimeType: 'image/png', annotations: { audience: ['user'] } },
+    ],
+    structuredContent: { n: 1 },
+  };
+  const cost = toolResultCost(result);
+  const total = cost.textTokens + cost.binaryFieldTokens;
+
+  it('gives the text tokens of a result, binary fields included, when within the limit, else false', () => {
+    expect(toolResultTokensWithin(result, total)).toBe(total);
+    expect(toolResultTokensWithin(result, total + 50)).toBe(total);
+    expect(toolResultTokensWithin(result, total - 1)).toBe(false);
+    expect(toolResultTokensWithin({}, 0)).toBe(0);
+  });
+
+  it('refuses a limit that is not a non-negative number with an McpctxError', () => {
+    expect(codeOf(() => toolResultTokensWithin(result, -1))).toBe('INVALID_ARGUMENT');
+    expect(codeOf(() => toolResultTokensWithin(result, Number.NaN))).toBe('INVALID_ARGUMENT');
   });
 });
 
