@@ -155,6 +155,6 @@ function compactJson(value: unknown, where: string): string {
 }
 
 function describe(value: unknown): string {
-  if (value === null) return 'null';
+  if (value === null || value === undefined) return String(value);
   return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
 }

@@ -86,15 +86,12 @@ export function toolErrorFrom(error: unknown, options: ToolErrorOptions = {}): T
   );
 }
 
-/** The whole error for a log: stack (or message), and each cause under it. */
+/** The whole error for a log: its stack (or message), then each cause (at most 5, no cycles). */
 function describeError(error: unknown): string {
-  const lines: string[] = [];
-  const seen = new Set<unknown>();
-  for (let current: unknown = error; current !== undefined && !seen.has(current) && lines.length < 8; ) {
-    seen.add(current);
-    lines.push(current instanceof Error ? (current.stack ?? `${current.name}: ${current.message}`) : String(current));
+  const chain: unknown[] = [];
+  for (let current: unknown = error; current !== undefined && !chain.includes(current) && chain.length < 6; ) {
+    chain.push(current);
     current = current instanceof Error ? current.cause : undefined;
-    if (current !== undefined) lines.push('caused by:');
   }
-  return lines.join('\n');
+  return chain.map((link) => (link instanceof Error ? (link.stack ?? `${link.name}: ${link.message}`) : String(link))).join('\ncaused by: ');
 }

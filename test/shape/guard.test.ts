@@ -162,6 +162,13 @@ describe('guardToolResult', () => {
   });
 });
 
+describe('guardToolResult on a handler that returns no result', () => {
+  it('answers with a tool error naming what came back', async () => {
+    const guarded = guardToolResult('t', () => undefined as unknown as GuardableResult, { maxTokens: 10 });
+    expect(messageOf(await guarded())).toBe('INVALID_ARGUMENT: A tool result must be an object, got undefined.');
+  });
+});
+
 function messageOf(result: unknown): string {
   const value = result as { isError?: boolean; content?: Array<{ text?: string }> };
   expect(value.isError).toBe(true);
