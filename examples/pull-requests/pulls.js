@@ -5,7 +5,7 @@
 // tools, and bench/shape.bench.ts measures them. Everything but loadPullRequests is pure.
 import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { buildToolResult, defineProjection, pageByTokens, pathsOf, toolError } from 'mcpctx/shape';
+import { buildToolResult, capText, defineProjection, pageByTokens, pathsOf, toolError, toolResultTokensWithin } from 'mcpctx/shape';
 import { sha256Hex } from 'mcpctx/tokens';
 
 /** @typedef {import('mcpctx/shape').CursorCodec} CursorCodec */
@@ -43,6 +43,8 @@ export const ENVELOPE_RESERVE = 150;
 export const BODY_PREVIEW_CHARS = 280;
 /** Most body characters `get_pull_request` returns (and its default). */
 export const BODY_MAX_CHARS = 4000;
+/** Most characters of one text field `get_pull_request` returns when it reads the field in parts. */
+export const PART_MAX_CHARS = 4000;
 /** Limits on a data file, checked before it is parsed (bytes) and after (records). */
 export const MAX_RECORDS = 100_000;
 export const MAX_BYTES = 64 * 1024 * 1024;
@@ -77,6 +79,9 @@ export const SUMMARY_FIELDS = [
   'html_url',
   { path: 'body', maxChars: BODY_PREVIEW_CHARS },
 ];
+
+/** The summary fields `get_pull_request` can read in parts (`field`, `offset`, `length`): every one but the number. */
+export const PART_FIELDS = /** @type {const} */ (['title', 'state', 'author', 'created_at', 'closed_at', 'merged_at', 'head', 'base', 'html_url', 'body']);
 
 /** A data file that breaks a rule: the message names the file, the record and the rule. */
 export class DataFileError extends Error {
@@ -234,7 +239,28 @@ export function listPage({ pulls, revision, state = 'all', cursor, codec, budget
     codec,
     binding: { query: listBinding(state), revision },
     continueHint: `call ${LIST_TOOL} again with state "${state}" and cursor set to next_cursor`,
+    // A summary too large for a page (a 150,000-character title) is sent cut, with its number and
+    // a pointer to the part of get_pull_request that reads the cut fields in pieces.
+    idField: 'number',
+    fetchHint: ({ id, paths }) => partsHint(id, paths),
   });
+}
+
+/**
+ * What a page says about a pull request it had to cut: which call reads the cut fields in parts.
+ * @param {unknown} number
+ * @param {readonly string[]} paths the cut paths (summary field names)
+ */
+export function partsHint(number, paths) {
+  /** @type {readonly string[]} */
+  const readable = PART_FIELDS;
+  const fields = paths.filter((path) => readable.includes(path));
+  const first = fields[0] ?? 'title';
+  const call = JSON.stringify({ number, field: first, offset: 0 });
+  return (
+    `Read ${fields.length === 0 ? 'its fields' : fields.join(', ')} in parts: call ${GET_TOOL} ${call}, ` +
+    'then again with offset set to next_offset until next_offset is null'
+  );
 }
 
 /**
@@ -254,6 +280,46 @@ export function getPullRequest({ pulls, number, bodyMaxChars = BODY_MAX_CHARS, p
   const projected = (projection ?? summaryProjection(pulls)).withCaps({ body: bodyMaxChars }).apply(pull);
   const built = buildToolResult(projected, { mode: 'text-only' });
   return { found: true, pull: projected, result: built.result, text: built.text, tokens: built.textTokens };
+}
+
+/**
+ * One part of one text field of a pull request: `length` characters (at most PART_MAX_CHARS) from
+ * `offset`, with `next_offset` (null at the end) and the field's `total_chars`. The way to read a
+ * field too long for one result, such as a title that made a list page cut its summary.
+ * @param {{ pulls: readonly PullRequest[], number: number, field: string, offset?: number, length?: number, projection?: Projection }} options
+ * @returns {{ found: true, part: Record<string, unknown>, result: TextToolResult } | { found: false, message: string, result: TextToolResult }}
+ */
+export function getPullRequestPart({ pulls, number, field, offset = 0, length = PART_MAX_CHARS, projection }) {
+  const pull = pulls.find((candidate) => candidate.number === number);
+  if (pull === undefined) {
+    const message = notFoundMessage(pulls, number);
+    return { found: false, message, result: toolError(message) };
+  }
+  if (!Number.isSafeInteger(length) || length < 1 || length > PART_MAX_CHARS) {
+    const message = `INVALID_ARGUMENT: length must be an integer from 1 to ${PART_MAX_CHARS}, got ${length}.`;
+    return { found: false, message, result: toolError(message) };
+  }
+  /** @type {readonly string[]} */
+  const readable = PART_FIELDS;
+  if (!readable.includes(field)) {
+    const message = `INVALID_ARGUMENT: field must be one of ${PART_FIELDS.join(', ')}; got ${JSON.stringify(field)}.`;
+    return { found: false, message, result: toolError(message) };
+  }
+  const spec = (projection ?? summaryProjection(pulls)).fields.find((candidate) => candidate.name === field);
+  /** @type {unknown} */
+  let value = pull;
+  for (const key of spec?.keys ?? []) value = value !== null && typeof value === 'object' && Object.hasOwn(value, key) ? /** @type {Record<string, unknown>} */ (value)[key] : null;
+  const text = typeof value === 'string' ? value : '';
+  if (offset > text.length) {
+    const message = `OUT_OF_RANGE: offset ${offset} is past the end of ${field} of #${number}, which has ${text.length} characters. Start at offset 0.`;
+    return { found: false, message, result: toolError(message) };
+  }
+  let piece = capText(text.slice(offset), length).text;
+  // A length of 1 at the first half of a surrogate pair: send the pair, so the walk always advances.
+  if (piece === '' && offset < text.length) piece = text.slice(offset, offset + 2);
+  const end = offset + piece.length;
+  const part = { number, field, offset, text: piece, next_offset: end < text.length ? end : null, total_chars: text.length };
+  return { found: true, part, result: buildToolResult(part, { mode: 'text-only' }).result };
 }
 
 /**
@@ -296,6 +362,55 @@ export function beforePage({ pulls, state = 'all', perPage = PER_PAGE_DEFAULT, p
   const shown = filterByState(pulls, state).slice(start, start + perPage);
   const text = JSON.stringify(shown);
   return { pulls: shown, text, result: { content: [{ type: 'text', text }], structuredContent: { pull_requests: shown } } };
+}
+
+/**
+ * What the `before` list's guard tells the model when it refuses a page: a per_page that fits,
+ * computed from the data and checked by counting. The cost of each pull request on a page of its
+ * own (text and structured copy, as the guard counts them) gives the estimate, the cap divided by
+ * the largest; every page of that size is then counted, and the size lowered until all of them
+ * fit. When a pull request is over the cap even alone, no per_page fits: the remedy says to fetch
+ * them one at a time and names the ones that cannot be fetched whole.
+ * @param {{ pulls: readonly PullRequest[], state?: StateFilter, perPage?: number, page?: number, maxTokens: number }} options
+ *   the refused call's arguments and the guard's cap
+ * @returns {{ perPage: number | null, page: number | null, text: string }} `perPage` null when none fits
+ */
+export function beforeRemedy({ pulls, state = 'all', perPage = PER_PAGE_DEFAULT, page = 1, maxTokens }) {
+  const matching = filterByState(pulls, state);
+  const pageFits = (/** @type {number} */ size, /** @type {number} */ number) =>
+    toolResultTokensWithin(beforePage({ pulls: matching, perPage: size, page: number }).result, maxTokens) !== false;
+  const firstShown = (page - 1) * perPage;
+  // Each pull request on a page of its own, counted as the guard counts (up to the cap).
+  const alone = matching.map((pull) => toolResultTokensWithin(beforePage({ pulls: [pull] }).result, maxTokens));
+  const tooLarge = matching.flatMap((pull, index) => (alone[index] === false ? [{ pull, index }] : []));
+  if (tooLarge.length > 0) {
+    const named = tooLarge.slice(0, 10).map(({ pull, index }) => `#${pull.number} (page ${index + 1})`);
+    return {
+      perPage: null,
+      page: null,
+      text:
+        `No per_page fits the cap of ${maxTokens.toLocaleString('en-US')} tokens: fetch the pull requests one at a time with per_page 1 ` +
+        `(page ${Math.min(firstShown, matching.length - 1) + 1} is the first of this page). ` +
+        `Even alone, ${named.join(', ')}${tooLarge.length > named.length ? ` and ${tooLarge.length - named.length} more` : ''} ` +
+        `${tooLarge.length === 1 ? 'is' : 'are'} over the cap and cannot be returned by this tool.`,
+    };
+  }
+  // The largest pull request bounds how many fit; then every page of that size is counted.
+  const largest = Math.max(1, ...alone.map((cost) => (cost === false ? maxTokens : cost)));
+  let size = Math.max(1, Math.min(PER_PAGE_MAX, perPage - 1, Math.floor(maxTokens / largest)));
+  const allFit = (/** @type {number} */ candidate) => {
+    for (let number = 1; (number - 1) * candidate < matching.length; number += 1) if (!pageFits(candidate, number)) return false;
+    return true;
+  };
+  while (size > 1 && !allFit(size)) size -= 1;
+  const start = Math.floor(firstShown / size) + 1;
+  return {
+    perPage: size,
+    page: start,
+    text:
+      `Ask for at most ${size} pull request${size === 1 ? '' : 's'} per page: every page of per_page ${size} fits the cap of ` +
+      `${maxTokens.toLocaleString('en-US')} tokens, and page ${start} holds the first pull request of the page refused here. Or narrow with state.`,
+  };
 }
 
 /**

@@ -22,10 +22,13 @@ import {
   GET_TOOL,
   LIST_TOOL,
   PAGE_TOKENS,
+  PART_MAX_CHARS,
   PER_PAGE_DEFAULT,
   PER_PAGE_MAX,
   beforePage,
+  beforeRemedy,
   getPullRequest,
+  getPullRequestPart,
   listPage,
   loadPullRequests,
   summaryProjection,
@@ -114,11 +117,11 @@ function createServer(options, { pulls, revision }) {
    * @template {import('mcpctx/shape').GuardableResult} R
    * @param {string} tool
    * @param {(...args: A) => R | Promise<R>} handler
+   * @param {string | ((refusal: import('mcpctx/shape').ResultRefusal<A>) => string)} remedy
    */
-  const guarded = (tool, handler) =>
-    options.maxResultTokens === undefined
-      ? handler
-      : guardToolResult(tool, handler, { maxTokens: options.maxResultTokens, remedy: remedyFor(options.mode, tool) });
+  const guarded = (tool, handler, remedy) =>
+    options.maxResultTokens === undefined ? handler : guardToolResult(tool, handler, { maxTokens: options.maxResultTokens, remedy, idField: 'number' });
+  const maxTokens = options.maxResultTokens ?? Number.MAX_SAFE_INTEGER;
 
   if (options.mode === 'before') {
     server.registerTool(
@@ -135,7 +138,12 @@ function createServer(options, { pulls, revision }) {
         }),
         outputSchema: z.object({ pull_requests: z.array(z.looseObject({})) }),
       },
-      guarded(LIST_TOOL, ({ state, per_page, page }) => beforePage({ pulls, state, perPage: per_page, page }).result),
+      guarded(
+        LIST_TOOL,
+        ({ state, per_page, page }) => beforePage({ pulls, state, perPage: per_page, page }).result,
+        // A page size computed from the data that fits the cap, not a guess.
+        ({ args: [{ state, per_page, page }] }) => beforeRemedy({ pulls, state, perPage: per_page, page, maxTokens }).text,
+      ),
     );
     return server;
   }
@@ -171,33 +179,39 @@ function createServer(options, { pulls, revision }) {
       } catch (error) {
         return toolErrorFrom(error);
       }
-    }),
+    }, LIST_REMEDY),
   );
   server.registerTool(
     GET_TOOL,
     {
-      description: `One pull request by number: the summary fields with the body up to body_max_chars (body_truncated says if cut).`,
+      description:
+        'One pull request by number: the summary fields with the body up to body_max_chars (body_truncated says if cut). ' +
+        'With field: that field from offset instead, as {text, next_offset}; repeat with offset=next_offset until null.',
       inputSchema: z.object({
         number: z.number().int().min(1).describe('The pull request number.'),
         body_max_chars: z.number().int().min(1).max(BODY_MAX_CHARS).default(BODY_MAX_CHARS).describe(`Default ${BODY_MAX_CHARS}.`),
+        field: z.string().optional().describe('A summary field, e.g. title or body.'),
+        offset: z.number().int().min(0).default(0),
+        length: z.number().int().min(1).max(PART_MAX_CHARS).default(PART_MAX_CHARS),
       }),
     },
-    guarded(GET_TOOL, ({ number, body_max_chars }) => getPullRequest({ pulls, number, bodyMaxChars: body_max_chars, projection }).result),
+    guarded(
+      GET_TOOL,
+      ({ number, body_max_chars, field, offset, length }) =>
+        field === undefined
+          ? getPullRequest({ pulls, number, bodyMaxChars: body_max_chars, projection }).result
+          : getPullRequestPart({ pulls, number, field, offset, length, projection }).result,
+      GET_REMEDY,
+    ),
   );
   return server;
 }
 
-/**
- * What a model should do when the guard refuses a result of `tool`.
- * @param {Mode} mode
- * @param {string} tool
- */
-function remedyFor(mode, tool) {
-  if (mode === 'before') return 'Ask for fewer pull requests: a smaller per_page (for example 5) and the page parameter, or a state filter.';
-  if (tool === GET_TOOL) return 'Ask for less of the body with a smaller body_max_chars.';
-  // Pages stay within --page-tokens, which is below the cap: only one oversized record gets here.
-  return `Fetch the pull requests of this page one at a time with ${GET_TOOL} and a small body_max_chars.`;
-}
+/** When the guard refuses a get: ask for less, or read the long field in parts. */
+const GET_REMEDY = `Ask for less of the body with a smaller body_max_chars, or read a long field in parts with field, offset and length.`;
+// Pages stay within --page-tokens, which is below the cap, and the pager cuts a record too large
+// for a page: only a page over its budget (a record that does not fit even cut to its number) gets here.
+const LIST_REMEDY = `Fetch the pull requests of this page one at a time with ${GET_TOOL}, reading long fields in parts with field and offset.`;
 
 function packageVersion() {
   const require = createRequire(import.meta.url);

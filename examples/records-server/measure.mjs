@@ -8,7 +8,7 @@
 //   node examples/records-server/measure.mjs --json   the same figures as JSON
 import { fileURLToPath } from 'node:url';
 import { BoundedStdioTransport, Deadline, RawClient, initialize, listAllTools } from 'mcpctx/mcp';
-import { sentTexts } from 'mcpctx/shape';
+import { toolResultCost } from 'mcpctx/shape';
 import { countTokens } from 'mcpctx/tokens';
 
 const SERVER = fileURLToPath(new URL('./server.js', import.meta.url));
@@ -76,11 +76,11 @@ async function measureMode(mode) {
         if (result.isError === true) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
         const first = /** @type {{ text?: string }[]} */ (result.content ?? [])[0];
         const value = JSON.parse(first?.text ?? 'null');
-        const texts = sentTexts(result);
-        const textTokens = countTokens(texts[0] ?? '');
-        const tokens = texts.reduce((sum, text) => sum + countTokens(text), 0);
+        // What the result puts into context, as mcpctx/shape defines it: text blocks, then structuredContent.
+        const { parts, textTokens: tokens } = toolResultCost(result);
+        const textTokens = parts.filter((part) => part.kind !== 'structured').reduce((sum, part) => sum + (part.tokens ?? 0), 0);
         row.calls += 1;
-        row.items += (value.records ?? value.ids ?? [value.record]).length;
+        row.items += (value.items ?? value.records ?? [value.record]).length;
         row.textTokens += textTokens;
         row.structuredTokens += tokens - textTokens;
         row.tokens += tokens;

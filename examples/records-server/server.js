@@ -13,7 +13,6 @@ import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod';
 import {
   CursorCodec,
-  FrozenRecords,
   ResultCache,
   buildToolResult,
   compareIds,
@@ -22,9 +21,11 @@ import {
   toolError,
   toolErrorFrom,
 } from 'mcpctx/shape';
+// FrozenRecords reads files, so it has its own entry; mcpctx/shape itself touches no file system.
+import { FrozenRecords } from 'mcpctx/shape/files';
 
-/** @typedef {import('mcpctx/shape').FlatRecord} FlatRecord */
-/** @typedef {import('mcpctx/shape').FrozenSnapshot} FrozenSnapshot */
+/** @typedef {import('mcpctx/shape/files').FlatRecord} FlatRecord */
+/** @typedef {import('mcpctx/shape/files').FrozenSnapshot} FrozenSnapshot */
 /** @typedef {import('mcpctx/shape').TextToolResult} TextToolResult */
 
 const MODES = ['baseline', 'optimized'];
@@ -308,8 +309,8 @@ if (mode === 'baseline') {
     'find_records',
     {
       description:
-        `Find records whose field equals value exactly (case-sensitive, whole value). ${PAGE_SIZE} per page in id order, ` +
-        'with total, moreAvailable and next_cursor; for more, call again with the same arguments and cursor=next_cursor.',
+        `Find records whose field equals value exactly (case-sensitive, whole value). ${PAGE_SIZE} per page in id order: ` +
+        '{items, total_matching, truncated, next_cursor, note}; while truncated, call again with the same arguments and cursor=next_cursor.',
       inputSchema: z.object({
         field: z.string().describe(`One of: ${fieldList}`),
         value: z.string().describe('Exact value ("" matches empty fields)'),
@@ -336,13 +337,7 @@ if (mode === 'baseline') {
             codec,
             binding: { query, revision: current.revision },
           });
-          return {
-            total: found.total,
-            records: found.items.map((record) => project(record, chosen)),
-            moreAvailable: found.moreAvailable,
-            next_cursor: found.next_cursor,
-            note: found.note,
-          };
+          return { ...found, items: found.items.map((record) => project(record, chosen)) };
         });
         return textResult({ ...page, cache: status });
       },
@@ -355,7 +350,7 @@ if (mode === 'baseline') {
     {
       description:
         'Count records whose field equals value exactly (case-sensitive, whole value). Returns the count, its definition ' +
-        `and the matching ids as an audit trail, ${PAGE_SIZE} per page in id order (cursor=next_cursor for more).`,
+        `and the matching ids as an audit trail in items, ${PAGE_SIZE} per page in id order (cursor=next_cursor for more).`,
       inputSchema: z.object({
         field: z.string().describe(`One of: ${fieldList}`),
         value: z.string().describe('Exact value ("" matches empty fields)'),
@@ -380,14 +375,11 @@ if (mode === 'baseline') {
             continueHint: 'call again with the same field and value and cursor set to next_cursor for the next ids',
           });
           return {
-            count: ids.total,
+            count: ids.total_matching,
             definition:
               `Records whose field "${field}" equals ${JSON.stringify(value)} exactly (case-sensitive, whole value), ` +
               `counted over all ${current.records.length} records of snapshot revision ${current.shortRevision}.`,
-            ids: ids.items,
-            moreAvailable: ids.moreAvailable,
-            next_cursor: ids.next_cursor,
-            note: ids.note,
+            ...ids,
           };
         });
         return textResult({ ...counted, cache: status });

@@ -14,15 +14,17 @@ export interface CountPageOptions<T> {
   readonly itemLabel?: string;
 }
 
+/** The page as sent: the same envelope, in the same key order, as `pageByTokens`'s page. */
 export interface CountPage<T> {
   readonly items: readonly T[];
-  readonly total: number;
-  readonly moreAvailable: boolean;
+  readonly total_matching: number;
+  /** True when matching records remain after this page. */
+  readonly truncated: boolean;
   readonly next_cursor: string | null;
   readonly note: string;
 }
 
-/** Fixed-size pages with the same bound cursors as `pageByTokens`. */
+/** Fixed-size pages with the same bound cursors and the same envelope as `pageByTokens`. */
 export function pageByCount<T>(options: CountPageOptions<T>): CountPage<T> {
   const { items, pageSize, codec, binding } = options;
   if (!Number.isSafeInteger(pageSize) || pageSize < 1) {
@@ -30,15 +32,15 @@ export function pageByCount<T>(options: CountPageOptions<T>): CountPage<T> {
   }
   const start = startPosition(options.cursor, items.length, codec, binding);
   const end = Math.min(items.length, start + pageSize);
-  const moreAvailable = end < items.length;
+  const truncated = end < items.length;
   const label = options.itemLabel ?? 'Records';
   const shown = items.length === 0 ? `No ${label.toLowerCase()} match.` : `${label} ${start + 1}-${end} of ${items.length}.`;
   const hint = options.continueHint ?? 'call again with the same arguments and cursor set to next_cursor';
   return {
     items: items.slice(start, end),
-    total: items.length,
-    moreAvailable,
-    next_cursor: moreAvailable ? codec.issue(binding, end) : null,
-    note: `${shown} ${moreAvailable ? `More match: ${hint}.` : 'This is the last page.'}`,
+    total_matching: items.length,
+    truncated,
+    next_cursor: truncated ? codec.issue(binding, end) : null,
+    note: `${shown} ${truncated ? `More match: ${hint}.` : 'This is the last page.'}`,
   };
 }

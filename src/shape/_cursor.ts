@@ -37,7 +37,11 @@ export class CursorCodec {
 
   /** `key`: the server author's secret (at least 16 bytes), or omitted for a random key per process. */
   constructor(options: { key?: string | Uint8Array } = {}) {
-    const key = options.key === undefined ? randomBytes(32) : Buffer.from(options.key);
+    const given: unknown = options.key;
+    if (given !== undefined && typeof given !== 'string' && !(given instanceof Uint8Array)) {
+      throw new McpctxError('INVALID_ARGUMENT', `A cursor key must be a string or bytes, got ${given === null ? 'null' : `a ${typeof given}`}.`);
+    }
+    const key = given === undefined ? randomBytes(32) : Buffer.from(given);
     if (key.length < MIN_KEY_BYTES) {
       throw new McpctxError('INVALID_ARGUMENT', `A cursor key needs at least ${MIN_KEY_BYTES} bytes; got ${key.length}.`);
     }
@@ -47,7 +51,7 @@ export class CursorCodec {
   /** A cursor for `position` (an index into the query's ordered results) under `binding`. */
   issue(binding: CursorBinding, position: number): string {
     if (!Number.isSafeInteger(position) || position < 0 || position > 0xffff_ffff) {
-      throw new RangeError(`cursor position must be an integer from 0 to 2^32-1, got ${position}`);
+      throw new McpctxError('INVALID_ARGUMENT', `A cursor position must be an integer from 0 to 2^32-1, got ${position}.`);
     }
     const payload = Buffer.alloc(PAYLOAD_BYTES);
     payload.writeUInt8(VERSION, 0);

@@ -1,5 +1,6 @@
 import { encode as encodeToon } from '@toon-format/toon';
 import { McpctxError } from '../errors/index.js';
+import { jsonText } from './_json-text.js';
 
 /** The text formats a tool result can be written in. */
 export type TextFormat = 'json' | 'csv' | 'toon';
@@ -8,14 +9,19 @@ export const TEXT_FORMATS: readonly TextFormat[] = ['json', 'csv', 'toon'];
 
 /** JSON with no whitespace at all. */
 export function toCompactJson(value: unknown): string {
-  const text = JSON.stringify(value) as string | undefined;
+  const text = jsonText(value, 'The value');
   if (text === undefined) throw new McpctxError('INVALID_ARGUMENT', 'The value has no JSON form (undefined or a function).');
   return text;
 }
 
 /** TOON (Token-Oriented Object Notation) through `@toon-format/toon`; decodes to the same value. */
 export function toToon(value: unknown): string {
-  return encodeToon(value);
+  try {
+    return encodeToon(value);
+  } catch (error) {
+    // A cycle overflows the encoder's stack; say so as an error of ours, never a bare RangeError.
+    throw new McpctxError('INVALID_ARGUMENT', `The value has no TOON form: ${(error as Error).message}.`, { reason: 'no-toon-form' }, { cause: error });
+  }
 }
 
 type CsvCell = string | number | boolean | null;
@@ -47,7 +53,8 @@ export function toCsv(rows: readonly unknown[]): string {
   });
   if (header.length === 0) return '';
   const lines = [header.map(csvCell).join(',')];
-  for (const row of flat) lines.push(header.map((key) => csvCell(row[key] ?? null)).join(','));
+  // Own keys only: a row without "constructor" has an empty cell there, not Object's constructor.
+  for (const row of flat) lines.push(header.map((key) => csvCell(Object.hasOwn(row, key) ? row[key] : null)).join(','));
   return lines.join('\n');
 }
 

@@ -1,80 +1,158 @@
 import { McpctxError } from '../errors/index.js';
-import { countTokens, isWithinTokenLimit } from '../tokens/index.js';
-import { toolError, type TextToolResult } from './_tool-result.js';
+import { isPlainObject } from '../tokens/index.js';
+import { partsTokensWithin, toolResultParts, type ResultPart } from './_result-parts.js';
+import { toolError, toolErrorFrom, type TextToolResult, type ToolErrorOptions } from './_tool-result.js';
 
-/** What the guard reads from a result: the parts that reach a model as text. */
+/** What the guard reads from a result: every part that reaches a model (see `toolResultParts`). */
 export interface GuardableResult {
   content?: readonly unknown[];
   structuredContent?: unknown;
   isError?: boolean;
 }
 
-export interface ResultGuardOptions {
-  /** The hard cap, in o200k tokens of the text the result would send. */
+export interface ResultGuardOptions<Args extends unknown[] = unknown[]> extends Omit<ToolErrorOptions, 'tool'> {
+  /** The hard cap, in o200k tokens of the text the result would send (binary parts' fields included). */
   readonly maxTokens: number;
-  /** What the model should do instead; default names filtering, paging and fetching one item. */
-  readonly remedy?: string;
+  /** The cap on the decoded bytes of all binary parts (images, audio, blobs) of one result; default 1 MiB. */
+  readonly maxBinaryBytes?: number;
+  /**
+   * What the model should do instead: a text, or a function of what the guard measured (and the
+   * call's arguments). Default: narrow the query, page, or fetch one item by its id.
+   */
+  readonly remedy?: string | ((refusal: ResultRefusal<Args>) => string);
+  /** The key of an item's id, to name the items of a refused page; default `id`. */
+  readonly idField?: string;
+}
+
+/** What the guard measured on a result it refuses. */
+export interface ResultRefusal<Args extends unknown[] = unknown[]> {
+  readonly tool: string;
+  /** The arguments the handler was called with. */
+  readonly args: Args;
+  readonly maxTokens: number;
+  /** The result's text tokens, exact when `exact`; otherwise a lower bound (counting stopped there). */
+  readonly tokens: number;
+  readonly exact: boolean;
+  readonly binaryBytes: number;
+  readonly maxBinaryBytes: number;
+  /** When the result is a page (`{items, next_cursor, ...}`): its items' ids, and the cursor past them. */
+  readonly page: RefusedPage | undefined;
+}
+
+export interface RefusedPage {
+  /** The value of `idField` of each item (undefined for an item without one). */
+  readonly ids: readonly unknown[];
+  readonly nextCursor: string | null;
 }
 
 const DEFAULT_REMEDY =
   'Narrow the query with a filter, ask for a page (a smaller page size or a cursor), or fetch one item by its id.';
-// Past this size the exact figure is not worth counting; the message says "more than".
-const EXACT_COUNT_MAX_CHARS = 64 * 1024 * 1024;
+const DEFAULT_MAX_BINARY_BYTES = 1024 * 1024;
+/** A refused result is counted exactly up to this many times the cap; past that the message says "more than". */
+const EXACT_COUNT_FACTOR = 10;
+/** A refused page's text is parsed for its ids only up to this size. */
+const PAGE_PARSE_MAX_CHARS = 16 * 1024 * 1024;
+/** Ids named in a refusal; the rest are counted. */
+const MAX_NAMED_IDS = 20;
 
 /**
- * Wraps a tool handler (as registered on the SDK's McpServer) so that a result whose text is
- * over `maxTokens` is never sent: the model gets an `isError` result naming the tool, the tokens
- * it would have returned, the cap and what to do. Within the cap the result passes unchanged.
+ * Wraps a tool handler (as registered on the SDK's McpServer) so that what it returns is bounded:
+ * a result over `maxTokens` of text, or over `maxBinaryBytes` of images, audio and blobs, is never
+ * sent. The model gets an `isError` result naming the tool, what it would have returned, the cap,
+ * for a page the ids of its items and the cursor that skips them, and what to do. Counting stops
+ * early: a huge result costs about EXACT_COUNT_FACTOR times the cap to refuse, not its size.
+ * A handler that throws becomes a tool error too (`toolErrorFrom`: an McpctxError keeps its code
+ * and remedy; anything else is a generic message with an error id, the details go to `log`).
+ * Within both caps the result passes unchanged.
  */
 export function guardToolResult<Args extends unknown[], Result extends GuardableResult>(
   tool: string,
   handler: (...args: Args) => Result | Promise<Result>,
-  options: ResultGuardOptions,
+  options: ResultGuardOptions<Args>,
 ): (...args: Args) => Promise<Result | TextToolResult> {
   const { maxTokens } = options;
   if (!Number.isSafeInteger(maxTokens) || maxTokens < 1) {
     throw new McpctxError('INVALID_ARGUMENT', `The result cap must be a positive integer of tokens, got ${maxTokens}.`);
   }
-  const remedy = options.remedy ?? DEFAULT_REMEDY;
+  const maxBinaryBytes = options.maxBinaryBytes ?? DEFAULT_MAX_BINARY_BYTES;
+  if (!Number.isSafeInteger(maxBinaryBytes) || maxBinaryBytes < 0) {
+    throw new McpctxError('INVALID_ARGUMENT', `The binary cap must be a non-negative integer of bytes, got ${maxBinaryBytes}.`);
+  }
+  const errorOptions: ToolErrorOptions = { tool, ...(options.redact ? { redact: options.redact } : {}), ...(options.log ? { log: options.log } : {}) };
+  const redact = options.redact ?? ((text: string) => text);
   return async (...args: Args) => {
-    const result = await handler(...args);
-    const texts = sentTexts(result);
-    if (withinCap(texts, maxTokens)) return result;
-    const chars = texts.reduce((sum, text) => sum + text.length, 0);
-    const would =
-      chars <= EXACT_COUNT_MAX_CHARS
-        ? `${texts.reduce((sum, text) => sum + countTokens(text), 0).toLocaleString('en-US')} tokens`
-        : `more than ${maxTokens.toLocaleString('en-US')} tokens`;
-    return toolError(
-      `RESULT_TOO_LARGE: tool "${tool}" would have returned ${would}, over this server's cap of ` +
-        `${maxTokens.toLocaleString('en-US')} tokens per result, so nothing was returned. ${remedy}`,
-    );
+    let result: Result;
+    let parts: ResultPart[];
+    try {
+      result = await handler(...args);
+      parts = toolResultParts(result);
+    } catch (error) {
+      return toolErrorFrom(error, errorOptions);
+    }
+    const binaryBytes = parts.reduce((sum, part) => sum + (part.text === null ? part.bytes : 0), 0);
+    const within = partsTokensWithin(parts, maxTokens);
+    if (within !== false && binaryBytes <= maxBinaryBytes) return result;
+    const counted = within !== false ? within : partsTokensWithin(parts, maxTokens * EXACT_COUNT_FACTOR);
+    const refusal: ResultRefusal<Args> = {
+      tool,
+      args,
+      maxTokens,
+      tokens: counted === false ? maxTokens * EXACT_COUNT_FACTOR : counted,
+      exact: counted !== false,
+      binaryBytes,
+      maxBinaryBytes,
+      page: pageOf(parts, options.idField ?? 'id'),
+    };
+    const remedy = typeof options.remedy === 'function' ? options.remedy(refusal) : (options.remedy ?? DEFAULT_REMEDY);
+    return toolError(redact(`${refusalText(refusal)} ${remedy}`));
   };
 }
 
-/** The texts a result puts on the wire: text blocks, embedded text resources, structured content. */
-export function sentTexts(result: GuardableResult): string[] {
-  const texts: string[] = [];
-  for (const block of result.content ?? []) {
-    if (typeof block !== 'object' || block === null) continue;
-    const { text, resource } = block as { text?: unknown; resource?: { text?: unknown } };
-    if (typeof text === 'string') texts.push(text);
-    if (typeof resource === 'object' && resource !== null && typeof resource.text === 'string') texts.push(resource.text);
+function refusalText(refusal: ResultRefusal<unknown[]>): string {
+  const number = (value: number): string => value.toLocaleString('en-US');
+  const overText = refusal.tokens > refusal.maxTokens || !refusal.exact;
+  const tokens = refusal.exact ? `${number(refusal.tokens)} tokens` : `more than ${number(refusal.tokens)} tokens`;
+  const over: string[] = [];
+  if (overText) over.push(`${tokens}, over this server's cap of ${number(refusal.maxTokens)} tokens per result`);
+  if (refusal.binaryBytes > refusal.maxBinaryBytes) {
+    over.push(`${number(refusal.binaryBytes)} bytes of images, audio or blobs, over the cap of ${number(refusal.maxBinaryBytes)} bytes`);
   }
-  if (result.structuredContent !== undefined) {
-    const structured = JSON.stringify(result.structuredContent) as string | undefined;
-    if (structured !== undefined) texts.push(structured);
-  }
-  return texts;
+  const parts = [`RESULT_TOO_LARGE: tool "${refusal.tool}" would have returned ${over.join(', and ')}, so nothing was returned.`];
+  if (refusal.page !== undefined) parts.push(pageText(refusal.page));
+  return parts.join(' ');
 }
 
-// Early exit: each text is counted only up to what is left of the cap.
-function withinCap(texts: readonly string[], maxTokens: number): boolean {
-  let left = maxTokens;
-  for (const text of texts) {
-    const tokens = isWithinTokenLimit(text, left);
-    if (tokens === false) return false;
-    left -= tokens;
+function pageText(page: RefusedPage): string {
+  const count = page.ids.length;
+  const named = page.ids.filter((id) => id !== undefined);
+  const items =
+    named.length === 0
+      ? `${count} item${count === 1 ? '' : 's'} without ids`
+      : `the item${count === 1 ? '' : 's'} with id ${named.slice(0, MAX_NAMED_IDS).map((id) => JSON.stringify(id)).join(', ')}` +
+        (named.length > MAX_NAMED_IDS ? ` and ${named.length - MAX_NAMED_IDS} more` : '') +
+        (named.length < count ? ` (and ${count - named.length} without ids)` : '');
+  const skip =
+    page.nextCursor === null
+      ? 'They are the last that match.'
+      : `To skip them, call again with cursor "${page.nextCursor}".`;
+  return `The page held ${items}. ${skip}`;
+}
+
+/** The items' ids and the next cursor, when a text or structured part is a page `{items: [...], next_cursor}`. */
+function pageOf(parts: readonly ResultPart[], idField: string): RefusedPage | undefined {
+  for (const part of parts) {
+    const text = part.text;
+    if (text === null || text.length > PAGE_PARSE_MAX_CHARS || !text.trimStart().startsWith('{')) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text) as unknown;
+    } catch {
+      continue;
+    }
+    if (!isPlainObject(value) || !Array.isArray(value.items) || !Object.hasOwn(value, 'next_cursor')) continue;
+    const nextCursor = typeof value.next_cursor === 'string' ? value.next_cursor : null;
+    const ids = value.items.map((item: unknown) => (isPlainObject(item) && Object.hasOwn(item, idField) ? item[idField] : undefined));
+    return { ids, nextCursor };
   }
-  return true;
+  return undefined;
 }

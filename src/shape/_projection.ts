@@ -1,19 +1,28 @@
 import { McpctxError } from '../errors/index.js';
-import { isPlainObject } from '../tokens/index.js';
+import { MAX_JSON_DEPTH, isPlainObject } from '../tokens/index.js';
 
-/** One allowed field: a dot path into the record, an optional output name, an optional character cap. */
-export type FieldSpec = string | { readonly path: string; readonly as?: string; readonly maxChars?: number };
+/**
+ * One allowed field: a path into the record, an optional output name, an optional character cap.
+ * A path is a dot path (`user.login`) or, for keys that contain dots, the list of keys
+ * (`['labels.v1']`, `['user', 'e.mail']`).
+ */
+export type FieldSpec = string | { readonly path: FieldPath; readonly as?: string; readonly maxChars?: number };
+
+export type FieldPath = string | readonly string[];
 
 export interface ProjectedField {
+  /** The path as written: the dot path, or the keys joined with dots (for messages). */
   readonly path: string;
+  /** The keys the path walks, one per level. */
+  readonly keys: readonly string[];
   readonly name: string;
   /** When set, longer strings are cut to this many characters and `<name>_truncated` says so. */
   readonly maxChars: number | undefined;
 }
 
 export interface ProjectionOptions {
-  /** The paths that exist in the data: every allowed path must be one of them. */
-  readonly knownPaths?: Iterable<string>;
+  /** The paths that exist in the data (dot paths or lists of keys): every allowed path must be one of them. */
+  readonly knownPaths?: Iterable<FieldPath>;
   /** Records to take the known paths from (union over all of them), when `knownPaths` is not given. */
   readonly sample?: readonly unknown[];
 }
@@ -31,24 +40,17 @@ export interface Projection {
   withCaps(caps: Readonly<Record<string, number>>): Projection;
 }
 
-const PATH_SEGMENT = /^[^.]+$/;
-
 /**
  * Defines a projection and checks it now, not at call time: unknown paths, duplicate or clashing
  * output names and bad caps are INVALID_PROJECTION errors naming the field.
  */
 export function defineProjection(fields: readonly FieldSpec[], options: ProjectionOptions): Projection {
-  const known = options.knownPaths !== undefined ? new Set(options.knownPaths) : pathsOf(options.sample);
+  const known = options.knownPaths !== undefined ? knownFromPaths(options.knownPaths) : knownFromSample(options.sample);
   if (fields.length === 0) throw invalid('A projection needs at least one field.');
   const projected = fields.map((spec) => normalize(spec));
   const outputNames: string[] = [];
   for (const field of projected) {
-    if (!field.path.split('.').every((segment) => PATH_SEGMENT.test(segment))) {
-      throw invalid(`Field path "${field.path}" has an empty segment.`);
-    }
-    if (!known.has(field.path)) {
-      throw invalid(`Unknown field path "${field.path}": the data has no such field. Known paths include ${preview(known)}.`);
-    }
+    if (!known.has(pathKey(field.keys))) throw unknownPath(field, known);
     outputNames.push(field.name);
     if (field.maxChars !== undefined) outputNames.push(truncationFlag(field.name));
   }
@@ -67,32 +69,75 @@ export function defineProjection(fields: readonly FieldSpec[], options: Projecti
           throw invalid(`withCaps: "${name}" is not a capped field of this projection.`);
         }
       }
-      const recapped = projected.map((field) => ({ path: field.path, as: field.name, maxChars: caps[field.name] ?? field.maxChars }));
-      return defineProjection(recapped, { knownPaths: known });
+      const recapped = projected.map((field) => ({
+        path: field.keys,
+        as: field.name,
+        maxChars: Object.hasOwn(caps, field.name) ? caps[field.name] : field.maxChars,
+      }));
+      return defineProjection(recapped, { knownPaths: [...known.values()] });
     },
   };
 }
 
-/** Every dot path present in the records (objects are walked, arrays are leaves). */
+/**
+ * Every dot path present in the records (objects are walked, arrays are leaves). A key that
+ * contains a dot makes its dot path ambiguous: name such a field by its list of keys.
+ */
 export function pathsOf(records: readonly unknown[] | undefined): Set<string> {
+  return new Set([...knownFromSample(records).values()].map((keys) => keys.join('.')));
+}
+
+/** Paths known to exist, by `pathKey` of their keys. */
+type KnownPaths = Map<string, readonly string[]>;
+
+function knownFromSample(records: readonly unknown[] | undefined): KnownPaths {
   if (records === undefined) {
     throw invalid('A projection needs knownPaths or sample records to check its fields against.');
   }
-  const paths = new Set<string>();
-  const walk = (value: unknown, prefix: string): void => {
-    if (!isPlainObject(value)) return;
+  const known: KnownPaths = new Map();
+  const walk = (value: unknown, prefix: readonly string[]): void => {
+    // Deeper than any projection needs; the bound keeps a hostile sample from overflowing the stack.
+    if (!isPlainObject(value) || prefix.length >= MAX_JSON_DEPTH) return;
     for (const [key, child] of Object.entries(value)) {
-      const path = prefix === '' ? key : `${prefix}.${key}`;
-      paths.add(path);
-      walk(child, path);
+      const keys = [...prefix, key];
+      known.set(pathKey(keys), keys);
+      walk(child, keys);
     }
   };
-  for (const record of records) walk(record, '');
-  return paths;
+  for (const record of records) walk(record, []);
+  return known;
+}
+
+function knownFromPaths(paths: Iterable<FieldPath>): KnownPaths {
+  const known: KnownPaths = new Map();
+  for (const path of paths) {
+    const keys = typeof path === 'string' ? path.split('.') : [...path];
+    known.set(pathKey(keys), keys);
+  }
+  return known;
+}
+
+function pathKey(keys: readonly string[]): string {
+  return JSON.stringify(keys);
+}
+
+function unknownPath(field: ProjectedField, known: KnownPaths): McpctxError {
+  // A dot path the data has only as one key containing dots ("labels.v1"): say how to name it.
+  const joined = [...known.values()].find((keys) => keys.some((key) => key.includes('.')) && keys.join('.') === field.path);
+  if (joined !== undefined) {
+    return invalid(
+      `Field path "${field.path}" names a key that contains a dot (${JSON.stringify(joined)}), which a dot path cannot reach. ` +
+        `Give the path as a list of keys: { path: ${JSON.stringify(joined)} }.`,
+    );
+  }
+  return invalid(`Unknown field path ${describePath(field)}: the data has no such field. Known paths include ${preview(known)}.`);
 }
 
 /** Cuts `text` to at most `maxChars` UTF-16 units without splitting a surrogate pair. */
 export function capText(text: string, maxChars: number): { text: string; truncated: boolean } {
+  if (!Number.isSafeInteger(maxChars) || maxChars < 0) {
+    throw new McpctxError('INVALID_ARGUMENT', `capText needs a cap that is a non-negative integer of characters, got ${String(maxChars)}.`);
+  }
   if (text.length <= maxChars) return { text, truncated: false };
   let end = maxChars;
   const last = text.charCodeAt(end - 1);
@@ -107,7 +152,7 @@ export function truncationFlag(name: string): string {
 function applyFields(fields: readonly ProjectedField[], record: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of fields) {
-    const value = valueAt(record, field.path);
+    const value = valueAt(record, field.keys);
     if (field.maxChars === undefined) {
       out[field.name] = value;
       continue;
@@ -124,30 +169,54 @@ function applyFields(fields: readonly ProjectedField[], record: unknown): Record
   return out;
 }
 
-function valueAt(record: unknown, path: string): unknown {
+function valueAt(record: unknown, keys: readonly string[]): unknown {
   let current: unknown = record;
-  for (const segment of path.split('.')) {
-    if (!isPlainObject(current) || !Object.hasOwn(current, segment)) return null;
-    current = current[segment];
+  for (const key of keys) {
+    // Own keys only: a record without "constructor" has none, whatever Object.prototype has.
+    if (!isPlainObject(current) || !Object.hasOwn(current, key)) return null;
+    current = current[key];
   }
   return current === undefined ? null : current;
 }
 
 function normalize(spec: FieldSpec): ProjectedField {
-  const path = typeof spec === 'string' ? spec : spec.path;
-  const name = typeof spec === 'string' ? spec : (spec.as ?? spec.path);
+  if (typeof spec !== 'string' && (typeof spec !== 'object' || spec === null)) {
+    throw invalid(`A field is a path or { path, as?, maxChars? }, got ${spec === null ? 'null' : `a ${typeof spec}`}.`);
+  }
+  const given: unknown = typeof spec === 'string' ? spec : spec.path;
+  const keys = pathKeys(given);
+  const path = keys.join('.');
+  const name: unknown = typeof spec === 'string' ? spec : (spec.as ?? path);
   const maxChars = typeof spec === 'string' ? undefined : spec.maxChars;
-  if (typeof path !== 'string' || path === '') throw invalid('A field needs a non-empty path.');
   if (typeof name !== 'string' || name === '') throw invalid(`Field "${path}" has an empty output name.`);
+  if (name === '__proto__') {
+    // Assigning it would replace the projected record's prototype instead of adding a key.
+    throw invalid(`Field "${path}": "__proto__" cannot be an output name (it is the prototype of a JavaScript object); rename it with "as".`);
+  }
   if (maxChars !== undefined && (!Number.isSafeInteger(maxChars) || maxChars < 1)) {
     throw invalid(`Field "${path}": maxChars must be a positive integer, got ${String(maxChars)}.`);
   }
-  return { path, name, maxChars };
+  return { path, keys, name, maxChars };
 }
 
+/** The keys of a dot path or of a list of keys; every key non-empty. */
+function pathKeys(path: unknown): string[] {
+  if (typeof path === 'string') {
+    if (path === '') throw invalid('A field needs a non-empty path.');
+    const keys = path.split('.');
+    if (keys.includes('')) throw invalid(`Field path "${path}" has an empty segment.`);
+    return keys;
+  }
+  if (Array.isArray(path) && path.length > 0 && path.every((key) => typeof key === 'string' && key !== '')) return [...(path as string[])];
+  throw invalid(`A field path is a dot path or a non-empty list of non-empty keys, got ${JSON.stringify(path) ?? typeof path}.`);
+}
 
-function preview(paths: ReadonlySet<string>): string {
-  const list = [...paths].filter((path) => !path.includes('.')).slice(0, 12);
+function describePath(field: ProjectedField): string {
+  return field.keys.some((key) => key.includes('.')) ? JSON.stringify(field.keys) : `"${field.path}"`;
+}
+
+function preview(known: KnownPaths): string {
+  const list = [...known.values()].filter((keys) => keys.length === 1).map((keys) => keys[0]).slice(0, 12);
   return list.length === 0 ? '(none: the sample is empty)' : list.map((path) => `"${path}"`).join(', ');
 }
 

@@ -1,5 +1,6 @@
 import { McpctxError } from '../errors/index.js';
-import { countTokens, isPlainObject } from '../tokens/index.js';
+import { countTokens, isPlainObject, isWithinTokenLimit, type JsonObject } from '../tokens/index.js';
+import { jsonText } from './_json-text.js';
 
 /**
  * What a `tools/call` result puts into a model's context, part by part. This is the one definition
@@ -8,7 +9,8 @@ import { countTokens, isPlainObject } from '../tokens/index.js';
  * - a text block: its text;
  * - an embedded resource: its `text`, or for a `blob` its decoded bytes (binary);
  * - a `resource_link`: the block's compact JSON (name, uri, description... all reach the model);
- * - an image or audio block: the decoded bytes of its `data` (binary, not text tokens);
+ * - an image or audio block: the decoded bytes of its `data` (binary, not text tokens), and its
+ *   other fields (mimeType, annotations, a blob's uri...) as compact JSON, counted as text;
  * - any other block, or a malformed one: its compact JSON (a client may pass it through as is);
  * - `structuredContent`: its compact JSON.
  */
@@ -26,11 +28,18 @@ export interface ResultPart {
   readonly text: string | null;
   /** UTF-8 bytes of `text`, or for binary data the decoded length of its base64. */
   readonly bytes: number;
+  /**
+   * For binary data: the block's other fields (its compact JSON without the base64), which a
+   * client may show as text and a server can make as long as it likes. Null for text parts.
+   */
+  readonly fields: string | null;
 }
 
 export interface CountedResultPart extends ResultPart {
   /** o200k tokens of `text`; null for binary data. */
   readonly tokens: number | null;
+  /** o200k tokens of `fields`; null for text parts. */
+  readonly fieldTokens: number | null;
 }
 
 export interface ToolResultCost {
@@ -39,6 +48,8 @@ export interface ToolResultCost {
   readonly textTokens: number;
   /** Decoded bytes of every binary part (images, audio, blobs). */
   readonly binaryBytes: number;
+  /** Sum of the binary parts' field tokens (their mimeType, uri, annotations... as compact JSON). */
+  readonly binaryFieldTokens: number;
 }
 
 /** The parts of a result in wire order (content blocks, then structuredContent). Counts nothing. */
@@ -59,16 +70,43 @@ export function toolResultParts(result: unknown): ResultPart[] {
 export function toolResultCost(result: unknown): ToolResultCost {
   let textTokens = 0;
   let binaryBytes = 0;
+  let binaryFieldTokens = 0;
   const parts = toolResultParts(result).map((part): CountedResultPart => {
     if (part.text === null) {
+      const fieldTokens = countTokens(part.fields ?? '');
       binaryBytes += part.bytes;
-      return { ...part, tokens: null };
+      binaryFieldTokens += fieldTokens;
+      return { ...part, tokens: null, fieldTokens };
     }
     const tokens = countTokens(part.text);
     textTokens += tokens;
-    return { ...part, tokens };
+    return { ...part, tokens, fieldTokens: null };
   });
-  return { parts, textTokens, binaryBytes };
+  return { parts, textTokens, binaryBytes, binaryFieldTokens };
+}
+
+/**
+ * The text tokens of a result (its text parts and its binary parts' fields, as `toolResultCost`
+ * counts them) when they are at most `limit`, else false. Counts with early exit: a huge result
+ * costs about `limit` tokens of work, not its whole size.
+ */
+export function toolResultTokensWithin(result: unknown, limit: number): number | false {
+  return partsTokensWithin(toolResultParts(result), limit);
+}
+
+/** `toolResultTokensWithin` over parts already listed. */
+export function partsTokensWithin(parts: readonly ResultPart[], limit: number): number | false {
+  if (!Number.isFinite(limit) || limit < 0) {
+    throw new McpctxError('INVALID_ARGUMENT', `A token limit must be a non-negative number, got ${limit}.`);
+  }
+  let left = limit;
+  for (const part of parts) {
+    const text = part.text ?? part.fields ?? '';
+    const tokens = isWithinTokenLimit(text, left);
+    if (tokens === false) return false;
+    left -= tokens;
+  }
+  return limit - left;
 }
 
 /** Decoded length of base64 (standard or url-safe) text, without decoding it. */
@@ -86,34 +124,37 @@ function blockPart(block: unknown, index: number): ResultPart {
   if (type === 'resource' && isPlainObject(block.resource)) {
     const { text, blob } = block.resource;
     if (typeof text === 'string') return textPart(where, index, type, 'resource-text', text);
-    if (typeof blob === 'string') return binaryPart(where, index, type, 'resource-blob', blob);
+    if (typeof blob === 'string') {
+      const resource = withoutKey(block.resource, 'blob');
+      const fields = compactJson(Object.fromEntries(Object.entries(block).map(([key, value]) => [key, key === 'resource' ? resource : value])), where);
+      return binaryPart(where, index, type, 'resource-blob', blob, fields);
+    }
   }
-  if ((type === 'image' || type === 'audio') && typeof block.data === 'string') return binaryPart(where, index, type, type, block.data);
+  if ((type === 'image' || type === 'audio') && typeof block.data === 'string') {
+    return binaryPart(where, index, type, type, block.data, compactJson(withoutKey(block, 'data'), where));
+  }
   if (type === 'resource_link') return textPart(where, index, type, 'resource-link', compactJson(block, where));
   return textPart(where, index, type, 'other', compactJson(block, where));
 }
 
 function textPart(where: string, block: number | null, type: string, kind: ResultPartKind, text: string): ResultPart {
-  return { where, block, type, kind, text, bytes: Buffer.byteLength(text, 'utf8') };
+  return { where, block, type, kind, text, bytes: Buffer.byteLength(text, 'utf8'), fields: null };
 }
 
-function binaryPart(where: string, block: number, type: string, kind: ResultPartKind, base64: string): ResultPart {
-  return { where, block, type, kind, text: null, bytes: base64DecodedBytes(base64) };
+function binaryPart(where: string, block: number, type: string, kind: ResultPartKind, base64: string, fields: string): ResultPart {
+  return { where, block, type, kind, text: null, bytes: base64DecodedBytes(base64), fields };
+}
+
+/** A copy of `object` without `key`, in key order (a "__proto__" key stays a key). */
+function withoutKey(object: JsonObject, key: string): JsonObject {
+  return Object.fromEntries(Object.entries(object).filter(([name]) => name !== key));
 }
 
 function compactJson(value: unknown, where: string): string {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(value) as string | undefined;
-  } catch (error) {
-    // Cycles, BigInt, or nesting deeper than the stack: say which part, never a bare TypeError.
-    throw new McpctxError('INVALID_ARGUMENT', `The result's ${where} has no JSON form: ${(error as Error).message}.`, { where });
-  }
-  return text ?? 'null';
+  return jsonText(value, `The result's ${where}`) ?? 'null';
 }
 
-
 function describe(value: unknown): string {
-  if (value === null) return 'null';
+  if (value === null || value === undefined) return String(value);
   return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
 }

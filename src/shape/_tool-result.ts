@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { McpctxError, isMcpctxError } from '../errors/index.js';
 import { countTokens, isPlainObject } from '../tokens/index.js';
 import { formatText, type TextFormat } from './_formats.js';
+import { scrubErrorText } from './_scrub.js';
 
 /** The subset of MCP's CallToolResult this library builds; assignable to the SDK's type. */
 export interface TextToolResult {
@@ -54,12 +56,42 @@ export function toolError(message: string): TextToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
-/**
- * The tool error for a thrown McpctxError (a bad cursor, a changed source, a bad argument):
- * its message already says what to do. Anything else is rethrown.
- */
-export function toolErrorFrom(error: unknown): TextToolResult {
-  if (isMcpctxError(error)) return toolError(`${error.code}: ${error.message}`);
-  throw error;
+export interface ToolErrorOptions {
+  /** The author's own scrubbing of the text the model reads, after the default one. */
+  readonly redact?: (text: string) => string;
+  /** Where an unexpected error's details go, under its error id; default one line on stderr (never stdout, the protocol channel). */
+  readonly log?: (line: string) => void;
+  /** The tool that failed, named in the log line. */
+  readonly tool?: string;
 }
 
+/**
+ * The tool error for a thrown error, safe to show a model. An McpctxError (a bad cursor, a changed
+ * source, a bad argument) keeps its code and its message, which already says what to do, with
+ * absolute paths and connection strings scrubbed. Anything else is a bug or an outage the model
+ * cannot act on: it gets a generic message with a short error id, and the full error (message,
+ * stack, cause) goes to the server's log under that id. `redact` runs last on the text either way.
+ */
+export function toolErrorFrom(error: unknown, options: ToolErrorOptions = {}): TextToolResult {
+  const redact = options.redact ?? ((text: string) => text);
+  if (isMcpctxError(error)) return toolError(redact(`${error.code}: ${scrubErrorText(error.message)}`));
+  const errorId = randomBytes(4).toString('hex');
+  const log = options.log ?? ((line: string) => console.error(line));
+  log(`mcpctx: unexpected error ${errorId}${options.tool === undefined ? '' : ` in tool "${options.tool}"`}: ${describeError(error)}`);
+  return toolError(
+    redact(
+      `INTERNAL_ERROR: the tool failed with an unexpected error (error id ${errorId}). ` +
+        'Retrying may not help; report the error id to whoever runs this server, whose log has the details.',
+    ),
+  );
+}
+
+/** The whole error for a log: its stack (or message), then each cause (at most 5, no cycles). */
+function describeError(error: unknown): string {
+  const chain: unknown[] = [];
+  for (let current: unknown = error; current !== undefined && !chain.includes(current) && chain.length < 6; ) {
+    chain.push(current);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return chain.map((link) => (link instanceof Error ? (link.stack ?? `${link.name}: ${link.message}`) : String(link))).join('\ncaused by: ');
+}

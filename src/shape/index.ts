@@ -5,12 +5,13 @@ export {
   defineProjection,
   pathsOf,
   truncationFlag,
+  type FieldPath,
   type FieldSpec,
   type ProjectedField,
   type Projection,
   type ProjectionOptions,
 } from './_projection.js';
-export { pageByTokens, type TokenPage, type TokenPageOptions, type TokenPageResult } from './_token-pager.js';
+export { pageByTokens, type CutRecord, type CutValue, type TokenPage, type TokenPageOptions, type TokenPageResult } from './_token-pager.js';
 export { pageByCount, type CountPage, type CountPageOptions } from './_count-pager.js';
 export { TEXT_FORMATS, formatText, toCompactJson, toCsv, toToon, type TextFormat } from './_formats.js';
 export {
@@ -20,21 +21,18 @@ export {
   type BuildToolResultOptions,
   type BuiltToolResult,
   type TextToolResult,
+  type ToolErrorOptions,
 } from './_tool-result.js';
-export { guardToolResult, sentTexts, type GuardableResult, type ResultGuardOptions } from './_guard.js';
+export { scrubErrorText } from './_scrub.js';
+export { guardToolResult, type GuardableResult, type RefusedPage, type ResultGuardOptions, type ResultRefusal } from './_guard.js';
 export { ResultCache, type CacheStatus, type ResultCacheKey, type ResultCacheOptions } from './_cache.js';
-export {
-  FrozenRecords,
-  compareIds,
-  type FlatRecord,
-  type FrozenRecordsOptions,
-  type FrozenSnapshot,
-} from './_frozen-records.js';
+export { compareIds } from './_compare-ids.js';
 export { stableJson } from './_stable-json.js';
 export {
   base64DecodedBytes,
   toolResultCost,
   toolResultParts,
+  toolResultTokensWithin,
   type CountedResultPart,
   type ResultPart,
   type ResultPartKind,

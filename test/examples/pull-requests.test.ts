@@ -116,6 +116,12 @@ async function walk(session: McpSession, args: Record<string, unknown> = {}): Pr
   return pages;
 }
 
+/** The recording with the title of its 11th pull request made 150,000 characters long. */
+const LONG_INDEX = 10;
+function withLongTitle(): Pull[] {
+  return recording.map((pull, index) => (index === LONG_INDEX ? { ...pull, title: 'A very long title. '.repeat(8_000).slice(0, 150_000) } : pull));
+}
+
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'mcpctx-pulls-'));
   tempDirs.push(dir);
@@ -202,11 +208,43 @@ describe('before: the pass-through list', () => {
     expect(message).toContain('"list_pull_requests"');
     expect(message).toContain(`${would.toLocaleString('en-US')} tokens`);
     expect(message).toContain('25,000 tokens');
-    expect(message).toContain('per_page');
     // A small page passes the same guard unchanged.
     const small = await session.call('list_pull_requests', { per_page: 2 });
     expect(small.isError ?? false).toBe(false);
     expect(JSON.parse(onlyText(small))).toStrictEqual(recording.slice(0, 2));
+  });
+
+  it('the remedy names a per_page that fits: every page of that size passes the same guard', async () => {
+    const session = await open('before', '--max-result-tokens', '25000');
+    for (const refused of [{}, { per_page: 10, page: 2 }]) {
+      const message = onlyText(await session.call('list_pull_requests', refused));
+      const suggestion = /Ask for at most (\d+) pull requests? per page: every page of per_page \1 fits the cap of 25,000 tokens, and page (\d+) holds the first pull request of the page refused here/.exec(message);
+      expect(suggestion, message).not.toBeNull();
+      const perPage = Number(suggestion?.[1]);
+      const page = Number(suggestion?.[2]);
+      expect(perPage).toBeGreaterThanOrEqual(1);
+      // The suggested page starts at or before the refused page's first pull request, and holds it.
+      const first = ((refused.page ?? 1) - 1) * (refused.per_page ?? 30);
+      expect((page - 1) * perPage).toBeLessThanOrEqual(first);
+      expect(page * perPage).toBeGreaterThan(first);
+      const pages: Pull[][] = [];
+      for (let number = 1; (number - 1) * perPage < recording.length; number += 1) {
+        const result = await session.call('list_pull_requests', { per_page: perPage, page: number });
+        expect(result.isError ?? false, `per_page ${perPage}, page ${number}`).toBe(false);
+        pages.push(JSON.parse(onlyText(result)) as Pull[]);
+      }
+      expect(pages.flat()).toStrictEqual(recording);
+    }
+  });
+
+  it('when one pull request alone is over the cap, the remedy says to fetch them one at a time and names it', async () => {
+    const session = await open('before', '--data', writeData(withLongTitle()), '--max-result-tokens', '25000');
+    const message = onlyText(await session.call('list_pull_requests'));
+    const long = recording[LONG_INDEX] as Pull;
+    expect(message).toContain('No per_page fits the cap of 25,000 tokens: fetch the pull requests one at a time with per_page 1');
+    expect(message).toContain(`Even alone, #${long.number} (page ${LONG_INDEX + 1}) is over the cap`);
+    const one = await session.call('list_pull_requests', { per_page: 1, page: 1 });
+    expect(one.isError ?? false).toBe(false);
   });
 });
 
@@ -263,17 +301,88 @@ describe('after: token-budget pages of summaries', () => {
     });
   });
 
-  it('a budget smaller than one record still sends one record per page, flagged over_budget, and the walk advances', async () => {
+  it('a budget smaller than some records cuts them to fit, one per page, keeping the number, and the walk advances', async () => {
+    const session = await open('after', '--page-tokens', '250');
+    const pages = await walk(session);
+    let cut = 0;
+    for (const { text, page } of pages) {
+      expect(countTokens(text)).toBeLessThanOrEqual(250);
+      expect(page.over_budget).toBeUndefined();
+      if (page.note.includes('sent cut to fit')) {
+        cut += 1;
+        expect(page.items).toHaveLength(1);
+        expect(page.items[0]?._truncated).toEqual(expect.arrayContaining([expect.any(String)]));
+        expect(page.note).toContain(`call get_pull_request {"number":${String(page.items[0]?.number)},"field":`);
+      }
+    }
+    expect(cut).toBeGreaterThan(0);
+    expect(pages.flatMap(({ page }) => page.items.map((item) => item.number))).toEqual(recording.map((pull) => pull.number));
+  });
+
+  it('a budget under the envelope itself sends each record cut to its number, flagged over_budget with the page\'s real size', async () => {
     const session = await open('after', '--page-tokens', '100');
     const pages = await walk(session);
     expect(pages).toHaveLength(30);
     for (const { text, page } of pages) {
-      expect(page.items).toHaveLength(1);
-      expect(countTokens(text)).toBeGreaterThan(100);
       expect(page.over_budget).toBe(true);
-      expect(page.note).toContain('does not fit the page budget of 100 tokens');
+      expect(page.note).toContain(`this page is ${countTokens(text)} tokens`);
+      expect(Object.keys(page.items[0] ?? {})).toEqual(['number', '_truncated']);
     }
     expect(pages.map(({ page }) => page.items[0]?.number)).toEqual(recording.map((pull) => pull.number));
+  });
+
+  it('a 150,000-character title: the walk reaches all 30 within the cap, and the pointer reads that title in parts', async () => {
+    const long = withLongTitle();
+    const target = long[LONG_INDEX] as Pull;
+    const session = await open('after', '--data', writeData(long));
+    const pages = await walk(session);
+    for (const { text } of pages) expect(countTokens(text)).toBeLessThanOrEqual(PAGE_TOKENS);
+    const items = pages.flatMap(({ page }) => page.items);
+    expect(items.map((item) => item.number)).toEqual(long.map((pull) => pull.number));
+    const cutPage = pages.find(({ page }) => page.items.some((item) => item._truncated !== undefined));
+    expect(cutPage?.page.items).toHaveLength(1);
+    const cut = cutPage?.page.items[0] ?? {};
+    expect(cut).toMatchObject({ number: target.number, author: target.user.login, _truncated: ['title'] });
+    expect(target.title.startsWith(cut.title as string)).toBe(true);
+
+    // Follow the pointer exactly as the note gives it.
+    const pointer = /call get_pull_request (\{[^}]*\}), then again with offset set to next_offset until next_offset is null/.exec(cutPage?.page.note ?? '');
+    expect(pointer, cutPage?.page.note).not.toBeNull();
+    let args = JSON.parse(pointer?.[1] ?? '{}') as Record<string, unknown>;
+    expect(args).toEqual({ number: target.number, field: 'title', offset: 0 });
+    let title = '';
+    for (let calls = 0; calls < 100; calls += 1) {
+      const result = await session.call('get_pull_request', args);
+      expect(result.isError ?? false).toBe(false);
+      const text = onlyText(result);
+      expect(countTokens(text)).toBeLessThanOrEqual(25_000);
+      const part = JSON.parse(text) as { number: number; field: string; offset: number; text: string; next_offset: number | null; total_chars: number };
+      expect(part).toMatchObject({ number: target.number, field: 'title', offset: title.length, total_chars: target.title.length });
+      expect(part.text.length).toBeLessThanOrEqual(4000);
+      title += part.text;
+      if (part.next_offset === null) break;
+      args = { ...args, offset: part.next_offset };
+    }
+    expect(title).toBe(target.title);
+    // The whole summary of that pull request is over the cap: refused, with the way to read it in parts.
+    const whole = await session.call('get_pull_request', { number: target.number });
+    expect(whole.isError).toBe(true);
+    expect(onlyText(whole)).toContain('read a long field in parts with field, offset and length');
+  });
+
+  it('get_pull_request reads any summary text field in bounded parts, and refuses an offset past its end', async () => {
+    const session = await open('after');
+    const target = recording.find((pull) => pull.number === 233) as Pull;
+    const body = target.body ?? '';
+    const part = JSON.parse(onlyText(await session.call('get_pull_request', { number: 233, field: 'body', offset: 100, length: 50 }))) as Record<string, unknown>;
+    expect(part).toStrictEqual({ number: 233, field: 'body', offset: 100, text: body.slice(100, 150), next_offset: 150, total_chars: body.length });
+    const end = JSON.parse(onlyText(await session.call('get_pull_request', { number: 233, field: 'author', offset: 0 }))) as Record<string, unknown>;
+    expect(end).toStrictEqual({ number: 233, field: 'author', offset: 0, text: target.user.login, next_offset: null, total_chars: target.user.login.length });
+    const past = await session.call('get_pull_request', { number: 233, field: 'body', offset: body.length + 1 });
+    expect(past.isError).toBe(true);
+    expect(onlyText(past)).toMatch(/^OUT_OF_RANGE: offset \d+ is past the end of body of #233/);
+    expect((await session.call('get_pull_request', { number: 233, field: 'body', length: 4001 })).isError).toBe(true);
+    expect((await session.call('get_pull_request', { number: 233, field: 'number' })).isError).toBe(true);
   });
 
   it('rejects a tampered cursor, a cursor of another state, garbage and a cursor of another process, each with its own remedy', async () => {

@@ -66,10 +66,13 @@ function refusal(result: RawToolResult): string {
   return result.content[0]?.text ?? '';
 }
 
+/** The envelope both pagers of mcpctx/shape send, plus the cache status. */
+const ENVELOPE = ['items', 'total_matching', 'truncated', 'next_cursor', 'note'];
+
 interface Page {
-  total: number;
-  records: FlatRecord[];
-  moreAvailable: boolean;
+  items: FlatRecord[];
+  total_matching: number;
+  truncated: boolean;
   next_cursor: string | null;
   note: string;
   cache: string;
@@ -78,9 +81,11 @@ interface Page {
 interface CountPage {
   count: number;
   definition: string;
-  ids: string[];
-  moreAvailable: boolean;
+  items: string[];
+  total_matching: number;
+  truncated: boolean;
   next_cursor: string | null;
+  note: string;
   cache: string;
 }
 
@@ -157,19 +162,20 @@ describe('records-server README', () => {
 });
 
 describe('find_records', () => {
-  it('pages 6 matches as 5 + 1 in id order, with totals, moreAvailable and a cursor, and no id twice', async () => {
+  it('pages 6 matches as 5 + 1 in id order, in the envelope of mcpctx/shape (items, total_matching, truncated, next_cursor, note), and no id twice', async () => {
     const session = await open();
     const expected = idsWhere('state', 'open');
     expect(expected).toHaveLength(6);
 
     const first = ok(await session.call('find_records', { field: 'state', value: 'open' })) as unknown as Page;
-    expect(first.total).toBe(6);
-    expect(first.records).toHaveLength(5);
-    expect(first.moreAvailable).toBe(true);
+    expect(Object.keys(first)).toEqual([...ENVELOPE, 'cache']);
+    expect(first.total_matching).toBe(6);
+    expect(first.items).toHaveLength(5);
+    expect(first.truncated).toBe(true);
     expect(typeof first.next_cursor).toBe('string');
     expect(first.cache).toBe('miss');
     // Default fields: a small set that keeps id and revision; body (not allowed) never appears.
-    for (const record of first.records) {
+    for (const record of first.items) {
       expect(Object.keys(record)).toEqual(['id', 'revision', 'title', 'state']);
       expect(record).toEqual(pick(RECORDS.find((r) => r.id === record.id) as FlatRecord, ['id', 'revision', 'title', 'state']));
     }
@@ -177,12 +183,12 @@ describe('find_records', () => {
     const second = ok(
       await session.call('find_records', { field: 'state', value: 'open', cursor: first.next_cursor }),
     ) as unknown as Page;
-    expect(second.total).toBe(6);
-    expect(second.records).toHaveLength(1);
-    expect(second.moreAvailable).toBe(false);
+    expect(second.total_matching).toBe(6);
+    expect(second.items).toHaveLength(1);
+    expect(second.truncated).toBe(false);
     expect(second.next_cursor).toBeNull();
 
-    const ids = [...first.records, ...second.records].map((record) => record.id);
+    const ids = [...first.items, ...second.items].map((record) => record.id);
     expect(ids).toEqual(expected);
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -190,9 +196,9 @@ describe('find_records', () => {
   it('returns the chosen allowed fields, always with id and revision', async () => {
     const session = await open();
     const page = ok(await session.call('find_records', { field: 'author', value: 'alice', fields: ['comments', 'author'] })) as unknown as Page;
-    expect(page.total).toBe(idsWhere('author', 'alice').length);
-    expect(page.records.map((record) => record.id)).toEqual(idsWhere('author', 'alice'));
-    for (const record of page.records) expect(Object.keys(record)).toEqual(['id', 'revision', 'author', 'comments']);
+    expect(page.total_matching).toBe(idsWhere('author', 'alice').length);
+    expect(page.items.map((record) => record.id)).toEqual(idsWhere('author', 'alice'));
+    for (const record of page.items) expect(Object.keys(record)).toEqual(['id', 'revision', 'author', 'comments']);
   });
 
   it('answers a repeated query from the cache: miss, then hit with the same page', async () => {
@@ -217,18 +223,20 @@ describe('count_by_field', () => {
     expect(first.count).toBe(6);
     expect(first.definition).toMatch(/"state" equals "open" exactly \(case-sensitive, whole value\)/);
     expect(first.definition).toContain(`over all ${RECORDS.length} records of snapshot revision `);
-    expect(first.ids).toHaveLength(5);
-    expect(first.moreAvailable).toBe(true);
+    expect(Object.keys(first)).toEqual(['count', 'definition', ...ENVELOPE, 'cache']);
+    expect(first.total_matching).toBe(6);
+    expect(first.items).toHaveLength(5);
+    expect(first.truncated).toBe(true);
     expect(first.cache).toBe('miss');
 
     const second = ok(
       await session.call('count_by_field', { field: 'state', value: 'open', cursor: first.next_cursor }),
     ) as unknown as CountPage;
     expect(second.count).toBe(6);
-    expect(second.ids).toHaveLength(1);
-    expect(second.moreAvailable).toBe(false);
+    expect(second.items).toHaveLength(1);
+    expect(second.truncated).toBe(false);
     expect(second.next_cursor).toBeNull();
-    expect([...first.ids, ...second.ids]).toEqual(expected);
+    expect([...first.items, ...second.items]).toEqual(expected);
 
     const again = ok(await session.call('count_by_field', { field: 'state', value: 'open' })) as unknown as CountPage;
     expect(again.cache).toBe('hit');
@@ -239,9 +247,9 @@ describe('count_by_field', () => {
     const alice = ok(await session.call('count_by_field', { field: 'author', value: 'alice' })) as unknown as CountPage;
     expect(alice.count).toBe(RECORDS.filter((record) => record.author === 'alice').length);
     const capital = ok(await session.call('count_by_field', { field: 'author', value: 'Alice' })) as unknown as CountPage;
-    expect(capital.ids).toEqual(idsWhere('author', 'Alice'));
+    expect(capital.items).toEqual(idsWhere('author', 'Alice'));
     const part = ok(await session.call('count_by_field', { field: 'labels', value: 'bug' })) as unknown as CountPage;
-    expect(part.ids).toEqual(idsWhere('labels', 'bug')); // not the record labelled "bug,docs"
+    expect(part.items).toEqual(idsWhere('labels', 'bug')); // not the record labelled "bug,docs"
   });
 });
 
@@ -325,7 +333,7 @@ describe('refusals', () => {
     expect(tooLarge).toMatch(/^RESULT_TOO_LARGE: tool "find_records" would have returned [\d,]+ tokens, over this server's cap of 4,000 tokens/);
     expect(tooLarge).toContain('Ask for fewer fields with "fields"');
     const narrow = ok(await session.call('find_records', { field: 'state', value: 'open', fields: ['author'] })) as unknown as Page;
-    expect(narrow.records.map((record) => record.id)).toEqual(idsWhere('state', 'open').slice(0, 5));
+    expect(narrow.items.map((record) => record.id)).toEqual(idsWhere('state', 'open').slice(0, 5));
   });
 });
 
@@ -334,7 +342,7 @@ describe('files changed mid-session', () => {
     const files = copyFixture();
     const session = await open({ SNAPSHOT_PATH: files.snapshot, FIELDS_PATH: files.fields });
     const before = ok(await session.call('find_records', { field: 'state', value: 'open' })) as unknown as Page;
-    expect(before.total).toBe(6);
+    expect(before.total_matching).toBe(6);
 
     const added: FlatRecord = { id: '13', revision: '2025-03-13T09:00:00Z', title: 'Added mid-session', state: 'open', author: 'dave', labels: '', comments: '0', body: '' };
     const next = [...RECORDS, added];
@@ -345,7 +353,7 @@ describe('files changed mid-session', () => {
 
     const after = ok(await session.call('find_records', { field: 'state', value: 'open' })) as unknown as Page;
     expect(after.cache).toBe('miss'); // the cache was emptied, not served from the old revision
-    expect(after.total).toBe(7);
+    expect(after.total_matching).toBe(7);
     expect(ok(await session.call('count_by_field', { field: 'state', value: 'open' })).count).toBe(idsWhere('state', 'open', next).length);
     expect(ok(await session.call('exact_record', { id: '13' })).record).toEqual(pick(added, ALLOWED));
 
@@ -353,14 +361,14 @@ describe('files changed mid-session', () => {
     expect(stale).toMatch(/^STALE_CURSOR: /);
     // The new cursor works: ids 1-5 then 6-7 of the new data.
     const second = ok(await session.call('find_records', { field: 'state', value: 'open', cursor: after.next_cursor })) as unknown as Page;
-    expect([...after.records, ...second.records].map((record) => record.id)).toEqual(idsWhere('state', 'open', next));
+    expect([...after.items, ...second.items].map((record) => record.id)).toEqual(idsWhere('state', 'open', next));
   });
 
   it('fails the next call with SOURCE_CHANGED after an allowlist edit, then applies the new allowlist', async () => {
     const files = copyFixture();
     const session = await open({ SNAPSHOT_PATH: files.snapshot, FIELDS_PATH: files.fields });
     const before = ok(await session.call('find_records', { field: 'state', value: 'open' })) as unknown as Page;
-    expect(Object.keys(before.records[0] ?? {})).toEqual(['id', 'revision', 'title', 'state']);
+    expect(Object.keys(before.items[0] ?? {})).toEqual(['id', 'revision', 'title', 'state']);
 
     writeFileSync(files.fields, JSON.stringify(ALLOWED.filter((name) => name !== 'title')));
     expect(refusal(await session.call('find_records', { field: 'state', value: 'open' }))).toMatch(/^SOURCE_CHANGED: /);
@@ -368,7 +376,7 @@ describe('files changed mid-session', () => {
     const refused = refusal(await session.call('find_records', { field: 'state', value: 'open', fields: ['title'] }));
     expect(refused).toMatch(/^FIELD_NOT_ALLOWED: Field "title"/);
     const after = ok(await session.call('find_records', { field: 'state', value: 'open' })) as unknown as Page;
-    expect(Object.keys(after.records[0] ?? {})).toEqual(['id', 'revision', 'state']);
+    expect(Object.keys(after.items[0] ?? {})).toEqual(['id', 'revision', 'state']);
     // The same arguments as before: the cursor is stale (new revision), not foreign.
     expect(refusal(await session.call('find_records', { field: 'state', value: 'open', cursor: before.next_cursor }))).toMatch(/^STALE_CURSOR: /);
   });

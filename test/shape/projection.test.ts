@@ -61,3 +61,36 @@ describe('capText', () => {
     expect(capText('abc', 3)).toEqual({ text: 'abc', truncated: false });
   });
 });
+
+describe('inherited properties and unusual keys', () => {
+  const data = JSON.parse('[{"id":1,"__proto__":"own","labels.v1":"dotted","labels":{"v1":"nested"},"constructor":"c"},{"id":2}]') as unknown[];
+
+  it('reads only own keys: a record without "constructor" or "toString" has null there', () => {
+    const projection = defineProjection(['id', 'constructor', { path: 'toString', as: 'text' }], { knownPaths: ['id', 'constructor', 'toString'] });
+    expect(projection.apply(data[1])).toEqual({ id: 2, constructor: null, text: null });
+    expect(projection.apply(data[0])).toEqual({ id: 1, constructor: 'c', text: null });
+  });
+
+  it('keeps a cap on a field named like an Object method when other caps are given', () => {
+    const projection = defineProjection([{ path: 'constructor', maxChars: 1 }, { path: 'id' }], { sample: data });
+    expect(projection.withCaps({}).apply({ constructor: 'long', id: 1 })).toEqual({ constructor: 'l', constructor_truncated: true, id: 1 });
+  });
+
+  it('refuses "__proto__" as an output name at definition, and reads a "__proto__" key renamed', () => {
+    expect(() => defineProjection(['__proto__'], { sample: data })).toThrow(/"__proto__" cannot be an output name.*rename it with "as"/);
+    expect(() => defineProjection([{ path: 'id', as: '__proto__' }], { sample: data })).toThrow(/cannot be an output name/);
+    const renamed = defineProjection([{ path: '__proto__', as: 'proto' }], { sample: data }).apply(data[0]);
+    expect(renamed).toEqual({ proto: 'own' });
+    expect(Object.getPrototypeOf(renamed)).toBe(Object.prototype);
+  });
+
+  it('names a key that contains dots by its list of keys, and says so when a dot path cannot reach it', () => {
+    const projection = defineProjection([{ path: ['labels.v1'], as: 'flat' }, 'labels.v1'], { sample: data });
+    expect(projection.apply(data[0])).toEqual({ flat: 'dotted', 'labels.v1': 'nested' });
+    expect(() => defineProjection(['labels.v1'], { sample: [{ 'labels.v1': 'x' }] })).toThrow(
+      /Field path "labels.v1" names a key that contains a dot \(\["labels.v1"\]\).*\{ path: \["labels.v1"\] \}/,
+    );
+    expect(defineProjection([{ path: ['a.b'] }], { knownPaths: [['a.b']] }).apply({ 'a.b': 1 })).toEqual({ 'a.b': 1 });
+    expect(() => defineProjection([{ path: [] }], { sample: data })).toThrow(/non-empty list/);
+  });
+});

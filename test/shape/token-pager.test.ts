@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../bench/optimizer/_generate.js';
 import { isMcpctxError } from '../../src/errors/index.js';
 import { CursorCodec, pageByTokens, type CursorBinding, type TokenPageResult } from '../../src/shape/index.js';
-import { countTokens } from '../../src/tokens/index.js';
+import { countTokens, isPlainObject } from '../../src/tokens/index.js';
 
 const binding: CursorBinding = { query: { tool: 'list', state: 'all' }, revision: 'r1' };
 
@@ -55,25 +55,86 @@ describe('pageByTokens', () => {
       const items = randomRecords(seed, 80);
       const budget = 60 + (seed % 7) * 90;
       const pages = walk(items, budget);
-      const sent = pages.flatMap((page) => page.page.items);
-      expect(sent).toEqual(items);
+      expect(pages.map((page) => [page.start, page.end])).toEqual(pages.map((_, index) => [pages[index - 1]?.end ?? 0, pages[index]?.end]));
+      expect(pages.at(-1)?.end).toBe(items.length);
       for (const page of pages) {
         expect(page.page.items.length).toBeGreaterThanOrEqual(1);
-        if (page.page.over_budget === true) expect(page.page.items).toHaveLength(1);
-        else expect(page.tokens).toBeLessThanOrEqual(budget);
+        if (page.cut === null) expect(page.page.items).toEqual(items.slice(page.start, page.end));
+        else expect(page.page.items).toHaveLength(1);
+        if (page.page.over_budget !== true) expect(page.tokens).toBeLessThanOrEqual(budget);
       }
     }
   });
 
-  it('ships a record larger than the budget alone, flagged, and moves on', () => {
-    const items = [{ id: 1, body: 'word '.repeat(400) }, { id: 2 }, { id: 3 }];
-    const first = pageByTokens({ items, budget: 50, codec: new CursorCodec(), binding });
-    expect(first.page.items).toEqual([items[0]]);
-    expect(first.page.over_budget).toBe(true);
-    expect(first.page.note).toMatch(/does not fit the page budget of 50 tokens \(a page with it alone takes \d+\); it is sent whole/);
-    expect(first.page.truncated).toBe(true);
+  it('sends a record larger than the budget alone, cut to fit with its id whole, says how to fetch it, and moves on', () => {
+    const items = [{ id: 1, body: 'word '.repeat(400), tags: Array.from({ length: 300 }, (_, index) => `tag${index}`) }, { id: 2 }, { id: 3 }];
+    const codec = new CursorCodec();
+    const first = pageByTokens({ items, budget: 250, codec, binding });
+    expect(first.tokens).toBeLessThanOrEqual(250);
     expect(first.tokens).toBe(countTokens(first.text));
+    expect(first.page.over_budget).toBeUndefined();
+    expect(first.page.items).toHaveLength(1);
+    const cut = first.page.items[0] as Record<string, unknown>;
+    expect(cut.id).toBe(1);
+    expect(cut._truncated).toEqual(['body', 'tags']);
+    expect((items[0]?.body ?? '').startsWith(cut.body as string)).toBe(true);
+    expect(first.cut).toEqual({ position: 0, id: 1, paths: ['body', 'tags'] });
+    expect(first.page.note).toMatch(/^Record 1 of 3\. It is larger than the page budget of 250 tokens, so it is sent cut to fit \(shortened: body, tags, listed in _truncated\)\. Fetch the record with id 1 on its own/);
+    expect(first.page.truncated).toBe(true);
     expect(first.end).toBe(1);
+    const second = pageByTokens({ items, budget: 250, codec, binding, cursor: first.page.next_cursor ?? '' });
+    expect(second.page.items).toEqual([{ id: 2 }, { id: 3 }]);
+  });
+
+  it('keeps the id named by idField and says what fetchHint says', () => {
+    const items = [{ title: 'x'.repeat(20_000), number: 233 }];
+    const hints: unknown[] = [];
+    const page = pageByTokens({
+      items,
+      budget: 200,
+      codec: new CursorCodec(),
+      binding,
+      idField: 'number',
+      fetchHint: (cut) => {
+        hints.push(cut);
+        return `Call get_pull_request with number ${String(cut.id)} and field "${cut.paths[0]}", offset 0`;
+      },
+    });
+    expect(page.page.items).toEqual([{ title: expect.stringMatching(/^x+$/), number: 233, _truncated: ['title'] }]);
+    expect(page.page.note).toContain('Call get_pull_request with number 233 and field "title", offset 0.');
+    expect(hints.at(-1)).toEqual({ position: 0, id: 233, paths: ['title'] });
+    expect(page.page.note).toContain('This is the last page.');
+  });
+
+  it('cuts records that are not objects too: a long string, a long array', () => {
+    for (const item of ['z'.repeat(50_000), Array.from({ length: 5_000 }, (_, index) => index)]) {
+      const page = pageByTokens({ items: [item, 'next'], budget: 150, codec: new CursorCodec(), binding });
+      expect(page.tokens).toBeLessThanOrEqual(150);
+      expect(page.cut?.paths).toEqual(['(the item)']);
+      expect(page.page.note).toContain('sent cut to fit (it is shortened)');
+      expect(page.page.next_cursor).not.toBeNull();
+    }
+  });
+
+  it('walks past a 150,000-character record in the middle of the list', () => {
+    const items = Array.from({ length: 30 }, (_, id) => ({ id, title: id === 10 ? 'long title '.repeat(15_000) : `title ${id}` }));
+    const pages = walk(items, 4000);
+    expect(pages.at(-1)?.end).toBe(30);
+    const cutPage = pages.find((page) => page.cut !== null);
+    expect(cutPage?.start).toBe(10);
+    for (const page of pages) expect(page.tokens).toBeLessThanOrEqual(4000);
+    expect(pages.flatMap((page) => page.page.items).map((item) => (item as { id: number }).id)).toEqual(items.map((item) => item.id));
+  });
+
+  it('flags a page over the budget only when the record cut to its id does not fit, and states the page\'s real size', () => {
+    const items = [{ id: 'i'.repeat(400), body: 'b'.repeat(1_000) }, { id: 'short' }];
+    const page = pageByTokens({ items, budget: 60, codec: new CursorCodec(), binding });
+    expect(page.page.over_budget).toBe(true);
+    expect(page.tokens).toBe(countTokens(page.text));
+    expect(page.tokens).toBeGreaterThan(60);
+    expect(page.page.note).toContain(`this page is ${page.tokens} tokens`);
+    expect(page.page.items).toEqual([{ id: 'i'.repeat(400), _truncated: ['(the item)'] }]);
+    expect(page.page.next_cursor).not.toBeNull();
   });
 
   it('says in band whether more remain and how to continue', () => {
@@ -154,9 +215,74 @@ describe('pageByTokens', () => {
     expect(reject(binding)).toBe('accepted');
   });
 
-  it('refuses a budget that is not a positive integer', () => {
+  it('refuses a budget that is not a positive integer, and a reserve that leaves no room', () => {
     for (const budget of [0, -1, 1.5, Number.NaN]) {
       expect(() => pageByTokens({ items: [1], budget, codec: new CursorCodec(), binding })).toThrow(/positive integer/);
+    }
+    for (const reserve of [-1, 0.5, Number.NaN, 100, 101]) {
+      expect(() => pageByTokens({ items: [1], budget: 100, reserve, codec: new CursorCodec(), binding }), String(reserve)).toThrow(/reserve must be an integer.*less than the budget \(100\)/);
+    }
+  });
+});
+
+/** Records of every shape and size, with some far over any page: text, nesting, long arrays, many keys, non-objects. */
+function mixedRecords(seed: number, count: number): unknown[] {
+  const next = seededRandom(seed);
+  const word = (): string => PIECES[Math.floor(next() * PIECES.length)] ?? '';
+  const text = (length: number): string => Array.from({ length }, word).join('');
+  return Array.from({ length: count }, (_, index) => {
+    const size = next() < 0.15 ? 400 + Math.floor(next() * 3_000) : Math.floor(next() * 12);
+    switch (Math.floor(next() * 6)) {
+      case 0:
+        return { id: index, text: text(size), flag: next() > 0.5 };
+      case 1:
+        return { id: `r${index}`, nested: { a: text(size), list: Array.from({ length: size }, () => Math.floor(next() * 1000)) } };
+      case 2:
+        return Object.fromEntries([['id', index], ...Array.from({ length: size }, (_, key) => [`k${key}`, text(2)])]);
+      case 3:
+        return text(size);
+      case 4:
+        return Array.from({ length: size }, () => text(1));
+      default:
+        return { noId: text(size) };
+    }
+  });
+}
+
+describe('pageByTokens, property: no page over its budget unless flagged', () => {
+  it('holds for random records, budgets and reserves (seeded)', () => {
+    for (let seed = 1; seed <= 60; seed += 1) {
+      const next = seededRandom(seed * 7919);
+      const items = mixedRecords(seed, 25);
+      const budget = 20 + Math.floor(next() * 600);
+      const reserve = next() < 0.3 ? undefined : Math.floor(next() * budget);
+      const codec = new CursorCodec();
+      const pages: Array<TokenPageResult<unknown>> = [];
+      let cursor: string | undefined;
+      for (let guard = 0; guard <= items.length; guard += 1) {
+        const page = pageByTokens({ items, budget, reserve, cursor, codec, binding });
+        pages.push(page);
+        if (page.page.next_cursor === null) break;
+        cursor = page.page.next_cursor;
+      }
+      const where = `seed ${seed}, budget ${budget}, reserve ${String(reserve)}`;
+      expect(pages.at(-1)?.end, where).toBe(items.length);
+      let position = 0;
+      for (const page of pages) {
+        expect(page.start, where).toBe(position);
+        expect(page.end, where).toBeGreaterThan(page.start);
+        position = page.end;
+        expect(page.tokens, where).toBe(countTokens(page.text));
+        expect(isDeepStrictEqual(JSON.parse(page.text), page.page), where).toBe(true);
+        if (page.page.over_budget === true) expect(page.page.note, where).toContain(`this page is ${page.tokens} tokens`);
+        else expect(page.tokens, where).toBeLessThanOrEqual(budget);
+        if (page.cut === null) expect(page.page.items, where).toEqual(items.slice(page.start, page.end));
+        else {
+          expect(page.page.items, where).toHaveLength(1);
+          const original = items[page.start];
+          if (isPlainObject(original) && Object.hasOwn(original, 'id')) expect((page.page.items[0] as { id: unknown }).id, where).toEqual(original.id);
+        }
+      }
     }
   });
 });

@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { McpctxError } from '../errors/index.js';
-import { sha256Hex } from '../tokens/index.js';
+import { constants, open, stat, type FileHandle } from 'node:fs/promises';
+import type { BigIntStats } from 'node:fs';
+import { McpctxError } from '../../errors/index.js';
+import { sha256Hex } from '../../tokens/index.js';
 
 /** A flat record: every value a string; `id` unique and non-empty, `revision` present. */
 export type FlatRecord = Readonly<Record<string, string>> & { readonly id: string; readonly revision: string };
@@ -37,25 +38,35 @@ const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const REQUIRED_FIELDS = ['id', 'revision'] as const;
 
 /**
- * A snapshot of records on disk that must not change under a session. `current()` re-reads the
- * files on every call; when their bytes changed it loads the new snapshot, calls `onChange`, and
- * throws SOURCE_CHANGED so that the call that noticed it fails instead of mixing revisions.
+ * A snapshot of records on disk that must not change under a session. `current()` checks the
+ * files on every call: when neither file's identity changed (size, modification time in
+ * nanoseconds, inode, change time) it answers from memory; otherwise it reads and hashes them, and
+ * when their bytes changed it loads the new snapshot, calls `onChange`, and throws SOURCE_CHANGED so
+ * that the call that noticed it fails instead of mixing revisions. Files are read only when they
+ * are regular files within `maxBytes`, and never more than `maxBytes` + 1 bytes.
+ *
+ * The identity check trusts the file system's clock: a rewrite with the same size, inode and
+ * timestamps (a file system with coarse timestamps, or a writer that restores them) is not seen.
+ * Replace files atomically (write a new file, rename it over the old one): the inode changes.
  */
 export class FrozenRecords {
   readonly #options: FrozenRecordsOptions;
   #snapshot: FrozenSnapshot;
   #bytesHash: string;
+  #identity: string;
 
-  private constructor(options: FrozenRecordsOptions, snapshot: FrozenSnapshot, bytesHash: string) {
+  private constructor(options: FrozenRecordsOptions, snapshot: FrozenSnapshot, source: SourceBytes) {
     this.#options = options;
     this.#snapshot = snapshot;
-    this.#bytesHash = bytesHash;
+    this.#bytesHash = source.hash;
+    this.#identity = source.identity;
   }
 
   /** Loads and validates the files; INVALID_RECORDS names the record and the rule it breaks. */
   static async load(options: FrozenRecordsOptions): Promise<FrozenRecords> {
-    const bytes = await readSource(options);
-    return new FrozenRecords(options, parseSnapshot(bytes, options), bytes.hash);
+    checkOptions(options);
+    const source = await readSource(options);
+    return new FrozenRecords(options, parseSnapshot(source, options), source);
   }
 
   /** The snapshot as last loaded, without re-checking the files. */
@@ -65,13 +76,18 @@ export class FrozenRecords {
 
   /** The snapshot, after checking that the files still hold exactly the bytes it came from. */
   async current(): Promise<FrozenSnapshot> {
-    const bytes = await readSource(this.#options);
-    if (bytes.hash === this.#bytesHash) return this.#snapshot;
+    if ((await sourceIdentity(this.#options)) === this.#identity) return this.#snapshot;
+    const source = await readSource(this.#options);
+    if (source.hash === this.#bytesHash) {
+      // Touched or copied over with the same bytes: nothing changed for the model.
+      this.#identity = source.identity;
+      return this.#snapshot;
+    }
     const previous = this.#snapshot.revision;
     this.#options.onChange?.();
     // Broken new content fails this call and every later one until the files are fixed.
     try {
-      this.#snapshot = parseSnapshot(bytes, this.#options);
+      this.#snapshot = parseSnapshot(source, this.#options);
     } catch (error) {
       const rule = (error as Error).message.replace(/\.$/, '');
       throw new McpctxError(
@@ -82,7 +98,8 @@ export class FrozenRecords {
         { cause: error },
       );
     }
-    this.#bytesHash = bytes.hash;
+    this.#bytesHash = source.hash;
+    this.#identity = source.identity;
     throw new McpctxError(
       'SOURCE_CHANGED',
       `The data changed during this session (revision ${short(previous)} is now ${short(this.#snapshot.revision)}). ` +
@@ -92,31 +109,127 @@ export class FrozenRecords {
   }
 }
 
+const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+
 interface SourceBytes {
   readonly snapshot: Buffer;
   readonly fields: Buffer | undefined;
   readonly hash: string;
+  /** The files' identities when they were opened, as `sourceIdentity` computes them. */
+  readonly identity: string;
+}
+
+function checkOptions(options: FrozenRecordsOptions): void {
+  for (const name of ['maxRecords', 'maxFieldChars', 'maxBytes'] as const) {
+    const value = options[name];
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 1)) {
+      throw new McpctxError('INVALID_ARGUMENT', `FrozenRecords: ${name} must be a positive integer, got ${String(value)}.`);
+    }
+  }
 }
 
 async function readSource(options: FrozenRecordsOptions): Promise<SourceBytes> {
-  const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const snapshot = await readLimited(options.path, maxBytes, 'snapshot');
   const fields = options.fieldsPath === undefined ? undefined : await readLimited(options.fieldsPath, maxBytes, 'allowlist');
-  const hash = sha256Hex(Buffer.concat([Buffer.from(sha256Hex(snapshot)), Buffer.from(fields === undefined ? '' : sha256Hex(fields))]));
-  return { snapshot, fields, hash };
+  const hash = sha256Hex(
+    Buffer.concat([Buffer.from(sha256Hex(snapshot.bytes)), Buffer.from(fields === undefined ? '' : sha256Hex(fields.bytes))]),
+  );
+  return { snapshot: snapshot.bytes, fields: fields?.bytes, hash, identity: joinIdentities(snapshot.identity, fields?.identity) };
 }
 
-async function readLimited(path: string, maxBytes: number, what: string): Promise<Buffer> {
-  let bytes: Buffer;
+/** The identities of the files now, without opening them. */
+async function sourceIdentity(options: FrozenRecordsOptions): Promise<string> {
+  const snapshot = identityOf(await statOf(options.path, 'snapshot'));
+  const fields = options.fieldsPath === undefined ? undefined : identityOf(await statOf(options.fieldsPath, 'allowlist'));
+  return joinIdentities(snapshot, fields);
+}
+
+function joinIdentities(snapshot: string, fields: string | undefined): string {
+  return `${snapshot}|${fields ?? ''}`;
+}
+
+function identityOf(info: BigIntStats): string {
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+}
+
+async function statOf(path: string, what: string): Promise<BigIntStats> {
   try {
-    bytes = await readFile(path);
+    return await stat(path, { bigint: true });
   } catch (error) {
-    throw new McpctxError('IO', `Cannot read the ${what} file ${path}: ${(error as Error).message}`, { path }, { cause: error });
+    throw cannotRead(path, what, error);
   }
-  if (bytes.length > maxBytes) {
-    throw new McpctxError('INVALID_RECORDS', `The ${what} file ${path} is ${bytes.length} bytes, over the limit of ${maxBytes}.`, { path });
+}
+
+/**
+ * The file's bytes, checked before reading: a regular file (a FIFO, a device or a directory is
+ * refused, so `/dev/zero` or a pipe nobody writes cannot hang the server) of at most `maxBytes`.
+ * Reads at most `maxBytes` + 1 bytes, so a file that grows while it is read is refused too.
+ */
+async function readLimited(path: string, maxBytes: number, what: string): Promise<{ bytes: Buffer; identity: string }> {
+  let handle: FileHandle;
+  try {
+    // Non-blocking, so that opening a FIFO with no writer returns at once (and is then refused).
+    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    throw cannotRead(path, what, error);
   }
-  return bytes;
+  try {
+    const info = await handle.stat({ bigint: true });
+    if (!info.isFile()) {
+      throw new McpctxError('IO', `The ${what} file ${path} is not a regular file (it is ${kindOf(info)}); give the path of a JSON file.`, {
+        path,
+        reason: 'not-a-file',
+      });
+    }
+    if (info.size > BigInt(maxBytes)) throw tooLarge(path, what, info.size.toLocaleString('en-US'), maxBytes);
+    const bytes = await readAtMost(handle, Number(info.size), maxBytes);
+    if (bytes === undefined) throw tooLarge(path, what, `more than ${maxBytes.toLocaleString('en-US')}`, maxBytes);
+    return { bytes, identity: identityOf(info) };
+  } catch (error) {
+    if (error instanceof McpctxError) throw error;
+    throw cannotRead(path, what, error);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Up to `maxBytes` bytes of the file from its start, or undefined when it holds more. */
+async function readAtMost(handle: FileHandle, expected: number, maxBytes: number): Promise<Buffer | undefined> {
+  // One byte more than the size it had: reading it means the file grew since it was checked.
+  let buffer = Buffer.allocUnsafe(Math.min(expected, maxBytes) + 1);
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      if (length > maxBytes) return undefined;
+      const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
+      buffer.copy(grown, 0, 0, length);
+      buffer = grown;
+    }
+    const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+    if (bytesRead === 0) return buffer.subarray(0, length);
+    length += bytesRead;
+  }
+}
+
+function kindOf(info: BigIntStats): string {
+  if (info.isDirectory()) return 'a directory';
+  if (info.isFIFO()) return 'a FIFO (named pipe)';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  if (info.isSocket()) return 'a socket';
+  return 'not a file';
+}
+
+function tooLarge(path: string, what: string, size: string, maxBytes: number): McpctxError {
+  return new McpctxError('INVALID_RECORDS', `The ${what} file ${path} is ${size} bytes, over the limit of ${maxBytes.toLocaleString('en-US')}.`, {
+    path,
+    maxBytes,
+  });
+}
+
+function cannotRead(path: string, what: string, error: unknown): McpctxError {
+  return new McpctxError('IO', `Cannot read the ${what} file ${path}: ${(error as Error).message}`, { path }, { cause: error });
 }
 
 function parseSnapshot(bytes: SourceBytes, options: FrozenRecordsOptions): FrozenSnapshot {
@@ -180,16 +293,4 @@ function invalid(path: string, rule: string): McpctxError {
 
 function short(revision: string): string {
   return revision.slice(0, 12);
-}
-
-/** Id order: ids made only of digits compare as numbers ("2" before "10"), others as code points. */
-export function compareIds(a: string, b: string): number {
-  const numeric = /^\d+$/;
-  if (numeric.test(a) && numeric.test(b)) {
-    const left = a.replace(/^0+(?=\d)/, '');
-    const right = b.replace(/^0+(?=\d)/, '');
-    if (left.length !== right.length) return left.length - right.length;
-    if (left !== right) return left < right ? -1 : 1;
-  }
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,10 +1,41 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import type * as FsPromises from 'node:fs/promises';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isMcpctxError } from '../../src/errors/index.js';
-import { CursorCodec, FrozenRecords, compareIds, pageByCount } from '../../src/shape/index.js';
-import { sha256Hex } from '../../src/tokens/index.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { isMcpctxError } from '../../../src/errors/index.js';
+import { FrozenRecords } from '../../../src/shape/files/index.js';
+import { sha256Hex } from '../../../src/tokens/index.js';
+import { markedEnv } from '../../support/processes.js';
+
+// Every byte FrozenRecords reads from disk, through whichever node:fs/promises call it uses.
+const disk = vi.hoisted(() => ({ opens: 0, bytesRead: 0 }));
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const actual = await importOriginal<typeof FsPromises>();
+  return {
+    ...actual,
+    readFile: async (...args: Parameters<typeof actual.readFile>) => {
+      disk.opens += 1;
+      const bytes = await actual.readFile(...args);
+      disk.bytesRead += bytes.length;
+      return bytes;
+    },
+    open: async (...args: Parameters<typeof actual.open>) => {
+      disk.opens += 1;
+      const handle = await actual.open(...args);
+      const read = handle.read.bind(handle) as (...readArgs: unknown[]) => Promise<{ bytesRead: number }>;
+      Object.assign(handle, {
+        read: async (...readArgs: unknown[]) => {
+          const outcome = await read(...readArgs);
+          disk.bytesRead += outcome.bytesRead;
+          return outcome;
+        },
+      });
+      return handle;
+    },
+  };
+});
 
 let dir = '';
 beforeEach(() => {
@@ -23,6 +54,19 @@ function write(name: string, value: unknown): string {
   const path = join(dir, name);
   writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
   return path;
+}
+
+/** A read that blocks (a FIFO, a device) fails the test instead of hanging it. */
+async function bounded<T>(promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error('the read did not return within 10 s')), 10_000);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function failure(action: () => Promise<unknown>): Promise<{ code: string; message: string }> {
@@ -121,24 +165,72 @@ describe('FrozenRecords', () => {
     expect((await source.current()).records).toEqual([records[1]]);
   });
 
+  it('reads and hashes unchanged files once, however often current() is called', async () => {
+    const path = write('snapshot.json', records);
+    const fieldsPath = write('fields.json', ['id', 'revision', 'title']);
+    const source = await FrozenRecords.load({ path, fieldsPath });
+    const opens = disk.opens;
+    for (let call = 0; call < 5; call += 1) expect((await source.current()).records).toHaveLength(2);
+    expect(disk.opens).toBe(opens);
+    // Touched (a new mtime) but the same bytes: read and hashed once more, no change reported.
+    const later = new Date(statSync(path).mtimeMs + 5_000);
+    utimesSync(path, later, later);
+    expect((await source.current()).records).toHaveLength(2);
+    expect(disk.opens).toBe(opens + 2);
+    await source.current();
+    expect(disk.opens).toBe(opens + 2);
+  });
+
+  it('sees a rewrite of the same size through its new modification time', async () => {
+    const path = write('snapshot.json', records);
+    const source = await FrozenRecords.load({ path });
+    const { mtime } = statSync(path);
+    write('snapshot.json', [records[0], { ...records[1], title: 'secunD' }]);
+    expect(statSync(path).size).toBe(JSON.stringify(records).length);
+    utimesSync(path, mtime, new Date(mtime.getTime() + 1_000));
+    expect((await failure(() => source.current())).code).toBe('SOURCE_CHANGED');
+    expect((await source.current()).records[1]?.title).toBe('secunD');
+  });
+
+  it('refuses a file over maxBytes from its size, before reading it', async () => {
+    const path = join(dir, 'huge.json');
+    writeFileSync(path, '');
+    truncateSync(path, 1.5 * 1024 ** 3); // sparse: 1.5 GB that take no disk
+    const before = disk.bytesRead;
+    const rejected = await failure(() => FrozenRecords.load({ path, maxBytes: 1024 * 1024 }));
+    expect(rejected.code).toBe('INVALID_RECORDS');
+    expect(rejected.message).toContain('is 1,610,612,736 bytes, over the limit of 1,048,576');
+    expect(disk.bytesRead - before).toBeLessThanOrEqual(1024 * 1024 + 1);
+  });
+
+  it('refuses what is not a regular file without reading from it: a directory, a device, a FIFO', async () => {
+    const folder = join(dir, 'folder');
+    mkdirSync(folder);
+    const fifo = join(dir, 'pipe');
+    execFileSync('mkfifo', [fifo], { env: markedEnv() }); // ends before it returns
+    for (const [path, kind] of [
+      [folder, 'a directory'],
+      ['/dev/zero', 'a character device'],
+      [fifo, 'a FIFO'],
+    ] as const) {
+      const rejected = await bounded(failure(() => FrozenRecords.load({ path })));
+      expect(rejected.code, path).toBe('IO');
+      expect(rejected.message).toContain(`${path} is not a regular file (it is ${kind}`);
+    }
+  });
+
+  it('refuses a FIFO put in place of the snapshot during a session', async () => {
+    const path = write('snapshot.json', records);
+    const source = await FrozenRecords.load({ path });
+    const fifo = join(dir, 'pipe');
+    execFileSync('mkfifo', [fifo], { env: markedEnv() });
+    renameSync(fifo, path);
+    const rejected = await bounded(failure(() => source.current()));
+    expect(rejected.code).toBe('IO');
+    expect(rejected.message).toMatch(/not a regular file \(it is a FIFO/);
+  });
+
   it('reports a missing file as IO', async () => {
     expect((await failure(() => FrozenRecords.load({ path: join(dir, 'missing.json') }))).code).toBe('IO');
-  });
-});
-
-describe('compareIds and pageByCount', () => {
-  it('orders digit ids as numbers and others by code point', () => {
-    expect(['10', '2', '1', 'b', 'a', '02'].sort(compareIds)).toEqual(['1', '02', '2', '10', 'a', 'b']);
-  });
-
-  it('pages a fixed number of records with bound cursors', () => {
-    const codec = new CursorCodec();
-    const binding = { query: { tool: 'count' }, revision: 'r' };
-    const items = ['1', '2', '3', '4', '5', '6'];
-    const first = pageByCount({ items, pageSize: 5, codec, binding });
-    expect(first).toMatchObject({ items: ['1', '2', '3', '4', '5'], total: 6, moreAvailable: true });
-    const second = pageByCount({ items, pageSize: 5, codec, binding, cursor: first.next_cursor ?? '' });
-    expect(second).toMatchObject({ items: ['6'], total: 6, moreAvailable: false, next_cursor: null });
-    expect(() => pageByCount({ items, pageSize: 5, codec, binding: { ...binding, revision: 'r2' }, cursor: first.next_cursor ?? '' })).toThrow(/Stale/);
   });
 });
