@@ -387,7 +387,7 @@ function redacted(inspection: ResultInspection, env: Readonly<Record<string, str
 function scrubSpec(spec: FieldSpec, names: Scrubber): FieldSpec {
   if (typeof spec === 'string') return names.scrub(spec);
   return {
-    path: names.scrub(spec.path),
+    path: typeof spec.path === 'string' ? names.scrub(spec.path) : spec.path.map((key) => names.scrub(key)),
     ...(spec.as === undefined ? {} : { as: names.scrub(spec.as) }),
     ...(spec.maxChars === undefined ? {} : { maxChars: spec.maxChars }),
   };
