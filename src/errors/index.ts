@@ -24,7 +24,9 @@ export type McpctxErrorCode =
   | 'INVALID_PROJECTION'
   | 'INVALID_ARGUMENT'
   | 'INVALID_RECORDS'
-  | 'SOURCE_CHANGED';
+  | 'SOURCE_CHANGED'
+  | 'NESTING_TOO_DEEP'
+  | 'OUTPUT_CONFLICT';
 
 export class McpctxError extends Error {
   readonly code: McpctxErrorCode;
