@@ -56,10 +56,10 @@ export async function captureCatalog(options: CaptureOptions): Promise<Capture> 
   const run = await runServer({ ...options, label: 'measurement' }, async (client, deadline) => {
     let mark = performance.now();
     const pages = await listAllTools(client, { deadline, maxPages: options.maxPages, maxTools: options.maxTools });
+    refuseDeepNesting(pages.tools, 'the tools/list result');
     listMs = elapsedSince(mark);
     mark = performance.now();
     step = 'counting';
-    refuseDeepNesting(pages.tools, 'the tools/list result');
     const cost = catalogCost(pages.tools, null, { shouldStop: () => deadline.expired });
     countMs = elapsedSince(mark);
     if (!cost) throw deadline.error("the catalog's token count");

@@ -84,7 +84,7 @@ export function refuseDeepNesting(value: unknown, what: string): void {
 }
 
 export function nestingError(what: string): McpctxError {
-  return new McpctxError('NESTING_TOO_DEEP', `${what} nests deeper than ${MAX_JSON_DEPTH} levels (MAX_JSON_DEPTH); refused before counting`, {
+  return new McpctxError('NESTING_TOO_DEEP', `${what} nests deeper than ${MAX_JSON_DEPTH} levels (MAX_JSON_DEPTH); refused`, {
     limit: MAX_JSON_DEPTH,
     what,
   });
