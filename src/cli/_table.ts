@@ -1,3 +1,5 @@
+import { printableText } from '../measure/index.js';
+
 export type Align = 'left' | 'right';
 
 export interface Column {
@@ -5,8 +7,13 @@ export interface Column {
   align?: Align;
 }
 
-/** A plain-text table: padded columns, a rule under the header, no colour (pipes stay clean). */
-export function renderTable(columns: readonly Column[], rows: ReadonlyArray<readonly string[]>): string {
+/**
+ * A plain-text table: padded columns, a rule under the header, no colour (pipes stay clean).
+ * Cells may hold what a server sent (tool names): escape sequences and control characters are
+ * removed, so a server cannot colour, move or rewrite the terminal.
+ */
+export function renderTable(columns: readonly Column[], cells: ReadonlyArray<readonly string[]>): string {
+  const rows = cells.map((row) => row.map((cell) => printableText(cell, 'note')));
   const widths = columns.map((column, index) =>
     Math.max(column.header.length, ...rows.map((row) => (row[index] ?? '').length)),
   );

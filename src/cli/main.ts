@@ -10,7 +10,9 @@ import { registerMeasure } from './measure.js';
 import { registerOptimizer } from './optimizer.js';
 import { registerVerify } from './verify.js';
 
-const USAGE_ERROR_CODES = new Set<string>(['USAGE', 'INVALID_CONFIG']);
+const USAGE_ERROR_CODES = new Set<string>(['USAGE', 'INVALID_CONFIG', 'OUTPUT_CONFLICT']);
+/** Commands that run a server given after `--`; an option of the server's read as theirs gets a hint. */
+const SERVER_COMMANDS = new Set(['measure', 'inspect-result']);
 
 /** Runs the CLI against the given io and returns the exit code; never exits the process itself. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -38,7 +40,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version end through here with exit code 0.
-      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      if (error.exitCode === 0) return EXIT.ok;
+      const command = argv.find((arg) => !arg.startsWith('-'));
+      if (error.code === 'commander.unknownOption' && command !== undefined && SERVER_COMMANDS.has(command) && !argv.includes('--')) {
+        io.stderr.write(`hint: put the server command after --, e.g. mcpctx ${command} [options] -- npx -y <package>\n`);
+      }
+      return EXIT.usage;
     }
     if (error instanceof McpctxError) {
       io.stderr.write(`mcpctx: ${error.message}\n`);
@@ -60,6 +67,22 @@ function invokedDirectly(): boolean {
   }
 }
 
+/**
+ * A stream that goes quiet once its reader is gone: `mcpctx measure ... | head -1` closes the pipe
+ * early, and the next write fails with EPIPE. That is the reader's choice, not an error: the
+ * command runs to its end (servers shut down, files written) and prints nothing more.
+ */
+function quietWhenClosed(stream: NodeJS.WriteStream): CliIo['stderr'] {
+  let closed = false;
+  stream.on('error', () => {
+    closed = true;
+  });
+  return {
+    write: (text: string) => (closed ? false : stream.write(text)),
+    isTTY: stream.isTTY,
+  };
+}
+
 if (invokedDirectly()) {
   // Servers run in their own process groups, out of reach of the terminal's Ctrl-C. Exiting
   // through process.exit runs the library's exit hook, which kills every group still up.
@@ -67,8 +90,8 @@ if (invokedDirectly()) {
     process.once(signal, () => process.exit(code));
   }
   process.exitCode = await runCli(process.argv.slice(2), {
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout: quietWhenClosed(process.stdout),
+    stderr: quietWhenClosed(process.stderr),
     cwd: process.cwd(),
     env: process.env,
   });

@@ -5,11 +5,15 @@ import {
   DEFAULT_RUNS,
   DEFAULT_TIMEOUT_MS,
   bandFor,
+  checkMeasurementTarget,
   loadServersFile,
   measureServer,
+  printableText,
+  recordedLaunch,
   writeMeasurement,
   type MeasureOptions,
   type Measurement,
+  type ServersFile,
 } from '../measure/index.js';
 import { DECLARABLE_CAPABILITIES, DEFAULT_PROTOCOL_VERSION } from '../mcp/index.js';
 import { EXIT, type CliIo } from './_io.js';
@@ -27,6 +31,7 @@ interface MeasureFlags {
   env: Record<string, string>;
   cwd?: string;
   name?: string;
+  recordArgs?: boolean;
 }
 
 export function registerMeasure(program: Command, io: CliIo, setExit: (code: number) => void): void {
@@ -35,43 +40,51 @@ export function registerMeasure(program: Command, io: CliIo, setExit: (code: num
     .summary("count a server's tool catalog in o200k_base tokens")
     .description(
       [
-        'Launch an MCP server over stdio, initialize it, list every tool (all pages) and count the catalog as it came off the wire: o200k_base tokens of JSON.stringify(tools) (methodology mcpctx-catalog/v1).',
-        'The server gets a minimal environment (PATH, HOME, USER, SHELL, TERM, LANG) plus the --env values; values are never printed or written, only their names.',
+        'Launch an MCP server over stdio, initialize it, list every tool (all pages) and count the catalog as it came off the wire: o200k_base tokens of JSON.stringify(tools) (methodology mcpctx-catalog/v1). Start, initialize, tools/list and the counting share one --timeout budget.',
+        'The server gets a minimal environment (PATH, HOME, USER, SHELL, TERM, LANG) plus the --env values; values are never printed or written, only their names. Argument values that look like credentials (after --token, --api-key, --password, --secret, --auth...; --flag=value and NAME=value forms of those; a URL password; ghp_, sk-, xox?-, AKIA... tokens) are recorded as [redacted] unless --record-args. Every figure is counted on the bytes the server sent; if its catalog holds an --env value, the value is redacted in what is printed and written, and the record says so (verify then reports it as not re-derivable).',
         'Statuses: measured, dynamic (the catalog changed between captures), auth-required, startup-failure, timeout, protocol-mismatch.',
-        'Exit codes: 0 measured; 2 usage error; 3 a server could not be measured (its status says why).',
+        'The default name is the npm package with its scope (@eslint/mcp: eslint-mcp), else the script or command name. --out never replaces the measurement of another server (another command or arguments) under the same name: it refuses before measuring; pass --name. With --servers, each result is written as soon as it is known.',
+        '--servers FILE takes a YAML or JSON list of servers, or an MCP client config with an "mcpServers" map (Claude Desktop, Cursor; VS Code\'s "servers" map too). An entry with url instead of command is a remote server: it is skipped with a message on stderr, the other entries are measured, and the exit code is theirs.',
+        'Exit codes: 0 measured; 2 usage error (also a missing servers file, or a name taken by another server); 3 a server could not be measured (its status says why).',
       ].join('\n\n'),
     )
     .usage('[options] -- <command> [args...]\n       mcpctx measure --servers FILE [--json] [--out DIR]')
     .argument('[server...]', 'the command that starts the server, after --')
-    .option('--servers <file>', 'measure every server of a YAML list (name, command, args, env, cwd) in turn')
+    .option('--servers <file>', 'measure every server of a list or an mcpServers map (YAML or JSON) in turn')
     .option('--json', 'print the measurement object(s) exactly, as JSON')
-    .option('--out <dir>', 'also write DIR/<name>/measurement.json')
+    .option('--out <dir>', 'also write DIR/<name>/measurement.json, each as soon as it is measured')
     .option(
       '--capabilities <list>',
       `client capabilities to declare, comma-separated (${DECLARABLE_CAPABILITIES.join(', ')}); none by default`,
       parseCapabilities,
     )
     .option('--protocol-version <version>', 'protocol version to request', DEFAULT_PROTOCOL_VERSION)
-    .option('--timeout <ms>', 'one budget per capture for start, initialize and tools/list', parseTimeoutMs, DEFAULT_TIMEOUT_MS)
+    .option('--timeout <ms>', 'one budget per capture for start, initialize, tools/list and counting', parseTimeoutMs, DEFAULT_TIMEOUT_MS)
     .option('--runs <n>', 'captures to compare (a changing catalog is reported as dynamic)', parsePositiveInteger, DEFAULT_RUNS)
     .option('--env <NAME=VALUE>', 'pass a variable to the server (repeatable; the value is never recorded)', collectEnv, {} as Record<string, string>)
     .option('--cwd <dir>', 'working directory of the server')
     .option('--name <label>', 'label for the table and the output folder')
+    .option('--record-args', 'record the server arguments as given, credential-looking values included')
     .action(async (server: string[], flags: MeasureFlags) => {
       setExit(await runMeasure(server, flags, io));
     });
 }
 
 async function runMeasure(server: string[], flags: MeasureFlags, io: CliIo): Promise<number> {
-  const jobs = flags.servers ? await jobsFromFile(server, flags, io) : [jobFromFlags(server, flags, io)];
+  const { servers: jobs, skipped } = flags.servers ? await jobsFromFile(server, flags, io) : { servers: [jobFromFlags(server, flags, io)], skipped: [] };
+  for (const entry of skipped) io.stderr.write(`skipped ${entry.name}: ${entry.reason}\n`);
+  const out = flags.out === undefined ? undefined : resolve(io.cwd, flags.out);
+  // Before anything is measured: a result must not replace the file of another server.
+  if (out !== undefined) {
+    for (const job of jobs) await checkMeasurementTarget(out, job.name, recordedLaunch(job.launch, { recordArgs: job.recordArgs }));
+  }
   const measurements: Measurement[] = [];
   for (const [index, job] of jobs.entries()) {
     if (io.stderr.isTTY && jobs.length > 1) io.stderr.write(`measuring ${index + 1}/${jobs.length}: ${job.name}\n`);
-    measurements.push(await measureServer(job));
-  }
-  const written: string[] = [];
-  if (flags.out !== undefined) {
-    for (const measurement of measurements) written.push(await writeMeasurement(resolve(io.cwd, flags.out), measurement));
+    const measurement = await measureServer(job);
+    measurements.push(measurement);
+    // Written at once, so an interrupted list keeps everything measured so far.
+    if (out !== undefined) io.stderr.write(`wrote ${await writeMeasurement(out, measurement)}\n`);
   }
   if (flags.json) {
     io.stdout.write(`${JSON.stringify(flags.servers ? measurements : measurements[0], null, 2)}\n`);
@@ -80,13 +93,12 @@ async function runMeasure(server: string[], flags: MeasureFlags, io: CliIo): Pro
     for (const measurement of measurements) {
       // In a list, a plain "captures agree" on every row is noise; anything more is shown.
       const worthShowing = measurements.length === 1 || measurement.status !== 'measured' || measurement.note.includes(';');
-      if (measurement.note && worthShowing) io.stdout.write(`${measurement.name}: ${measurement.note}\n`);
+      if (measurement.note && worthShowing) io.stdout.write(`${printableText(measurement.name, 'note')}: ${measurement.note}\n`);
     }
     const only = measurements.length === 1 ? measurements[0] : undefined;
     if (only?.perTool && only.perTool.length > 0) io.stdout.write(`\n${perToolTable(only)}`);
     if (only?.stderrTail) io.stdout.write(`\nstderr (last ${only.stderrTail.length} chars):\n${only.stderrTail.trimEnd()}\n`);
   }
-  for (const file of written) io.stderr.write(`wrote ${file}\n`);
   const allMeasured = measurements.every((measurement) => measurement.status === 'measured' || measurement.status === 'dynamic');
   return allMeasured ? EXIT.ok : EXIT.failed;
 }
@@ -97,42 +109,57 @@ function jobFromFlags(server: string[], flags: MeasureFlags, io: CliIo): Measure
     throw new McpctxError('USAGE', 'give the server command after --, e.g. mcpctx measure -- npx -y @modelcontextprotocol/server-memory, or use --servers FILE');
   }
   return {
-    name: flags.name ?? defaultName(command, args),
+    // Named from the arguments as recorded, so a credential never becomes a folder name.
+    name: flags.name ?? defaultName(command, recordedLaunch({ command, args }, { recordArgs: flags.recordArgs }).args),
     launch: { command, args, cwd: flags.cwd === undefined ? io.cwd : resolve(io.cwd, flags.cwd), env: flags.env },
     capabilities: flags.capabilities,
     protocolVersion: flags.protocolVersion,
     timeoutMs: flags.timeout,
     runs: flags.runs,
+    recordArgs: flags.recordArgs,
   };
 }
 
-async function jobsFromFile(server: string[], flags: MeasureFlags, io: CliIo): Promise<MeasureOptions[]> {
+async function jobsFromFile(server: string[], flags: MeasureFlags, io: CliIo): Promise<ServersFile> {
   if (server.length > 0) throw new McpctxError('USAGE', '--servers FILE and a server command are exclusive; give one');
-  const entries = await loadServersFile(resolve(io.cwd, flags.servers ?? ''));
+  const file = await loadServersFile(resolve(io.cwd, flags.servers ?? ''));
   // Flags given on the command line apply to every entry that does not set its own.
-  return entries.map((entry) => ({
+  const servers = file.servers.map((entry) => ({
     ...entry,
     launch: { ...entry.launch, env: { ...flags.env, ...entry.launch.env } },
     capabilities: entry.capabilities ?? flags.capabilities,
     protocolVersion: entry.protocolVersion ?? flags.protocolVersion,
     timeoutMs: entry.timeoutMs ?? flags.timeout,
     runs: entry.runs ?? flags.runs,
+    recordArgs: flags.recordArgs,
   }));
+  return { servers, skipped: file.skipped };
 }
 
-/** A readable label: the npm package a script lives in, else the script or command name. */
+const PACKAGE_RUNNERS = new Set(['npx', 'bunx', 'pnpx', 'uvx']);
+const PACKAGE_ARG = /^(@[\w.-]+\/)?[\w.-]+(@[\w.^~<>=-]+)?$/;
+
+/**
+ * A readable label that tells servers apart: the npm package a script lives in or a runner
+ * fetches, scope included (`@eslint/mcp` is `eslint-mcp`, `@playwright/mcp` is `playwright-mcp`),
+ * without its version; else the script or command name.
+ */
 export function defaultName(command: string, args: readonly string[]): string {
-  const candidates = [command, ...args];
-  for (const candidate of candidates) {
+  for (const candidate of [command, ...args]) {
     const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(candidate);
-    if (match?.[1]) return match[1].replace(/^@[^/]+\//, '');
+    if (match?.[1]) return packageLabel(match[1]);
   }
-  const packageArg = args.find((arg) => /^(@[\w.-]+\/)?[\w.-]+(@[\w.^~-]+)?$/.test(arg) && !arg.startsWith('-') && arg !== '-y');
-  if ((command === 'npx' || command === 'bunx' || command === 'uvx') && packageArg) {
-    return packageArg.replace(/^@[^/]+\//, '').replace(/@.*$/, '');
-  }
+  const runner = basename(command);
+  const fetched = runner === 'pnpm' || runner === 'yarn' ? (args[0] === 'dlx' ? args.slice(1) : []) : PACKAGE_RUNNERS.has(runner) ? args : [];
+  const packageArg = fetched.find((arg) => PACKAGE_ARG.test(arg) && !arg.startsWith('-'));
+  if (packageArg) return packageLabel(packageArg);
   const script = args.find((arg) => /\.(c|m)?(j|t)s$|\.py$/.test(arg));
   return basename(script ?? command).replace(/\.[^.]+$/, '');
+}
+
+/** `@scope/name@1.2.3` as `scope-name`. */
+function packageLabel(spec: string): string {
+  return spec.replace(/(?<=.)@[^/]*$/, '').replace(/^@/, '').replace('/', '-');
 }
 
 function summaryTable(measurements: readonly Measurement[]): string {

@@ -25,7 +25,8 @@ export type McpctxErrorCode =
   | 'INVALID_ARGUMENT'
   | 'INVALID_RECORDS'
   | 'SOURCE_CHANGED'
-  | 'JSON_TOO_DEEP'
+  | 'NESTING_TOO_DEEP'
+  | 'OUTPUT_CONFLICT'
   | 'CATALOG_TOO_LARGE'
   | 'CANCELLED';
 

@@ -44,7 +44,7 @@ export interface RawClientOptions {
   maxConcurrentServerRequests?: number;
   /** Budget of a write with no deadline of its own (answers to the server, notifications). Default 10,000 ms. */
   writeTimeoutMs?: number;
-  /** Deepest nesting accepted in a message; a deeper response fails its request with JSON_TOO_DEEP. Default 512. */
+  /** Deepest nesting accepted in a message; a deeper response fails its request with NESTING_TOO_DEEP. Default 512. */
   maxJsonDepth?: number;
   /** Called once when the connection ends (the server exited, closed its output, or broke framing), with why. */
   onClose?: (reason: McpctxError) => void;
@@ -361,7 +361,7 @@ function cancelled(method: string, signal: AbortSignal | undefined): McpctxError
 }
 
 function tooDeepError(what: string, limit: number, method: string): McpctxError {
-  return new McpctxError('JSON_TOO_DEEP', `${what} nests objects or arrays deeper than ${limit} levels; it is refused, not read`, {
+  return new McpctxError('NESTING_TOO_DEEP', `${what} nests deeper than ${limit} levels (MAX_JSON_DEPTH); it is refused, not read`, {
     maxDepth: limit,
     method,
   });

@@ -42,7 +42,7 @@ export interface ServerRun<T> extends ServerDiagnostics {
  */
 export async function runServer<T>(
   options: ServerRunOptions,
-  work: (client: RawClient, deadline: Deadline) => Promise<T>,
+  work: (client: RawClient, deadline: Deadline, handshake: InitializeOutcome) => Promise<T>,
 ): Promise<ServerRun<T>> {
   const startedAt = performance.now();
   const session = new ServerSession({
@@ -66,10 +66,11 @@ export async function runServer<T>(
     await session.start();
     timings.startMs = lap();
     step = 'initialize';
-    run.initialize = await session.initialize(deadline);
+    const handshake = await session.initialize(deadline);
+    run.initialize = handshake;
     timings.initializeMs = lap();
     step = 'work';
-    run.value = await work(session.client, deadline);
+    run.value = await work(session.client, deadline, handshake);
     timings.workMs = lap();
   } catch (error) {
     run.error = asError(error);

@@ -100,7 +100,7 @@ export class BoundedStdioTransport implements Transport, BoundedTransport {
     this.exitGraceMs = options.exitGraceMs ?? 2_000;
     this.termGraceMs = options.termGraceMs ?? 2_000;
     this.stderrTailBytes = options.stderrTailBytes ?? 8 * 1024;
-    this.#redactor = new Redactor(spec.env);
+    this.#redactor = Redactor.forLaunch(spec);
     // Keep enough beyond the tail that a value written across its first byte is still seen whole.
     this.stderr = new BoundedTail(this.stderrTailBytes + this.#redactor.longestSecretBytes);
   }

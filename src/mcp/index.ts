@@ -1,4 +1,13 @@
-export { BASE_ENV_NAMES, childEnvironment, isEnvName, passedEnvNames, type LaunchSpec } from './_launch.js';
+export {
+  BASE_ENV_NAMES,
+  childEnvironment,
+  credentialsInArgs,
+  isEnvName,
+  namesCredential,
+  passedEnvNames,
+  redactArgs,
+  type LaunchSpec,
+} from './_launch.js';
 export { MCPCTX_CLIENT_INFO } from './_client-info.js';
 export { Deadline, MAX_BUDGET_MS, checkBudgetMs } from './_deadline.js';
 export { MIN_CAPTURE_SECRET_CHARS, MIN_SECRET_CHARS, Redactor } from './_redact.js';

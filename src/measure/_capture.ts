@@ -7,12 +7,13 @@ import {
   type ServerDiagnostics,
   type StdioTransportOptions,
 } from '../mcp/index.js';
+import { catalogCost, type CatalogCost } from './_catalog-cost.js';
 
 export interface CaptureOptions {
   launch: LaunchSpec;
   protocolVersion: string;
   clientCapabilities: Record<string, unknown>;
-  /** One budget for start, initialize and every tools/list page. */
+  /** One budget for start, initialize, every tools/list page and the counting. */
   timeoutMs: number;
   maxPages?: number;
   maxTools?: number;
@@ -23,32 +24,53 @@ export interface CaptureTimings {
   startMs: number;
   initializeMs: number;
   listMs: number;
+  /** Counting the catalog's tokens (inside the budget). */
+  countMs: number;
   closeMs: number;
   totalMs: number;
 }
 
-/** What one launch of the server gave: the catalog, or the error that stopped it, plus diagnostics. */
+/** What one launch of the server gave: the catalog and its cost, or the error that stopped it, plus diagnostics. */
 export interface Capture extends ServerDiagnostics {
   initialize?: InitializeOutcome;
   tools?: unknown[];
+  /** The cost of `tools` (with the instructions), counted on the bytes as they came. */
+  cost?: CatalogCost;
   pageCount?: number;
   error?: McpctxError;
   /** Which step the error happened in. */
-  failedStep?: 'start' | 'initialize' | 'tools/list';
+  failedStep?: 'start' | 'initialize' | 'tools/list' | 'counting';
   timings: CaptureTimings;
 }
 
-/** Launches the server once, initializes, lists every tool, and always shuts it down. */
+/**
+ * Launches the server once, initializes, lists every tool, counts the catalog, and always shuts it
+ * down. The counting runs within the same budget as the rest: a catalog that cannot be counted in
+ * time ends as a `DEADLINE` error at step `counting`. Whatever the server sent, this returns.
+ */
 export async function captureCatalog(options: CaptureOptions): Promise<Capture> {
-  const run = await runServer({ ...options, label: 'measurement' }, (client, deadline) =>
-    listAllTools(client, { deadline, maxPages: options.maxPages, maxTools: options.maxTools }),
-  );
-  const { initialize, value: pages, error, failedStep, timings } = run;
+  let step: 'tools/list' | 'counting' = 'tools/list';
+  let listMs = 0;
+  let countMs = 0;
+  const run = await runServer({ ...options, label: 'measurement' }, async (client, deadline, handshake) => {
+    let mark = performance.now();
+    const pages = await listAllTools(client, { deadline, maxPages: options.maxPages, maxTools: options.maxTools });
+    listMs = elapsedSince(mark);
+    mark = performance.now();
+    step = 'counting';
+    const cost = catalogCost(pages.tools, handshake.instructions ?? null, { shouldStop: () => deadline.expired });
+    countMs = elapsedSince(mark);
+    if (!cost) throw deadline.error("the catalog's token count");
+    return { ...pages, cost };
+  });
+  const { value, initialize, error, failedStep, timings } = run;
+  const capturedFailedStep: Capture['failedStep'] = failedStep === 'work' ? step : failedStep;
+  const cost = value?.cost;
   return {
     ...(initialize ? { initialize } : {}),
-    ...(pages ? { tools: pages.tools, pageCount: pages.pageCount } : {}),
+    ...(value && cost && !error ? { tools: value.tools, pageCount: value.pageCount, cost } : {}),
     ...(error ? { error } : {}),
-    ...(failedStep ? { failedStep: failedStep === 'work' ? 'tools/list' : failedStep } : {}),
+    ...(error && capturedFailedStep ? { failedStep: capturedFailedStep } : {}),
     exit: run.exit,
     endedOnItsOwn: run.endedOnItsOwn,
     stderrTail: run.stderrTail,
@@ -58,9 +80,14 @@ export async function captureCatalog(options: CaptureOptions): Promise<Capture> 
     timings: {
       startMs: timings.startMs,
       initializeMs: timings.initializeMs,
-      listMs: timings.workMs,
+      listMs,
+      countMs,
       closeMs: timings.closeMs,
       totalMs: timings.totalMs,
     },
   };
+}
+
+function elapsedSince(mark: number): number {
+  return Math.round((performance.now() - mark) * 10) / 10;
 }

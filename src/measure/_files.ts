@@ -1,7 +1,12 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { McpctxError } from '../errors/index.js';
-import type { Measurement } from './_measure.js';
+import { redactArgs } from '../mcp/index.js';
+import { isPlainObject } from '../tokens/index.js';
+import type { Measurement, RecordedLaunch } from './_measure.js';
+
+export const MEASUREMENT_FILE = 'measurement.json';
 
 /** A server label as one safe path segment: letters, digits, `.`, `_`, `-`; anything else becomes `-`. */
 export function safeSegment(name: string): string {
@@ -9,20 +14,75 @@ export function safeSegment(name: string): string {
   return segment === '' ? 'server' : segment;
 }
 
+/** `DIR/<name>/measurement.json`. */
+export function measurementPath(dir: string, name: string): string {
+  return join(dir, safeSegment(name), MEASUREMENT_FILE);
+}
+
 /** Serialized exactly as written to disk: two-space indent and a final newline. */
 export function measurementJson(measurement: Measurement): string {
   return `${JSON.stringify(measurement, null, 2)}\n`;
 }
 
-/** Writes `DIR/<name>/measurement.json` and returns its path. */
+/**
+ * Refuses (`OUTPUT_CONFLICT`) when `DIR/<name>/measurement.json` exists and is not a measurement
+ * of the same launch (command and arguments as recorded): two servers that share a label must
+ * not replace each other's results. A file of the same launch may be replaced; a missing one is fine.
+ */
+export async function checkMeasurementTarget(dir: string, name: string, launch: Pick<RecordedLaunch, 'command' | 'args'>): Promise<string> {
+  const file = measurementPath(dir, name);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return file;
+    throw new McpctxError('IO', `cannot read ${file}: ${(error as Error).message}`, { file });
+  }
+  let existing: unknown;
+  try {
+    existing = JSON.parse(text);
+  } catch {
+    existing = undefined;
+  }
+  const recorded = isPlainObject(existing) && isPlainObject(existing.launch) ? existing.launch : undefined;
+  if (recorded && sameLaunch(recorded, launch)) return file;
+  const whose = recorded ? `a measurement of another server (${describeLaunch(recorded)})` : 'something that is not a measurement';
+  throw new McpctxError(
+    'OUTPUT_CONFLICT',
+    `${file} holds ${whose}; not replacing it with "${name}" (${describeLaunch(launch)}). Give this server another name (--name, or name: in a servers file), or remove that file`,
+    { file, name },
+  );
+}
+
+/**
+ * Writes `DIR/<name>/measurement.json` and returns its path. Atomic: the text goes to a temporary
+ * file beside it, then a rename, so an interrupted write never leaves a half-written measurement.
+ * Refuses to replace the measurement of another launch (see `checkMeasurementTarget`).
+ */
 export async function writeMeasurement(dir: string, measurement: Measurement): Promise<string> {
+  const file = await checkMeasurementTarget(dir, measurement.name, measurement.launch);
   const folder = join(dir, safeSegment(measurement.name));
-  const file = join(folder, 'measurement.json');
+  const temporary = join(folder, `.${MEASUREMENT_FILE}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
   try {
     await mkdir(folder, { recursive: true });
-    await writeFile(file, measurementJson(measurement), 'utf8');
+    await writeFile(temporary, measurementJson(measurement), { encoding: 'utf8', flag: 'wx' });
+    await rename(temporary, file);
   } catch (error) {
+    await rm(temporary, { force: true }).catch(() => undefined);
     throw new McpctxError('IO', `cannot write ${file}: ${(error as Error).message}`, { file });
   }
   return file;
+}
+
+/** Same command and arguments, compared with credentials withheld on both sides (a file may hold either form). */
+function sameLaunch(recorded: Record<string, unknown>, launch: Pick<RecordedLaunch, 'command' | 'args'>): boolean {
+  const args = recorded.args;
+  if (recorded.command !== launch.command || !Array.isArray(args) || !args.every((arg) => typeof arg === 'string')) return false;
+  return JSON.stringify(redactArgs(args as string[]).args) === JSON.stringify(redactArgs(launch.args).args);
+}
+
+function describeLaunch(launch: Record<string, unknown> | Pick<RecordedLaunch, 'command' | 'args'>): string {
+  const args = Array.isArray(launch.args) ? (launch.args as unknown[]).filter((arg) => typeof arg === 'string') : [];
+  const text = [typeof launch.command === 'string' ? launch.command : '?', ...args].join(' ');
+  return text.length > 160 ? `${text.slice(0, 160)}…` : text;
 }

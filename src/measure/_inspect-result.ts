@@ -264,7 +264,7 @@ function failedRun(run: ServerRun<CallOutcome>, tool: string, timeoutMs: number)
     return empty(tool, 'over-limit', step === 'tools/call' ? note : `${step}: ${error.message}`, { ...details, limit: 'frame-bytes' });
   }
   if (error.code === 'TOO_MANY_NOTIFICATIONS') return empty(tool, 'over-limit', `${step}: ${error.message}`, { ...details, limit: 'notifications' });
-  if (error.code === 'JSON_TOO_DEEP') {
+  if (error.code === 'NESTING_TOO_DEEP') {
     return empty(tool, 'over-limit', `${step === 'tools/call' ? `tools/call ${tool}` : step}: ${error.message}`, { ...details, limit: 'nesting-depth' });
   }
   if (step === 'start') return empty(tool, 'startup-failure', `could not start the server: ${error.message}`, details);

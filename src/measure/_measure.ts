@@ -6,13 +6,14 @@ import {
   checkBudgetMs,
   clientCapabilitiesFor,
   passedEnvNames,
+  redactArgs,
   type LaunchSpec,
   type StdioTransportOptions,
 } from '../mcp/index.js';
 import { TOKENIZER } from '../tokens/index.js';
 import { captureCatalog, type Capture, type CaptureTimings } from './_capture.js';
-import { catalogCost, type CatalogCost } from './_catalog-cost.js';
-import { classifyFailure, type MeasurementStatus } from './_status.js';
+import type { CatalogCost } from './_catalog-cost.js';
+import { classifyFailure, plural, printableText, type MeasurementStatus } from './_status.js';
 
 export const METHODOLOGY = 'mcpctx-catalog/v1';
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -25,12 +26,18 @@ export interface MeasureOptions {
   /** Client capabilities to declare by name; none by default (`{}`). */
   capabilities?: readonly string[];
   protocolVersion?: string;
-  /** One budget per capture for start, initialize and all tools/list pages. Default 30,000 ms. */
+  /** One budget per capture for start, initialize, all tools/list pages and the counting. Default 30,000 ms. */
   timeoutMs?: number;
   /** Captures to compare; differing catalogs make the status `dynamic`. Default 2. */
   runs?: number;
   maxPages?: number;
   maxTools?: number;
+  /**
+   * Record `launch.args` as given. By default every argument value that looks like a credential
+   * (after `--token`, `--api-key`, ...; `--password=...`; `API_KEY=...`; a URL's password; a
+   * `ghp_`, `sk-`, `xox?-`, `AKIA` token) is recorded as `[redacted]`.
+   */
+  recordArgs?: boolean;
   transport?: StdioTransportOptions;
   /** Injected clock for `measuredAt` (tests). */
   now?: () => Date;
@@ -46,6 +53,27 @@ export interface AttemptSummary {
   timings: CaptureTimings;
 }
 
+/** What of the launch is recorded: the command and arguments (credentials withheld), variable names only. */
+export interface RecordedLaunch {
+  command: string;
+  args: string[];
+  /** How many arguments had a value withheld as `[redacted]` (0 with `recordArgs`). */
+  argsRedacted: number;
+  envNames: string[];
+}
+
+/**
+ * Set when strings of the captured catalog or instructions held a secret and were redacted before
+ * the file was written. The figures are the server's real ones, counted before redaction, so they
+ * cannot be re-derived from the file; `verify` says so.
+ */
+export interface CaptureRedaction {
+  /** Strings (values or keys) of `rawToolsCapture` and `serverInstructions` that were redacted. */
+  strings: number;
+  /** Names of the secrets found: env variable names, or `arg<index>` for a credential in the arguments. */
+  secrets: string[];
+}
+
 /** The published record of one measurement (`measurement.json`); field names are part of the contract. */
 export interface Measurement {
   methodology: typeof METHODOLOGY;
@@ -57,6 +85,7 @@ export interface Measurement {
   canonicalSha256: string | null;
   canonicalBytes: number | null;
   rawToolsCapture: unknown[] | null;
+  captureRedaction: CaptureRedaction | null;
   perTool: CatalogCost['perTool'] | null;
   sessionStart: CatalogCost['sessionStart'] | null;
   serverInstructions: string | null;
@@ -65,7 +94,7 @@ export interface Measurement {
   clientCapabilities: Record<string, unknown>;
   requestedProtocolVersion: string;
   negotiatedProtocolVersion?: string;
-  launch: { command: string; args: string[]; envNames: string[] };
+  launch: RecordedLaunch;
   isolation: { mode: 'minimal-env' | 'inherited-env'; platform: string; arch: string; node: string };
   tokenizer: { name: string; version: string; encoding: string };
   measuredAt: string;
@@ -76,7 +105,9 @@ export interface Measurement {
 
 /**
  * Measures one server's tool catalog: `runs` captures, each a fresh launch; the first failure ends
- * it with the status that names why; differing catalogs across captures give `dynamic`.
+ * it with the status that names why; differing catalogs across captures give `dynamic`. Every
+ * figure is counted on the bytes the server sent; secrets are redacted only from what is recorded.
+ * Returns a measurement for anything the server does; throws only for bad options.
  */
 export async function measureServer(options: MeasureOptions): Promise<Measurement> {
   const runs = options.runs ?? DEFAULT_RUNS;
@@ -85,12 +116,12 @@ export async function measureServer(options: MeasureOptions): Promise<Measuremen
   checkBudgetMs(timeoutMs, 'timeoutMs');
   const clientCapabilities = clientCapabilitiesFor(options.capabilities ?? []);
   const protocolVersion = options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
-  const redactor = new Redactor(options.launch.env);
-  const captureRedactor = new Redactor(options.launch.env, MIN_CAPTURE_SECRET_CHARS);
+  const redactor = Redactor.forLaunch(options.launch);
+  const captureRedactor = Redactor.forLaunch(options.launch, process.env, MIN_CAPTURE_SECRET_CHARS);
   const measuredAt = (options.now ?? (() => new Date()))().toISOString();
   const started = performance.now();
 
-  const captures: Array<{ capture: Capture; cost?: CatalogCost; redactions: number }> = [];
+  const captures: Capture[] = [];
   for (let run = 0; run < runs; run += 1) {
     const capture = await captureCatalog({
       launch: options.launch,
@@ -101,51 +132,43 @@ export async function measureServer(options: MeasureOptions): Promise<Measuremen
       maxTools: options.maxTools,
       transport: options.transport,
     });
-    const scrubbed = scrubCapture(capture, captureRedactor);
-    const tools = scrubbed.capture.tools;
-    if (!tools) {
-      captures.push(scrubbed);
-      break;
-    }
-    captures.push({ ...scrubbed, cost: catalogCost(tools, instructionsOf(scrubbed.capture)) });
+    captures.push(capture);
+    if (!capture.cost) break;
   }
 
   const first = captures[0];
   if (!first) throw new McpctxError('USAGE', 'no capture was made');
   const last = captures[captures.length - 1] ?? first;
-  const handshake = first.capture.initialize;
-  const failure = last.cost ? undefined : classifyFailure(last.capture, timeoutMs);
+  const failure = last.cost ? undefined : classifyFailure(last, timeoutMs);
   const cost = failure ? undefined : first.cost;
-  const dynamic = new Set(captures.map(({ cost: runCost }) => runCost?.canonicalSha256)).size > 1;
+  const dynamic = new Set(captures.map((capture) => capture.cost?.canonicalSha256)).size > 1;
   const status: MeasurementStatus = failure ? failure.status : dynamic ? 'dynamic' : 'measured';
+  const recorded = recordForFile(first, cost, captureRedactor);
   const note = failure
     ? failure.note + (captures.length > 1 ? ` (capture ${captures.length} of ${runs})` : '')
-    : measuredNote(captures, dynamic);
+    : measuredNote(captures, dynamic, recorded);
 
   // Built field by field in the documented order: the file is read by people too.
   const measurement: Measurement = {
     methodology: METHODOLOGY,
     name: options.name,
     status,
-    note: redactor.text(note),
+    note: redactor.text(printableText(note, 'note')),
     totalTokens: cost?.totalTokens ?? null,
     toolCount: cost?.toolCount ?? null,
     canonicalSha256: cost?.canonicalSha256 ?? null,
     canonicalBytes: cost?.canonicalBytes ?? null,
-    rawToolsCapture: cost ? (first.capture.tools ?? []) : null,
-    perTool: cost?.perTool ?? null,
+    rawToolsCapture: cost ? recorded.tools : null,
+    captureRedaction: cost && recorded.redaction.strings > 0 ? recorded.redaction : null,
+    perTool: cost ? recorded.perTool : null,
     sessionStart: cost?.sessionStart ?? null,
-    serverInstructions: instructionsOf(first.capture),
-    serverInfo: handshake?.serverInfo ?? null,
-    serverCapabilities: handshake?.serverCapabilities ?? null,
+    serverInstructions: recorded.instructions,
+    serverInfo: recorded.serverInfo,
+    serverCapabilities: recorded.serverCapabilities,
     clientCapabilities,
     requestedProtocolVersion: protocolVersion,
-    ...(handshake?.negotiatedProtocolVersion === undefined ? {} : { negotiatedProtocolVersion: handshake.negotiatedProtocolVersion }),
-    launch: {
-      command: redactor.text(options.launch.command),
-      args: (options.launch.args ?? []).map((arg) => redactor.text(arg)),
-      envNames: passedEnvNames(options.launch),
-    },
+    ...(first.initialize?.negotiatedProtocolVersion === undefined ? {} : { negotiatedProtocolVersion: first.initialize.negotiatedProtocolVersion }),
+    launch: recordedLaunch(options.launch, { recordArgs: options.recordArgs }),
     isolation: {
       mode: options.launch.inheritEnv ? 'inherited-env' : 'minimal-env',
       platform: process.platform,
@@ -154,40 +177,78 @@ export async function measureServer(options: MeasureOptions): Promise<Measuremen
     },
     tokenizer: { ...TOKENIZER },
     measuredAt,
-    timings: { ...first.capture.timings, elapsedMs: Math.round(performance.now() - started) },
-    attempts: captures.map(({ capture, cost: runCost }) => attemptSummary(capture, runCost, redactor)),
-    ...(failure ? { stderrTail: redactor.text(last.capture.stderrTail) } : {}),
+    timings: { ...first.timings, elapsedMs: Math.round(performance.now() - started) },
+    attempts: captures.map((capture) => attemptSummary(capture, redactor)),
+    ...(failure ? { stderrTail: redactor.text(printableText(last.stderrTail, 'lines')) } : {}),
   };
   return measurement;
 }
 
-function instructionsOf(capture: Capture): string | null {
-  return capture.initialize?.instructions ?? null;
-}
-
-/** Env values never leave the process, even when the server puts them in its catalog. */
-function scrubCapture(capture: Capture, redactor: Redactor): { capture: Capture; redactions: number } {
-  if (redactor.isEmpty) return { capture, redactions: 0 };
-  const tools = capture.tools && redactor.json(capture.tools);
-  const handshake = capture.initialize && redactor.json(capture.initialize);
+/**
+ * What a measurement records of its launch: env values scrubbed from the command and arguments,
+ * argument values that look like credentials withheld unless `recordArgs`, variable names only.
+ */
+export function recordedLaunch(launch: LaunchSpec, { recordArgs = false }: { recordArgs?: boolean } = {}): RecordedLaunch {
+  // Env values only: the credential-shaped arguments are `redactArgs`' to withhold (or, with recordArgs, to keep).
+  const envValues = Redactor.forLaunch({ env: launch.env, inheritEnv: launch.inheritEnv });
+  const args = launch.args ?? [];
+  const withheld = recordArgs ? { args: [...args], redacted: 0 } : redactArgs(args);
   return {
-    capture: {
-      ...capture,
-      tools: tools?.value as unknown[] | undefined,
-      initialize: handshake?.value as Capture['initialize'],
-    },
-    redactions: (tools?.replaced ?? 0) + (handshake?.replaced ?? 0),
+    command: envValues.text(launch.command),
+    args: withheld.args.map((arg) => envValues.text(arg)),
+    argsRedacted: withheld.redacted,
+    envNames: passedEnvNames(launch),
   };
 }
 
-function measuredNote(captures: Array<{ capture: Capture; cost?: CatalogCost; redactions: number }>, dynamic: boolean): string {
+interface RecordedCapture {
+  tools: unknown[];
+  perTool: CatalogCost['perTool'];
+  instructions: string | null;
+  serverInfo: unknown;
+  serverCapabilities: unknown;
+  redaction: CaptureRedaction;
+  /** Strings of serverInfo and serverCapabilities redacted (not figures, but said in the note). */
+  handshakeRedactions: number;
+}
+
+/**
+ * Secrets never leave the process, even when the server puts them in its catalog: what the file
+ * keeps of the capture is redacted here, after counting, so every figure stays the server's own.
+ */
+function recordForFile(capture: Capture, cost: CatalogCost | undefined, redactor: Redactor): RecordedCapture {
+  const tools = redactor.json(capture.tools ?? []);
+  const instructions = capture.initialize?.instructions;
+  const cleanInstructions = instructions === undefined ? null : redactor.text(instructions);
+  const handshake = redactor.json({ serverInfo: capture.initialize?.serverInfo ?? null, serverCapabilities: capture.initialize?.serverCapabilities ?? null });
+  const { serverInfo, serverCapabilities } = handshake.value as { serverInfo: unknown; serverCapabilities: unknown };
+  const instructionsRedacted = instructions !== undefined && cleanInstructions !== instructions;
+  const secrets = new Set([...tools.names, ...(instructionsRedacted ? redactor.secretsIn(instructions) : [])]);
+  return {
+    tools: tools.value as unknown[],
+    perTool: (cost?.perTool ?? []).map((tool) => ({ ...tool, name: redactor.text(tool.name) })),
+    instructions: cleanInstructions,
+    serverInfo,
+    serverCapabilities,
+    redaction: {
+      strings: tools.replaced + (instructionsRedacted ? 1 : 0),
+      secrets: [...secrets].sort(),
+    },
+    handshakeRedactions: handshake.replaced,
+  };
+}
+
+function measuredNote(captures: readonly Capture[], dynamic: boolean, { redaction, handshakeRedactions }: RecordedCapture): string {
   const parts: string[] = [];
-  const first = captures[0]?.capture;
+  const first = captures[0];
   if (dynamic) {
-    const runs = captures.map(({ cost }, index) => `run ${index + 1}: ${cost?.toolCount} tools, ${cost?.totalTokens} tokens, sha256 ${cost?.canonicalSha256.slice(0, 12)}`);
+    const runs = captures.map(
+      ({ cost }, index) =>
+        `run ${index + 1}: ${plural(cost?.toolCount ?? 0, 'tool')}, ${plural(cost?.totalTokens ?? 0, 'token')}, sha256 ${cost?.canonicalSha256.slice(0, 12)}`,
+    );
     parts.push(`the catalog changed between captures (${runs.join('; ')}); figures are from run 1`);
   } else {
-    parts.push(`${captures.length} capture(s) agree`);
+    parts.push(captures.length === 1 ? 'one capture' : `${captures.length} captures agree`);
   }
   const handshake = first?.initialize;
   if (handshake?.negotiatedProtocolVersion !== undefined && handshake.negotiatedProtocolVersion !== handshake.requestedProtocolVersion) {
@@ -195,17 +256,25 @@ function measuredNote(captures: Array<{ capture: Capture; cost?: CatalogCost; re
   }
   if (handshake && handshake.negotiatedProtocolVersion === undefined) parts.push('server named no protocol version');
   if (first && first.nonJsonLines.count > 0) {
-    parts.push(`stdout carried ${first.nonJsonLines.count} non-JSON-RPC line(s), ignored; first: ${JSON.stringify(first.nonJsonLines.first)}`);
+    parts.push(`stdout carried ${plural(first.nonJsonLines.count, 'non-JSON-RPC line')}, ignored; first: ${JSON.stringify(first.nonJsonLines.first)}`);
   }
   if (first && first.strayResponses.count > 0) {
-    parts.push(`ignored ${first.strayResponses.count} response(s) whose id matched no request`);
+    parts.push(`ignored ${plural(first.strayResponses.count, 'response')} whose id matched no request`);
   }
-  const redactions = captures[0]?.redactions ?? 0;
-  if (redactions > 0) parts.push(`${redactions} string(s) in the capture held an env value and were redacted before counting`);
+  if (redaction.strings > 0) {
+    parts.push(
+      `${plural(redaction.strings, 'string')} of the catalog held a secret (${redaction.secrets.join(', ')}) and ${redaction.strings === 1 ? 'is' : 'are'} redacted in this record; ` +
+        'every figure is counted on the real bytes, so verify cannot re-derive them from the record',
+    );
+  }
+  if (handshakeRedactions > 0) {
+    parts.push(`${plural(handshakeRedactions, 'string')} of serverInfo and serverCapabilities held a secret and ${handshakeRedactions === 1 ? 'is' : 'are'} redacted`);
+  }
   return parts.join('; ');
 }
 
-function attemptSummary(capture: Capture, cost: CatalogCost | undefined, redactor: Redactor): AttemptSummary {
+function attemptSummary(capture: Capture, redactor: Redactor): AttemptSummary {
+  const cost = capture.cost;
   if (cost) {
     return {
       outcome: 'captured',
@@ -218,7 +287,7 @@ function attemptSummary(capture: Capture, cost: CatalogCost | undefined, redacto
   }
   return {
     outcome: 'failed',
-    error: { code: capture.error?.code ?? 'IO', message: redactor.text(capture.error?.message ?? 'no catalog') },
+    error: { code: capture.error?.code ?? 'IO', message: redactor.text(printableText(capture.error?.message ?? 'no catalog', 'note')) },
     timings: capture.timings,
   };
 }

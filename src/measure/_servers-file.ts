@@ -3,71 +3,135 @@ import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { McpctxError } from '../errors/index.js';
 import { checkBudgetMs, isEnvName } from '../mcp/index.js';
+import { isPlainObject } from '../tokens/index.js';
 import { safeSegment } from './_files.js';
 import type { MeasureOptions } from './_measure.js';
 
-const ENTRY_KEYS = new Set(['name', 'command', 'args', 'env', 'cwd', 'capabilities', 'protocolVersion', 'timeoutMs', 'runs']);
+/** An entry of a servers file that is not measured, and why. */
+export interface SkippedServer {
+  name: string;
+  reason: string;
+}
+
+export interface ServersFile {
+  /** The entries to measure, in file order. */
+  servers: MeasureOptions[];
+  /** Entries left out, in file order: remote servers (`url`), which are not measured yet. */
+  skipped: SkippedServer[];
+}
+
+const LAUNCH_KEYS = ['command', 'args', 'env', 'cwd'];
+const OPTION_KEYS = ['capabilities', 'protocolVersion', 'timeoutMs', 'runs'];
+/** Keys that name a remote server instead of a command. */
+const REMOTE_KEYS = ['url', 'headers', 'type', 'transportType'];
+const LIST_KEYS = new Set(['name', ...LAUNCH_KEYS, ...OPTION_KEYS, ...REMOTE_KEYS]);
+// Settings MCP clients keep beside a server in their config (Claude Desktop, Cursor, Cline,
+// Windsurf): about how the client uses the server, not how it starts, so they are ignored.
+const CLIENT_SETTINGS = ['disabled', 'autoApprove', 'alwaysAllow', 'disabledTools', 'timeout', 'description'];
+const MAP_KEYS = new Set([...LAUNCH_KEYS, ...OPTION_KEYS, ...REMOTE_KEYS, ...CLIENT_SETTINGS]);
+const STDIO_TYPES = new Set(['stdio']);
+const REMOTE_TYPES = new Set(['sse', 'http', 'streamable-http', 'streamableHttp']);
 
 /**
- * Reads a YAML list of servers (`name`, `command`, `args`, `env`, `cwd`, and optionally
- * `capabilities`, `protocolVersion`, `timeoutMs`, `runs`). A relative `cwd` is taken from the
- * file's folder, which is also the default, so entries can point into the project beside it.
+ * Reads a servers file, YAML or JSON, in either form:
+ * - a list of servers (`name`, `command`, `args`, `env`, `cwd`, and optionally `capabilities`,
+ *   `protocolVersion`, `timeoutMs`, `runs`), bare or under `servers:`;
+ * - an MCP client's map, `{"mcpServers": {"<name>": {"command", "args", "env"}}}` as Claude
+ *   Desktop and Cursor write it (or VS Code's `{"servers": {...}}`); client settings such as
+ *   `disabled` or `autoApprove` are ignored.
+ * An entry with `url` instead of `command` is a remote server: it is skipped, named in `skipped`,
+ * and the others are measured; a file with nothing but remote servers is refused. A relative `cwd`
+ * is taken from the file's folder, which is also the default.
  */
-export async function loadServersFile(file: string): Promise<MeasureOptions[]> {
+export async function loadServersFile(file: string): Promise<ServersFile> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new McpctxError('IO', `cannot read servers file ${file}: ${(error as Error).message}`, { file });
+    const code = (error as NodeJS.ErrnoException).code;
+    const usage = code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
+    throw new McpctxError(usage ? 'USAGE' : 'IO', `cannot read servers file ${file}: ${(error as Error).message}`, { file });
   }
   let document: unknown;
   try {
     document = parse(text);
   } catch (error) {
-    throw invalid(file, `not valid YAML: ${(error as Error).message}`);
+    throw invalid(file, `not valid YAML or JSON: ${(error as Error).message}`);
   }
-  const list = Array.isArray(document) ? document : (document as { servers?: unknown } | null)?.servers;
-  if (!Array.isArray(list) || list.length === 0) {
-    throw invalid(file, 'expected a non-empty YAML list of servers (each with at least name and command)');
+  const entries = serverEntries(document);
+  if (!entries || entries.length === 0) {
+    throw invalid(
+      file,
+      'expected a non-empty list of servers (each with at least name and command), or an MCP client config with a non-empty "mcpServers" map',
+    );
   }
   const folder = dirname(resolve(file));
   const seen = new Map<string, string>();
-  return list.map((entry, index) => {
-    const options = serverEntry(entry, `${file}: entry ${index + 1}`, folder);
-    const segment = safeSegment(options.name);
+  const result: ServersFile = { servers: [], skipped: [] };
+  for (const [index, { name, entry, fromMap }] of entries.entries()) {
+    const where = fromMap ? `${file}: server "${name ?? ''}"` : `${file}: entry ${index + 1}`;
+    const parsed = serverEntry(entry, name, where, folder, fromMap);
+    const label = 'skipped' in parsed ? parsed.skipped.name : parsed.name;
+    const segment = safeSegment(label);
     const clash = seen.get(segment);
-    if (clash !== undefined) throw invalid(file, `entry ${index + 1}: name "${options.name}" collides with "${clash}"; names must be unique`);
-    seen.set(segment, options.name);
-    return options;
-  });
+    if (clash !== undefined) throw invalid(file, `${fromMap ? `server "${label}"` : `entry ${index + 1}`}: name "${label}" collides with "${clash}"; names must be unique`);
+    seen.set(segment, label);
+    if ('skipped' in parsed) result.skipped.push(parsed.skipped);
+    else result.servers.push(parsed);
+  }
+  if (result.servers.length === 0) {
+    throw invalid(file, `no server to measure: every entry is a remote server (${result.skipped.map(({ name }) => name).join(', ')}), and remote servers are not measured yet`);
+  }
+  return result;
 }
 
-function serverEntry(entry: unknown, where: string, folder: string): MeasureOptions {
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw invalidEntry(where, 'is not a mapping');
-  const fields = entry as Record<string, unknown>;
-  const unknown = Object.keys(fields).filter((key) => !ENTRY_KEYS.has(key));
-  if (unknown.length > 0) throw invalidEntry(where, `has unknown key(s) ${unknown.join(', ')}; allowed: ${[...ENTRY_KEYS].join(', ')}`);
-  const name = requiredString(fields.name, where, 'name');
-  const place = `${where} (${name})`;
+interface RawEntry {
+  name: string | undefined;
+  entry: unknown;
+  fromMap: boolean;
+}
+
+function serverEntries(document: unknown): RawEntry[] | undefined {
+  const list = Array.isArray(document) ? document : isPlainObject(document) ? (document.mcpServers ?? document.servers) : undefined;
+  if (Array.isArray(list)) return list.map((entry) => ({ name: undefined, entry, fromMap: false }));
+  if (isPlainObject(list)) return Object.entries(list).map(([name, entry]) => ({ name, entry, fromMap: true }));
+  return undefined;
+}
+
+function serverEntry(entry: unknown, mapName: string | undefined, where: string, folder: string, fromMap: boolean): MeasureOptions | { skipped: SkippedServer } {
+  if (!isPlainObject(entry)) throw invalidEntry(where, 'is not a mapping');
+  const allowed = fromMap ? MAP_KEYS : LIST_KEYS;
+  const unknown = Object.keys(entry).filter((key) => !allowed.has(key));
+  if (unknown.length > 0) throw invalidEntry(where, `has unknown key(s) ${unknown.join(', ')}; allowed: ${[...allowed].join(', ')}`);
+  const name = mapName ?? requiredString(entry.name, where, 'name');
+  if (name.trim() === '') throw invalidEntry(where, 'needs a non-empty name');
+  const place = fromMap ? where : `${where} (${name})`;
+  const type = entry.type ?? entry.transportType;
+  if (type !== undefined && (typeof type !== 'string' || (!STDIO_TYPES.has(type) && !REMOTE_TYPES.has(type)))) {
+    throw invalidEntry(place, `has type ${JSON.stringify(type)}; known: stdio, ${[...REMOTE_TYPES].join(', ')}`);
+  }
+  if (entry.command === undefined && (entry.url !== undefined || (typeof type === 'string' && REMOTE_TYPES.has(type)))) {
+    return { skipped: { name, reason: 'a remote server (url instead of command); remote servers are not measured yet' } };
+  }
   const options: MeasureOptions = {
     name,
     launch: {
-      command: requiredString(fields.command, place, 'command'),
-      args: stringList(fields.args, place, 'args'),
-      cwd: fields.cwd === undefined ? folder : resolve(folder, requiredString(fields.cwd, place, 'cwd')),
-      env: envMap(fields.env, place),
+      command: requiredString(entry.command, place, 'command'),
+      args: stringList(entry.args, place, 'args'),
+      cwd: entry.cwd === undefined ? folder : resolve(folder, requiredString(entry.cwd, place, 'cwd')),
+      env: envMap(entry.env, place),
     },
   };
-  if (fields.capabilities !== undefined) options.capabilities = stringList(fields.capabilities, place, 'capabilities');
-  if (fields.protocolVersion !== undefined) options.protocolVersion = requiredString(fields.protocolVersion, place, 'protocolVersion');
-  if (fields.timeoutMs !== undefined) {
+  if (entry.capabilities !== undefined) options.capabilities = stringList(entry.capabilities, place, 'capabilities');
+  if (entry.protocolVersion !== undefined) options.protocolVersion = requiredString(entry.protocolVersion, place, 'protocolVersion');
+  if (entry.timeoutMs !== undefined) {
     try {
-      options.timeoutMs = checkBudgetMs(fields.timeoutMs, 'timeoutMs');
+      options.timeoutMs = checkBudgetMs(entry.timeoutMs, 'timeoutMs');
     } catch (error) {
       throw invalidEntry(place, (error as Error).message);
     }
   }
-  if (fields.runs !== undefined) options.runs = positiveInteger(fields.runs, place, 'runs');
+  if (entry.runs !== undefined) options.runs = positiveInteger(entry.runs, place, 'runs');
   return options;
 }
 
@@ -88,7 +152,7 @@ function stringList(value: unknown, where: string, key: string): string[] {
 
 function envMap(value: unknown, where: string): Record<string, string> {
   if (value === undefined || value === null) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw invalidEntry(where, 'env must be a mapping of NAME: value');
+  if (!isPlainObject(value)) throw invalidEntry(where, 'env must be a mapping of NAME: value');
   const env: Record<string, string> = {};
   for (const [name, raw] of Object.entries(value)) {
     if (!isEnvName(name)) throw invalidEntry(where, `env name "${name}" is not a valid variable name`);

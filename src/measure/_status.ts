@@ -1,3 +1,4 @@
+import { nestsDeeperThan } from '../tokens/index.js';
 import type { Capture } from './_capture.js';
 
 export type MeasurementStatus = 'measured' | 'dynamic' | 'auth-required' | 'startup-failure' | 'timeout' | 'protocol-mismatch';
@@ -38,6 +39,12 @@ export function classifyFailure(capture: Capture, timeoutMs: number): FailureVer
   const stray = describeStray(capture);
   const step = capture.failedStep ?? 'start';
 
+  if (error?.code === 'DEADLINE' && step === 'counting') {
+    return {
+      status: 'timeout',
+      note: `counting the catalog's tokens did not finish within the ${timeoutMs} ms budget shared by start, initialize, tools/list and counting${stray}`,
+    };
+  }
   if (error?.code === 'DEADLINE') {
     return {
       status: 'timeout',
@@ -75,7 +82,41 @@ function describeExit(capture: Capture): string {
 function describeStray(capture: Capture): string {
   const stray = capture.strayResponses;
   if (stray.count === 0) return '';
-  return `; ignored ${stray.count} response(s) whose id matched no request (first id: ${JSON.stringify(stray.firstId)})`;
+  return `; ignored ${plural(stray.count, 'response')} whose id matched no request (first id: ${shortJson(stray.firstId)})`;
+}
+
+/** A value the server sent, as short JSON for a note: never the whole of a huge or deeply nested one. */
+export function shortJson(value: unknown, maxChars = 100): string {
+  if (value === undefined) return 'undefined';
+  if (nestsDeeperThan(value, 8)) return '(a value nested too deep to show)';
+  const text = stringify(value);
+  return text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;
+}
+
+/** `1 capture`, `2 captures`. */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? singular : pluralForm}`;
+}
+
+// Terminal escape sequences (CSI such as colours, OSC such as titles and links, and the
+// two-character ones), then any other control character, and the bidirectional overrides that
+// make text read differently than it is.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const ESCAPE_SEQUENCES = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])/g;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+/** Longest note kept; what a server says beyond it is cut, and the cut is said. */
+export const MAX_NOTE_CHARS = 2_000;
+
+/**
+ * Server text made safe to print: escape sequences and control characters removed, line ends
+ * made `\n` (a note is made one line), and a note bounded at MAX_NOTE_CHARS.
+ */
+export function printableText(text: string, shape: 'note' | 'lines'): string {
+  const clean = text.replace(ESCAPE_SEQUENCES, '').replace(/\r\n?/g, '\n').replace(CONTROL_CHARACTERS, '');
+  if (shape === 'lines') return clean;
+  const line = clean.replace(/\s*[\n\t]\s*/g, ' ');
+  return line.length > MAX_NOTE_CHARS ? `${line.slice(0, MAX_NOTE_CHARS)}… (${plural(line.length - MAX_NOTE_CHARS, 'more character')})` : line;
 }
 
 function firstMatchingLine(text: string, pattern?: RegExp): string {

@@ -1,19 +1,49 @@
 export { bandFor, type Band } from './_band.js';
-export { catalogCost, type CatalogCost, type SessionStartLoad, type ToolCost } from './_catalog-cost.js';
+export {
+  catalogCost,
+  type CatalogCost,
+  type CatalogCostOptions,
+  type SessionStartLoad,
+  type ToolCost,
+} from './_catalog-cost.js';
 export { captureCatalog, type Capture, type CaptureOptions, type CaptureTimings } from './_capture.js';
 export {
   DEFAULT_RUNS,
   DEFAULT_TIMEOUT_MS,
   METHODOLOGY,
   measureServer,
+  recordedLaunch,
   type AttemptSummary,
+  type CaptureRedaction,
   type MeasureOptions,
   type Measurement,
+  type RecordedLaunch,
 } from './_measure.js';
-export { MEASUREMENT_STATUSES, classifyFailure, type FailureVerdict, type MeasurementStatus } from './_status.js';
-export { measurementJson, safeSegment, writeMeasurement } from './_files.js';
-export { loadServersFile } from './_servers-file.js';
-export { verifyFile, verifyMeasurement, type VerifyDifference, type VerifyReport } from './_verify.js';
+export {
+  MAX_NOTE_CHARS,
+  MEASUREMENT_STATUSES,
+  classifyFailure,
+  plural,
+  printableText,
+  type FailureVerdict,
+  type MeasurementStatus,
+} from './_status.js';
+export {
+  MEASUREMENT_FILE,
+  checkMeasurementTarget,
+  measurementJson,
+  measurementPath,
+  safeSegment,
+  writeMeasurement,
+} from './_files.js';
+export { loadServersFile, type ServersFile, type SkippedServer } from './_servers-file.js';
+export {
+  verifyDirectory,
+  verifyFile,
+  verifyMeasurement,
+  type VerifyDifference,
+  type VerifyReport,
+} from './_verify.js';
 export { type FieldCost } from './_field-cost.js';
 export {
   INSPECTION_STATUSES,

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { countTokens as countO200k, isWithinTokenLimit as withinO200k } from 'gpt-tokenizer/encoding/o200k_base';
-import { countExact, needsExactPath } from './_exact-bpe.js';
+import { McpctxError } from '../errors/index.js';
+import { O200K_PIECES, countExact, needsExactPath } from './_exact-bpe.js';
 
 // Special-token strings such as `<|endoftext|>` are ordinary text in tool catalogs and results:
 // an empty disallowed set makes the tokenizer encode them as text instead of throwing.
@@ -18,6 +19,7 @@ export const TOKENIZER = Object.freeze({
 
 /** o200k_base token count of `text`; never throws on special-token strings. */
 export function countTokens(text: string): number {
+  checkText(text, 'countTokens');
   return needsExactPath(text) ? countExact(text) : countO200k(text, AS_PLAIN_TEXT);
 }
 
@@ -26,10 +28,71 @@ export function countTokens(text: string): number {
  * Stops encoding as soon as the limit is passed, so a huge text over a small cap is cheap.
  */
 export function isWithinTokenLimit(text: string, limit: number): number | false {
-  if (!Number.isFinite(limit) || limit < 0) throw new RangeError(`token limit must be a non-negative number, got ${limit}`);
+  checkText(text, 'isWithinTokenLimit');
+  if (typeof limit !== 'number' || !Number.isFinite(limit) || limit < 0) {
+    throw new McpctxError('INVALID_ARGUMENT', `isWithinTokenLimit: the token limit must be a non-negative number, got ${String(limit)}`, { limit });
+  }
   if (needsExactPath(text)) {
     const count = countExact(text, limit);
     return count > limit ? false : count;
   }
   return withinO200k(text, limit, AS_PLAIN_TEXT);
+}
+
+/** Characters counted between two stop checks; a text this short is counted in one go. */
+export const COUNT_SLICE_CHARS = 65_536;
+
+export interface StoppableCountOptions {
+  /** Asked before each slice is counted; `true` ends the count without a result. */
+  shouldStop: () => boolean;
+  /** Characters per slice (at least; a slice ends on a piece boundary). Default COUNT_SLICE_CHARS. */
+  sliceChars?: number;
+}
+
+const WHITESPACE = /\s/u;
+
+/**
+ * The exact o200k_base count of `text` (the same number as `countTokens`), counted in slices with
+ * `shouldStop()` asked between them, so a deadline can end a long count: `undefined` when it did.
+ * Counting is synchronous CPU work; slicing is the only way to let a caller stop it. A text of
+ * at most `sliceChars` is counted in one go, as `countTokens` does. One very long piece (a run of
+ * one character class, which no slice boundary can cut) goes to the exact path, which asks
+ * `shouldStop()` while it merges.
+ *
+ * A slice ends only where the pre-tokenizer ends a piece, and never after a whitespace character.
+ * BPE works within pieces, so the count is the sum over pieces; the pieces of a slice are the
+ * pieces of the whole text because the pattern has no lookbehind, and its only lookahead,
+ * `\s+(?!\S)`, can see the end of a slice only when the slice ends in whitespace.
+ */
+export function countTokensStoppable(text: string, options: StoppableCountOptions): number | undefined {
+  checkText(text, 'countTokensStoppable');
+  const sliceChars = options.sliceChars ?? COUNT_SLICE_CHARS;
+  if (!Number.isInteger(sliceChars) || sliceChars < 1) {
+    throw new McpctxError('INVALID_ARGUMENT', `countTokensStoppable: sliceChars must be a positive integer, got ${String(sliceChars)}`);
+  }
+  const { shouldStop } = options;
+  if (shouldStop()) return undefined;
+  // One long piece (a run of one character class) is one BPE job: the exact path asks shouldStop inside it.
+  const countSlice = (slice: string): number | undefined =>
+    needsExactPath(slice) ? countExact(slice, Number.POSITIVE_INFINITY, shouldStop) : countO200k(slice, AS_PLAIN_TEXT);
+  if (text.length <= sliceChars) return countSlice(text);
+  let count = 0;
+  let start = 0;
+  for (const match of text.matchAll(O200K_PIECES)) {
+    const end = match.index + match[0].length;
+    if (end - start < sliceChars || WHITESPACE.test(text.charAt(end - 1))) continue;
+    const tokens = countSlice(text.slice(start, end));
+    if (tokens === undefined || shouldStop()) return undefined;
+    count += tokens;
+    start = end;
+  }
+  if (start === text.length) return count;
+  const tokens = countSlice(text.slice(start));
+  return tokens === undefined ? undefined : count + tokens;
+}
+
+function checkText(text: unknown, where: string): void {
+  if (typeof text !== 'string') {
+    throw new McpctxError('INVALID_ARGUMENT', `${where}: expected a string, got ${text === null ? 'null' : typeof text}`);
+  }
 }

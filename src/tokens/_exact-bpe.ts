@@ -10,8 +10,8 @@ import { createRequire } from 'node:module';
  * on ties, which is the order tiktoken's scan produces, in O(n log n).
  */
 
-// o200k_base's pre-tokenizer (tiktoken's pat_str for this encoding).
-const O200K_PIECES = new RegExp(
+// o200k_base's pre-tokenizer (tiktoken's pat_str for this encoding; gpt-tokenizer's is the same).
+export const O200K_PIECES = new RegExp(
   [
     "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?",
     "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?",
@@ -84,22 +84,37 @@ function rankMap(): Map<string, number> {
   return map;
 }
 
+/** Work between two stop checks: characters read, or merges made inside one long piece. */
+const STOP_CHECK_EVERY = 65_536;
+
 /**
  * Counts `text` piece by piece; stops as soon as the count passes `limit` (returns a number above
- * it), so an early-exit check costs no more than the pieces it had to read.
+ * it), so an early-exit check costs no more than the pieces it had to read. With `shouldStop`, asks
+ * it every STOP_CHECK_EVERY characters and merges (one long piece can take seconds) and returns
+ * `undefined` when it says stop.
  */
-export function countExact(text: string, limit = Number.POSITIVE_INFINITY): number {
+export function countExact(text: string, limit?: number): number;
+export function countExact(text: string, limit: number, shouldStop: () => boolean): number | undefined;
+export function countExact(text: string, limit = Number.POSITIVE_INFINITY, shouldStop?: () => boolean): number | undefined {
   const table = rankMap();
   let count = 0;
+  let sinceCheck = 0;
   for (const [piece] of text.matchAll(O200K_PIECES)) {
-    count += countPiece(Buffer.from(piece, 'utf8').toString('latin1'), table);
+    const tokens = countPiece(Buffer.from(piece, 'utf8').toString('latin1'), table, shouldStop);
+    if (tokens === undefined) return undefined;
+    count += tokens;
     if (count > limit) return count;
+    sinceCheck += piece.length;
+    if (shouldStop && sinceCheck >= STOP_CHECK_EVERY) {
+      if (shouldStop()) return undefined;
+      sinceCheck = 0;
+    }
   }
   return count;
 }
 
 /** BPE on one piece (a latin1 string of its UTF-8 bytes): the number of tokens it merges into. */
-function countPiece(bytes: string, table: Map<string, number>): number {
+function countPiece(bytes: string, table: Map<string, number>, shouldStop?: () => boolean): number | undefined {
   const length = bytes.length;
   if (length <= 1 || table.has(bytes)) return 1;
   // Parts are a linked list over byte offsets; `next[i]` is where the part starting at i ends.
@@ -122,7 +137,10 @@ function countPiece(bytes: string, table: Map<string, number>): number {
     if (rank !== undefined) heap.push(rank, start, start + 2);
   }
   let parts = length;
+  let pops = 0;
   for (let entry = heap.pop(); entry; entry = heap.pop()) {
+    pops += 1;
+    if (shouldStop && pops % STOP_CHECK_EVERY === 0 && shouldStop()) return undefined;
     const { start, end } = entry;
     const middle = next[start] ?? length;
     // Stale when the left part is gone or either part changed since this pair was ranked.

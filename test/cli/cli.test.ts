@@ -34,7 +34,7 @@ describe('mcpctx measure', () => {
     const measurement = JSON.parse(run.stdout) as Record<string, unknown>;
     expect(Object.keys(measurement)).toEqual([
       'methodology', 'name', 'status', 'note', 'totalTokens', 'toolCount', 'canonicalSha256', 'canonicalBytes',
-      'rawToolsCapture', 'perTool', 'sessionStart', 'serverInstructions', 'serverInfo', 'serverCapabilities',
+      'rawToolsCapture', 'captureRedaction', 'perTool', 'sessionStart', 'serverInstructions', 'serverInfo', 'serverCapabilities',
       'clientCapabilities', 'requestedProtocolVersion', 'negotiatedProtocolVersion', 'launch', 'isolation',
       'tokenizer', 'measuredAt', 'timings', 'attempts',
     ]);

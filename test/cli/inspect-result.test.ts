@@ -172,7 +172,7 @@ describe('mcpctx inspect-result', () => {
   });
 
   it.each([
-    ['nested_result', [], 'over-limit', 'tools/call nested_result: the response to tools/call nests objects or arrays deeper than 512 levels; it is refused, not read'],
+    ['nested_result', [], 'over-limit', 'tools/call nested_result: the response to tools/call nests deeper than 512 levels (MAX_JSON_DEPTH); it is refused, not read'],
     ['not_object', [], 'protocol-error', 'the tools/call result is a string, not an object; it is not analysed'],
     ['crash', [], 'server-exited', 'the server exited with code 1 during tools/call crash: the server closed the connection'],
     ['hang', ['--timeout', '3000'], 'timeout', 'no answer to tools/call within the 3000 ms budget shared by start, initialize and the call'],

@@ -26,11 +26,11 @@ async function rejection(promise: Promise<unknown>): Promise<McpctxError> {
 }
 
 describe('nesting', () => {
-  it('a response nested 200,000 levels fails its request with JSON_TOO_DEEP', async () => {
+  it('a response nested 200,000 levels fails its request with NESTING_TOO_DEEP', async () => {
     const deep = { tools: [{ name: 'deep', inputSchema: nested(200_000) }] };
     const client = new RawClient(new FakeTransport((request) => [result(request, deep)]));
     const error = await rejection(client.request('tools/list', undefined, new Deadline(5_000)));
-    expect(error.code).toBe('JSON_TOO_DEEP');
+    expect(error.code).toBe('NESTING_TOO_DEEP');
     expect(error.message).toMatch(/deeper than 512 levels/);
   });
 
@@ -52,21 +52,21 @@ describe('a real server', () => {
     expect(await waitForNoMarkedProcesses(10_000)).toEqual([]);
   });
 
-  it('deep-tools: tools/list fails with JSON_TOO_DEEP; measureServer returns a status naming the bound', async () => {
-    const launch = { command: process.execPath, args: [SCRIPTED_SERVER, 'deep-tools'], env: markedEnv() };
+  it('deep-schema: tools/list fails with NESTING_TOO_DEEP; measureServer returns a status naming the bound', async () => {
+    const launch = { command: process.execPath, args: [SCRIPTED_SERVER, 'deep-schema'], env: markedEnv() };
     const transport = new BoundedStdioTransport(launch);
     const client = new RawClient(transport);
     try {
       await client.start();
       const deadline = new Deadline(20_000);
       await initialize(client, { deadline });
-      expect((await rejection(listAllTools(client, { deadline }))).code).toBe('JSON_TOO_DEEP');
+      expect((await rejection(listAllTools(client, { deadline }))).code).toBe('NESTING_TOO_DEEP');
     } finally {
       await transport.shutdown();
     }
     const measurement = await measureServer({ name: 'deep', launch, runs: 1, timeoutMs: 20_000 });
     expect(measurement.status).toBe('startup-failure');
-    expect(measurement.note).toMatch(/JSON_TOO_DEEP.*512 levels/);
+    expect(measurement.note).toMatch(/NESTING_TOO_DEEP.*512 levels/);
     expect(measurement.totalTokens).toBeNull();
   });
 

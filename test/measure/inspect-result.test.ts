@@ -178,8 +178,8 @@ describe('inspectResult: a status for whatever the server does', () => {
     const inspection = await inspect('nested_error');
     expect(inspection).toMatchObject({
       status: 'over-limit',
-      note: 'tools/call nested_error: the response to tools/call nests objects or arrays deeper than 512 levels; it is refused, not read',
-      details: { limit: 'nesting-depth', errorCode: 'JSON_TOO_DEEP' },
+      note: 'tools/call nested_error: the response to tools/call nests deeper than 512 levels (MAX_JSON_DEPTH); it is refused, not read',
+      details: { limit: 'nesting-depth', errorCode: 'NESTING_TOO_DEEP' },
     });
   });
 
@@ -188,7 +188,7 @@ describe('inspectResult: a status for whatever the server does', () => {
     expect(inspection).toMatchObject({
       status: 'over-limit',
       content: null,
-      note: 'tools/call nested_result: the response to tools/call nests objects or arrays deeper than 512 levels; it is refused, not read',
+      note: 'tools/call nested_result: the response to tools/call nests deeper than 512 levels (MAX_JSON_DEPTH); it is refused, not read',
     });
     expect(inspection.details.limit).toBe('nesting-depth');
   });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getEncoding } from 'js-tiktoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { measureServer, type Measurement } from '../../src/measure/index.js';
+import { measureServer, verifyMeasurement, type Measurement } from '../../src/measure/index.js';
 import { waitForNoMarkedProcesses } from '../support/processes.js';
 import { referenceServer } from '../support/real-servers.js';
 
@@ -70,6 +70,22 @@ describe('the pinned reference servers measure exactly', () => {
     expect([measurement.toolCount, measurement.totalTokens]).toEqual([9, 2378]);
     expect(measurement.launch.envNames).toContain('MEMORY_FILE_PATH');
     expectCrossChecked(measurement);
+  });
+
+  it('server-memory with an env value that is also catalog text: still 2,378 tokens; the record redacts it and says so', async () => {
+    // "entities" is in tool names (create_entities) and descriptions: redacting before counting
+    // published 2,463 tokens. The figures are the server's; only the record is redacted.
+    const launch = referenceServer('memory');
+    launch.env = { ...launch.env, MEMORY_FILE_PATH: join(scratch, 'memory-hint.jsonl'), HINT: 'entities' };
+    const measurement = await measureServer({ name: 'memory-hint', launch, runs: 1 });
+    expect(measurement.status).toBe('measured');
+    expect([measurement.toolCount, measurement.totalTokens]).toEqual([9, 2378]);
+    expect(measurement.captureRedaction?.secrets).toEqual(['HINT']);
+    expect(measurement.perTool?.map((tool) => tool.name)).toContain('create_[redacted:HINT]');
+    expect(JSON.stringify(measurement.rawToolsCapture)).not.toContain('entities');
+    const plain = await measureServer({ name: 'memory', launch: { ...launch, env: { ...launch.env, HINT: 'x' } }, runs: 1 });
+    expect(measurement.perTool?.map((tool) => tool.tokens)).toEqual(plain.perTool?.map((tool) => tool.tokens));
+    expect(verifyMeasurement(measurement)).toMatchObject({ ok: false, rederivable: false });
   });
 
   it('server-sequential-thinking: 1 tool, 1,003 tokens', async () => {

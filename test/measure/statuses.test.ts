@@ -5,8 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { getEncoding } from 'js-tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
-import { measureServer, type MeasureOptions, type Measurement } from '../../src/measure/index.js';
-import { countTokens } from '../../src/tokens/index.js';
+import type { LaunchSpec } from '../../src/mcp/index.js';
+import { measureServer, measurementJson, verifyMeasurement, type MeasureOptions, type Measurement } from '../../src/measure/index.js';
+import { countTokens, sha256Hex } from '../../src/tokens/index.js';
 import { SCRIPTED_SERVER, markedEnv, waitForNoMarkedProcesses } from '../support/processes.js';
 
 const tiktoken = getEncoding('o200k_base');
@@ -27,18 +28,22 @@ interface Tool {
   description?: string;
 }
 
-type Extra = Omit<Partial<MeasureOptions>, 'launch'> & { env?: Record<string, string> };
+type Extra = Omit<Partial<MeasureOptions>, 'launch'> & {
+  env?: Record<string, string>;
+  extraArgs?: string[];
+  launchExtra?: Partial<LaunchSpec>;
+};
 
 /** measureServer on the scripted server in `mode`; fast shutdown graces unless `transport` says. */
 async function measure(mode: string, extra: Extra = {}): Promise<{ m: Measurement; ms: number }> {
-  const { env, ...options } = extra;
+  const { env, extraArgs = [], launchExtra = {}, ...options } = extra;
   const started = performance.now();
   const m = await measureServer({
     name: mode,
     timeoutMs: GENEROUS_MS,
     transport: FAST,
     ...options,
-    launch: { command: process.execPath, args: [SCRIPTED_SERVER, mode], env: markedEnv(env) },
+    launch: { command: process.execPath, args: [SCRIPTED_SERVER, mode, ...extraArgs], env: markedEnv(env), ...launchExtra },
   });
   return { m, ms: performance.now() - started };
 }
@@ -51,7 +56,12 @@ function names(tools: readonly unknown[] | null): string[] {
  * The catalog the server sends, read without project code: one synchronous run of the server fed
  * initialize + tools/list, the tools/list reply parsed with JSON.parse.
  */
-function toolsOnTheWire(mode: string): unknown[] {
+function toolsOnTheWire(mode: string, env: Record<string, string> = {}): unknown[] {
+  return onTheWire(mode, env).tools;
+}
+
+/** The tools/list tools and the initialize result the server sends, read without project code. */
+function onTheWire(mode: string, env: Record<string, string> = {}): { tools: unknown[]; initialize: Record<string, unknown> } {
   const input = [
     { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } } },
     { jsonrpc: '2.0', method: 'notifications/initialized' },
@@ -61,19 +71,22 @@ function toolsOnTheWire(mode: string): unknown[] {
     .join('');
   const run = spawnSync(process.execPath, [SCRIPTED_SERVER, mode], {
     input,
-    env: markedEnv({ PATH: process.env.PATH ?? '' }),
+    env: markedEnv({ PATH: process.env.PATH ?? '', ...env }),
     timeout: 10_000,
     killSignal: 'SIGKILL',
     encoding: 'utf8',
   });
   expect(run.status).toBe(0);
-  const reply = run.stdout
+  const replies = run.stdout
     .split('\n')
     .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as { id?: unknown; result?: { tools: unknown[] } })
-    .find((message) => message.id === 2);
-  if (!reply?.result) throw new Error(`no tools/list reply from ${mode}: ${run.stdout.slice(0, 200)}`);
-  return reply.result.tools;
+    .map((line) => JSON.parse(line) as { id?: unknown; result?: Record<string, unknown> });
+  const reply = (id: number): Record<string, unknown> => {
+    const result = replies.find((message) => message.id === id)?.result;
+    if (!result) throw new Error(`no reply ${id} from ${mode}: ${run.stdout.slice(0, 200)}`);
+    return result;
+  };
+  return { tools: reply(2).tools as unknown[], initialize: reply(1) };
 }
 
 function clientReplies(m: Measurement): Record<string, unknown> {
@@ -165,7 +178,7 @@ describe('measureServer statuses over the scripted server', () => {
     const { m } = await measure('stdout-log');
     expect(m.status).toBe('measured');
     expect(m.toolCount).toBe(3);
-    expect(m.note).toContain('1 non-JSON-RPC line(s)');
+    expect(m.note).toContain('stdout carried 1 non-JSON-RPC line, ignored');
     expect(m.note).toContain('scripted-server listening on stdio (log line)');
   }, TEST_MS);
 
@@ -278,13 +291,104 @@ describe('measureServer statuses over the scripted server', () => {
     }, TEST_MS);
   });
 
+  describe('what a server sends never makes measureServer throw', () => {
+    it('deep-schema: an inputSchema nested 200,000 levels is startup-failure naming the nesting bound', async () => {
+      const { m } = await measure('deep-schema', { runs: 1 });
+      expect(m.status).toBe('startup-failure');
+      expect(m.note).toMatch(/nests deeper than 512 levels \(MAX_JSON_DEPTH\)/);
+      expect(m.attempts[0]?.error?.code).toBe('NESTING_TOO_DEEP');
+      expect(m.rawToolsCapture).toBeNull();
+      expect(() => measurementJson(m)).not.toThrow();
+    }, TEST_MS);
+
+    it('deep-initialize: a serverInfo nested 200,000 levels is startup-failure naming the bound, and is not recorded', async () => {
+      const { m } = await measure('deep-initialize', { runs: 1 });
+      expect(m.status).toBe('startup-failure');
+      expect(m.note).toMatch(/the response to initialize nests deeper than 512 levels \(MAX_JSON_DEPTH\)/);
+      expect(m.serverInfo).toBeNull();
+      expect(() => measurementJson(m)).not.toThrow();
+    }, TEST_MS);
+  });
+
   describe('secrets', () => {
-    it('echo-env: measured; the env value appears nowhere, its name is recorded', async () => {
+    // The server echoes the value on stderr, and a measured run records no stderr at all.
+    it('echo-env: measured; no stderr is recorded, so the echoed value is not; its name is', async () => {
       const canary = `canary-${randomUUID()}`;
       const { m } = await measure('echo-env', { env: { CANARY_SECRET: canary } });
       expect(m.status).toBe('measured');
+      expect('stderrTail' in m).toBe(false);
       expect(JSON.stringify(m)).not.toContain(canary);
       expect(m.launch.envNames).toContain('CANARY_SECRET');
+    }, TEST_MS);
+
+    it('env-in-catalog: figures counted on the real bytes; the value redacted in the record, which says so', async () => {
+      // A quote and a backslash: inside the description's JSON text the value appears escaped.
+      const uuid = randomUUID();
+      const canary = `s3cr3t"pa\\ss-${uuid}`;
+      const { m } = await measure('env-in-catalog', { env: { CANARY_SECRET: canary }, runs: 1 });
+      const wire = onTheWire('env-in-catalog', { CANARY_SECRET: canary });
+      const real = JSON.stringify(wire.tools);
+      expect(m.status).toBe('measured');
+      expect(m.totalTokens).toBe(tiktokenCount(real));
+      expect(m.canonicalSha256).toBe(sha256Hex(real));
+      expect(m.canonicalBytes).toBe(Buffer.byteLength(real, 'utf8'));
+      const lookup = (wire.tools as Tool[]).find((tool) => tool.name.startsWith('lookup_'));
+      expect(m.perTool?.[3]).toMatchObject({ name: 'lookup_[redacted:CANARY_SECRET]', tokens: tiktokenCount(JSON.stringify(lookup)) });
+      expect(m.sessionStart?.instructionsTokens).toBe(tiktokenCount(wire.initialize.instructions as string));
+      expect(m.serverInstructions).toBe('Use the key [redacted:CANARY_SECRET] for everything.');
+      // The name, the description (the value plain and JSON-escaped) and the instructions.
+      expect(m.captureRedaction).toEqual({ strings: 3, secrets: ['CANARY_SECRET'] });
+      const description = (m.rawToolsCapture?.[3] as Tool | undefined)?.description;
+      expect(description).toBe('Looks things up with key [redacted:CANARY_SECRET]; config {"key":"[redacted:CANARY_SECRET]"}.');
+      expect(m.note).toContain('redacted in this record');
+      expect(measurementJson(m)).not.toContain(uuid);
+      expect(verifyMeasurement(JSON.parse(measurementJson(m)))).toMatchObject({ ok: false, rederivable: false });
+    }, TEST_MS);
+
+    it('inheritEnv: a value the whole parent environment passes on is redacted like an --env value', async () => {
+      const uuid = randomUUID();
+      process.env.CANARY_SECRET = `inherited-${uuid}`;
+      try {
+        const { m } = await measure('env-in-catalog', { runs: 1, launchExtra: { inheritEnv: true } });
+        expect(m.status).toBe('measured');
+        expect(m.isolation.mode).toBe('inherited-env');
+        expect(m.captureRedaction?.secrets).toContain('CANARY_SECRET');
+        expect(measurementJson(m)).not.toContain(uuid);
+      } finally {
+        delete process.env.CANARY_SECRET;
+      }
+    }, TEST_MS);
+
+    it('env-in-error: the note holds neither the value nor the colour codes and control characters', async () => {
+      const uuid = randomUUID();
+      const { m } = await measure('env-in-error', { env: { CANARY_SECRET: `key-${uuid}` }, runs: 1 });
+      expect(m.status).toBe('startup-failure');
+      expect(m.note).toContain('backend refused key [redacted:CANARY_SECRET] retry later');
+      expect(m.attempts[0]?.error?.message).toContain('[redacted:CANARY_SECRET]');
+      expect(measurementJson(m)).not.toContain(uuid);
+      // eslint-disable-next-line no-control-regex -- control characters are what must be absent
+      expect(m.note).not.toMatch(/[\u0000-\u001f\u007f]/);
+    }, TEST_MS);
+
+    it('ansi-exit: the stderr tail and the note are free of escape sequences and bidi overrides', async () => {
+      const { m } = await measure('ansi-exit', { runs: 1 });
+      expect(m.status).toBe('startup-failure');
+      expect(m.stderrTail).toBe('fatal: config missing evil\n');
+      // eslint-disable-next-line no-control-regex -- control characters are what must be absent
+      expect(m.note).not.toMatch(/[\u0000-\u001f\u007f\u202a-\u202e]/);
+    }, TEST_MS);
+
+    it('args: credential-looking values are withheld unless recordArgs', async () => {
+      const uuid = randomUUID().replace(/-/g, '');
+      const args = ['--api-key', `key-${uuid}`, `--token=tok-${uuid}`, `DB_PASSWORD=pw-${uuid}`, `postgres://me:pg-${uuid}@db/x`, `ghp_${uuid}abcd`, '--verbose'];
+      const { m } = await measure('normal', { runs: 1, extraArgs: args });
+      expect(m.status).toBe('measured');
+      expect(m.launch.args.slice(2)).toEqual(['--api-key', '[redacted]', '--token=[redacted]', 'DB_PASSWORD=[redacted]', 'postgres://me:[redacted]@db/x', '[redacted]', '--verbose']);
+      expect(m.launch.argsRedacted).toBe(5);
+      expect(measurementJson(m)).not.toContain(uuid);
+      const recorded = await measure('normal', { runs: 1, extraArgs: args, recordArgs: true });
+      expect(recorded.m.launch.args.slice(2)).toEqual(args);
+      expect(recorded.m.launch.argsRedacted).toBe(0);
     }, TEST_MS);
 
     it('echo-env-exit: a failure whose recorded stderrTail is scrubbed of the env value', async () => {
@@ -298,6 +402,16 @@ describe('measureServer statuses over the scripted server', () => {
       expect(m.launch.envNames).toContain('CANARY_SECRET');
     }, TEST_MS);
   });
+
+  it('slow-to-count: counting that would overrun the budget ends as timeout at the counting step', async () => {
+    // The catalog takes tens of seconds to count here; start, initialize and tools/list take well under a second.
+    const budget = 5_000;
+    const { m, ms } = await measure('slow-to-count', { timeoutMs: budget, runs: 1 });
+    expect(m.status).toBe('timeout');
+    expect(m.attempts[0]?.error?.code).toBe('DEADLINE');
+    expect(m.note).toContain(`counting the catalog's tokens did not finish within the ${budget} ms budget`);
+    expect(ms).toBeLessThan(budget + 10_000); // the budget, a shutdown, and a loaded machine's slack
+  }, 30_000);
 
   // Cases that mostly wait (for a deadline, a grace period, a process group) run side by side.
   describe.concurrent('waiting: deadlines, graces and process groups', () => {
@@ -318,6 +432,12 @@ describe('measureServer statuses over the scripted server', () => {
         expect(ms).toBeLessThan(BUDGET_MS + 1_500); // the budget, a shutdown, and slack
       }, TEST_MS);
     }
+
+    it('deep-id: a stray response id nested 200,000 levels; a timeout whose note does not spell it out', async () => {
+      const { m } = await measure('deep-id', { timeoutMs: BUDGET_MS });
+      expect(m.status).toBe('timeout');
+      expect(m.note).toContain('first id: (a value nested too deep to show)');
+    }, TEST_MS);
 
     it('hang: timeout within budget', async () => {
       const { m, ms } = await measure('hang', { timeoutMs: BUDGET_MS });

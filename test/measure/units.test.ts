@@ -51,6 +51,27 @@ describe('catalogCost', () => {
     });
   });
 
+  it('with shouldStop: undefined once it says stop, the same cost when it never does', () => {
+    let asked = 0;
+    expect(catalogCost(tools, 'Use b_tool first.', { shouldStop: () => ++asked > 3 })).toBeUndefined();
+    expect(asked).toBe(4);
+    expect(catalogCost(tools, 'Use b_tool first.', { shouldStop: () => false })).toEqual(catalogCost(tools, 'Use b_tool first.'));
+  });
+
+  it('refuses a catalog nested deeper than MAX_JSON_DEPTH with NESTING_TOO_DEEP, not a RangeError', () => {
+    const deep: unknown = JSON.parse('{"a":'.repeat(200_000) + '1' + '}'.repeat(200_000));
+    const error = (() => {
+      try {
+        catalogCost([{ name: 'deep', inputSchema: deep }], null);
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    })();
+    expect(isMcpctxError(error, 'NESTING_TOO_DEEP')).toBe(true);
+    expect((error as Error).message).toContain('the tool catalog nests deeper than 512 levels');
+  });
+
   it('depends on key order, as the model sees it', () => {
     expect(catalogCost([{ name: 'x', description: 'y' }], null).canonicalSha256).not.toBe(
       catalogCost([{ description: 'y', name: 'x' }], null).canonicalSha256,
@@ -69,13 +90,48 @@ describe('verifyMeasurement', () => {
   it('lists each figure that does not', () => {
     const report = verifyMeasurement({ ...fresh(), totalTokens: 1, serverInstructions: 'changed instructions' });
     expect(report.ok).toBe(false);
-    expect(report.differences.map((difference) => difference.field)).toEqual(['totalTokens', 'sessionStart']);
+    expect(report.differences.map((difference) => difference.field)).toEqual(['totalTokens', 'sessionStart.instructionsTokens', 'sessionStart.total']);
   });
 
   it('accepts a failure record that claims no figure, refuses one that does', () => {
     const failure = { methodology: 'mcpctx-catalog/v1', status: 'timeout', rawToolsCapture: null, totalTokens: null, toolCount: null, canonicalSha256: null, canonicalBytes: null };
     expect(verifyMeasurement(failure).ok).toBe(true);
     expect(verifyMeasurement({ ...failure, totalTokens: 12 }).ok).toBe(false);
+  });
+
+  it('fails a measured or dynamic record without its capture and figures (a failure edited to "measured")', () => {
+    const timeout = { methodology: 'mcpctx-catalog/v1', status: 'timeout', rawToolsCapture: null, totalTokens: null, toolCount: null, canonicalSha256: null, canonicalBytes: null };
+    for (const status of ['measured', 'dynamic']) {
+      const report = verifyMeasurement({ ...timeout, status });
+      expect(report.ok).toBe(false);
+      expect(report.note).toContain(`status ${status} needs rawToolsCapture`);
+    }
+    expect(verifyMeasurement({ ...timeout, status: 'great' }).ok).toBe(false);
+    expect(verifyMeasurement({ ...fresh(), status: 'timeout' }).ok).toBe(false);
+  });
+
+  it('names the tool and the field of a per-tool difference', () => {
+    const two = [...capture, { name: 'search', description: 'Find things.', inputSchema: { type: 'object' } }];
+    const record = { ...fresh(), rawToolsCapture: two, ...catalogCost(two, 'hi') };
+    const perTool = record.perTool.map((tool) => (tool.name === 'search' ? { ...tool, descriptionTokens: tool.descriptionTokens + 1 } : tool));
+    const report = verifyMeasurement({ ...record, perTool });
+    expect(report.ok).toBe(false);
+    expect(report.differences).toEqual([
+      { field: 'perTool.descriptionTokens', tool: { index: 1, name: 'search' }, recorded: record.perTool[1]!.descriptionTokens + 1, recomputed: record.perTool[1]!.descriptionTokens },
+    ]);
+  });
+
+  it('reports a record whose capture was redacted as not re-derivable, never as ok', () => {
+    const report = verifyMeasurement({ ...fresh(), captureRedaction: { strings: 2, secrets: ['HINT'] } });
+    expect(report).toMatchObject({ ok: false, rederivable: false });
+    expect(report.note).toMatch(/^not re-derivable: 2 strings of the capture held a secret/);
+  });
+
+  it('reports a file nested too deep instead of throwing', () => {
+    const deep: unknown = JSON.parse('['.repeat(200_000) + ']'.repeat(200_000));
+    const report = verifyMeasurement({ ...fresh(), rawToolsCapture: [deep] });
+    expect(report.ok).toBe(false);
+    expect(report.note).toContain('512 levels');
   });
 
   it('refuses another methodology and non-objects', () => {
@@ -88,13 +144,53 @@ describe('loadServersFile', () => {
   it('reads entries, resolving cwd from the file and stringifying scalar env values', async () => {
     const file = join(scratch, 'servers.yaml');
     await writeFile(file, '- name: one\n  command: node\n  args: [server.js, 3]\n  env: { PORT: 8080, DEBUG: true }\n  cwd: sub\n- name: two\n  command: npx\n  capabilities: [roots]\n  runs: 1\n');
-    const entries = await loadServersFile(file);
+    const { servers: entries, skipped } = await loadServersFile(file);
+    expect(skipped).toEqual([]);
     expect(entries[0]).toEqual({ name: 'one', launch: { command: 'node', args: ['server.js', '3'], cwd: join(scratch, 'sub'), env: { PORT: '8080', DEBUG: 'true' } } });
     expect(entries[1]).toMatchObject({ name: 'two', capabilities: ['roots'], runs: 1, launch: { cwd: scratch, args: [] } });
   });
 
+  it('reads the mcpServers map of an MCP client config, JSON or YAML; a url entry is skipped by name', async () => {
+    const config = {
+      mcpServers: {
+        memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { MEMORY_FILE_PATH: '/tmp/m.jsonl' } },
+        linear: { url: 'https://mcp.linear.app/sse' },
+        github: { command: 'docker', args: ['run', '-i', 'ghcr.io/github/github-mcp-server'], disabled: false, autoApprove: [] },
+      },
+    };
+    const json = join(scratch, 'claude_desktop_config.json');
+    await writeFile(json, JSON.stringify(config, null, 2));
+    const yaml = join(scratch, 'mcp.yaml');
+    await writeFile(yaml, 'mcpServers:\n  memory:\n    command: npx\n    args: [-y, "@modelcontextprotocol/server-memory"]\n    env: { MEMORY_FILE_PATH: /tmp/m.jsonl }\n  linear:\n    url: https://mcp.linear.app/sse\n  github:\n    command: docker\n    args: [run, -i, ghcr.io/github/github-mcp-server]\n');
+    for (const file of [json, yaml]) {
+      const { servers, skipped } = await loadServersFile(file);
+      expect(servers.map((server) => server.name)).toEqual(['memory', 'github']);
+      expect(servers[0]).toEqual({
+        name: 'memory',
+        launch: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], cwd: scratch, env: { MEMORY_FILE_PATH: '/tmp/m.jsonl' } },
+      });
+      expect(skipped).toEqual([{ name: 'linear', reason: 'a remote server (url instead of command); remote servers are not measured yet' }]);
+    }
+  });
+
+  it('refuses a file of remote servers only, naming them', async () => {
+    const file = join(scratch, 'remote.json');
+    await writeFile(file, JSON.stringify({ mcpServers: { linear: { url: 'https://mcp.linear.app/sse' }, notion: { type: 'http', url: 'https://x' } } }));
+    const error = await loadServersFile(file).catch((caught: unknown) => caught);
+    expect(isMcpctxError(error, 'INVALID_CONFIG')).toBe(true);
+    expect((error as Error).message).toContain('every entry is a remote server (linear, notion)');
+  });
+
+  it('says a missing file is a usage error', async () => {
+    const error = await loadServersFile(join(scratch, 'no-such-servers.yaml')).catch((caught: unknown) => caught);
+    expect(isMcpctxError(error, 'USAGE')).toBe(true);
+  });
+
   it.each([
-    ['{}', /non-empty YAML list/],
+    ['{}', /non-empty list of servers/],
+    ['{"mcpServers": {}}', /non-empty "mcpServers" map/],
+    ['{"mcpServers": {"a": {"command": "node", "envFile": ".env"}}}', /server "a" has unknown key\(s\) envFile/],
+    ['{"mcpServers": {"a": {"type": "websocket", "command": "node"}}}', /has type "websocket"/],
     ['- command: node', /entry 1 needs name/],
     ['- name: a\n  command: node\n- name: a\n  command: node', /collides/],
     ['- name: a\n  command: node\n  env: { "BAD NAME": x }', /not a valid variable name/],
@@ -128,7 +224,7 @@ describe('classifyFailure', () => {
     stderrBytes: 0,
     nonJsonLines: { count: 0 },
     strayResponses: { count: 0 },
-    timings: { startMs: 0, initializeMs: 0, listMs: 0, closeMs: 0, totalMs: 0 },
+    timings: { startMs: 0, initializeMs: 0, listMs: 0, countMs: 0, closeMs: 0, totalMs: 0 },
     exit: { code: null, signal: 'SIGTERM' as const },
     endedOnItsOwn: false,
     failedStep: 'tools/list' as const,

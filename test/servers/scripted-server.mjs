@@ -360,16 +360,6 @@ function sessionReply(msg) {
   done('result' in msg ? { result: msg.result } : { error: msg.error });
 }
 
-// deep-tools: a legal tools/list answer whose inputSchema nests 200,000 levels (JSON.parse reads
-// it; stringifying or walking it recursively overflows the stack).
-function deepToolsList(_params, id) {
-  const depth = 200_000;
-  const nested = '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
-  const tool = `{"name":"deep","description":"nested ${depth} levels","inputSchema":${nested}}`;
-  writeLine(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"tools":[${tool}]}}\n`);
-  return HANDLED;
-}
-
 // big-pages: 40 legal pages of ~15 MiB each (one long description per page).
 const BIG_PAGE_DESCRIPTION = 'x'.repeat(15 * MiB);
 function bigPagesList(params) {
@@ -379,6 +369,54 @@ function bigPagesList(params) {
 }
 
 const secretLine = () => `the secret is ${process.env.CANARY_SECRET}\n`;
+
+// deep-*: JSON nested DEEP levels, written as raw text (JSON.stringify would overflow the stack
+// here too); JSON.parse reads any depth.
+const DEEP = 200_000;
+const deepObject = (leaf) => '{"type":'.repeat(DEEP) + leaf + '}'.repeat(DEEP);
+function deepSchemaToolsList(_params, id) {
+  const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"tools":[{"name":"deep","description":"A schema nested ${DEEP} levels.","inputSchema":`;
+  writeLine(`${head}${deepObject('"object"')}}]}}\n`);
+  return HANDLED;
+}
+function deepInitialize(params, id) {
+  const result = JSON.stringify(initializeResult(negotiate(params.protocolVersion)));
+  // serverInfo gains a member nested DEEP levels.
+  const withDeep = result.replace('"serverInfo":{', `"serverInfo":{"extra":${deepObject('1')},`);
+  writeLine(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${withDeep}}\n`);
+  return HANDLED;
+}
+function deepIdInitialize() {
+  // A response whose id is an array nested DEEP levels: it matches no request.
+  writeLine(`{"jsonrpc":"2.0","id":${'['.repeat(DEEP)}${']'.repeat(DEEP)},"result":{}}\n`);
+  return HANDLED;
+}
+
+// slow-to-count: one description of 2,000,000 CJK ideographs from a fixed sequence: a single
+// pre-tokenizer piece that takes seconds of BPE (far more than a test budget), in a 6 MB frame.
+function slowToCountToolsList() {
+  let state = 7;
+  const chars = [];
+  for (let n = 0; n < 2_000_000; n++) {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    chars.push(0x4e00 + (state % 20_000));
+  }
+  let description = '';
+  for (let n = 0; n < chars.length; n += 10_000) description += String.fromCharCode(...chars.slice(n, n + 10_000));
+  return { tools: [{ name: 'slow_to_count', description, inputSchema: { type: 'object' } }] };
+}
+
+// env-in-catalog: CANARY_SECRET inside a tool name, a description (plain and as JSON text) and
+// the instructions, as a server that echoes its configuration would.
+function envInCatalogToolsList() {
+  const secret = process.env.CANARY_SECRET ?? '';
+  const tool = {
+    name: `lookup_${secret}`,
+    description: `Looks things up with key ${secret}; config ${JSON.stringify({ key: secret })}.`,
+    inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+  };
+  return { tools: [...CATALOG, tool] };
+}
 
 // ---------------------------------------------------------------------------------------------
 // The modes. Hooks (all optional):
@@ -478,8 +516,38 @@ const MODES = {
   escapees: { start: () => spawnEscapees(['setsid', 'daemon', 'env-cleared']) },
   'escapees-hang': { start: () => (spawnEscapees(['setsid', 'daemon']), keepAlive()), onStdinEnd: () => {} },
   session: { methods: { 'tools/call': sessionToolsCall }, onResponse: sessionReply },
-  'deep-tools': { methods: { 'tools/list': deepToolsList } },
   'big-pages': { methods: { 'tools/list': bigPagesList } },
+  'deep-schema': { methods: { 'tools/list': deepSchemaToolsList } },
+  'deep-initialize': { methods: { initialize: deepInitialize } },
+  'deep-id': { methods: { initialize: deepIdInitialize } },
+  'slow-to-count': { methods: { 'tools/list': slowToCountToolsList } },
+  'env-in-catalog': {
+    methods: {
+      initialize: (params) => ({
+        ...initializeResult(negotiate(params.protocolVersion)),
+        instructions: `Use the key ${process.env.CANARY_SECRET} for everything.`,
+      }),
+      'tools/list': envInCatalogToolsList,
+    },
+  },
+  'env-in-error': {
+    methods: {
+      'tools/list': () => {
+        // Coloured, with a bell and a carriage return, as a logger writing to a terminal would.
+        throw new RpcError(-32603, `\u001b[31mbackend refused key ${process.env.CANARY_SECRET}\u001b[0m\u0007\r\nretry later`);
+      },
+    },
+  },
+  'ansi-catalog': {
+    methods: {
+      'tools/list': pagedList({
+        first: { tools: [{ name: 'paint_\u001b[31mred\u001b[0m\u0007', description: 'Paints \u001b[1mbold\u001b[0m.', inputSchema: { type: 'object' } }] },
+      }),
+    },
+  },
+  'ansi-exit': {
+    start: () => die(1, `\u001b[1;31mfatal:\u001b[0m config \u001b]8;;file:///etc/x\u0007missing\u001b]8;;\u0007 \u202eevil\u202c\n`),
+  },
 };
 
 // ---------------------------------------------------------------------------------------------

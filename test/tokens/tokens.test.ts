@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { getEncoding } from 'js-tiktoken';
 import o200kRanks from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, countTokens, isWithinTokenLimit, sha256Hex, TOKENIZER } from '../../src/tokens/index.js';
+import { McpctxError } from '../../src/errors/index.js';
+import { MAX_JSON_DEPTH, canonicalJson, countTokens, isWithinTokenLimit, sha256Hex, TOKENIZER } from '../../src/tokens/index.js';
 import { countExact, needsExactPath } from '../../src/tokens/_exact-bpe.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
@@ -21,6 +22,16 @@ const MIB = 1_048_576;
 const reference = getEncoding('o200k_base');
 function referenceCount(text: string): number {
   return reference.encode(text, [], []).length;
+}
+
+/** What `run` throws (undefined when it returns). */
+function thrownBy(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
 }
 
 /** Both counters on the same text; the message names the input when they disagree. */
@@ -256,6 +267,15 @@ describe('the exact counting path', () => {
   });
 });
 
+describe('input that is not text', () => {
+  it('countTokens and isWithinTokenLimit refuse it with McpctxError INVALID_ARGUMENT', () => {
+    for (const input of [undefined, null, 12, { text: 'x' }]) {
+      expect(thrownBy(() => countTokens(input as unknown as string))).toMatchObject({ name: 'McpctxError', code: 'INVALID_ARGUMENT' });
+      expect(thrownBy(() => isWithinTokenLimit(input as unknown as string, 5))).toMatchObject({ name: 'McpctxError', code: 'INVALID_ARGUMENT' });
+    }
+  });
+});
+
 describe('isWithinTokenLimit', () => {
   const text = 'The quick brown fox jumps over the lazy dog. <|endoftext|> 😀';
   const count = countTokens(text);
@@ -276,10 +296,10 @@ describe('isWithinTokenLimit', () => {
     expect(isWithinTokenLimit('', 0)).toBe(0);
   });
 
-  it('throws RangeError for a negative or NaN limit', () => {
-    expect(() => isWithinTokenLimit('abc', -1)).toThrow(RangeError);
-    expect(() => isWithinTokenLimit('', -0.5)).toThrow(RangeError);
-    expect(() => isWithinTokenLimit('abc', Number.NaN)).toThrow(RangeError);
+  it('refuses a negative or NaN limit with McpctxError INVALID_ARGUMENT', () => {
+    for (const limit of [-1, -0.5, Number.NaN, Number.POSITIVE_INFINITY, '3' as unknown as number]) {
+      expect(thrownBy(() => isWithinTokenLimit('abc', limit))).toMatchObject({ name: 'McpctxError', code: 'INVALID_ARGUMENT' });
+    }
   });
 
   it('agrees with countTokens on the real payload around its exact count', () => {
@@ -324,13 +344,34 @@ describe('canonicalJson', () => {
     }
   });
 
-  it('throws TypeError for a value with no JSON form', () => {
-    expect(() => canonicalJson(undefined)).toThrow(TypeError);
-    expect(() => canonicalJson(() => 1)).toThrow(TypeError);
+  it('refuses a value with no JSON form with McpctxError INVALID_ARGUMENT', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    for (const value of [undefined, () => 1, Symbol('s'), 10n, { n: 10n }]) {
+      expect(thrownBy(() => canonicalJson(value))).toMatchObject({ name: 'McpctxError', code: 'INVALID_ARGUMENT' });
+    }
+    // A cycle nests without end: refused by the nesting bound before JSON.stringify sees it.
+    expect(thrownBy(() => canonicalJson(cyclic))).toMatchObject({ name: 'McpctxError', code: 'NESTING_TOO_DEEP' });
+  });
+
+  it('refuses a value nested deeper than MAX_JSON_DEPTH with NESTING_TOO_DEEP, and accepts one at it', () => {
+    const nested = (depth: number): unknown => JSON.parse('['.repeat(depth) + ']'.repeat(depth));
+    expect(canonicalJson(nested(MAX_JSON_DEPTH))).toBe('['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH));
+    expect(thrownBy(() => canonicalJson(nested(MAX_JSON_DEPTH + 1)))).toMatchObject({ code: 'NESTING_TOO_DEEP' });
+    // 200,000 levels: JSON.stringify would overflow the stack with a RangeError.
+    const error = thrownBy(() => canonicalJson(nested(200_000)));
+    expect(error).toBeInstanceOf(McpctxError);
+    expect((error as Error).message).toContain(String(MAX_JSON_DEPTH));
   });
 });
 
 describe('sha256Hex', () => {
+  it('refuses what is neither text nor bytes with McpctxError INVALID_ARGUMENT', () => {
+    for (const input of [undefined, null, 12, {}]) {
+      expect(thrownBy(() => sha256Hex(input as string))).toMatchObject({ name: 'McpctxError', code: 'INVALID_ARGUMENT' });
+    }
+  });
+
   it('gives the known digests', () => {
     expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
     expect(sha256Hex(new Uint8Array(0))).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
