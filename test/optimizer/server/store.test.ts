@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { McpctxError } from '../../src/errors/index.js';
-import { STORE_APPLICATION_ID, STORE_SCHEMA_VERSION, SqliteRecordStore } from '../../src/optimizer/_sqlite-store.js';
-import { MemoryRecordStore, type RecordStore } from '../../src/optimizer/_store.js';
-import type { SessionRecords } from '../../src/optimizer/_types.js';
+import { McpctxError } from '../../../src/errors/index.js';
+import { STORE_APPLICATION_ID, STORE_SCHEMA_VERSION, SqliteRecordStore } from '../../../src/optimizer/server/index.js';
+import { MemoryRecordStore, type RecordStore } from '../../../src/optimizer/index.js';
+import type { SessionRecords } from '../../../src/optimizer/_types.js';
 
 const tempDir = mkdtempSync(join(tmpdir(), 'mcpctx-store-'));
 let fileCount = 0;

@@ -4,9 +4,9 @@ import type { Readable, Writable } from 'node:stream';
 import { McpServer } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod';
-import { isMcpctxError } from '../errors/index.js';
-import { countTokens, isWithinTokenLimit } from '../tokens/index.js';
-import { ContextOptimizer } from './_optimizer.js';
+import { isMcpctxError } from '../../errors/index.js';
+import { countTokens, isWithinTokenLimit } from '../../tokens/index.js';
+import { ContextOptimizer } from '../_optimizer.js';
 import {
   DEFAULT_ERROR_LIMIT,
   DEFAULT_SEARCH_LIMIT,
@@ -19,8 +19,8 @@ import {
   searchContext,
   type ToolContext,
 } from './_server-tools.js';
-import type { RecordStore } from './_store.js';
-import type { OptimizerOptions } from './_types.js';
+import type { RecordStore } from '../_store.js';
+import type { OptimizerOptions } from '../_types.js';
 
 /** No result of this server may put more o200k tokens than this into a model's context. */
 export const MAX_RESULT_TOKENS = 25_000;

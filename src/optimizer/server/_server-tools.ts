@@ -1,8 +1,8 @@
 // What each tool of the optimizer's MCP server computes, as plain functions over a store: no
 // protocol, no caps (the server adds those). Each returns the JSON value the tool sends.
-import { normalizeRecords, originText } from './_normalize.js';
-import type { ContextOptimizer } from './_optimizer.js';
-import type { RecordStore } from './_store.js';
+import { normalizeRecords, originText } from '../_normalize.js';
+import type { ContextOptimizer } from '../_optimizer.js';
+import type { RecordStore } from '../_store.js';
 import type {
   ContextResult,
   DecisionStatus,
@@ -12,8 +12,8 @@ import type {
   OmittedEntry,
   SearchHit,
   SessionRecords,
-} from './_types.js';
-import { parseSessionRecords } from './_validate.js';
+} from '../_types.js';
+import { parseSessionRecords } from '../_validate.js';
 
 export interface ToolContext {
   readonly store: RecordStore;
