@@ -4,6 +4,7 @@
  */
 import { originText } from './_normalize.js';
 import { McpctxError } from '../errors/index.js';
+import { compareRecency } from './_recency.js';
 import { containment, countWords, LshIndex, MinHasher, wordShingles, type ShingleSet } from './_shingles.js';
 import type { MergeEntry, NormalizedRecord, RunHistoryEntry } from './_types.js';
 
@@ -255,18 +256,9 @@ class DedupeRun {
   }
 }
 
-/** Record indices from oldest to latest: by `time` when both have one, otherwise by `order`. */
+/** Record indices from oldest to latest (`compareRecency`; the array position only for records of equal `order`). */
 function recencyOrder(records: readonly NormalizedRecord[]): number[] {
-  const indices = records.map((_, index) => index);
-  // Sorting by order first makes the result independent of the input's array order.
-  indices.sort((a, b) => records[a]!.order - records[b]!.order || a - b);
-  indices.sort((a, b) => {
-    const x = records[a]!;
-    const y = records[b]!;
-    if (Number.isFinite(x.time) && Number.isFinite(y.time) && x.time !== y.time) return x.time! - y.time!;
-    return x.order - y.order;
-  });
-  return indices;
+  return records.map((_, index) => index).sort((a, b) => compareRecency(records[a]!, records[b]!) || a - b);
 }
 
 /** Near duplicates are only looked for among records that could stand for each other. */

@@ -5,11 +5,12 @@ import { extractTaskTerms } from './_extract.js';
 import { focusWhereOverBudget } from './_focus.js';
 import { fragmentRecord } from './_fragments.js';
 import { normalizeValidated, originText, rawBodies } from './_normalize.js';
+import { compareRecency } from './_recency.js';
 import { SelectedTextIndex } from './_redundancy.js';
 import { ALL_SECTION_HEADINGS, omissionLine, parseSourceTags, renderBlock, renderContext } from './_render.js';
 import { splitConstraints } from './_constraints.js';
 import { resolveWeights, round4, scoreFragments, type ScoredFragment, type Scoring } from './_score.js';
-import { omittedEntry, selectFragments, weakestOptional } from './_select.js';
+import { byRank, omittedEntry, selectFragments, weakestOptional } from './_select.js';
 import type {
   BudgetConflict,
   ContextResult,
@@ -200,7 +201,7 @@ export class ContextOptimizer {
     return result;
   }
 
-  /** Ranked fragments for a query over the records, best first, without a budget. */
+  /** Ranked fragments for a query over the records, best first (equal scores: the newer record first), without a budget. */
   search(records: SessionRecords, query: string, limit = DEFAULT_SEARCH_LIMIT): SearchHit[] {
     const task = parseTask(query);
     if (!Number.isSafeInteger(limit) || limit < 1) throw new McpctxError('INVALID_ARGUMENT', `limit must be a positive integer, got ${String(limit)}`);
@@ -208,16 +209,21 @@ export class ContextOptimizer {
     const { scored } = this.prepare(parsed, task);
     return scored
       .filter((item) => item.relevance > 0)
-      .sort((a, b) => (a.score !== b.score ? b.score - a.score : a.record.order - b.record.order || a.fragment.index - b.fragment.index))
+      .sort(byRank)
       .slice(0, limit)
       .map((item) => ({ ...sourceEntry(item, this.counter.count(renderBlock(item))), text: item.fragment.text }));
   }
 
-  /** Stages 1-4 on validated records. */
+  /**
+   * Stages 1-4 on validated records. From here on records go oldest first (`compareRecency`), not
+   * in input order: every list the result holds is then in an order the input's arrangement of
+   * dated records cannot change.
+   */
   private prepare(records: SessionRecords, task: string) {
     const normalized = normalizeValidated(records);
     const byId = new Map(normalized.records.map((record) => [record.id, record]));
-    const { records: kept, merges } = dedupeRecords(normalized.records, { nearDuplicateThreshold: this.nearDuplicateThreshold });
+    const oldestFirst = [...normalized.records].sort(compareRecency);
+    const { records: kept, merges } = dedupeRecords(oldestFirst, { nearDuplicateThreshold: this.nearDuplicateThreshold });
     const taskTerms = extractTaskTerms(task);
     const items = kept.flatMap((record) => fragmentRecord(record).map((fragment) => ({ fragment, record })));
     return {
