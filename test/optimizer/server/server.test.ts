@@ -11,6 +11,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ExitStatus } from '../../../src/mcp/index.js';
 import { comparablePath, mentionsPath, samePath } from '../../../src/optimizer/server/_server-tools.js';
 import type * as ServerEntry from '../../../src/optimizer/server/index.js';
+import { jsonResult } from '../../../src/optimizer/server/_server.js';
 import { ContextOptimizer, parseSourceTags, type ContextResult, type SearchHit, type SessionRecords } from '../../../src/optimizer/index.js';
 import { startSession } from '../../support/mcp-session.js';
 import { markedEnv, waitForNoMarkedProcesses } from '../../support/processes.js';
@@ -399,6 +400,19 @@ describe('optimizer serve: the 25,000-token cap', () => {
     expect(summary.listed?.omitted).toEqual({ shown: 20, total: full.omitted.length, byReason: { 'low-relevance': full.omitted.length } });
     expect(summary.context).toBe(full.context);
     expect(summary.stats).toEqual(full.stats);
+  });
+});
+
+describe('the 25,000-token cap, in process', () => {
+  it('refuses a result whose text alone is over the cap without serializing it (its JSON would pass V8\u2019s longest string)', () => {
+    const snapshot = 'x'.repeat(4 * 1024 * 1024);
+    const history = { path: 'src/a.ts', total: 200, entries: Array.from({ length: 200 }, (_, i) => ({ id: `file-${i}`, text: snapshot })) };
+    const result = jsonResult('get_file_history', history, 'Pass a smaller limit: the newest entries are kept.');
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toBe(
+      "RESULT_TOO_LARGE: get_file_history would return more than 25,000 tokens, over this server's cap of 25,000 tokens per result, so nothing was returned. Pass a smaller limit: the newest entries are kept.",
+    );
+    expect(jsonResult('get_file_history', { entries: [{ text: 'small' }] }, '').content[0]?.text).toBe('{"entries":[{"text":"small"}]}');
   });
 });
 

@@ -141,6 +141,26 @@ describe.each(stores)('$name contract', ({ make }) => {
     expect(store.count()).toBe(0);
   });
 
+  it('refuses a batch that is not the input format with INVALID_RECORDS naming the record, and stores none of it', () => {
+    const store = open();
+    store.add(FIRST_BATCH);
+    const hostile: Array<[unknown, string]> = [
+      [{ messages: 'not an array' }, 'messages'],
+      [{ decisions: [{ text: 'x', status: 'accepted', priority: 10n }] }, 'decisions[0].priority'],
+      [{ messages: [{ role: 'user', text: 'x' }, { role: 'user', text: 'y', extra: () => 1 }] }, 'messages[1].extra'],
+      [{ errors: [{ message: 'x', stack: { nested: { deeper: 'y' } } }] }, 'errors[0].stack'],
+      [{ toolOutputs: [{ output: 'no tool or command' }] }, 'toolOutputs[0]'],
+      [null, ''],
+    ];
+    for (const [batch, path] of hostile) {
+      const error = refusal(() => store.add(batch as SessionRecords));
+      expect(error.code, path).toBe('INVALID_RECORDS');
+      expect(error.data.path, path).toBe(path);
+    }
+    expect(store.count()).toBe(3);
+    expect(store.all()).toEqual(FIRST_BATCH);
+  });
+
   it('refuses use after close with an IO error', () => {
     const store = open();
     store.close();
