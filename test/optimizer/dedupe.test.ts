@@ -1,7 +1,7 @@
 // Behaviour of stage 2, deduplication: exact duplicates, repeated runs, near duplicates, the
 // merge report, independence from the input order and the cost on large inputs.
 import { describe, expect, it } from 'vitest';
-import { dedupeRecords } from '../../src/optimizer/_dedupe.js';
+import { dedupeRecords, maskSourcePositions } from '../../src/optimizer/_dedupe.js';
 import { isMcpctxError } from '../../src/errors/index.js';
 import type { NormalizedRecord } from '../../src/optimizer/_types.js';
 import { makeRecord } from './_records.js';
@@ -467,6 +467,30 @@ describe('the order of the input', () => {
       expect(historyById(result), `seed ${seed}`).toEqual(historyById(reference));
     }
     expect(moved).toBeGreaterThan(0);
+  });
+});
+
+describe('hostile text', () => {
+  it('masks source positions exactly as the plain regex does, on random text of colons, digits and separators', () => {
+    // The plain form is fine on short text; the optimizer's own is written to stay linear on long text.
+    const plain = (text: string) => text.replace(/(?::\d+)+(?=[)\s,]|$)/gm, ':#').replace(/\bline \d+/g, 'line #');
+    const alphabet = [':', ':', '1', '23', ')', ' ', ',', '\n', 'a', '.ts', 'line ', '('];
+    const random = seededRandom(11);
+    for (let i = 0; i < 3_000; i++) {
+      const text = Array.from({ length: 1 + Math.floor(random() * 24) }, () => alphabet[Math.floor(random() * alphabet.length)]!).join('');
+      expect(maskSourcePositions(text), JSON.stringify(text)).toBe(plain(text));
+    }
+  });
+
+  it('dedupes 4 MiB errors made of `:1` runs and of digits in one pass (the plain regex took hours)', () => {
+    const size = 4 * 1024 * 1024;
+    const records = [
+      makeRecord({ kind: 'error', text: `Error: x\n${':1'.repeat(size / 2)}x` }),
+      makeRecord({ kind: 'error', text: `Error: y\n${'1'.repeat(size)}` }),
+      makeRecord({ kind: 'error', text: `Error: z\n${(':' + '1'.repeat(999)).repeat(size / 1000)}` }),
+    ];
+    expect(dedupeRecords(records).records).toHaveLength(3);
+    expect(maskSourcePositions(`at f (a.ts${':12'.repeat(size / 3)})`)).toBe('at f (a.ts:#)');
   });
 });
 
