@@ -7,6 +7,7 @@ import { McpctxError } from '../errors/index.js';
 import { compareRecency } from './_recency.js';
 import { containment, countWords, LshIndex, MinHasher, wordShingles, type ShingleSet } from './_shingles.js';
 import type { MergeEntry, NormalizedRecord, RunHistoryEntry } from './_types.js';
+import { describeValue } from './_validate.js';
 
 export interface DedupeOptions {
   /** Trigram containment of the older record in the newer at which they merge, 0 < t ≤ 1. Default 0.9. */
@@ -55,7 +56,7 @@ interface Comparable {
 export function dedupeRecords(records: readonly NormalizedRecord[], options: DedupeOptions = {}): DedupeResult {
   const threshold = options.nearDuplicateThreshold ?? DEFAULT_NEAR_DUPLICATE_THRESHOLD;
   if (typeof threshold !== 'number' || !(threshold > 0 && threshold <= 1)) {
-    throw new McpctxError('INVALID_ARGUMENT', `nearDuplicateThreshold must be a number in (0, 1], got ${String(threshold)}`, {
+    throw new McpctxError('INVALID_ARGUMENT', `nearDuplicateThreshold must be a number in (0, 1], got ${describeValue(threshold)}`, {
       option: 'nearDuplicateThreshold',
       value: threshold,
     });

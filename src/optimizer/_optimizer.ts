@@ -26,7 +26,7 @@ import type {
   SourceEntry,
   TokenCounter,
 } from './_types.js';
-import { DEFAULT_MAX_RECORD_CHARS, parseBudget, parseOptimizerInput, parseSessionRecords, parseTask } from './_validate.js';
+import { DEFAULT_MAX_RECORD_CHARS, describeValue, parseBudget, parseOptimizerInput, parseSessionRecords, parseTask } from './_validate.js';
 
 export const DEFAULT_TOKEN_BUDGET = 8_000;
 const DEFAULT_MIN_RELEVANCE = 0.5;
@@ -38,7 +38,7 @@ const OMISSION_REASONS: readonly OmissionReason[] = ['exact-duplicate', 'repeate
 function checkUnit(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
-    throw new McpctxError('INVALID_ARGUMENT', `${name} must be a number from 0 to 1, got ${String(value)}`);
+    throw new McpctxError('INVALID_ARGUMENT', `${name} must be a number from 0 to 1, got ${describeValue(value)}`);
   }
   return value;
 }
@@ -97,7 +97,7 @@ export class ContextOptimizer {
     this.weights = resolveWeights(options.weights);
     const minRelevance = options.minRelevance ?? DEFAULT_MIN_RELEVANCE;
     if (typeof minRelevance !== 'number' || !Number.isFinite(minRelevance)) {
-      throw new McpctxError('INVALID_ARGUMENT', `minRelevance must be a finite number, got ${String(minRelevance)}`);
+      throw new McpctxError('INVALID_ARGUMENT', `minRelevance must be a finite number, got ${describeValue(minRelevance)}`);
     }
     this.minRelevance = minRelevance;
     this.maxRecordChars = options.maxRecordChars ?? DEFAULT_MAX_RECORD_CHARS;
@@ -204,7 +204,7 @@ export class ContextOptimizer {
   /** Ranked fragments for a query over the records, best first (equal scores: the newer record first), without a budget. */
   search(records: SessionRecords, query: string, limit = DEFAULT_SEARCH_LIMIT): SearchHit[] {
     const task = parseTask(query);
-    if (!Number.isSafeInteger(limit) || limit < 1) throw new McpctxError('INVALID_ARGUMENT', `limit must be a positive integer, got ${String(limit)}`);
+    if (!Number.isSafeInteger(limit) || limit < 1) throw new McpctxError('INVALID_ARGUMENT', `limit must be a positive integer, got ${describeValue(limit)}`);
     const parsed = parseSessionRecords(records, { maxRecordChars: this.maxRecordChars });
     const { scored } = this.prepare(parsed, task);
     return scored

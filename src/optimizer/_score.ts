@@ -2,6 +2,7 @@ import { McpctxError } from '../errors/index.js';
 import { extractFacts, tokenizeWords } from './_extract.js';
 import { IDENTIFIER_VALUE, RelatedModules, TaskIdentifiers, type IdentifierSubject } from './_identifiers.js';
 import { isNewerRecord } from './_recency.js';
+import { describeValue } from './_validate.js';
 import type {
   Extraction,
   Fragment,
@@ -59,7 +60,7 @@ export function resolveWeights(overrides: Partial<ScoringWeights> | undefined): 
       throw new McpctxError('INVALID_ARGUMENT', `unknown weight '${name}'; the signals are ${SIGNAL_NAMES.join(', ')}`);
     }
     if (typeof weight !== 'number' || !Number.isFinite(weight)) {
-      throw new McpctxError('INVALID_ARGUMENT', `weight '${name}' must be a finite number, got ${String(weight)}`);
+      throw new McpctxError('INVALID_ARGUMENT', `weight '${name}' must be a finite number, got ${describeValue(weight)}`);
     }
     weights[name as SignalName] = weight;
   }

@@ -13,6 +13,7 @@
  * INVALID_ARGUMENT with `data.argument` naming what was wrong.
  */
 import { McpctxError } from '../errors/index.js';
+import { describeValue } from './_validate.js';
 
 
 /** A text's shingles: 32-bit hashes, sorted ascending, without repeats. */
@@ -215,7 +216,7 @@ export class MinHasher {
 
   constructor(permutations = 64) {
     if (!Number.isInteger(permutations) || permutations < 1) {
-      throw invalid('permutations', `MinHasher: permutations must be a positive integer, got ${String(permutations)}`, permutations);
+      throw invalid('permutations', `MinHasher: permutations must be a positive integer, got ${describeValue(permutations)}`, permutations);
     }
     this.permutations = permutations;
     this.multipliers = new Uint32Array(permutations);
@@ -294,7 +295,7 @@ export class LshIndex {
     this.rows = options.rows ?? 4;
     this.maxBucketSize = options.maxBucketSize ?? 256;
     for (const [name, value] of [['bands', this.bands], ['rows', this.rows], ['maxBucketSize', this.maxBucketSize]] as const) {
-      if (!Number.isInteger(value) || value < 1) throw invalid(name, `LshIndex: ${name} must be a positive integer, got ${String(value)}`, value);
+      if (!Number.isInteger(value) || value < 1) throw invalid(name, `LshIndex: ${name} must be a positive integer, got ${describeValue(value)}`, value);
     }
     this.buckets = Array.from({ length: this.bands }, () => new Map<number, string[]>());
   }

@@ -299,6 +299,17 @@ describe('malformed input never crashes or hangs', () => {
     expect(code(() => optimizer.buildContext({ task: 't', tokenBudget: Infinity }))).toBe('INVALID_ARGUMENT');
   });
 
+  it('options and arguments of the wrong type are INVALID_ARGUMENT, even values String() cannot print', () => {
+    // An object without a prototype makes String() throw a TypeError; the message must still be built.
+    const unprintable = Object.create(null) as never;
+    expect(code(() => new ContextOptimizer({ counter: unprintable }))).toBe('INVALID_ARGUMENT');
+    expect(code(() => new ContextOptimizer({ minRelevance: unprintable }))).toBe('INVALID_ARGUMENT');
+    expect(code(() => new ContextOptimizer({ nearDuplicateThreshold: unprintable }))).toBe('INVALID_ARGUMENT');
+    expect(code(() => new ContextOptimizer({ weights: { lexical: unprintable } }))).toBe('INVALID_ARGUMENT');
+    expect(code(() => new ContextOptimizer({ maxRecordChars: unprintable }).buildContext({ task: 't' }))).toBe('INVALID_ARGUMENT');
+    expect(code(() => new ContextOptimizer().search({}, 'query', unprintable))).toBe('INVALID_ARGUMENT');
+  });
+
   it('a 50 MB record is refused by default, naming the record, the size and the limit', () => {
     const huge = 'x'.repeat(50 * 1024 * 1024);
     let message = '';

@@ -162,7 +162,7 @@ describe('MinHash', () => {
 
   it('rejects signatures of different lengths and a bad permutation count with INVALID_ARGUMENT', () => {
     expect(invalidArgument(() => estimateSimilarity(new Uint32Array(4), new Uint32Array(8)))).toBe('signature');
-    for (const permutations of [0, -1, 1.5, Number.NaN]) expect(invalidArgument(() => new MinHasher(permutations))).toBe('permutations');
+    for (const permutations of [0, -1, 1.5, Number.NaN, Object.create(null) as number]) expect(invalidArgument(() => new MinHasher(permutations))).toBe('permutations');
   });
 });
 
