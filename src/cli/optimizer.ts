@@ -3,18 +3,8 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { McpctxError, isMcpctxError } from '../errors/index.js';
 import { MCPCTX_CLIENT_INFO } from '../mcp/index.js';
-import {
-  ContextOptimizer,
-  DEFAULT_TOKEN_BUDGET,
-  MAX_RESULT_TOKENS,
-  MemoryRecordStore,
-  OPTIMIZER_TOOLS,
-  SqliteRecordStore,
-  parseOptimizerInput,
-  serveOptimizerStdio,
-  type ContextResult,
-  type RecordStore,
-} from '../optimizer/index.js';
+import { ContextOptimizer, DEFAULT_TOKEN_BUDGET, parseOptimizerInput, type ContextResult } from '../optimizer/index.js';
+import { MAX_RESULT_TOKENS, MemoryRecordStore, OPTIMIZER_TOOLS, SqliteRecordStore, serveOptimizerStdio, type RecordStore } from '../optimizer/server/index.js';
 import { EXIT, type CliIo } from './_io.js';
 import { jsonSyntaxErrorOffset, lineAndColumn } from './_json-position.js';
 import { parsePositiveInteger } from './_parse.js';

@@ -37,7 +37,7 @@ export function splitConstraints(scored: readonly ScoredFragment[]): ScoredFragm
     });
   }
   const kept = new Set(newestByKey(sentences, (item) => item.fragment.text.replace(/\s+/g, ' ').trim()).values());
-  // Sentences go after all fragments, in input order, so the result is as deterministic as the input.
+  // Sentences go after all fragments, in the order of the fragments they came from.
   out.push(...sentences.filter((item) => kept.has(item)));
   return out;
 }

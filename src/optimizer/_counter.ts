@@ -1,6 +1,7 @@
 import { countTokens } from '../tokens/index.js';
 import { McpctxError } from '../errors/index.js';
 import type { TokenCounter } from './_types.js';
+import { describeValue } from './_validate.js';
 
 /** The default: exact o200k_base counts, the same as every published mcpctx number. */
 export const O200K_COUNTER: TokenCounter = Object.freeze({ name: 'o200k', exact: true, count: countTokens });
@@ -18,5 +19,5 @@ export function resolveCounter(counter: 'o200k' | 'chars/4' | TokenCounter | und
   if (typeof counter === 'object' && counter !== null && typeof counter.count === 'function' && typeof counter.name === 'string') {
     return counter;
   }
-  throw new McpctxError('INVALID_ARGUMENT', `counter must be 'o200k', 'chars/4' or an object with name and count(text), got ${String(counter)}`);
+  throw new McpctxError('INVALID_ARGUMENT', `counter must be 'o200k', 'chars/4' or an object with name and count(text), got ${describeValue(counter)}`);
 }

@@ -4,8 +4,10 @@
  */
 import { originText } from './_normalize.js';
 import { McpctxError } from '../errors/index.js';
+import { compareRecency } from './_recency.js';
 import { containment, countWords, LshIndex, MinHasher, wordShingles, type ShingleSet } from './_shingles.js';
 import type { MergeEntry, NormalizedRecord, RunHistoryEntry } from './_types.js';
+import { describeValue } from './_validate.js';
 
 export interface DedupeOptions {
   /** Trigram containment of the older record in the newer at which they merge, 0 < t ≤ 1. Default 0.9. */
@@ -54,7 +56,7 @@ interface Comparable {
 export function dedupeRecords(records: readonly NormalizedRecord[], options: DedupeOptions = {}): DedupeResult {
   const threshold = options.nearDuplicateThreshold ?? DEFAULT_NEAR_DUPLICATE_THRESHOLD;
   if (typeof threshold !== 'number' || !(threshold > 0 && threshold <= 1)) {
-    throw new McpctxError('INVALID_ARGUMENT', `nearDuplicateThreshold must be a number in (0, 1], got ${String(threshold)}`, {
+    throw new McpctxError('INVALID_ARGUMENT', `nearDuplicateThreshold must be a number in (0, 1], got ${describeValue(threshold)}`, {
       option: 'nearDuplicateThreshold',
       value: threshold,
     });
@@ -255,18 +257,9 @@ class DedupeRun {
   }
 }
 
-/** Record indices from oldest to latest: by `time` when both have one, otherwise by `order`. */
+/** Record indices from oldest to latest (`compareRecency`; the array position only for records of equal `order`). */
 function recencyOrder(records: readonly NormalizedRecord[]): number[] {
-  const indices = records.map((_, index) => index);
-  // Sorting by order first makes the result independent of the input's array order.
-  indices.sort((a, b) => records[a]!.order - records[b]!.order || a - b);
-  indices.sort((a, b) => {
-    const x = records[a]!;
-    const y = records[b]!;
-    if (Number.isFinite(x.time) && Number.isFinite(y.time) && x.time !== y.time) return x.time! - y.time!;
-    return x.order - y.order;
-  });
-  return indices;
+  return records.map((_, index) => index).sort((a, b) => compareRecency(records[a]!, records[b]!) || a - b);
 }
 
 /** Near duplicates are only looked for among records that could stand for each other. */
@@ -295,11 +288,20 @@ function stripErrorType(text: string): string {
 }
 
 /**
+ * A run of `:<digits>` groups ending a frame location. Written to run in linear time on any text: it
+ * starts only at a colon that begins a run (not one after `:<digits>`; the colon is checked first,
+ * so the look back over digits happens at colons only), and the lookahead captures the whole run,
+ * which `\1` then consumes without backtracking (a plain `(?::\d+)+` retried every shorter run at
+ * every colon: hours on a 4 MiB `:1:1:1…`). It matches exactly what the plain form matched.
+ */
+const SOURCE_POSITION = /(?=:\d)(?<!:\d+)(?=((?::\d+)+))\1(?=[)\s,]|$)/gm;
+
+/**
  * Line and column numbers in stack frames (`a.ts:12:5`, `line 12`) become `#`: an edit above the
  * failing line shifts every frame, and that is still the same error.
  */
-function maskSourcePositions(text: string): string {
-  return text.replace(/(?::\d+)+(?=[)\s,]|$)/gm, ':#').replace(/\bline \d+/g, 'line #');
+export function maskSourcePositions(text: string): string {
+  return text.replace(SOURCE_POSITION, ':#').replace(/\bline \d+/g, 'line #');
 }
 
 function normalizeWhitespace(text: string): string {

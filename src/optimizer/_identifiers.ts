@@ -10,8 +10,11 @@ const MAX_HOPS = 4;
 const GENERIC_ERROR_TYPE = /^[A-Z]?[A-Za-z]*(?:Error|Exception|Warning)$/;
 /** Code that is not the project's: a hop into a dependency leads nowhere the task can change. */
 const VENDORED = /(?:^|\/)(?:node_modules|site-packages|dist-packages|\.venv|vendor)\/|^node:|^internal\/|^\/usr\/lib\/|<anonymous>/;
-const JS_IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"\n]+)['"]/gm;
-const PY_IMPORT = /^\s*(?:from\s+(\.*[\w.]*)\s+import\b|import\s+([\w.]+))/gm;
+// Indentation is `[^\S\n\r\u2028\u2029]*`, whitespace within the line: a `^\s*` would run over the
+// following blank lines from every line start, hours on a file of 4 MiB of newlines. The module
+// group is one class, not `\.*[\w.]*`, whose two ways to take each dot are quadratic in a run of dots.
+const JS_IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\brequire\s*\(\s*|^[^\S\n\r\u2028\u2029]*import\s+)['"](\.{1,2}\/[^'"\n]+)['"]/gm;
+const PY_IMPORT = /^[^\S\n\r\u2028\u2029]*(?:from\s+([\w.]*)\s+import\b|import\s+([\w.]+))/gm;
 
 function toPosix(path: string): string {
   return path.replace(/\\/g, '/');

@@ -184,7 +184,11 @@ export function normalizeValidated(records: SessionRecords): NormalizedSession {
       const contentHash = sha256Hex(`${kind}\u0000${view.identity}\u0000${text}`);
       let id = record.id;
       if (id === undefined) {
-        const base = `${ID_PREFIX[kind]}-${contentHash.slice(0, 12)}`;
+        // The timestamp is part of a derived id: two runs with the same output at different times are
+        // told apart by when they ran, not by where they sit in the input (which may be any order).
+        // Only records equal in content and time are numbered, in input order, the one clock they have.
+        const idHash = record.timestamp === undefined ? contentHash : sha256Hex(`${contentHash}\u0000${record.timestamp}`);
+        const base = `${ID_PREFIX[kind]}-${idHash.slice(0, 12)}`;
         let seen = derivedIds.get(base) ?? 0;
         do {
           seen++;

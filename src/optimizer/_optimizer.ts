@@ -5,11 +5,12 @@ import { extractTaskTerms } from './_extract.js';
 import { focusWhereOverBudget } from './_focus.js';
 import { fragmentRecord } from './_fragments.js';
 import { normalizeValidated, originText, rawBodies } from './_normalize.js';
+import { compareRecency } from './_recency.js';
 import { SelectedTextIndex } from './_redundancy.js';
 import { ALL_SECTION_HEADINGS, omissionLine, parseSourceTags, renderBlock, renderContext } from './_render.js';
 import { splitConstraints } from './_constraints.js';
 import { resolveWeights, round4, scoreFragments, type ScoredFragment, type Scoring } from './_score.js';
-import { omittedEntry, selectFragments, weakestOptional } from './_select.js';
+import { byRank, omittedEntry, selectFragments, weakestOptional } from './_select.js';
 import type {
   BudgetConflict,
   ContextResult,
@@ -25,7 +26,7 @@ import type {
   SourceEntry,
   TokenCounter,
 } from './_types.js';
-import { DEFAULT_MAX_RECORD_CHARS, parseBudget, parseOptimizerInput, parseSessionRecords, parseTask } from './_validate.js';
+import { DEFAULT_MAX_RECORD_CHARS, describeValue, parseBudget, parseOptimizerInput, parseSessionRecords, parseTask } from './_validate.js';
 
 export const DEFAULT_TOKEN_BUDGET = 8_000;
 const DEFAULT_MIN_RELEVANCE = 0.5;
@@ -37,7 +38,7 @@ const OMISSION_REASONS: readonly OmissionReason[] = ['exact-duplicate', 'repeate
 function checkUnit(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
-    throw new McpctxError('INVALID_ARGUMENT', `${name} must be a number from 0 to 1, got ${String(value)}`);
+    throw new McpctxError('INVALID_ARGUMENT', `${name} must be a number from 0 to 1, got ${describeValue(value)}`);
   }
   return value;
 }
@@ -96,7 +97,7 @@ export class ContextOptimizer {
     this.weights = resolveWeights(options.weights);
     const minRelevance = options.minRelevance ?? DEFAULT_MIN_RELEVANCE;
     if (typeof minRelevance !== 'number' || !Number.isFinite(minRelevance)) {
-      throw new McpctxError('INVALID_ARGUMENT', `minRelevance must be a finite number, got ${String(minRelevance)}`);
+      throw new McpctxError('INVALID_ARGUMENT', `minRelevance must be a finite number, got ${describeValue(minRelevance)}`);
     }
     this.minRelevance = minRelevance;
     this.maxRecordChars = options.maxRecordChars ?? DEFAULT_MAX_RECORD_CHARS;
@@ -200,24 +201,29 @@ export class ContextOptimizer {
     return result;
   }
 
-  /** Ranked fragments for a query over the records, best first, without a budget. */
+  /** Ranked fragments for a query over the records, best first (equal scores: the newer record first), without a budget. */
   search(records: SessionRecords, query: string, limit = DEFAULT_SEARCH_LIMIT): SearchHit[] {
     const task = parseTask(query);
-    if (!Number.isSafeInteger(limit) || limit < 1) throw new McpctxError('INVALID_ARGUMENT', `limit must be a positive integer, got ${String(limit)}`);
+    if (!Number.isSafeInteger(limit) || limit < 1) throw new McpctxError('INVALID_ARGUMENT', `limit must be a positive integer, got ${describeValue(limit)}`);
     const parsed = parseSessionRecords(records, { maxRecordChars: this.maxRecordChars });
     const { scored } = this.prepare(parsed, task);
     return scored
       .filter((item) => item.relevance > 0)
-      .sort((a, b) => (a.score !== b.score ? b.score - a.score : a.record.order - b.record.order || a.fragment.index - b.fragment.index))
+      .sort(byRank)
       .slice(0, limit)
       .map((item) => ({ ...sourceEntry(item, this.counter.count(renderBlock(item))), text: item.fragment.text }));
   }
 
-  /** Stages 1-4 on validated records. */
+  /**
+   * Stages 1-4 on validated records. From here on records go oldest first (`compareRecency`), not
+   * in input order: every list the result holds is then in an order the input's arrangement of
+   * dated records cannot change.
+   */
   private prepare(records: SessionRecords, task: string) {
     const normalized = normalizeValidated(records);
     const byId = new Map(normalized.records.map((record) => [record.id, record]));
-    const { records: kept, merges } = dedupeRecords(normalized.records, { nearDuplicateThreshold: this.nearDuplicateThreshold });
+    const oldestFirst = [...normalized.records].sort(compareRecency);
+    const { records: kept, merges } = dedupeRecords(oldestFirst, { nearDuplicateThreshold: this.nearDuplicateThreshold });
     const taskTerms = extractTaskTerms(task);
     const items = kept.flatMap((record) => fragmentRecord(record).map((fragment) => ({ fragment, record })));
     return {

@@ -1,4 +1,5 @@
 import type { NormalizedRecord, OmissionReason, RecordKind } from './_types.js';
+import { compareRecency } from './_recency.js';
 import type { ScoredFragment } from './_score.js';
 
 interface SectionSpec {
@@ -80,12 +81,9 @@ export function omissionLine(counts: ReadonlyMap<OmissionReason, number>): strin
   return `[omitted: ${total} fragment${total === 1 ? '' : 's'} (${parts.join(', ')}); the report lists each with its reason]\n`;
 }
 
+/** Oldest first (`compareRecency`), a record's fragments in their order. */
 function chronological(a: ScoredFragment, b: ScoredFragment): number {
-  const ta = a.record.time;
-  const tb = b.record.time;
-  if (ta !== undefined && tb !== undefined && ta !== tb) return ta - tb;
-  if (a.record.order !== b.record.order) return a.record.order - b.record.order;
-  return a.fragment.index - b.fragment.index;
+  return compareRecency(a.record, b.record) || a.fragment.index - b.fragment.index;
 }
 
 /**

@@ -1,6 +1,8 @@
 import { McpctxError } from '../errors/index.js';
 import { extractFacts, tokenizeWords } from './_extract.js';
 import { IDENTIFIER_VALUE, RelatedModules, TaskIdentifiers, type IdentifierSubject } from './_identifiers.js';
+import { isNewerRecord } from './_recency.js';
+import { describeValue } from './_validate.js';
 import type {
   Extraction,
   Fragment,
@@ -58,7 +60,7 @@ export function resolveWeights(overrides: Partial<ScoringWeights> | undefined): 
       throw new McpctxError('INVALID_ARGUMENT', `unknown weight '${name}'; the signals are ${SIGNAL_NAMES.join(', ')}`);
     }
     if (typeof weight !== 'number' || !Number.isFinite(weight)) {
-      throw new McpctxError('INVALID_ARGUMENT', `weight '${name}' must be a finite number, got ${String(weight)}`);
+      throw new McpctxError('INVALID_ARGUMENT', `weight '${name}' must be a finite number, got ${describeValue(weight)}`);
     }
     weights[name as SignalName] = weight;
   }
@@ -146,21 +148,14 @@ function errorKey(item: ScoredFragment): string {
   return signature.replace(/\d+/g, '#');
 }
 
-/** Later in time, or at the same (or no) time later in the input. */
-export function isNewer(a: ScoredFragment, b: ScoredFragment): boolean {
-  const ta = a.record.time ?? -Infinity;
-  const tb = b.record.time ?? -Infinity;
-  return ta !== tb ? ta > tb : a.record.order > b.record.order;
-}
-
-/** The newest item for each key; items whose key is undefined are skipped. */
+/** The newest item for each key (`compareRecency` of their records); items whose key is undefined are skipped. */
 export function newestByKey(items: Iterable<ScoredFragment>, keyOf: (item: ScoredFragment) => string | undefined): Map<string, ScoredFragment> {
   const newest = new Map<string, ScoredFragment>();
   for (const item of items) {
     const key = keyOf(item);
     if (key === undefined) continue;
     const current = newest.get(key);
-    if (current === undefined || isNewer(item, current)) newest.set(key, item);
+    if (current === undefined || isNewerRecord(item.record, current.record)) newest.set(key, item);
   }
   return newest;
 }

@@ -1,4 +1,5 @@
 import { originText } from './_normalize.js';
+import { compareRecency } from './_recency.js';
 import { renderBlock } from './_render.js';
 import { newestByKey, withSignal, type ScoredFragment } from './_score.js';
 import type { OmittedEntry, TokenCounter } from './_types.js';
@@ -43,18 +44,14 @@ export interface Selection {
   mandatoryTokens: number;
 }
 
-/** Higher score first; then newer record, then input order, then fragment position: never a coin toss. */
-function byRank(a: ScoredFragment, b: ScoredFragment): number {
+/** Higher score first; then the newer record (`compareRecency`), then fragment position: never a coin toss. */
+export function byRank(a: ScoredFragment, b: ScoredFragment): number {
   if (a.score !== b.score) return b.score - a.score;
   return tieBreak(a, b);
 }
 
 function tieBreak(a: ScoredFragment, b: ScoredFragment): number {
-  const ta = a.record.time ?? -Infinity;
-  const tb = b.record.time ?? -Infinity;
-  if (ta !== tb) return tb - ta;
-  if (a.record.order !== b.record.order) return b.record.order - a.record.order;
-  return a.fragment.index - b.fragment.index;
+  return compareRecency(b.record, a.record) || a.fragment.index - b.fragment.index;
 }
 
 /** The failures a fragment shows, digits masked (timings, line numbers); '' when it shows none. */

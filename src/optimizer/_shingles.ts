@@ -8,13 +8,23 @@
  * `permutations` multiply-and-mix steps per shingle; containment is a linear merge of two sorted
  * arrays (binary search when one side is much smaller). Nothing is truncated: a 4 MiB text costs
  * 4 bytes per word and a few tens of milliseconds, and the answer stays exact.
+ *
+ * Misuse (a bad option, a signature of the wrong length, a key indexed twice) throws
+ * INVALID_ARGUMENT with `data.argument` naming what was wrong.
  */
+import { McpctxError } from '../errors/index.js';
+import { describeValue } from './_validate.js';
+
 
 /** A text's shingles: 32-bit hashes, sorted ascending, without repeats. */
 export type ShingleSet = Uint32Array;
 
 /** A MinHash signature: position i is the minimum of permutation i over a shingle set. */
 export type MinHashSignature = Uint32Array;
+
+function invalid(argument: string, message: string, value: unknown): McpctxError {
+  return new McpctxError('INVALID_ARGUMENT', message, { argument, value });
+}
 
 // ---------------------------------------------------------------------------------------------
 // Hashing
@@ -206,7 +216,7 @@ export class MinHasher {
 
   constructor(permutations = 64) {
     if (!Number.isInteger(permutations) || permutations < 1) {
-      throw new RangeError(`MinHasher: permutations must be a positive integer, got ${permutations}`);
+      throw invalid('permutations', `MinHasher: permutations must be a positive integer, got ${describeValue(permutations)}`, permutations);
     }
     this.permutations = permutations;
     this.multipliers = new Uint32Array(permutations);
@@ -239,7 +249,9 @@ export class MinHasher {
 
 /** The share of positions where two signatures agree: an estimate of the sets' Jaccard similarity. */
 export function estimateSimilarity(a: MinHashSignature, b: MinHashSignature): number {
-  if (a.length !== b.length) throw new RangeError('estimateSimilarity: signatures of different lengths');
+  if (a.length !== b.length) {
+    throw invalid('signature', `estimateSimilarity: signatures of different lengths (${a.length} and ${b.length} positions)`, b.length);
+  }
   if (a.length === 0) return 0;
   let equal = 0;
   for (let i = 0; i < a.length; i++) if (a[i] === b[i]) equal++;
@@ -283,7 +295,7 @@ export class LshIndex {
     this.rows = options.rows ?? 4;
     this.maxBucketSize = options.maxBucketSize ?? 256;
     for (const [name, value] of [['bands', this.bands], ['rows', this.rows], ['maxBucketSize', this.maxBucketSize]] as const) {
-      if (!Number.isInteger(value) || value < 1) throw new RangeError(`LshIndex: ${name} must be a positive integer, got ${value}`);
+      if (!Number.isInteger(value) || value < 1) throw invalid(name, `LshIndex: ${name} must be a positive integer, got ${describeValue(value)}`, value);
     }
     this.buckets = Array.from({ length: this.bands }, () => new Map<number, string[]>());
   }
@@ -299,7 +311,7 @@ export class LshIndex {
   /** Indexes a signature under a key; adding a key twice is an error (its buckets would go stale). */
   add(key: string, signature: MinHashSignature): void {
     this.checkLength(signature);
-    if (this.signatures.has(key)) throw new RangeError(`LshIndex: key ${JSON.stringify(key)} is already indexed`);
+    if (this.signatures.has(key)) throw invalid('key', `LshIndex: key ${JSON.stringify(key)} is already indexed`, key);
     this.signatures.set(key, signature);
     for (let band = 0; band < this.bands; band++) {
       const bucketKey = this.bandHash(signature, band);
@@ -344,7 +356,7 @@ export class LshIndex {
 
   private checkLength(signature: MinHashSignature): void {
     if (signature.length !== this.bands * this.rows) {
-      throw new RangeError(`LshIndex: signature has ${signature.length} positions, expected ${this.bands * this.rows}`);
+      throw invalid('signature', `LshIndex: signature has ${signature.length} positions, expected ${this.bands * this.rows}`, signature.length);
     }
   }
 }

@@ -1,17 +1,40 @@
 import { McpctxError } from '../errors/index.js';
 import { RECORD_ARRAYS, type RecordArrayName, type SessionRecords } from './_types.js';
+import { parseSessionRecords } from './_validate.js';
 
 /**
- * Where ingested records live between tool calls. Records go in already validated
- * (`parseSessionRecords`); the store keeps them as given, in insertion order per array.
+ * Where ingested records live between tool calls, in insertion order per array. The size of a
+ * record's text is the caller's limit (the server applies its `maxRecordChars` before `add`).
  */
 export interface RecordStore {
-  /** Stores the whole batch or nothing: a caller id already stored, or repeated in the batch, refuses it all (INVALID_RECORDS). */
+  /**
+   * Stores the whole batch or nothing: a batch that is not the input format (INVALID_RECORDS naming
+   * the record and field), or a caller id already stored or repeated in the batch, refuses it all.
+   */
   add(records: SessionRecords): { added: number };
   /** Every stored record, each array in insertion order; arrays without records are left out. */
   all(): SessionRecords;
   count(): number;
   close(): void;
+}
+
+/**
+ * The batch checked as the input format and copied (known fields, plain values), each record's keys
+ * in the caller's order: what a store may keep. A store is a public class and cannot trust that its
+ * caller validated; text of any length passes, the caller having applied its own limit.
+ */
+export function storableRecords(records: SessionRecords): SessionRecords {
+  const valid = parseSessionRecords(records, { maxRecordChars: Number.MAX_SAFE_INTEGER }) as Record<string, Record<string, unknown>[]>;
+  const given = records as Record<string, object[]>;
+  const ordered: Record<string, Record<string, unknown>[]> = {};
+  for (const [array, copies] of Object.entries(valid)) {
+    ordered[array] = copies.map((copy, index) => {
+      const record: Record<string, unknown> = {};
+      for (const key of Object.keys(given[array]![index]!)) if (key in copy) record[key] = copy[key];
+      return record;
+    });
+  }
+  return ordered as SessionRecords;
 }
 
 /** One record of a batch with where it sits in it (`decisions[2]`), in `RECORD_ARRAYS` order. */
@@ -84,15 +107,15 @@ export class MemoryRecordStore implements RecordStore {
 
   add(records: SessionRecords): { added: number } {
     this.#checkOpen();
-    const entries = batchEntries(records);
+    // storableRecords copies: later changes to the caller's objects do not reach the store.
+    const entries = batchEntries(storableRecords(records));
     checkUniqueIds(entries, (id) => this.#ids.has(id));
-    const copies = entries.map((entry) => ({ array: entry.array, record: structuredClone(entry.record) }));
-    for (const row of copies) {
-      this.#rows.push(row);
+    for (const row of entries) {
+      this.#rows.push({ array: row.array, record: row.record });
       const id = callerId(row.record);
       if (id !== undefined) this.#ids.add(id);
     }
-    return { added: copies.length };
+    return { added: entries.length };
   }
 
   all(): SessionRecords {

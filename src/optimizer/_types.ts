@@ -102,12 +102,15 @@ export interface RunHistoryEntry {
  * runs of identical log lines collapsed except in files and diffs).
  */
 export interface NormalizedRecord {
-  /** The caller's id, or `<kind>-<12 hex of sha256 of the content>` (suffixed `~2`, `~3` if repeated). */
+  /**
+   * The caller's id, or `<kind>-<12 hex>` of sha256 over the content (and the timestamp, when there is
+   * one), suffixed `~2`, `~3` in input order for records equal in both.
+   */
   readonly id: string;
   readonly kind: RecordKind;
   /** Where the record was in the input: `toolOutputs[3]`. */
   readonly origin: { readonly array: RecordArrayName; readonly index: number };
-  /** Position across all arrays in `RECORD_ARRAYS` order; the tie-break wherever time is equal or absent. */
+  /** Position across all arrays in `RECORD_ARRAYS` order: the clock where time is equal or absent (see `_recency.ts`). */
   readonly order: number;
   readonly timestamp?: string;
   /** `Date.parse(timestamp)`; absent when the record has no timestamp. */
@@ -143,7 +146,7 @@ export type MergeReason = 'exact-duplicate' | 'repeated-run' | 'near-duplicate';
 
 /** One record folded into another; every merge is in the report. */
 export interface MergeEntry {
-  /** The record that stays (the latest, by time then input order). */
+  /** The record that stays (the newest, by the one recency order of `_recency.ts`). */
   kept: string;
   /** The record that is gone from the candidates. */
   merged: string;

@@ -67,7 +67,8 @@ const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
 const ID_FORBIDDEN = /[|[\]\u0000-\u001f\u007f]/;
 
-function describe(value: unknown): string {
+/** A value as an error message names it; never throws (`String` does on an object without a prototype). */
+export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return `a string of ${value.length.toLocaleString('en-US')} characters`;
@@ -89,7 +90,7 @@ function checkField(where: string, rule: FieldRule, value: unknown, maxChars: nu
   switch (rule.type) {
     case 'text':
     case 'name': {
-      if (typeof value !== 'string') refuse(where, `must be a string, got ${describe(value)}`);
+      if (typeof value !== 'string') refuse(where, `must be a string, got ${describeValue(value)}`);
       const limit = rule.type === 'name' ? MAX_NAME_CHARS : maxChars;
       if (value.length > limit) {
         refuse(where, `is ${value.length.toLocaleString('en-US')} characters, over the limit of ${limit.toLocaleString('en-US')}${rule.type === 'text' ? ' (option maxRecordChars)' : ''}; split the record or raise the limit`, {
@@ -101,11 +102,11 @@ function checkField(where: string, rule: FieldRule, value: unknown, maxChars: nu
       return value;
     }
     case 'integer':
-      if (typeof value !== 'number' || !Number.isSafeInteger(value)) refuse(where, `must be an integer, got ${describe(value)}`);
+      if (typeof value !== 'number' || !Number.isSafeInteger(value)) refuse(where, `must be an integer, got ${describeValue(value)}`);
       return value;
     case 'enum':
       if (typeof value !== 'string' || !(rule.values ?? []).includes(value)) {
-        refuse(where, `must be one of ${(rule.values ?? []).map((v) => `'${v}'`).join(', ')}, got ${describe(value)}`);
+        refuse(where, `must be one of ${(rule.values ?? []).map((v) => `'${v}'`).join(', ')}, got ${describeValue(value)}`);
       }
       return value;
   }
@@ -114,7 +115,7 @@ function checkField(where: string, rule: FieldRule, value: unknown, maxChars: nu
 function checkCommon(where: string, raw: Record<string, unknown>, copy: Record<string, unknown>): void {
   if (raw.id !== undefined) {
     const id = raw.id;
-    if (typeof id !== 'string' || id.trim() === '') refuse(`${where}.id`, `must be a non-empty string, got ${describe(id)}`);
+    if (typeof id !== 'string' || id.trim() === '') refuse(`${where}.id`, `must be a non-empty string, got ${describeValue(id)}`);
     if (id.length > MAX_ID_CHARS) refuse(`${where}.id`, `is ${id.length} characters, over the limit of ${MAX_ID_CHARS}`);
     if (ID_FORBIDDEN.test(id)) refuse(`${where}.id`, `must not contain '|', '[', ']' or control characters (ids appear in source tags), got ${JSON.stringify(id)}`);
     if (id !== id.trim()) refuse(`${where}.id`, 'must not start or end with spaces');
@@ -123,14 +124,14 @@ function checkCommon(where: string, raw: Record<string, unknown>, copy: Record<s
   if (raw.timestamp !== undefined) {
     const timestamp = raw.timestamp;
     if (typeof timestamp !== 'string' || !ISO_8601.test(timestamp) || Number.isNaN(Date.parse(timestamp))) {
-      refuse(`${where}.timestamp`, `must be an ISO 8601 date-time such as 2026-11-30T09:15:00Z, got ${typeof timestamp === 'string' ? JSON.stringify(timestamp.slice(0, 60)) : describe(timestamp)}`);
+      refuse(`${where}.timestamp`, `must be an ISO 8601 date-time such as 2026-11-30T09:15:00Z, got ${typeof timestamp === 'string' ? JSON.stringify(timestamp.slice(0, 60)) : describeValue(timestamp)}`);
     }
     copy.timestamp = timestamp;
   }
   if (raw.priority !== undefined) {
     const priority = raw.priority;
     if (typeof priority !== 'number' || !Number.isFinite(priority) || priority < 0 || priority > 1) {
-      refuse(`${where}.priority`, `must be a number from 0 to 1, got ${describe(priority)}`);
+      refuse(`${where}.priority`, `must be a number from 0 to 1, got ${describeValue(priority)}`);
     }
     copy.priority = priority;
   }
@@ -138,7 +139,7 @@ function checkCommon(where: string, raw: Record<string, unknown>, copy: Record<s
 
 function checkRecord(array: RecordArrayName, index: number, raw: unknown, maxChars: number): Record<string, unknown> {
   const where = `${array}[${index}]`;
-  if (!isPlainObject(raw)) refuse(where, `must be an object, got ${describe(raw)}`);
+  if (!isPlainObject(raw)) refuse(where, `must be an object, got ${describeValue(raw)}`);
   const rules = RECORD_FIELDS[array];
   for (const key of Object.keys(raw)) {
     if (!(key in rules) && !(COMMON_FIELDS as readonly string[]).includes(key)) {
@@ -164,7 +165,7 @@ function checkRecord(array: RecordArrayName, index: number, raw: unknown, maxCha
 function maxCharsOf(options: ValidationOptions): number {
   const max = options.maxRecordChars ?? DEFAULT_MAX_RECORD_CHARS;
   if (!Number.isSafeInteger(max) || max < 1) {
-    throw new McpctxError('INVALID_ARGUMENT', `maxRecordChars must be a positive integer, got ${String(max)}`);
+    throw new McpctxError('INVALID_ARGUMENT', `maxRecordChars must be a positive integer, got ${describeValue(max)}`);
   }
   return max;
 }
@@ -177,7 +178,7 @@ function maxCharsOf(options: ValidationOptions): number {
 export function parseSessionRecords(value: unknown, options: ValidationOptions = {}, extraKeys: readonly string[] = []): SessionRecords {
   const maxChars = maxCharsOf(options);
   if (!isPlainObject(value)) {
-    throw new McpctxError('INVALID_RECORDS', `records must be an object with arrays ${RECORD_ARRAYS.map((a) => a.array).join(', ')}; got ${describe(value)}`, { path: '' });
+    throw new McpctxError('INVALID_RECORDS', `records must be an object with arrays ${RECORD_ARRAYS.map((a) => a.array).join(', ')}; got ${describeValue(value)}`, { path: '' });
   }
   const known = new Set<string>([...RECORD_ARRAYS.map((a) => a.array), ...extraKeys]);
   for (const key of Object.keys(value)) {
@@ -188,7 +189,7 @@ export function parseSessionRecords(value: unknown, options: ValidationOptions =
   for (const { array } of RECORD_ARRAYS) {
     const list = value[array];
     if (list === undefined) continue;
-    if (!Array.isArray(list)) refuse(array, `must be an array, got ${describe(list)}`);
+    if (!Array.isArray(list)) refuse(array, `must be an array, got ${describeValue(list)}`);
     const copies = list.map((raw, index) => {
       const copy = checkRecord(array, index, raw, maxChars);
       if (typeof copy.id === 'string') {
@@ -206,7 +207,7 @@ export function parseSessionRecords(value: unknown, options: ValidationOptions =
 /** Validates the whole `buildContext` input: the records plus `task` (required) and `tokenBudget`. */
 export function parseOptimizerInput(value: unknown, options: ValidationOptions = {}): OptimizerInput {
   if (!isPlainObject(value)) {
-    throw new McpctxError('INVALID_ARGUMENT', `input must be an object with a task and record arrays; got ${describe(value)}`);
+    throw new McpctxError('INVALID_ARGUMENT', `input must be an object with a task and record arrays; got ${describeValue(value)}`);
   }
   const task = parseTask(value.task);
   const records = parseSessionRecords(value, options, ['task', 'tokenBudget']);
@@ -217,7 +218,7 @@ export function parseOptimizerInput(value: unknown, options: ValidationOptions =
 
 export function parseTask(task: unknown): string {
   if (typeof task !== 'string' || task.trim() === '') {
-    throw new McpctxError('INVALID_ARGUMENT', `task must be a non-empty string describing the work, got ${task === undefined ? 'nothing' : describe(task)}`);
+    throw new McpctxError('INVALID_ARGUMENT', `task must be a non-empty string describing the work, got ${task === undefined ? 'nothing' : describeValue(task)}`);
   }
   if (task.length > MAX_TASK_CHARS) {
     throw new McpctxError('INVALID_ARGUMENT', `task is ${task.length.toLocaleString('en-US')} characters, over the limit of ${MAX_TASK_CHARS.toLocaleString('en-US')}; state the task, and pass the material as records`);
@@ -227,7 +228,7 @@ export function parseTask(task: unknown): string {
 
 export function parseBudget(budget: unknown): number {
   if (typeof budget !== 'number' || !Number.isSafeInteger(budget) || budget < 1) {
-    throw new McpctxError('INVALID_ARGUMENT', `tokenBudget must be a positive integer, got ${describe(budget)}`);
+    throw new McpctxError('INVALID_ARGUMENT', `tokenBudget must be a positive integer, got ${describeValue(budget)}`);
   }
   return budget;
 }

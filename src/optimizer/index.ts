@@ -1,3 +1,6 @@
+// The context optimizer's pure half: no processes, files, sockets or native addons are reachable
+// from here (test/entries/pure-entries.test.ts reads the import graph). The SQLite store and the
+// MCP server are `mcpctx/optimizer/server`.
 export { McpctxError, isMcpctxError, type McpctxErrorCode } from '../errors/index.js';
 export { ContextOptimizer, DEFAULT_TOKEN_BUDGET } from './_optimizer.js';
 export { parseOptimizerInput, parseSessionRecords, DEFAULT_MAX_RECORD_CHARS, type ValidationOptions } from './_validate.js';
@@ -10,5 +13,3 @@ export { parseSourceTags, sourceTag } from './_render.js';
 export { CHARS4_COUNTER, O200K_COUNTER } from './_counter.js';
 export * from './_types.js';
 export { MemoryRecordStore, type RecordStore } from './_store.js';
-export { SqliteRecordStore, STORE_APPLICATION_ID, STORE_SCHEMA_VERSION } from './_sqlite-store.js';
-export { createOptimizerServer, serveOptimizerStdio, OPTIMIZER_TOOLS, MAX_RESULT_TOKENS, type OptimizerServerOptions } from './_server.js';

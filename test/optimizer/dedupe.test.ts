@@ -1,10 +1,11 @@
 // Behaviour of stage 2, deduplication: exact duplicates, repeated runs, near duplicates, the
-// merge report, determinism and the cost on large inputs.
+// merge report, independence from the input order and the cost on large inputs.
 import { describe, expect, it } from 'vitest';
-import { dedupeRecords } from '../../src/optimizer/_dedupe.js';
+import { dedupeRecords, maskSourcePositions } from '../../src/optimizer/_dedupe.js';
 import { isMcpctxError } from '../../src/errors/index.js';
 import type { NormalizedRecord } from '../../src/optimizer/_types.js';
 import { makeRecord } from './_records.js';
+import { reorderArray, seededRandom } from './_shuffle.js';
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -385,7 +386,7 @@ describe('chains of merges', () => {
   });
 });
 
-describe('determinism', () => {
+describe('the order of the input', () => {
   function scenario(): NormalizedRecord[] {
     const lines = log(30, 100);
     const edited = [...lines];
@@ -428,9 +429,68 @@ describe('determinism', () => {
     }
   });
 
-  it('gives deep-equal results when run twice', () => {
-    const records = deepFreeze(scenario());
-    expect(dedupeRecords(records)).toEqual(dedupeRecords(records));
+  it('keeps the 07:00 run, not the 05:00 one, when an undated run sits between them in the input', () => {
+    const runs = [
+      makeRecord({ kind: 'toolOutput', command: 'npm test', exitCode: 0, timestamp: '2026-01-15T07:00:00.000Z', text: 'PASS 12 tests' }),
+      makeRecord({ kind: 'toolOutput', command: 'npm test', exitCode: 1, text: 'FAIL 3 of 12 tests' }),
+      makeRecord({ kind: 'toolOutput', command: 'npm test', exitCode: 1, timestamp: '2026-01-15T05:00:00.000Z', text: 'FAIL 2 of 12 tests' }),
+    ];
+    const result = dedupeRecords(frozen(runs).records);
+    expect(ids(result.records)).toEqual([runs[0]!.id]);
+    // Oldest first: the undated run counts as older than every dated one.
+    expect(result.records[0]!.history).toEqual([
+      { recordId: runs[1]!.id, exitCode: 1 },
+      { recordId: runs[2]!.id, timestamp: '2026-01-15T05:00:00.000Z', exitCode: 1 },
+    ]);
+  });
+
+  it('gives the same survivors, merges (in order) and histories when dated records move around undated ones', () => {
+    const lines = log(30, 200);
+    const undated = [
+      makeRecord({ kind: 'toolOutput', command: 'npm test', exitCode: 2, text: `FAIL ${sentence(20, 201)}` }),
+      makeRecord({ kind: 'message', role: 'user', text: sentence(20, 102) }),
+      makeRecord({ kind: 'file', path: 'src/x.ts', text: lines.join('\n') }),
+      makeRecord({ kind: 'error', text: `RangeError: ${sentence(15, 107)} at a.ts:3:1` }),
+      makeRecord({ kind: 'toolOutput', command: 'npm test', exitCode: 3, text: `FAIL ${sentence(20, 202)}` }),
+    ];
+    const records = [...scenario(), ...undated].map((record, position) => ({ ...record, order: position }));
+    const reference = dedupeRecords(records);
+    const historyById = (result: typeof reference) => Object.fromEntries(result.records.map((record) => [record.id, record.history]));
+    let moved = 0;
+    for (let seed = 1; seed <= 8; seed++) {
+      // A new input order: records take the order of their new position; undated ones keep theirs among themselves.
+      const from = reorderArray(records, seededRandom(seed));
+      moved += from.filter((original, position) => original !== position).length;
+      const result = dedupeRecords(from.map((original, position) => ({ ...records[original]!, order: position })));
+      expect(ids(result.records).sort(), `seed ${seed}`).toEqual(ids(reference.records).sort());
+      expect(result.merges, `seed ${seed}`).toEqual(reference.merges);
+      expect(historyById(result), `seed ${seed}`).toEqual(historyById(reference));
+    }
+    expect(moved).toBeGreaterThan(0);
+  });
+});
+
+describe('hostile text', () => {
+  it('masks source positions exactly as the plain regex does, on random text of colons, digits and separators', () => {
+    // The plain form is fine on short text; the optimizer's own is written to stay linear on long text.
+    const plain = (text: string) => text.replace(/(?::\d+)+(?=[)\s,]|$)/gm, ':#').replace(/\bline \d+/g, 'line #');
+    const alphabet = [':', ':', '1', '23', ')', ' ', ',', '\n', 'a', '.ts', 'line ', '('];
+    const random = seededRandom(11);
+    for (let i = 0; i < 3_000; i++) {
+      const text = Array.from({ length: 1 + Math.floor(random() * 24) }, () => alphabet[Math.floor(random() * alphabet.length)]!).join('');
+      expect(maskSourcePositions(text), JSON.stringify(text)).toBe(plain(text));
+    }
+  });
+
+  it('dedupes 4 MiB errors made of `:1` runs and of digits in one pass (the plain regex took hours)', () => {
+    const size = 4 * 1024 * 1024;
+    const records = [
+      makeRecord({ kind: 'error', text: `Error: x\n${':1'.repeat(size / 2)}x` }),
+      makeRecord({ kind: 'error', text: `Error: y\n${'1'.repeat(size)}` }),
+      makeRecord({ kind: 'error', text: `Error: z\n${(':' + '1'.repeat(999)).repeat(size / 1000)}` }),
+    ];
+    expect(dedupeRecords(records).records).toHaveLength(3);
+    expect(maskSourcePositions(`at f (a.ts${':12'.repeat(size / 3)})`)).toBe('at f (a.ts:#)');
   });
 });
 

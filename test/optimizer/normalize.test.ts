@@ -105,6 +105,16 @@ describe('normalization', () => {
     expect(new Set(clash).size).toBe(2);
   });
 
+  it('derives ids from content and timestamp: the same output at two times gets the same two ids in either order', () => {
+    const run = (timestamp: string) => ({ command: 'npm test', output: 'FAIL test/a.test.ts', exitCode: 1, timestamp });
+    const idByTime = (records: SessionRecords) => Object.fromEntries(normalizeRecords(records).records.map((record) => [record.timestamp, record.id]));
+    const forward = idByTime({ toolOutputs: [run('2026-11-30T09:00:00Z'), run('2026-11-30T10:00:00Z')] });
+    const backward = idByTime({ toolOutputs: [run('2026-11-30T10:00:00Z'), run('2026-11-30T09:00:00Z')] });
+    expect(backward).toEqual(forward);
+    expect(Object.values(forward).every((id) => /^tool-[0-9a-f]{12}$/.test(String(id)))).toBe(true);
+    expect(new Set(Object.values(forward)).size).toBe(2);
+  });
+
   it('replaces lone surrogates and counts them', () => {
     const { records, replacedInvalidUtf16 } = normalizeRecords({ messages: [{ role: 'user', text: 'a\uD800b\uDC00c 😀' }] });
     expect(records[0]?.text).toBe('a\uFFFDb\uFFFDc 😀');

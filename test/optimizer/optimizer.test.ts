@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { isMcpctxError } from '../../src/errors/index.js';
 import { ContextOptimizer, normalizeRecords, parseSourceTags, type ContextResult, type OptimizerInput, type SessionRecords } from '../../src/optimizer/index.js';
 import { countTokens } from '../../src/tokens/index.js';
+import { inInputOrder, reorderInput } from './_shuffle.js';
 
 const HOUR = 3_600_000;
 function at(hours: number): string {
@@ -131,17 +132,6 @@ describe('buildContext', () => {
     expect(() => new ContextOptimizer({ weights: { luck: 1 } as never })).toThrow(/unknown weight 'luck'/);
   });
 
-  it('is byte-identical for identical input and options, and does not read the clock', () => {
-    const first = JSON.stringify(new ContextOptimizer().buildContext(session()));
-    vi.useFakeTimers();
-    try {
-      vi.setSystemTime(new Date('2031-01-01T00:00:00Z'));
-      expect(JSON.stringify(new ContextOptimizer().buildContext(session()))).toBe(first);
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
   it('measures recency from the newest timestamp in the data, with a 7-day half-life', () => {
     const input: OptimizerInput = {
       task: 'why does the parser fail',
@@ -185,6 +175,96 @@ describe('buildContext', () => {
   });
 });
 
+describe('the order of the input (the rule: src/optimizer/_recency.ts)', () => {
+  it('gives the same bytes for the session with its records in another order, and does not read the clock', () => {
+    const reference = JSON.stringify(new ContextOptimizer().buildContext(session()));
+    vi.useFakeTimers();
+    try {
+      vi.setSystemTime(new Date('2031-01-01T00:00:00Z'));
+      for (let seed = 1; seed <= 5; seed++) {
+        const reordered = reorderInput(session(), seed);
+        expect(reordered.moved).toBeGreaterThan(0);
+        expect(inInputOrder(new ContextOptimizer().buildContext(reordered.input), reordered), `seed ${seed}`).toBe(reference);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  /** Three runs of one command, the undated one between the 07:00 and the 05:00 run in the input; undated and dated notes. */
+  function mixedSession(): OptimizerInput {
+    const output = (result: string) => `${result} test/parser.test.ts\nparseHeader rejects an empty header row (${result === 'FAIL' ? 'expected 1 to be 0' : 'ok'})`;
+    return {
+      task: 'Fix parseHeader in src/parser.ts for an empty header row',
+      tokenBudget: 4_000,
+      toolOutputs: [
+        { id: 'run-0700', command: 'npm test', output: output('PASS'), exitCode: 0, timestamp: '2026-11-30T07:00:00Z' },
+        { id: 'run-undated', command: 'npm test', output: output('FAIL'), exitCode: 1 },
+        { id: 'run-0500', command: 'npm test', output: `${output('FAIL')}\nat parseHeader (src/parser.ts:12:3)`, exitCode: 1, timestamp: '2026-11-30T05:00:00Z' },
+      ],
+      messages: [
+        { id: 'note-a', role: 'user', text: 'parseHeader in src/parser.ts: first look at the header row handling.' },
+        { id: 'note-0600', role: 'assistant', text: 'parseHeader in src/parser.ts trims the header row before the check.', timestamp: '2026-11-30T06:00:00Z' },
+        { id: 'note-b', role: 'user', text: 'parseHeader in src/parser.ts: then look at the empty header row case.' },
+        { id: 'note-0400', role: 'assistant', text: 'parseHeader in src/parser.ts was added for the header row format.', timestamp: '2026-11-30T04:00:00Z' },
+      ],
+    };
+  }
+
+  it('counts an undated record as older than every dated one: the 07:00 run is kept, not the 05:00 run', () => {
+    const result = new ContextOptimizer().buildContext(mixedSession());
+    const kept = result.sources.filter((source) => source.kind === 'toolOutput').map((source) => source.recordId);
+    expect(kept).toEqual(['run-0700']);
+    expect(result.context).toContain('earlier runs (2): exit 1; exit 1 at 2026-11-30T05:00:00Z');
+    expect(result.report.dedupe.merges.map((merge) => [merge.kept, merge.merged])).toEqual([
+      ['run-0700', 'run-0500'],
+      ['run-0700', 'run-undated'],
+    ]);
+    // Chronological within a section: the undated notes in their input order, then the dated ones by time.
+    const conversation = parseSourceTags(result.context).filter((tag) => tag.recordId.startsWith('note-')).map((tag) => tag.recordId);
+    expect(conversation).toEqual(['note-a', 'note-b', 'note-0400', 'note-0600']);
+  });
+
+  it('gives the same bytes when dated records move around undated ones, which keep their order', () => {
+    const reference = JSON.stringify(new ContextOptimizer().buildContext(mixedSession()));
+    let moved = 0;
+    for (let seed = 1; seed <= 8; seed++) {
+      const reordered = reorderInput(mixedSession(), seed);
+      moved += reordered.moved;
+      expect(inInputOrder(new ContextOptimizer().buildContext(reordered.input), reordered), `seed ${seed}`).toBe(reference);
+    }
+    expect(moved).toBeGreaterThan(0);
+  });
+
+  it('tells records without ids apart by content and time, not by position: equal outputs at different times', () => {
+    const input: OptimizerInput = {
+      task: 'why does npm test fail on the parser',
+      toolOutputs: ['09:00', '10:00', '11:00'].map((time) => ({ command: 'npm test', output: 'FAIL test/parser.test.ts\nexpected 1 to be 0', exitCode: 1, timestamp: `2026-11-30T${time}:00Z` })),
+    };
+    const reference = new ContextOptimizer().buildContext(input);
+    expect(reference.report.dedupe.merges).toHaveLength(2);
+    for (let seed = 1; seed <= 5; seed++) {
+      const reordered = reorderInput(input, seed);
+      expect(inInputOrder(new ContextOptimizer().buildContext(reordered.input), reordered), `seed ${seed}`).toBe(JSON.stringify(reference));
+    }
+  });
+
+  it('search breaks a tie of scores by recency, newest first, whatever the input order', () => {
+    // One second apart: recency values equal to 4 decimals, so the scores tie.
+    const records: SessionRecords = {
+      messages: [3, 1, 4, 2, 5].map((second) => ({ id: `m${second}`, role: 'assistant' as const, text: `The tokenizer keeps comments (note ${second}).`, timestamp: `2026-11-30T09:00:0${second}Z` })),
+    };
+    const optimizer = new ContextOptimizer();
+    const hits = optimizer.search(records, 'tokenizer comments', 5);
+    expect(new Set(hits.map((hit) => hit.score)).size).toBe(1);
+    expect(hits.map((hit) => hit.recordId)).toEqual(['m5', 'm4', 'm3', 'm2', 'm1']);
+    for (let seed = 1; seed <= 5; seed++) {
+      const reordered = reorderInput(records, seed);
+      expect(inInputOrder(optimizer.search(reordered.input, 'tokenizer comments', 5), reordered)).toBe(JSON.stringify(hits));
+    }
+  });
+});
+
 describe('search', () => {
   it('ranks the fragments that name the query first, with provenance and a breakdown', () => {
     const input = session();
@@ -217,6 +297,17 @@ describe('malformed input never crashes or hangs', () => {
     expect(code(() => optimizer.buildContext({ task: 't', toolOutputs: [{ command: 'x', output: 42 }] } as never))).toBe('INVALID_RECORDS');
     expect(code(() => optimizer.buildContext(undefined as never))).toBe('INVALID_ARGUMENT');
     expect(code(() => optimizer.buildContext({ task: 't', tokenBudget: Infinity }))).toBe('INVALID_ARGUMENT');
+  });
+
+  it('options and arguments of the wrong type are INVALID_ARGUMENT, even values String() cannot print', () => {
+    // An object without a prototype makes String() throw a TypeError; the message must still be built.
+    const unprintable = Object.create(null) as never;
+    expect(code(() => new ContextOptimizer({ counter: unprintable }))).toBe('INVALID_ARGUMENT');
+    expect(code(() => new ContextOptimizer({ minRelevance: unprintable }))).toBe('INVALID_ARGUMENT');
+    expect(code(() => new ContextOptimizer({ nearDuplicateThreshold: unprintable }))).toBe('INVALID_ARGUMENT');
+    expect(code(() => new ContextOptimizer({ weights: { lexical: unprintable } }))).toBe('INVALID_ARGUMENT');
+    expect(code(() => new ContextOptimizer({ maxRecordChars: unprintable }).buildContext({ task: 't' }))).toBe('INVALID_ARGUMENT');
+    expect(code(() => new ContextOptimizer().search({}, 'query', unprintable))).toBe('INVALID_ARGUMENT');
   });
 
   it('a 50 MB record is refused by default, naming the record, the size and the limit', () => {

@@ -10,6 +10,18 @@ import {
   NearDuplicateIndex,
   wordShingles,
 } from '../../src/optimizer/_shingles.js';
+import { isMcpctxError } from '../../src/errors/index.js';
+
+/** The `data.argument` of the INVALID_ARGUMENT error `run` throws; fails if it throws anything else. */
+function invalidArgument(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    if (isMcpctxError(error, 'INVALID_ARGUMENT')) return error.data.argument;
+    throw error;
+  }
+  throw new Error('did not throw');
+}
 
 /** A deterministic stream of distinct-looking words. */
 function wordStream(seed: number): () => string {
@@ -148,8 +160,9 @@ describe('MinHash', () => {
     expect(estimateSimilarity(same, unrelated)).toBeLessThan(0.05);
   });
 
-  it('rejects signatures of different lengths', () => {
-    expect(() => estimateSimilarity(new Uint32Array(4), new Uint32Array(8))).toThrow(RangeError);
+  it('rejects signatures of different lengths and a bad permutation count with INVALID_ARGUMENT', () => {
+    expect(invalidArgument(() => estimateSimilarity(new Uint32Array(4), new Uint32Array(8)))).toBe('signature');
+    for (const permutations of [0, -1, 1.5, Number.NaN, Object.create(null) as number]) expect(invalidArgument(() => new MinHasher(permutations))).toBe('permutations');
   });
 });
 
@@ -206,14 +219,17 @@ describe('LshIndex', () => {
     expect(index.candidates(signature)).toEqual(['copy-0', 'copy-1', 'copy-2']);
   });
 
-  it('rejects a key added twice, a signature of the wrong length and bad options', () => {
+  it('rejects a key added twice, a signature of the wrong length and bad options with INVALID_ARGUMENT', () => {
     const index = new LshIndex({ bands: 8, rows: 2 });
     index.add('k', new Uint32Array(16));
     expect(() => index.add('k', new Uint32Array(16))).toThrow(/already indexed/);
+    expect(invalidArgument(() => index.add('k', new Uint32Array(16)))).toBe('key');
     expect(() => index.add('other', new Uint32Array(64))).toThrow(/expected 16/);
-    expect(() => index.candidates(new Uint32Array(8))).toThrow(RangeError);
-    expect(() => new LshIndex({ bands: 0 })).toThrow(RangeError);
-    expect(() => new LshIndex({ rows: 1.5 })).toThrow(RangeError);
+    expect(invalidArgument(() => index.add('other', new Uint32Array(64)))).toBe('signature');
+    expect(invalidArgument(() => index.candidates(new Uint32Array(8)))).toBe('signature');
+    expect(invalidArgument(() => new LshIndex({ bands: 0 }))).toBe('bands');
+    expect(invalidArgument(() => new LshIndex({ rows: 1.5 }))).toBe('rows');
+    expect(invalidArgument(() => new LshIndex({ maxBucketSize: -2 }))).toBe('maxBucketSize');
   });
 });
 

@@ -8,13 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { ExitStatus } from '../../src/mcp/index.js';
-import { comparablePath, mentionsPath, samePath } from '../../src/optimizer/_server-tools.js';
-import { ContextOptimizer, parseSourceTags, type ContextResult, type SearchHit, type SessionRecords } from '../../src/optimizer/index.js';
-import { startSession } from '../support/mcp-session.js';
-import { markedEnv, waitForNoMarkedProcesses } from '../support/processes.js';
+import type { ExitStatus } from '../../../src/mcp/index.js';
+import { comparablePath, mentionsPath, samePath } from '../../../src/optimizer/server/_server-tools.js';
+import type * as ServerEntry from '../../../src/optimizer/server/index.js';
+import { jsonResult } from '../../../src/optimizer/server/_server.js';
+import { ContextOptimizer, parseSourceTags, type ContextResult, type SearchHit, type SessionRecords } from '../../../src/optimizer/index.js';
+import { startSession } from '../../support/mcp-session.js';
+import { markedEnv, waitForNoMarkedProcesses } from '../../support/processes.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../../dist/cli/main.js', import.meta.url));
 const CALL_BUDGET_MS = 30_000;
 const tempDir = mkdtempSync(join(tmpdir(), 'mcpctx-optimizer-server-'));
 
@@ -142,6 +144,28 @@ const SESSION = {
 const INGESTED_IDS = new Set(Object.values(SESSION).flatMap((records: Array<{ id: string }>) => records.map((record) => record.id)));
 const RECORD_COUNT = INGESTED_IDS.size;
 const TASK = 'Fix the parseExpression TypeError on empty input in src/parser.ts';
+
+describe('the mcpctx/optimizer/server entry (built package)', () => {
+  // Through the package's own "exports", as a user imports it; variables keep tsc off dist/ types.
+  const serverEntry: string = 'mcpctx/optimizer/server';
+  const pureEntry: string = 'mcpctx/optimizer';
+
+  it('serves the SQLite store and the MCP server; mcpctx/optimizer no longer exports them', async () => {
+    const server = (await import(serverEntry)) as typeof ServerEntry;
+    const store = server.SqliteRecordStore.open(join(tempDir, 'entry.db'));
+    try {
+      expect(store.add({ decisions: [{ id: 'd1', text: 'Keep the public API.', status: 'accepted' }] })).toEqual({ added: 1 });
+      expect(typeof server.createOptimizerServer({ store }).connect).toBe('function');
+      expect(server.OPTIMIZER_TOOLS.map((tool) => tool.name)).toContain('build_context');
+    } finally {
+      store.close();
+    }
+    const pure = (await import(pureEntry)) as Record<string, unknown>;
+    expect(Object.keys(pure)).toContain('ContextOptimizer');
+    expect(Object.keys(pure)).toContain('MemoryRecordStore');
+    for (const moved of ['SqliteRecordStore', 'createOptimizerServer', 'serveOptimizerStdio', 'OPTIMIZER_TOOLS']) expect(Object.keys(pure)).not.toContain(moved);
+  });
+});
 
 describe('optimizer serve: catalog and process', () => {
   it('offers the six tools, writes nothing but protocol frames on stdout, and exits 0 when stdin closes', async () => {
@@ -376,6 +400,19 @@ describe('optimizer serve: the 25,000-token cap', () => {
     expect(summary.listed?.omitted).toEqual({ shown: 20, total: full.omitted.length, byReason: { 'low-relevance': full.omitted.length } });
     expect(summary.context).toBe(full.context);
     expect(summary.stats).toEqual(full.stats);
+  });
+});
+
+describe('the 25,000-token cap, in process', () => {
+  it('refuses a result whose text alone is over the cap without serializing it (its JSON would pass V8\u2019s longest string)', () => {
+    const snapshot = 'x'.repeat(4 * 1024 * 1024);
+    const history = { path: 'src/a.ts', total: 200, entries: Array.from({ length: 200 }, (_, i) => ({ id: `file-${i}`, text: snapshot })) };
+    const result = jsonResult('get_file_history', history, 'Pass a smaller limit: the newest entries are kept.');
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toBe(
+      "RESULT_TOO_LARGE: get_file_history would return more than 25,000 tokens, over this server's cap of 25,000 tokens per result, so nothing was returned. Pass a smaller limit: the newest entries are kept.",
+    );
+    expect(jsonResult('get_file_history', { entries: [{ text: 'small' }] }, '').content[0]?.text).toBe('{"entries":[{"text":"small"}]}');
   });
 });
 

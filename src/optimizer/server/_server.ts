@@ -4,9 +4,9 @@ import type { Readable, Writable } from 'node:stream';
 import { McpServer } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod';
-import { isMcpctxError } from '../errors/index.js';
-import { countTokens, isWithinTokenLimit } from '../tokens/index.js';
-import { ContextOptimizer } from './_optimizer.js';
+import { isMcpctxError } from '../../errors/index.js';
+import { countTokens, isWithinTokenLimit } from '../../tokens/index.js';
+import { ContextOptimizer } from '../_optimizer.js';
 import {
   DEFAULT_ERROR_LIMIT,
   DEFAULT_SEARCH_LIMIT,
@@ -19,8 +19,8 @@ import {
   searchContext,
   type ToolContext,
 } from './_server-tools.js';
-import type { RecordStore } from './_store.js';
-import type { OptimizerOptions } from './_types.js';
+import type { RecordStore } from '../_store.js';
+import type { OptimizerOptions } from '../_types.js';
 
 /** No result of this server may put more o200k tokens than this into a model's context. */
 export const MAX_RESULT_TOKENS = 25_000;
@@ -32,6 +32,9 @@ const MAX_LIMIT = 100;
 const STDIO_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 // Past this size the exact figure in a refusal is not worth counting; it says "more than".
 const EXACT_COUNT_MAX_CHARS = 16 * 1024 * 1024;
+// No o200k token spans more than 128 UTF-16 code units (the longest in the vocabulary is 128 bytes
+// of UTF-8), so a text longer than MAX_RESULT_TOKENS × 128 is over the cap whatever it says.
+const O200K_MAX_TOKEN_CHARS = 128;
 
 export interface OptimizerServerOptions {
   store: RecordStore;
@@ -97,13 +100,41 @@ function refusal(message: string): TextResult {
 }
 
 /**
- * Results are compact JSON text only, no structuredContent: a mirror would put the same bytes
- * into the context twice, and the JSON text is what every client shows the model.
+ * Whether `value`'s strings (keys included) hold more than `limit` characters: a lower bound on the
+ * length of its JSON text, found without building it.
  */
-function jsonResult(tool: string, value: unknown, remedy: string): TextResult {
+function holdsMoreTextThan(value: unknown, limit: number): boolean {
+  let total = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0 && total <= limit) {
+    const item = pending.pop();
+    if (typeof item === 'string') total += item.length;
+    else if (Array.isArray(item)) for (const element of item) pending.push(element);
+    else if (typeof item === 'object' && item !== null) {
+      for (const [key, field] of Object.entries(item)) {
+        total += key.length;
+        pending.push(field);
+      }
+    }
+  }
+  return total > limit;
+}
+
+/**
+ * Results are compact JSON text only, no structuredContent: a mirror would put the same bytes
+ * into the context twice, and the JSON text is what every client shows the model. A result whose
+ * text alone is certainly over the cap is refused before it is serialized: past V8's longest
+ * string (about 2^29 characters) `JSON.stringify` would throw, after building hundreds of MB.
+ */
+export function jsonResult(tool: string, value: unknown, remedy: string): TextResult {
+  if (holdsMoreTextThan(value, MAX_RESULT_TOKENS * O200K_MAX_TOKEN_CHARS)) return tooLarge(tool, `more than ${MAX_RESULT_TOKENS.toLocaleString('en-US')} tokens`, remedy);
   const json = JSON.stringify(value);
   if (isWithinTokenLimit(json, MAX_RESULT_TOKENS) !== false) return { content: [{ type: 'text', text: json }] };
   const size = json.length <= EXACT_COUNT_MAX_CHARS ? `${countTokens(json).toLocaleString('en-US')} tokens` : `more than ${MAX_RESULT_TOKENS.toLocaleString('en-US')} tokens`;
+  return tooLarge(tool, size, remedy);
+}
+
+function tooLarge(tool: string, size: string, remedy: string): TextResult {
   return refusal(
     `RESULT_TOO_LARGE: ${tool} would return ${size}, over this server's cap of ${MAX_RESULT_TOKENS.toLocaleString('en-US')} tokens per result, so nothing was returned. ${remedy}`,
   );

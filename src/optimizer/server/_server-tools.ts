@@ -1,8 +1,9 @@
 // What each tool of the optimizer's MCP server computes, as plain functions over a store: no
 // protocol, no caps (the server adds those). Each returns the JSON value the tool sends.
-import { normalizeRecords, originText } from './_normalize.js';
-import type { ContextOptimizer } from './_optimizer.js';
-import type { RecordStore } from './_store.js';
+import { normalizeRecords, originText } from '../_normalize.js';
+import type { ContextOptimizer } from '../_optimizer.js';
+import { compareRecency } from '../_recency.js';
+import type { RecordStore } from '../_store.js';
 import type {
   ContextResult,
   DecisionStatus,
@@ -12,8 +13,8 @@ import type {
   OmittedEntry,
   SearchHit,
   SessionRecords,
-} from './_types.js';
-import { parseSessionRecords } from './_validate.js';
+} from '../_types.js';
+import { parseSessionRecords } from '../_validate.js';
 
 export interface ToolContext {
   readonly store: RecordStore;
@@ -118,7 +119,7 @@ export function getFileHistory(context: ToolContext, path: string, limit?: numbe
       if (record.kind === 'file' || record.kind === 'diff') return record.path !== undefined && samePath(comparablePath(record.path), wanted);
       return record.kind === 'error' && mentionsPath(record.text, wanted);
     })
-    .sort((a, b) => newestFirst(b, a));
+    .sort(compareRecency);
   // A limit keeps the newest entries, still listed oldest first.
   const shown = limit === undefined || limit >= entries.length ? entries : entries.slice(entries.length - limit);
   const result: { path: string; total: number; entries: RecordView[]; note?: string } = { path, total: entries.length, entries: shown.map(recordView) };
@@ -180,11 +181,8 @@ function statusRank(record: NormalizedRecord): number {
   return DECISION_ORDER.indexOf(record.decisionStatus ?? 'proposed');
 }
 
-/** Newest first by timestamp; records without one count as older than any with one; then later input first. */
 function newestFirst(a: NormalizedRecord, b: NormalizedRecord): number {
-  if (a.time !== undefined && b.time !== undefined && a.time !== b.time) return b.time - a.time;
-  if ((a.time === undefined) !== (b.time === undefined)) return a.time === undefined ? 1 : -1;
-  return b.order - a.order;
+  return compareRecency(b, a);
 }
 
 function recordView(record: NormalizedRecord): RecordView {

@@ -2,9 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
-import { McpctxError, isMcpctxError } from '../errors/index.js';
-import { RECORD_ARRAYS, type RecordArrayName, type SessionRecords } from './_types.js';
-import { batchEntries, callerId, checkUniqueIds, groupRecords, type RecordStore } from './_store.js';
+import { McpctxError, isMcpctxError } from '../../errors/index.js';
+import { RECORD_ARRAYS, type RecordArrayName, type SessionRecords } from '../_types.js';
+import { batchEntries, callerId, checkUniqueIds, groupRecords, storableRecords, type RecordStore } from '../_store.js';
 
 /** `PRAGMA application_id` of an mcpctx store: "mctx" in ASCII, so a stranger's database is told apart. */
 export const STORE_APPLICATION_ID = 0x6d637478;
@@ -80,7 +80,7 @@ export class SqliteRecordStore implements RecordStore {
   }
 
   add(records: SessionRecords): { added: number } {
-    const entries = batchEntries(records);
+    const entries = batchEntries(storableRecords(records));
     const db = this.#open();
     return this.#io('write to', () =>
       db

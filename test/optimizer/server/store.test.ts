@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { McpctxError } from '../../src/errors/index.js';
-import { STORE_APPLICATION_ID, STORE_SCHEMA_VERSION, SqliteRecordStore } from '../../src/optimizer/_sqlite-store.js';
-import { MemoryRecordStore, type RecordStore } from '../../src/optimizer/_store.js';
-import type { SessionRecords } from '../../src/optimizer/_types.js';
+import { McpctxError } from '../../../src/errors/index.js';
+import { STORE_APPLICATION_ID, STORE_SCHEMA_VERSION, SqliteRecordStore } from '../../../src/optimizer/server/index.js';
+import { MemoryRecordStore, type RecordStore } from '../../../src/optimizer/index.js';
+import type { SessionRecords } from '../../../src/optimizer/_types.js';
 
 const tempDir = mkdtempSync(join(tmpdir(), 'mcpctx-store-'));
 let fileCount = 0;
@@ -139,6 +139,26 @@ describe.each(stores)('$name contract', ({ make }) => {
     expect(store.add({})).toEqual({ added: 0 });
     expect(store.add({ messages: [] })).toEqual({ added: 0 });
     expect(store.count()).toBe(0);
+  });
+
+  it('refuses a batch that is not the input format with INVALID_RECORDS naming the record, and stores none of it', () => {
+    const store = open();
+    store.add(FIRST_BATCH);
+    const hostile: Array<[unknown, string]> = [
+      [{ messages: 'not an array' }, 'messages'],
+      [{ decisions: [{ text: 'x', status: 'accepted', priority: 10n }] }, 'decisions[0].priority'],
+      [{ messages: [{ role: 'user', text: 'x' }, { role: 'user', text: 'y', extra: () => 1 }] }, 'messages[1].extra'],
+      [{ errors: [{ message: 'x', stack: { nested: { deeper: 'y' } } }] }, 'errors[0].stack'],
+      [{ toolOutputs: [{ output: 'no tool or command' }] }, 'toolOutputs[0]'],
+      [null, ''],
+    ];
+    for (const [batch, path] of hostile) {
+      const error = refusal(() => store.add(batch as SessionRecords));
+      expect(error.code, path).toBe('INVALID_RECORDS');
+      expect(error.data.path, path).toBe(path);
+    }
+    expect(store.count()).toBe(3);
+    expect(store.all()).toEqual(FIRST_BATCH);
   });
 
   it('refuses use after close with an IO error', () => {

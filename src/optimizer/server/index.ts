@@ -1,0 +1,7 @@
+// `mcpctx/optimizer/server`: the optimizer's impure half, a SQLite record store (better-sqlite3,
+// node:fs) and the MCP server over stdio. Kept off `mcpctx/optimizer` so that importing the
+// optimizer never loads a native addon or touches the disk. This folder is part of the optimizer
+// and reads its private modules (`../_store.js`, ...); nothing in the parent imports from here.
+export { MemoryRecordStore, type RecordStore } from '../_store.js';
+export { SqliteRecordStore, STORE_APPLICATION_ID, STORE_SCHEMA_VERSION } from './_sqlite-store.js';
+export { createOptimizerServer, serveOptimizerStdio, OPTIMIZER_TOOLS, MAX_RESULT_TOKENS, type OptimizerServerOptions, type StdioServeOptions } from './_server.js';
