@@ -16,7 +16,6 @@ export type McpctxErrorCode =
   | 'TOO_MANY_TOOLS'
   | 'TOO_MANY_NOTIFICATIONS'
   | 'INVALID_CONFIG'
-  | 'INVALID_MEASUREMENT'
   | 'IO'
   | 'INVALID_CURSOR'
   | 'STALE_CURSOR'

@@ -1,18 +1,18 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { isLive, readProcTable } from './_process-tree.js';
 
 /**
  * Process-group signalling. Servers run as group leaders (spawned detached), so a signal to the
  * negative pid reaches everything they started that stayed in the group.
  */
 
-/** Sends `signal` to the group; false when no process of the group is left. */
+/** Sends `signal` to the group; false when no process of ours is left in it. */
 export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   try {
     process.kill(-pgid, signal);
     return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
-    throw error;
+  } catch {
+    // ESRCH: none left. EPERM: the group id now belongs to someone else's processes, not ours.
+    return false;
   }
 }
 
@@ -23,30 +23,8 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
  */
 export function groupAlive(pgid: number): boolean {
   if (!signalGroup(pgid, 0)) return false;
-  const members = liveMembersFromProc(pgid);
-  return members === undefined ? true : members > 0;
-}
-
-function liveMembersFromProc(pgid: number): number | undefined {
-  let pids: string[];
-  try {
-    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-  } catch {
-    return undefined; // no /proc: trust the signal probe
-  }
-  let live = 0;
-  for (const pid of pids) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    } catch {
-      continue; // gone meanwhile
-    }
-    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses; read after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') live += 1;
-  }
-  return live;
+  const table = readProcTable();
+  return table === undefined || [...table.values()].some((entry) => entry.pgrp === pgid && isLive(entry));
 }
 
 /** Polls until no process of the group is left, or `timeoutMs` passes. True when gone. */
@@ -58,4 +36,3 @@ export async function waitForGroupGone(pgid: number, timeoutMs: number): Promise
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
-

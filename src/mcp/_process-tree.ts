@@ -17,16 +17,18 @@ export const SERVER_TAG_NAME = 'MCPCTX_SERVER_TAG';
 /** How often live servers' descendants are looked for. */
 const POLL_MS = 500;
 
-interface ProcEntry {
+export interface ProcEntry {
   pid: number;
   ppid: number;
+  /** Process group id. */
+  pgrp: number;
   /** Start time in clock ticks since boot: with the pid, identifies one process for its lifetime. */
   startTime: string;
   state: string;
 }
 
 /** A snapshot of /proc, or undefined where there is no /proc. */
-function readProcTable(): Map<number, ProcEntry> | undefined {
+export function readProcTable(): Map<number, ProcEntry> | undefined {
   let names: string[];
   try {
     names = readdirSync('/proc');
@@ -52,9 +54,8 @@ function readStat(pid: number): ProcEntry | undefined {
   // "pid (comm) state ppid pgrp ... starttime(22nd)": comm may hold spaces and parentheses.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const state = fields[0] ?? '';
-  const ppid = Number(fields[1]);
   const startTime = fields[19] ?? '';
-  return { pid, ppid, startTime, state };
+  return { pid, ppid: Number(fields[1]), pgrp: Number(fields[2]), startTime, state };
 }
 
 function hasTag(pid: number, entry: string): boolean {
@@ -65,7 +66,8 @@ function hasTag(pid: number, entry: string): boolean {
   }
 }
 
-function isLive(entry: ProcEntry | undefined): entry is ProcEntry {
+/** Running, not a zombie (a zombie has exited and only awaits its parent's reaping). */
+export function isLive(entry: ProcEntry | undefined): entry is ProcEntry {
   return entry !== undefined && entry.state !== 'Z' && entry.state !== 'X';
 }
 
@@ -109,7 +111,7 @@ export class ProcessTree {
 
   /** Starts following `pid` (the server, just spawned). */
   follow(pid: number): void {
-    this.root = readStat(pid) ?? { pid, ppid: process.pid, startTime: '', state: 'R' };
+    this.root = readStat(pid) ?? { pid, ppid: process.pid, pgrp: pid, startTime: '', state: 'R' };
     liveTrees.add(this);
     poller ??= setInterval(pollAll, POLL_MS).unref();
   }
