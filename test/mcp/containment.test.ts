@@ -4,20 +4,12 @@
 import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BoundedStdioTransport, Deadline, RawClient, initialize } from '../../src/mcp/index.js';
-import { SCRIPTED_SERVER, isPidAlive, markedEnv, waitForNoMarkedProcesses } from '../support/processes.js';
+import { SCRIPTED_SERVER, isPidAlive, markedEnv, pollUntil, waitForNoMarkedProcesses } from '../support/processes.js';
 import { PROJECT_ROOT } from '../support/real-servers.js';
 
 const HOST = `${PROJECT_ROOT}test/support/library-signal-host.mjs`;
 const DIST_MCP = `${PROJECT_ROOT}dist/mcp/index.js`;
 
-async function pollUntil(probe: () => boolean, timeoutMs: number): Promise<boolean> {
-  const until = performance.now() + timeoutMs;
-  for (;;) {
-    if (probe()) return true;
-    if (performance.now() >= until) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 function reportedPids(stderr: string): Map<string, number> {
   return new Map([...stderr.matchAll(/(setsid|daemon|env-cleared) pid (\d+)/g)].map((match) => [match[1] ?? '', Number(match[2])]));

@@ -17,7 +17,7 @@ import {
   type RawClientOptions,
   type StdioTransportOptions,
 } from '../../src/mcp/index.js';
-import { SCRIPTED_SERVER, isPidAlive, markedEnv, waitForNoMarkedProcesses } from '../support/processes.js';
+import { SCRIPTED_SERVER, isPidAlive, markedEnv, pollUntil, waitForNoMarkedProcesses } from '../support/processes.js';
 
 const MiB = 1024 * 1024;
 /** Short graces for servers that do not exit on stdin end by themselves. */
@@ -106,14 +106,6 @@ async function handshake(client: RawClient, budgetMs = GENEROUS_MS, capabilities
   return initialize(client, { deadline: new Deadline(budgetMs, 'test'), capabilities });
 }
 
-async function pollUntil(probe: () => boolean, timeoutMs: number): Promise<boolean> {
-  const until = performance.now() + timeoutMs;
-  for (;;) {
-    if (probe()) return true;
-    if (performance.now() >= until) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('scripted server over BoundedStdioTransport + RawClient', () => {
   afterAll(async () => {

@@ -104,3 +104,13 @@ export function isPidAlive(pid: number): boolean {
     return false; // gone between the two checks
   }
 }
+
+/** Polls `probe` every 20 ms until it holds (true) or `timeoutMs` passes (false). */
+export async function pollUntil(probe: () => boolean, timeoutMs: number): Promise<boolean> {
+  const until = performance.now() + timeoutMs;
+  for (;;) {
+    if (probe()) return true;
+    if (performance.now() >= until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
