@@ -242,6 +242,7 @@ export class BoundedStdioTransport implements Transport, BoundedTransport {
     if (deadline.expired) return Promise.reject(deadline.error(waitingFor));
     return new Promise<void>((resolve, reject) => {
       let settled = false;
+      let stopListening = (): void => {};
       const finish = (error?: McpctxError): void => {
         if (settled) return;
         settled = true;
@@ -254,7 +255,9 @@ export class BoundedStdioTransport implements Transport, BoundedTransport {
       const onGone = (error: McpctxError): void => finish(error);
       const timer = setTimeout(() => finish(deadline.error(waitingFor)), deadline.remainingMs());
       this.stdinGoneWaiters.add(onGone);
-      const stopListening = start(() => finish(), (error) => finish(error));
+      const stop = start(() => finish(), (error) => finish(error));
+      if (settled) stop();
+      else stopListening = stop;
     });
   }
 
