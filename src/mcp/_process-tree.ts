@@ -123,6 +123,12 @@ export class ProcessTree {
     for (const entry of descendantsOf(roots, table)) this.seen.set(entry.pid, entry.startTime);
   }
 
+  /** Records the server's current descendants now (no environment is read: cheap enough to call before every kill). */
+  recordNow(): void {
+    const table = readProcTable();
+    if (table) this.record(table);
+  }
+
   /** Stops following (the server and everything found are gone, or given up on). */
   release(): void {
     liveTrees.delete(this);
@@ -166,7 +172,7 @@ export class ProcessTree {
     signalEach(targets, 'SIGTERM');
     for (let round = 0; round < 5 && targets.length > 0; round += 1) {
       const waiting = targets;
-      await waitUntil(() => waiting.every((entry) => !isLive(readStat(entry.pid)) || readStat(entry.pid)?.startTime !== entry.startTime), round === 0 ? graceMs : 200);
+      await waitUntil(() => waiting.every((entry) => !isSameProcess(readStat(entry.pid), entry)), round === 0 ? graceMs : 200);
       targets = this.members();
       signalEach(targets, 'SIGKILL');
     }
@@ -177,6 +183,11 @@ export class ProcessTree {
     const root = this.root;
     return root !== undefined && entry !== undefined && entry.pid === root.pid && (root.startTime === '' || entry.startTime === root.startTime);
   }
+}
+
+/** `now` is still the live process `then` was (a reused pid has another start time). */
+function isSameProcess(now: ProcEntry | undefined, then: ProcEntry): boolean {
+  return isLive(now) && now.startTime === then.startTime;
 }
 
 function signalEach(entries: readonly ProcEntry[], signal: NodeJS.Signals): void {

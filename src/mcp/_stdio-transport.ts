@@ -2,9 +2,10 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { McpctxError } from '../errors/index.js';
+import { jsonText } from '../tokens/index.js';
 import { Deadline } from './_deadline.js';
 import { DEFAULT_MAX_FRAME_BYTES, FrameSplitter } from './_frames.js';
-import { childEnvironment, type LaunchSpec } from './_launch.js';
+import { childEnvironment, passedEnvNames, type LaunchSpec } from './_launch.js';
 import { registerLiveServer, unregisterLiveServer, type LiveServer } from './_live-servers.js';
 import { signalGroup, waitForGroupGone } from './_process-group.js';
 import { ProcessTree } from './_process-tree.js';
@@ -138,7 +139,7 @@ export class BoundedStdioTransport implements Transport, BoundedTransport {
 
   /** What was launched, without env values: the command and the names of the variables passed. */
   get launched(): { command: string; envNames: string[] } {
-    return { command: this.#spec.command, envNames: Object.keys(this.#spec.env ?? {}).sort() };
+    return { command: this.#spec.command, envNames: passedEnvNames(this.#spec) };
   }
 
   frameBytesOf(message: object): number | undefined {
@@ -289,7 +290,7 @@ export class BoundedStdioTransport implements Transport, BoundedTransport {
     }
     const pgid = child.pid;
     // Seen now, while the server is alive: killing it would reparent what it started.
-    this.tree.members();
+    this.tree.recordNow();
     // A server that has not read what we already wrote will not see end-of-input either: waiting
     // for it to exit by itself would only add the grace to every such shutdown.
     const stoppedReading = child.stdin.writableLength > 0;
@@ -382,12 +383,7 @@ export class BoundedStdioTransport implements Transport, BoundedTransport {
 }
 
 function serialize(message: JSONRPCMessage): string {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(message) as string | undefined;
-  } catch (error) {
-    throw new McpctxError('INVALID_ARGUMENT', `cannot send a message with no JSON form: ${(error as Error).message}`);
-  }
+  const text = jsonText(message, 'the message to send');
   if (text === undefined) throw new McpctxError('INVALID_ARGUMENT', 'cannot send a message with no JSON form');
   return `${text}\n`;
 }

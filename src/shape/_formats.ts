@@ -1,6 +1,6 @@
 import { encode as encodeToon } from '@toon-format/toon';
 import { McpctxError } from '../errors/index.js';
-import { jsonText } from './_json-text.js';
+import { jsonText } from '../tokens/index.js';
 
 /** The text formats a tool result can be written in. */
 export type TextFormat = 'json' | 'csv' | 'toon';

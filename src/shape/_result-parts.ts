@@ -1,6 +1,5 @@
 import { McpctxError } from '../errors/index.js';
-import { countTokens, isPlainObject, isWithinTokenLimit, type JsonObject } from '../tokens/index.js';
-import { jsonText } from './_json-text.js';
+import { countTokens, isPlainObject, isWithinTokenLimit, jsonText, type JsonObject } from '../tokens/index.js';
 
 /**
  * What a `tools/call` result puts into a model's context, part by part. This is the one definition

@@ -1,8 +1,7 @@
 import { McpctxError } from '../errors/index.js';
-import { countTokens, isPlainObject, isWithinTokenLimit } from '../tokens/index.js';
+import { countTokens, isPlainObject, isWithinTokenLimit, jsonText } from '../tokens/index.js';
 import { type CursorBinding, type CursorCodec } from './_cursor.js';
 import { CUT_FLAG, WHOLE_ITEM, cutItem, type CutForm } from './_cut-item.js';
-import { jsonText } from './_json-text.js';
 import { startPosition } from './_start-position.js';
 
 export interface TokenPageOptions<T> {

@@ -6,5 +6,5 @@ export {
   isWithinTokenLimit,
   type StoppableCountOptions,
 } from './_count.js';
-export { canonicalJson, sha256Hex } from './_canonical.js';
+export { canonicalJson, jsonText, sha256Hex } from './_canonical.js';
 export { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan, type JsonObject } from './_json-value.js';
