@@ -188,7 +188,8 @@ export class RawClient {
     await this.write(message, deadline ?? new Deadline(this.writeTimeoutMs, 'a notification'), `the server to read ${method}`);
   }
 
-  private write(message: JsonObject, deadline: Deadline, waitingFor: string): Promise<void> {
+  // Async, so a transport whose send throws at once still fails as a rejection the caller handles.
+  private async write(message: JsonObject, deadline: Deadline, waitingFor: string): Promise<void> {
     if (this.bounded) return this.bounded.sendWithin(message as JSONRPCMessage, deadline);
     return raceDeadline(this.transport.send(message as JSONRPCMessage), deadline, waitingFor);
   }

@@ -135,6 +135,22 @@ describe('a real server that floods pings and never reads stdin again', () => {
     }
   });
 
+  it('a notification the server never reads fails with DEADLINE at its own deadline (sendWithin)', async () => {
+    const transport = new BoundedStdioTransport(launch);
+    const client = new RawClient(transport);
+    try {
+      await client.start();
+      await settledWithin(initialize(client, { deadline: new Deadline(1_000, 'initialize') }), 20_000);
+      // 1 MiB cannot fit in a pipe nobody reads: only the write's deadline can end this wait.
+      const write = client.notify('notifications/message', { level: 'info', data: 'x'.repeat(1024 * 1024) }, new Deadline(500, 'a big notification'));
+      const outcome = await settledWithin(write, 20_000);
+      expect(codeOf(outcome)).toBe('DEADLINE');
+      expect((outcome as { error: McpctxError }).error.message).toMatch(/a big notification exceeded its 500 ms budget while waiting for the server to read/);
+    } finally {
+      await transport.shutdown();
+    }
+  });
+
   // The acceptance figure of issue 10: the budget plus 2 s at most, on a loaded machine too.
   it('mcpctx measure --timeout 3000 reports timeout within its budget plus 2 s', async () => {
     const started = performance.now();
