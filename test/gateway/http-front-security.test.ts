@@ -61,6 +61,20 @@ describe('HTTP front: bounds', () => {
     const session = await openSession(url);
     const big = { jsonrpc: '2.0', id: 1, method: 'echo/raw', params: { text: 'x'.repeat(2000) } };
     expect((await post(url, big, { session })).status).toBe(413);
+    // Chunked, so no Content-Length warns ahead: the count while reading must refuse it.
+    const bytes = new TextEncoder().encode(JSON.stringify(big));
+    const chunked = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'mcp-session-id': session },
+      body: new ReadableStream({
+        start(controller) {
+          for (let at = 0; at < bytes.length; at += 256) controller.enqueue(bytes.subarray(at, at + 256));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
     expect(relay.received.some((message) => message.method === 'echo/raw')).toBe(false);
   });
 
