@@ -61,6 +61,11 @@ export class HttpSession implements FrontConnection {
     return this.getStream?.open === true;
   }
 
+  /** Client requests still waiting for their answers. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
   /** Whether any of these request ids is still waiting for its answer (a client reusing an id). */
   awaitsAny(ids: ReadonlyArray<string | number>): boolean {
     return ids.some((id) => this.pending.has(requestKey(id)));

@@ -137,6 +137,20 @@ describe('HTTP front: sessions', () => {
     expect(front?.sessions).toBe(2);
   });
 
+  it('answers 429 past maxPendingRequests, and 400 to an id still in flight', async () => {
+    const { url } = await start({ maxPendingRequests: 2 });
+    const session = await openSession(url);
+    // 'ask' calls wait for the client's answer to a server request, so they stay in flight.
+    const first = post(url, call(1, {}, 'ask'), { session, accept: ACCEPT_BOTH });
+    const second = post(url, call(2, {}, 'ask'), { session, accept: ACCEPT_BOTH });
+    expect(await pollUntil(() => relay.received.filter((message) => message.method === 'tools/call').length === 2, 10_000)).toBe(true);
+    expect((await post(url, call(3), { session })).status).toBe(429);
+    expect((await post(url, call(1), { session })).status).toBe(400);
+    await front?.close();
+    front = undefined;
+    await Promise.all([(await first).text(), (await second).text()]);
+  });
+
   it('closes an idle session', async () => {
     const { url } = await start({ idleTimeoutMs: 100 });
     const session = await openSession(url);
