@@ -33,6 +33,8 @@ export interface HttpFrontOptions {
   stallMs?: number;
   /** Unread SSE bytes a client may leave before its session is dropped; default 2 x maxBodyBytes (at least 8 MiB). */
   maxBufferedBytes?: number;
+  /** Client requests one session may have waiting for answers; default 10,000. */
+  maxPendingRequests?: number;
   /** A new client session (an initialize POST without a session id). The relay sets onmessage/onclose synchronously in it. */
   onConnection: (connection: FrontConnection) => void;
 }
@@ -113,6 +115,7 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
   const loopbackBind = isLoopbackHost(options.host);
   const maxSessions = options.maxSessions ?? 64;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_FRAME_BYTES;
+  const maxPendingRequests = options.maxPendingRequests ?? 10_000;
   const limits = { idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000, maxQueuedMessages: MAX_QUEUED_MESSAGES, maxQueuedBytes: MAX_QUEUED_BYTES };
   const streamLimits = {
     keepAliveMs: options.keepAliveMs ?? 15_000,
@@ -185,6 +188,10 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
       if (session === undefined) return;
       if (session.awaitsAny(post.requestIds)) {
         sendStatus(response, 400, { code: -32600, message: 'Invalid Request: a request with this id is still in flight in this session; use a new id' });
+        return;
+      }
+      if (session.pendingCount + post.requestIds.length > maxPendingRequests) {
+        sendStatus(response, 429, { code: -32000, message: `Too Many Requests: this session has ${session.pendingCount} requests in flight; the limit is ${maxPendingRequests}; wait for answers first` });
         return;
       }
     }
