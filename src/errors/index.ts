@@ -27,7 +27,8 @@ export type McpctxErrorCode =
   | 'NESTING_TOO_DEEP'
   | 'OUTPUT_CONFLICT'
   | 'CATALOG_TOO_LARGE'
-  | 'CANCELLED';
+  | 'CANCELLED'
+  | 'LISTEN_FAILED';
 
 export class McpctxError extends Error {
   readonly code: McpctxErrorCode;

@@ -1,0 +1,316 @@
+// The gateway's client side over MCP streamable HTTP (revisions 2025-03-26, 2025-06-18,
+// 2025-11-25), without the SDK: messages are parsed with JSON.parse and written with
+// JSON.stringify of the relay's own objects, so key order and unknown keys pass untouched.
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { McpctxError } from '../errors/index.js';
+import { DEFAULT_MAX_FRAME_BYTES, KNOWN_PROTOCOL_VERSIONS } from '../mcp/index.js';
+import { MAX_JSON_DEPTH } from '../tokens/index.js';
+import { type FrontConnection } from './_front.js';
+import { accepts, bearerMatches, isLoopbackHost, originAllowed, parsePost, readBody, type ParsedPost } from './_http-checks.js';
+import { type Exchange, JsonExchange, SseExchange } from './_http-exchange.js';
+import { type DropCounter, HttpSession } from './_http-session.js';
+import { SseStream, type SseStreamOptions } from './_sse-writer.js';
+
+export interface HttpFrontOptions {
+  host: string;
+  port: number;
+  /** default '/mcp' */
+  path?: string;
+  allowRemote?: boolean;
+  /** bearer token; required (USAGE error) when host is not loopback, and then only with allowRemote */
+  token?: string;
+  /** default 64 */
+  maxSessions?: number;
+  /** default 30 min */
+  idleTimeoutMs?: number;
+  /** default DEFAULT_MAX_FRAME_BYTES */
+  maxBodyBytes?: number;
+  /** Interval of SSE keep-alive comments; default 15 s. */
+  keepAliveMs?: number;
+  /** How long a client may leave an SSE stream unread before its session is dropped; default 30 s. */
+  stallMs?: number;
+  /** Unread SSE bytes a client may leave before its session is dropped; default 2 x maxBodyBytes (at least 8 MiB). */
+  maxBufferedBytes?: number;
+  /** Client requests one session may have waiting for answers; default 10,000. */
+  maxPendingRequests?: number;
+  /** A new client session (an initialize POST without a session id). The relay sets onmessage/onclose synchronously in it. */
+  onConnection: (connection: FrontConnection) => void;
+}
+
+export interface HttpFront {
+  readonly url: string;
+  readonly port: number;
+  /** Open client sessions. */
+  readonly sessions: number;
+  /** Messages that could not be delivered (client gone, queue full, notification with no stream). */
+  readonly droppedMessages: number;
+  close(): Promise<void>;
+}
+
+const SESSION_HEADER = 'mcp-session-id';
+const VERSION_HEADER = 'mcp-protocol-version';
+const MAX_QUEUED_MESSAGES = 1000;
+const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
+const REQUEST_BODY_TIMEOUT_MS = 30_000;
+
+function sendStatus(response: ServerResponse, status: number, body?: { code: number; message: string }, headers: Record<string, string> = {}): void {
+  if (response.headersSent) {
+    response.end();
+    return;
+  }
+  if (body === undefined) {
+    response.writeHead(status, headers).end();
+    return;
+  }
+  const text = JSON.stringify({ jsonrpc: '2.0', id: null, error: body });
+  response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(text);
+}
+
+function checkOptions(options: HttpFrontOptions): void {
+  if (!isLoopbackHost(options.host)) {
+    if (options.allowRemote !== true) {
+      throw new McpctxError('USAGE', `refusing to listen on ${options.host}: it is not a loopback address; pass --allow-remote with a bearer token (--token-env NAME) to accept remote clients`, { host: options.host });
+    }
+    if (options.token === undefined || options.token === '') {
+      throw new McpctxError('USAGE', `refusing to listen on ${options.host} without a bearer token; set one with --token-env NAME`, { host: options.host });
+    }
+  }
+  if (options.token !== undefined && options.token === '') {
+    throw new McpctxError('USAGE', 'the bearer token is empty; set a non-empty value in the variable --token-env names');
+  }
+  const path = options.path ?? '/mcp';
+  if (!path.startsWith('/')) throw new McpctxError('USAGE', `the HTTP path must start with "/" (got ${JSON.stringify(path)})`);
+}
+
+function hostForUrl(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      const where = `${hostForUrl(host)}:${port}`;
+      const why = error.code === 'EADDRINUSE'
+        ? 'the port is in use; stop what uses it or pick another port'
+        : error.code === 'EACCES'
+          ? 'permission denied; pick a port above 1023'
+          : error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND'
+            ? 'no such address on this machine'
+            : error.message;
+      reject(new McpctxError('LISTEN_FAILED', `cannot listen on ${where}: ${why}`, { host, port, errno: error.code }, { cause: error }));
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFront> {
+  checkOptions(options);
+  const path = options.path ?? '/mcp';
+  const loopbackBind = isLoopbackHost(options.host);
+  const maxSessions = options.maxSessions ?? 64;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_FRAME_BYTES;
+  const maxPendingRequests = options.maxPendingRequests ?? 10_000;
+  const limits = { idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000, maxQueuedMessages: MAX_QUEUED_MESSAGES, maxQueuedBytes: MAX_QUEUED_BYTES };
+  const streamLimits = {
+    keepAliveMs: options.keepAliveMs ?? 15_000,
+    stallMs: options.stallMs ?? 30_000,
+    maxBufferedBytes: options.maxBufferedBytes ?? Math.max(2 * maxBodyBytes, MAX_QUEUED_BYTES),
+  };
+  const sessions = new Map<string, HttpSession>();
+  const drops: DropCounter = { dropped: 0 };
+  let closing = false;
+
+  const openStream = (response: ServerResponse, session: HttpSession, headers: Record<string, string>, onGone: () => void): SseStream => {
+    const streamOptions: SseStreamOptions = {
+      ...streamLimits,
+      onGone: (reason, stalled) => {
+        onGone();
+        if (stalled) void session.close(`dropped: ${reason}`);
+      },
+    };
+    return new SseStream(response, headers, streamOptions);
+  };
+
+  /** The session a non-initialize request names: undefined after answering 400/404 itself. */
+  const sessionOf = (request: IncomingMessage, response: ServerResponse): HttpSession | undefined => {
+    const id = request.headers[SESSION_HEADER];
+    if (typeof id !== 'string' || id === '') {
+      sendStatus(response, 400, { code: -32000, message: 'Bad Request: Mcp-Session-Id header is required; start a session with an initialize request' });
+      return undefined;
+    }
+    const session = sessions.get(id);
+    if (session === undefined || session.isClosed) {
+      sendStatus(response, 404, { code: -32001, message: 'Session not found: it ended or never existed; start a new session with an initialize request' });
+      return undefined;
+    }
+    session.touch();
+    return session;
+  };
+
+  const handlePost = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const contentType = request.headers['content-type'];
+    if (contentType !== undefined && !accepts(contentType, 'application/json')) {
+      request.resume();
+      sendStatus(response, 415, { code: -32000, message: 'Unsupported Media Type: the body must be application/json' });
+      return;
+    }
+    const body = await readBody(request, maxBodyBytes);
+    if (!body.ok) {
+      sendStatus(response, body.status, { code: body.status === 413 ? -32600 : -32700, message: body.reason }, body.status === 413 ? { connection: 'close' } : {});
+      return;
+    }
+    const parsed = parsePost(body.text, MAX_JSON_DEPTH);
+    if (!parsed.ok) {
+      sendStatus(response, 400, { code: parsed.code, message: parsed.reason });
+      return;
+    }
+    const post = parsed.post;
+    let session: HttpSession | undefined;
+    if (post.initialize) {
+      if (request.headers[SESSION_HEADER] !== undefined) {
+        sendStatus(response, 400, { code: -32600, message: 'Bad Request: initialize starts a new session; send it without Mcp-Session-Id' });
+        return;
+      }
+      if (sessions.size >= maxSessions) {
+        sendStatus(response, 503, { code: -32000, message: `Service Unavailable: the gateway holds its limit of ${maxSessions} sessions; end one (DELETE) or wait for an idle one to expire` }, { 'retry-after': '5' });
+        return;
+      }
+      session = newSession();
+      session.endIfRefused(post.requestIds[0] ?? null);
+    } else {
+      session = sessionOf(request, response);
+      if (session === undefined) return;
+      if (session.awaitsAny(post.requestIds)) {
+        sendStatus(response, 400, { code: -32600, message: 'Invalid Request: a request with this id is still in flight in this session; use a new id' });
+        return;
+      }
+      if (session.pendingCount + post.requestIds.length > maxPendingRequests) {
+        sendStatus(response, 429, { code: -32000, message: `Too Many Requests: this session has ${session.pendingCount} requests in flight; the limit is ${maxPendingRequests}; wait for answers first` });
+        return;
+      }
+    }
+    dispatch(request, response, session, post);
+  };
+
+  const dispatch = (request: IncomingMessage, response: ServerResponse, session: HttpSession, post: ParsedPost): void => {
+    if (post.requestIds.length === 0) {
+      response.writeHead(202).end();
+      session.receive(post.messages);
+      return;
+    }
+    const headers: Record<string, string> = post.initialize ? { [SESSION_HEADER]: session.id } : {};
+    let exchange: Exchange;
+    const done = (): void => session.settled(post.requestIds, exchange);
+    if (accepts(request.headers.accept, 'text/event-stream')) {
+      const stream = openStream(response, session, headers, () => session.settled(post.requestIds, exchange));
+      exchange = new SseExchange(stream, post.requestIds, done);
+    } else {
+      exchange = new JsonExchange(response, post.requestIds, post.batch, headers, done);
+    }
+    session.expect(post.requestIds, exchange);
+    session.receive(post.messages);
+  };
+
+  // A session is announced to the relay with its initialize request, so it can answer it.
+  const newSession = (): HttpSession => {
+    const session = new HttpSession(randomBytes(24).toString('base64url'), limits, drops, (ended) => sessions.delete(ended.id));
+    sessions.set(session.id, session);
+    options.onConnection(session);
+    return session;
+  };
+
+  const handleGet = (request: IncomingMessage, response: ServerResponse): void => {
+    if (!accepts(request.headers.accept, 'text/event-stream')) {
+      sendStatus(response, 406, { code: -32000, message: 'Not Acceptable: a GET must accept text/event-stream' });
+      return;
+    }
+    const session = sessionOf(request, response);
+    if (session === undefined) return;
+    if (session.hasGetStream) {
+      sendStatus(response, 409, { code: -32000, message: 'Conflict: this session already has a GET stream open; close it first' });
+      return;
+    }
+    const stream: SseStream = openStream(response, session, {}, () => session.detachGetStream(stream));
+    session.attachGetStream(stream);
+  };
+
+  const handleDelete = (request: IncomingMessage, response: ServerResponse): void => {
+    const session = sessionOf(request, response);
+    if (session === undefined) return;
+    void session.close('the client ended the session');
+    response.writeHead(204).end();
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const url = new URL(request.url ?? '/', 'http://gateway');
+    if (url.pathname !== path) {
+      request.resume();
+      sendStatus(response, 404, { code: -32000, message: `Not Found: the MCP endpoint is ${path}` });
+      return;
+    }
+    if (!originAllowed(request.headers.origin, loopbackBind)) {
+      request.resume();
+      sendStatus(response, 403, { code: -32000, message: 'Forbidden: this gateway listens on loopback and accepts only loopback origins' });
+      return;
+    }
+    if (options.token !== undefined && !bearerMatches(request.headers.authorization, options.token)) {
+      request.resume();
+      sendStatus(response, 401, { code: -32000, message: 'Unauthorized: send Authorization: Bearer <token>' }, { 'www-authenticate': 'Bearer' });
+      return;
+    }
+    const version = request.headers[VERSION_HEADER];
+    if (typeof version === 'string' && !KNOWN_PROTOCOL_VERSIONS.includes(version)) {
+      request.resume();
+      sendStatus(response, 400, { code: -32000, message: `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}; supported: ${KNOWN_PROTOCOL_VERSIONS.join(', ')}` });
+      return;
+    }
+    if (closing) {
+      request.resume();
+      sendStatus(response, 503, { code: -32000, message: 'Service Unavailable: the gateway is shutting down' }, { connection: 'close' });
+      return;
+    }
+    switch (request.method) {
+      case 'POST':
+        return handlePost(request, response);
+      case 'GET':
+        return handleGet(request, response);
+      case 'DELETE':
+        return handleDelete(request, response);
+      default:
+        request.resume();
+        sendStatus(response, 405, { code: -32000, message: 'Method Not Allowed: use POST, GET or DELETE' }, { allow: 'POST, GET, DELETE' });
+    }
+  };
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch(() => sendStatus(response, 500, { code: -32603, message: 'Internal error in the gateway' }));
+  });
+  server.requestTimeout = REQUEST_BODY_TIMEOUT_MS;
+  await listen(server, options.host, options.port);
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://${hostForUrl(options.host)}:${port}${path}`,
+    port,
+    get sessions() {
+      return sessions.size;
+    },
+    get droppedMessages() {
+      return drops.dropped;
+    },
+    async close() {
+      if (closing) return;
+      closing = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all([...sessions.values()].map((session) => session.close('the gateway is shutting down')));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

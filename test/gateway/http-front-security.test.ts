@@ -1,0 +1,111 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHttpFront, type HttpFront, type HttpFrontOptions } from '../../src/gateway/index.js';
+import { pollUntil } from '../support/processes.js';
+import { echoRelay, type EchoRelay } from './_echo-relay.js';
+import { initializeRequest, openSession, post } from './_http-client.js';
+
+const fronts: HttpFront[] = [];
+let relay: EchoRelay;
+
+async function start(options: Partial<HttpFrontOptions> = {}): Promise<HttpFront> {
+  relay = echoRelay();
+  const front = await startHttpFront({ host: '127.0.0.1', port: 0, onConnection: relay.onConnection, ...options });
+  fronts.push(front);
+  return front;
+}
+
+afterEach(async () => {
+  await Promise.all(fronts.splice(0).map((front) => front.close()));
+});
+
+describe('HTTP front: access', () => {
+  it('answers 401 without or with a wrong bearer token, and serves the right one', async () => {
+    const { url } = await start({ token: 'correct-horse-battery' });
+    const none = await post(url, initializeRequest());
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toBe('Bearer');
+    expect((await post(url, initializeRequest(), { headers: { authorization: 'Bearer correct-horse-batterz' } })).status).toBe(401);
+    expect((await post(url, initializeRequest(), { headers: { authorization: 'Bearer correct-horse' } })).status).toBe(401);
+    const session = await openSession(url, { authorization: 'Bearer correct-horse-battery' });
+    const get = await fetch(url, { headers: { accept: 'text/event-stream', 'mcp-session-id': session } });
+    expect(get.status).toBe(401);
+    const text = await get.text();
+    expect(text).not.toContain('correct-horse-battery');
+  });
+
+  it('answers 403 to a foreign Origin on a loopback bind and serves loopback origins', async () => {
+    const { url } = await start();
+    expect((await post(url, initializeRequest(), { headers: { origin: 'http://evil.example' } })).status).toBe(403);
+    expect((await post(url, initializeRequest(), { headers: { origin: 'null' } })).status).toBe(403);
+    expect((await post(url, initializeRequest(), { headers: { origin: 'http://localhost:5173' } })).status).toBe(200);
+    expect((await post(url, initializeRequest(), { headers: { origin: 'http://127.0.0.1:8080' } })).status).toBe(200);
+  });
+
+  it('refuses a non-loopback host without allowRemote and a token, before listening', async () => {
+    const onConnection = (): void => undefined;
+    await expect(startHttpFront({ host: '0.0.0.0', port: 0, onConnection })).rejects.toMatchObject({ code: 'USAGE', message: expect.stringContaining('--allow-remote') });
+    await expect(startHttpFront({ host: '0.0.0.0', port: 0, allowRemote: true, onConnection })).rejects.toMatchObject({ code: 'USAGE', message: expect.stringContaining('token') });
+    await expect(startHttpFront({ host: '0.0.0.0', port: 0, token: 'secret-token', onConnection })).rejects.toMatchObject({ code: 'USAGE' });
+  });
+
+  it('names host:port when the port is in use', async () => {
+    const first = await start();
+    const failure = startHttpFront({ host: '127.0.0.1', port: first.port, onConnection: () => undefined });
+    await expect(failure).rejects.toMatchObject({ code: 'LISTEN_FAILED', message: expect.stringContaining(`127.0.0.1:${first.port}: the port is in use`) });
+  });
+});
+
+describe('HTTP front: bounds', () => {
+  it('answers 413 to a body over maxBodyBytes', async () => {
+    const { url } = await start({ maxBodyBytes: 1024 });
+    const session = await openSession(url);
+    const big = { jsonrpc: '2.0', id: 1, method: 'echo/raw', params: { text: 'x'.repeat(2000) } };
+    expect((await post(url, big, { session })).status).toBe(413);
+    // Chunked, so no Content-Length warns ahead: the count while reading must refuse it.
+    const bytes = new TextEncoder().encode(JSON.stringify(big));
+    const chunked = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'mcp-session-id': session },
+      body: new ReadableStream({
+        start(controller) {
+          for (let at = 0; at < bytes.length; at += 256) controller.enqueue(bytes.subarray(at, at + 256));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect(relay.received.some((message) => message.method === 'echo/raw')).toBe(false);
+  });
+
+  it('answers 400 with a JSON-RPC parse error to bad JSON, and 400 to a body nested too deep', async () => {
+    const { url } = await start();
+    const session = await openSession(url);
+    const bad = await post(url, '{"jsonrpc":"2.0",', { session });
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(await bad.text())).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+    const deep = `{"jsonrpc":"2.0","id":1,"method":"echo/raw","params":${'['.repeat(600)}${']'.repeat(600)}}`;
+    const nested = await post(url, deep, { session });
+    expect(nested.status).toBe(400);
+    expect(JSON.parse(await nested.text())).toMatchObject({ error: { code: -32600, message: expect.stringContaining('deeper') } });
+    expect((await post(url, { id: 1, method: 'ping' }, { session })).status).toBe(400);
+  });
+
+  it('drops the session of a client that stops reading its GET stream', async () => {
+    const { url } = await start({ maxBufferedBytes: 256 * 1024 });
+    const session = await openSession(url);
+    const get = await fetch(url, { headers: { accept: 'text/event-stream', 'mcp-session-id': session } });
+    expect(get.status).toBe(200); // and never read
+    const connection = relay.connections[0];
+    const chunk = 'y'.repeat(64 * 1024);
+    let sent = 0;
+    // Kernel and fetch buffers take a few MiB before the front sees any backpressure; bounded at 256 MiB.
+    for (; sent < 4096 && relay.closeReasons.length === 0; sent += 1) {
+      await connection?.send({ jsonrpc: '2.0', method: 'notifications/message', params: { data: chunk } }).catch(() => undefined);
+      if (sent % 64 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(await pollUntil(() => relay.closeReasons.length > 0, 10_000)).toBe(true);
+    expect(relay.closeReasons[0]).toMatch(/^dropped: the client left \d+ bytes unread/);
+    await get.body?.cancel().catch(() => undefined);
+  });
+});
