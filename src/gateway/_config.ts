@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, resolve } from 'node:path';
-import { parseDocument } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 import { McpctxError } from '../errors/index.js';
 import type { LaunchSpec } from '../mcp/index.js';
 import { isPlainObject } from '../tokens/index.js';
@@ -114,12 +114,13 @@ function parseText(text: string, file: string | undefined): unknown {
       throw invalidConfig([{ path: '(file)', reason: `is not valid JSON: ${jsonErrorWhere(error as Error, plain)}` }], file);
     }
   }
-  const document = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { uniqueKeys: true, prettyErrors: false, lineCounter });
   if (document.errors.length > 0) {
     throw invalidConfig(
       document.errors.map((error) => {
-        const where = error.linePos?.[0];
-        return { path: '(file)', reason: `is not valid YAML${where === undefined ? '' : ` at line ${where.line}, column ${where.col}`}: ${error.message}` };
+        const where = lineCounter.linePos(error.pos[0]);
+        return { path: '(file)', reason: `is not valid YAML at line ${where.line}, column ${where.col}: ${error.message}` };
       }),
       file,
     );
