@@ -87,10 +87,14 @@ describe('capTextTokens', () => {
   });
 
   it('does not split a surrogate pair and copes with text with no spaces', () => {
-    const emoji = '😀'.repeat(200);
-    const cut = capTextTokens(emoji, 10);
-    expect(countTokens(cut)).toBeLessThanOrEqual(10);
-    expect(cut.slice(0, -1)).toMatch(/^(?:😀)*$/u);
+    const loneHighSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])/;
+    for (const text of ['😀'.repeat(200), `a${'😀'.repeat(200)}`, `ab${'𝒳🎉'.repeat(100)}`]) {
+      for (let cap = 2; cap <= 30; cap += 1) {
+        const cut = capTextTokens(text, cap);
+        expect(countTokens(cut)).toBeLessThanOrEqual(cap);
+        expect(cut).not.toMatch(loneHighSurrogate);
+      }
+    }
     expect(countTokens(capTextTokens('x'.repeat(5000), 3))).toBeLessThanOrEqual(3);
   });
 });
