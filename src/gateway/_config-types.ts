@@ -1,0 +1,74 @@
+import type { LaunchSpec } from '../mcp/index.js';
+import type { FieldSpec, TextFormat } from '../shape/index.js';
+
+export interface StdioUpstream {
+  readonly name: string;
+  readonly kind: 'stdio';
+  /** As configured: `env` values may hold `${NAME}` references until `resolveUpstream`. */
+  readonly launch: LaunchSpec;
+}
+
+export interface HttpUpstream {
+  readonly name: string;
+  readonly kind: 'http';
+  readonly url: string;
+  /** header name -> template with ${ENV} references (never a resolved value) */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export type UpstreamSpec = StdioUpstream | HttpUpstream;
+
+export type ResolvedUpstream = StdioUpstream | (HttpUpstream & { readonly resolvedHeaders: Readonly<Record<string, string>> });
+
+/** Keys of a tool definition the `drop` rule may remove. */
+export const DROPPABLE_TOOL_KEYS = ['title', 'annotations', 'icons'] as const;
+export type DroppableToolKey = (typeof DROPPABLE_TOOL_KEYS)[number];
+
+export interface ToolRules {
+  description?: string;
+  maxDescriptionTokens?: number;
+  dropOutputSchema?: boolean;
+  drop?: readonly DroppableToolKey[];
+  project?: readonly FieldSpec[];
+  format?: TextFormat;
+  pageTokens?: number;
+  maxTokens?: number;
+}
+
+export interface SearchSettings {
+  readonly enabled: boolean;
+  readonly topK: number;
+  readonly pinned: readonly string[];
+}
+
+/**
+ * `allow` / `deny` as written: a list of names or globs matched against the name the client sees,
+ * or a map from server name to names or globs matched against that server's own tool names.
+ */
+export type NamePatterns =
+  | { readonly kind: 'visible'; readonly patterns: readonly string[] }
+  | { readonly kind: 'per-server'; readonly byServer: Readonly<Record<string, readonly string[]>> };
+
+export interface GatewayConfig {
+  readonly upstreams: readonly UpstreamSpec[];
+  /** Names of `disabled: true` entries, in file order. */
+  readonly skipped: readonly string[];
+  readonly separator: string;
+  readonly allow: NamePatterns | undefined;
+  readonly deny: NamePatterns | undefined;
+  readonly capTokens: number;
+  readonly offload: boolean;
+  readonly search: SearchSettings;
+  /** By the name the client sees; a null-prototype map, so "constructor" is never a rule. */
+  readonly tools: Readonly<Record<string, ToolRules>>;
+  readonly file?: string;
+}
+
+export interface ConfigProblem {
+  readonly path: string;
+  readonly reason: string;
+}
+
+export const DEFAULT_SEPARATOR = '__';
+export const DEFAULT_CAP_TOKENS = 25_000;
+export const DEFAULT_SEARCH_TOP_K = 5;

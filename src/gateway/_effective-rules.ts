@@ -1,0 +1,92 @@
+import { redactArgs } from '../mcp/index.js';
+import type { GatewayConfig, NamePatterns, SearchSettings, ToolRules } from './_config-types.js';
+import { referencedNames } from './_env-templates.js';
+import { isNamespaced, splitVisibleName } from './_name-patterns.js';
+
+export interface EffectiveUpstream {
+  readonly name: string;
+  readonly kind: 'stdio' | 'http';
+  /** stdio: the command and its arguments (credential-looking values `[redacted]`). */
+  readonly command?: string;
+  readonly args?: readonly string[];
+  readonly cwd?: string;
+  /** stdio: names of the variables set for the server, sorted (never values). */
+  readonly envNames?: readonly string[];
+  /** http: the URL (a password or credential-named query value `[redacted]`). */
+  readonly url?: string;
+  /** http: header names, sorted (never values). */
+  readonly headerNames?: readonly string[];
+  /** Variables of the gateway's environment the server needs at start (`${NAME}` references), sorted. */
+  readonly requiredEnv: readonly string[];
+}
+
+export interface EffectiveToolRules {
+  /** The name the client sees. */
+  readonly name: string;
+  /** The upstream the name belongs to, or null when it names none that is running. */
+  readonly upstream: string | null;
+  readonly rules: ToolRules;
+}
+
+/** What `mcpctx gateway check` prints: every setting with its default applied, no secret. */
+export interface EffectiveRules {
+  readonly file: string | null;
+  readonly upstreams: readonly EffectiveUpstream[];
+  /** `disabled: true` servers, not started. */
+  readonly skipped: readonly string[];
+  /** Whether tool names are `SERVER<separator>tool` (more than one upstream). */
+  readonly namespaced: boolean;
+  readonly separator: string;
+  /** null: every tool allowed. */
+  readonly allow: NamePatterns | null;
+  readonly deny: NamePatterns | null;
+  readonly capTokens: number;
+  readonly offload: boolean;
+  readonly search: SearchSettings;
+  /** Sorted by name. */
+  readonly tools: readonly EffectiveToolRules[];
+}
+
+export function describeEffectiveRules(config: GatewayConfig): EffectiveRules {
+  const upstreams = config.upstreams.map((spec): EffectiveUpstream => {
+    if (spec.kind === 'stdio') {
+      const env = spec.launch.env ?? {};
+      return {
+        name: spec.name,
+        kind: 'stdio',
+        command: spec.launch.command,
+        args: redactArgs(spec.launch.args ?? []).args,
+        ...(spec.launch.cwd === undefined ? {} : { cwd: spec.launch.cwd }),
+        envNames: Object.keys(env).sort(),
+        requiredEnv: sortedNames(Object.values(env)),
+      };
+    }
+    return {
+      name: spec.name,
+      kind: 'http',
+      url: redactArgs([spec.url]).args[0] ?? '',
+      headerNames: Object.keys(spec.headers).sort(),
+      requiredEnv: sortedNames(Object.values(spec.headers)),
+    };
+  });
+  const tools = Object.keys(config.tools)
+    .sort()
+    .map((name) => ({ name, upstream: splitVisibleName(config, name)?.upstream ?? null, rules: { ...config.tools[name] } }));
+  return {
+    file: config.file ?? null,
+    upstreams,
+    skipped: [...config.skipped],
+    namespaced: isNamespaced(config),
+    separator: config.separator,
+    allow: config.allow ?? null,
+    deny: config.deny ?? null,
+    capTokens: config.capTokens,
+    offload: config.offload,
+    search: { enabled: config.search.enabled, topK: config.search.topK, pinned: [...config.search.pinned] },
+    tools,
+  };
+}
+
+function sortedNames(templates: readonly string[]): string[] {
+  return [...new Set(templates.flatMap((template) => referencedNames(template)))].sort();
+}
