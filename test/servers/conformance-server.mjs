@@ -6,6 +6,7 @@
 //   node test/servers/conformance-server.mjs --http 127.0.0.1:0   (stderr: "listening on http://127.0.0.1:PORT/mcp")
 // The SDK v2 has no node:http adapter, so HTTP mode wraps its web-standard transport in node:http:
 // one McpServer and transport per session, a bounded number of sessions and of stored SSE events.
+/* global Headers, Request, AbortController -- web-standard globals of Node 20 */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Readable } from 'node:stream';
