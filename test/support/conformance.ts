@@ -86,9 +86,9 @@ export async function runConformance(url: string, options: ConformanceOptions = 
     if (wanted.length === all.length && wanted.every((name, i) => name === all[i])) {
       const suite = await runCli(['server', '--url', url, '--suite', 'all'], cwd, deadline - performance.now(), scenarioTimeoutMs);
       for (const result of await collect(cwd, suite)) results.set(result.scenario, result);
-      if (suite.stuckScenario !== undefined) results.set(suite.stuckScenario, timedOut(suite.stuckScenario, scenarioTimeoutMs));
+      if (suite.stuck !== undefined) results.set(suite.stuck.scenario, timedOut(suite.stuck.scenario, suite.stuck.reason));
       remaining = wanted.filter((name) => !results.has(name));
-      if (suite.stuckScenario === undefined && !suite.killed) {
+      if (!suite.killed) {
         // The suite ended on its own: a scenario it never reported on failed to run at all.
         for (const name of remaining) results.set(name, unrun(name, `the CLI wrote no checks.json (exit ${suite.exitCode}): ${tail(suite.stderr)}`));
         remaining = [];
@@ -100,9 +100,11 @@ export async function runConformance(url: string, options: ConformanceOptions = 
         results.set(name, unrun(name, 'not run: the overall conformance timeout passed first', true));
         continue;
       }
-      const single = await runCli(['server', '--url', url, '--scenario', name], cwd, Math.min(left, scenarioTimeoutMs));
+      const limit = Math.min(left, scenarioTimeoutMs);
+      const single = await runCli(['server', '--url', url, '--scenario', name], cwd, limit);
       const found = (await collect(cwd, single)).find((r) => r.scenario === name);
-      results.set(name, found ?? (single.killed ? timedOut(name, Math.min(left, scenarioTimeoutMs)) : unrun(name, `the CLI wrote no checks.json (exit ${single.exitCode}): ${tail(single.stderr)}`)));
+      const reason = limit < scenarioTimeoutMs ? 'the overall conformance timeout passed while it ran' : `timed out after ${limit} ms`;
+      results.set(name, found ?? (single.killed ? timedOut(name, reason) : unrun(name, `the CLI wrote no checks.json (exit ${single.exitCode}): ${tail(single.stderr)}`)));
     }
   } finally {
     await rm(cwd, { recursive: true, force: true });
@@ -126,8 +128,8 @@ interface CliRun {
   stderr: string;
   /** Killed for the overall or per-scenario timeout. */
   killed: boolean;
-  /** The scenario that overstayed its per-scenario timeout, if that is why it was killed. */
-  stuckScenario?: string;
+  /** The scenario running when it was killed, and which timeout killed it. */
+  stuck?: { scenario: string; reason: string };
 }
 
 function runCli(args: string[], cwd: string, timeoutMs: number, scenarioTimeoutMs?: number): Promise<CliRun> {
@@ -141,14 +143,14 @@ function runCli(args: string[], cwd: string, timeoutMs: number, scenarioTimeoutM
     const run: CliRun = { exitCode: null, stdout: '', stderr: '', killed: false };
     let current: string | undefined;
     let scenarioTimer: NodeJS.Timeout | undefined;
-    const kill = (stuck?: string): void => {
+    const kill = (reason: string): void => {
       if (run.killed) return;
       run.killed = true;
-      run.stuckScenario = stuck;
+      if (current !== undefined) run.stuck = { scenario: current, reason };
       killGroup(child, 'SIGTERM');
       setTimeout(() => killGroup(child, 'SIGKILL'), KILL_GRACE_MS).unref();
     };
-    const overall = setTimeout(() => kill(current), Math.max(0, timeoutMs));
+    const overall = setTimeout(() => kill(`the overall conformance timeout passed while it ran`), Math.max(0, timeoutMs));
     let partialLine = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       run.stdout = (run.stdout + chunk).slice(-OUTPUT_TAIL_CHARS);
@@ -160,7 +162,7 @@ function runCli(args: string[], cwd: string, timeoutMs: number, scenarioTimeoutM
         if (started === undefined) continue;
         current = started;
         clearTimeout(scenarioTimer);
-        scenarioTimer = setTimeout(() => kill(current), scenarioTimeoutMs);
+        scenarioTimer = setTimeout(() => kill(`timed out after ${scenarioTimeoutMs} ms`), scenarioTimeoutMs);
       }
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (run.stderr = (run.stderr + chunk).slice(-OUTPUT_TAIL_CHARS)));
@@ -212,8 +214,8 @@ async function collect(cwd: string, run: CliRun): Promise<ScenarioResult[]> {
   return results;
 }
 
-function timedOut(scenario: string, ms: number): ScenarioResult {
-  return { ...unrun(scenario, `timed out after ${ms} ms (the CLI was killed)`), timedOut: true };
+function timedOut(scenario: string, reason: string): ScenarioResult {
+  return { ...unrun(scenario, `${reason} (the CLI was killed)`), timedOut: true };
 }
 
 function unrun(scenario: string, reason: string, isTimeout = false): ScenarioResult {
