@@ -17,7 +17,7 @@ import {
   type ConformanceRun,
   type ListeningProcess,
 } from '../support/conformance.js';
-import { waitForNoMarkedProcesses } from '../support/processes.js';
+import { TEST_MARK_NAME, TEST_OWNER_NAME, markedEnv, waitForNoMarkedProcesses } from '../support/processes.js';
 
 const GATEWAY_CLI = join(PROJECT_ROOT, 'dist/cli/main.js');
 const SERVER_ANNOUNCE = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/;
@@ -55,7 +55,8 @@ afterEach(async () => {
 function expectConformant(run: ConformanceRun, scenarios: readonly string[]): void {
   expect(run.results.map((r) => r.scenario)).toEqual(scenarios);
   const unexpected = run.results.filter((r) => r.passed === r.scenario in KNOWN_FAILURES);
-  expect(unexpected.map((r) => `${r.scenario}: ${r.passed ? 'passed, but is listed as a known failure' : r.failures.join('; ')}`)).toEqual([]);
+  // One string, so a failing run prints every scenario and reason in full.
+  expect(unexpected.map((r) => `${r.scenario}: ${r.passed ? 'passed, but is listed as a known failure' : r.failures.join('; ')}`).join('\n')).toBe('');
 }
 
 function warningNames(run: ConformanceRun): Record<string, string[]> {
@@ -90,11 +91,11 @@ describe('conformance through mcpctx gateway (HTTP front, stdio upstream)', () =
   it('passes the same scenarios as the server does directly', async () => {
     expect(existsSync(GATEWAY_CLI), `${GATEWAY_CLI} is missing: run npm run build`).toBe(true);
     const scenarios = await listServerScenarios();
-    const gateway = await start(
-      process.execPath,
-      [GATEWAY_CLI, 'gateway', '--http', '127.0.0.1:0', '--', process.execPath, CONFORMANCE_SERVER, '--stdio'],
-      GATEWAY_ANNOUNCE,
-    );
+    // The gateway passes an upstream only a few base env variables, so the upstream gets the leak
+    // mark through `env` in its own command line: afterEach then proves the gateway ended it.
+    const mark = markedEnv();
+    const upstream = ['env', `${TEST_MARK_NAME}=${mark[TEST_MARK_NAME]}`, `${TEST_OWNER_NAME}=${mark[TEST_OWNER_NAME]}`, process.execPath, CONFORMANCE_SERVER, '--stdio'];
+    const gateway = await start(process.execPath, [GATEWAY_CLI, 'gateway', '--http', '127.0.0.1:0', '--', ...upstream], GATEWAY_ANNOUNCE);
     const run = await runConformance(gateway.url, RUN_BOUNDS);
     console.info(`conformance via gateway: ${run.results.filter((r) => r.passed).length}/${run.results.length} scenarios passed in ${run.elapsedMs} ms`);
     expectConformant(run, scenarios);
