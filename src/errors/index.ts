@@ -27,7 +27,13 @@ export type McpctxErrorCode =
   | 'NESTING_TOO_DEEP'
   | 'OUTPUT_CONFLICT'
   | 'CATALOG_TOO_LARGE'
-  | 'CANCELLED';
+  | 'CANCELLED'
+  | 'INVALID_HANDLE'
+  | 'FOREIGN_HANDLE'
+  | 'EXPIRED'
+  | 'EVICTED'
+  | 'INVALID_QUERY'
+  | 'RESULT_TOO_LARGE';
 
 export class McpctxError extends Error {
   readonly code: McpctxErrorCode;
