@@ -4,7 +4,7 @@ import { isPlainObject, jsonText, sha256Hex } from '../tokens/index.js';
 import { TokenCodec, looksLikeGatewayToken, newStoreId } from './_handles.js';
 import { offload } from './_offload.js';
 import type { OffloadStore } from './_offload-store.js';
-import { READ_RESULT_DEFINITION, readResult } from './_read-result.js';
+import { READ_PAGE_TOKENS, READ_RESULT_DEFINITION, readResult } from './_read-result.js';
 import { recordList, resultValue } from './_records.js';
 import type { ResultContext, ShapeOutcome, StoredEntry } from './_result-types.js';
 import { loadEntry, storedPage } from './_stored-pages.js';
@@ -38,7 +38,8 @@ export class ResultShaper {
   /** Before a tools/call is relayed: a gateway cursor is answered from the store. undefined = relay it. */
   continuation(args: Record<string, unknown> | undefined, ctx: ResultContext): ShapeOutcome | undefined {
     const cursor = isPlainObject(args) ? args.cursor : undefined;
-    if (cursor === undefined) return undefined;
+    // null is how many clients say "no cursor".
+    if (cursor === undefined || cursor === null) return undefined;
     const paged = ctx.rules?.pageTokens !== undefined;
     if (!looksLikeGatewayToken(cursor)) {
       // Not ours: the upstream's own cursor, or an argument of a tool the gateway does not page.
@@ -124,7 +125,7 @@ export class ResultShaper {
         tool: ctx.tool,
         value: shaped?.value ?? storedValueOf(result),
         tokens: size,
-        budget: Math.min(limit.tokens, ctx.rules?.pageTokens ?? limit.tokens),
+        budget: Math.min(limit.tokens, ctx.rules?.pageTokens ?? READ_PAGE_TOKENS),
         pageTokens: ctx.rules?.pageTokens,
         reason: `The result of ${ctx.tool} is ${number(size)} tokens, over ${limit.what} of ${number(limit.tokens)}`,
       });
