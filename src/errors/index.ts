@@ -28,7 +28,13 @@ export type McpctxErrorCode =
   | 'OUTPUT_CONFLICT'
   | 'CATALOG_TOO_LARGE'
   | 'CANCELLED'
-  | 'LISTEN_FAILED';
+  | 'LISTEN_FAILED'
+  | 'INVALID_HANDLE'
+  | 'FOREIGN_HANDLE'
+  | 'EXPIRED'
+  | 'EVICTED'
+  | 'INVALID_QUERY'
+  | 'RESULT_TOO_LARGE';
 
 export class McpctxError extends Error {
   readonly code: McpctxErrorCode;

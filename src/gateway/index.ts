@@ -32,3 +32,9 @@ export {
 export { LIST_ROW_TOOL, OTHER_TOOLS_ROW, readGatewayReport, type GatewayReport, type GatewayReportRow, type GatewayReportTotals } from './_report.js';
 export { type FrontConnection, type FrontSendOptions, type JsonRpcMessage } from './_front.js';
 export { startHttpFront, type HttpFront, type HttpFrontOptions } from './_http-front.js';
+export { ResultShaper, DEFAULT_MAX_BINARY_BYTES } from './_result-shaper.js';
+export type { ResultAction, ResultContext, ResultRules, ShapeOutcome } from './_result-types.js';
+export { createMemoryStore, DEFAULT_MAX_BYTES, DEFAULT_TTL_MS, type OffloadStore, type OffloadStoreOptions, type StorePut } from './_offload-store.js';
+export { createSqliteStore } from './_sqlite-store.js';
+export { READ_PAGE_TOKENS, READ_RESULT_TOOL } from './_read-result.js';
+export { PATH_SYNTAX } from './_json-select.js';

@@ -1,0 +1,296 @@
+import { McpctxError } from '../errors/index.js';
+import { INVALID_PARAMS, defineProjection, formatText, stableJson, toolError, toolErrorFrom, toolResultCost, toolResultTokensWithin, type FieldSpec } from '../shape/index.js';
+import { isPlainObject, jsonText, sha256Hex } from '../tokens/index.js';
+import { TokenCodec, looksLikeGatewayToken, newStoreId } from './_handles.js';
+import { offload } from './_offload.js';
+import type { OffloadStore } from './_offload-store.js';
+import { READ_PAGE_TOKENS, READ_RESULT_DEFINITION, readResult } from './_read-result.js';
+import { recordList, resultValue } from './_records.js';
+import type { ResultContext, ShapeOutcome, StoredEntry } from './_result-types.js';
+import { loadEntry, storedPage } from './_stored-pages.js';
+
+/** Decoded bytes of images, audio and blobs one result may carry (as the shape guard's default). */
+export const DEFAULT_MAX_BINARY_BYTES = 1024 * 1024;
+
+const CURSOR_PARAMETER = { type: 'string', description: 'next_cursor of the previous page; omit for the first page.' };
+
+/**
+ * The gateway's result rules: projection, format, token pages with bound cursors served from the
+ * store, and the caps (offload behind a bound handle, or refuse with a remedy; never truncate).
+ * One instance serves every session; what it keeps between calls is in the store.
+ */
+export class ResultShaper {
+  readonly #store: OffloadStore;
+  readonly #codec: TokenCodec;
+  readonly #maxBinaryBytes: number;
+  /** Tools whose upstream schema has its own `cursor`: a cursor the gateway did not issue is theirs. */
+  readonly #upstreamCursorTools = new Set<string>();
+
+  readonly readResultTool: Record<string, unknown> = READ_RESULT_DEFINITION;
+
+  constructor(options: { store: OffloadStore; key?: Uint8Array; maxBinaryBytes?: number }) {
+    if (!isPlainObject(options) || options.store === undefined) throw new McpctxError('INVALID_ARGUMENT', 'ResultShaper needs a store (createMemoryStore() or createSqliteStore(file)).');
+    this.#store = options.store;
+    this.#codec = new TokenCodec(options.key);
+    this.#maxBinaryBytes = options.maxBinaryBytes ?? DEFAULT_MAX_BINARY_BYTES;
+  }
+
+  /** Before a tools/call is relayed: a gateway cursor is answered from the store. undefined = relay it. */
+  continuation(args: Record<string, unknown> | undefined, ctx: ResultContext): ShapeOutcome | undefined {
+    const cursor = isPlainObject(args) ? args.cursor : undefined;
+    // null is how many clients say "no cursor".
+    if (cursor === undefined || cursor === null) return undefined;
+    const paged = ctx.rules?.pageTokens !== undefined;
+    if (!looksLikeGatewayToken(cursor)) {
+      // Not ours: the upstream's own cursor, or an argument of a tool the gateway does not page.
+      if (!paged || this.#upstreamCursorTools.has(ctx.tool)) return undefined;
+      if (typeof cursor !== 'string') {
+        throw new McpctxError('INVALID_ARGUMENT', `"cursor" must be a string (next_cursor of the previous page).`, { jsonRpcCode: INVALID_PARAMS });
+      }
+    }
+    try {
+      const store = this.#store;
+      const opened = this.#codec.open(cursor, { kind: 'cursor', sessionId: ctx.sessionId, scope: toolScope(ctx.tool, args), now: store.now(), ttlMs: store.ttlMs });
+      const entry = loadEntry(store, opened.id, 'list', 'cursor');
+      if (entry.session !== ctx.sessionId || entry.tool !== ctx.tool) {
+        throw new McpctxError('FOREIGN_CURSOR', 'Foreign cursor: it belongs to another session or tool. Repeat the call without cursor to start from the first page.');
+      }
+      const items = Array.isArray(entry.value) ? entry.value : [];
+      const budget = pageBudget(ctx, ctx.rules?.pageTokens ?? entry.pageTokens ?? 1);
+      const page = storedPage({
+        items,
+        budget,
+        position: opened.position,
+        codec: this.#codec,
+        id: opened.id,
+        issuedAt: opened.issuedAt,
+        sessionId: ctx.sessionId,
+        scope: toolScope(ctx.tool, args),
+        revision: entry.revision,
+        continueHint: 'call again with the same arguments and cursor set to next_cursor',
+      });
+      const result = { content: [{ type: 'text', text: page.text }] };
+      return { result, action: 'paged', upstreamTokens: 0, deliveredTokens: page.tokens, note: `records ${page.start + 1}-${page.end} of ${items.length}, from the gateway's store` };
+    } catch (error) {
+      const result = toolErrorFrom(error);
+      return { result, action: 'refused', upstreamTokens: 0, deliveredTokens: toolResultCost(result).textTokens, note: error instanceof McpctxError ? error.code : 'error' };
+    }
+  }
+
+  /** After: shapes the upstream's CallToolResult by the rules. */
+  shape(result: Record<string, unknown>, args: Record<string, unknown> | undefined, ctx: ResultContext): ShapeOutcome {
+    let upstreamTokens: number;
+    let binaryBytes: number;
+    try {
+      const cost = toolResultCost(result);
+      upstreamTokens = cost.textTokens + cost.binaryFieldTokens;
+      binaryBytes = cost.binaryBytes;
+    } catch (error) {
+      // No JSON form (nested past the stack, ...): it cannot be measured, stored or relayed as is.
+      return refusal(`RESULT_UNREADABLE: tool "${ctx.tool}" returned a result the gateway cannot read (${(error as Error).message}), so nothing was returned. Ask for less at a time.`, 0);
+    }
+    const limit = capOf(ctx);
+    const number = (value: number): string => value.toLocaleString('en-US');
+    if (binaryBytes > this.#maxBinaryBytes) {
+      // Images, audio and blobs cannot be paged or previewed as text: refused, offload or not.
+      return refusal(
+        `RESULT_TOO_LARGE: tool "${ctx.tool}" would have returned ${number(binaryBytes)} bytes of images, audio or blobs, over the gateway's cap of ` +
+          `${number(this.#maxBinaryBytes)} bytes per result, so nothing was returned. Ask for a smaller image or fewer of them.`,
+        upstreamTokens,
+      );
+    }
+    const notes: string[] = [];
+    let shaped: Shaped | undefined;
+    if (result.isError !== true && ctx.rules !== undefined && (ctx.rules.project !== undefined || ctx.rules.format !== undefined || ctx.rules.pageTokens !== undefined)) {
+      try {
+        shaped = this.#applyRules(result, args, ctx, notes);
+      } catch (error) {
+        const outcome = this.#refuse(toolErrorFrom(error), upstreamTokens);
+        return { ...outcome, note: [...notes, 'the rules failed'].join('; ') };
+      }
+    }
+    const delivered = shaped?.result ?? result;
+    const within = toolResultTokensWithin(delivered, limit.tokens);
+    if (within !== false) {
+      const note = notes.length > 0 ? notes.join('; ') : undefined;
+      return { result: delivered, action: shaped?.action ?? 'passed', upstreamTokens, deliveredTokens: shaped === undefined ? upstreamTokens : within, ...(note ? { note } : {}) };
+    }
+    const size = shaped === undefined ? upstreamTokens : (toolResultTokensWithin(delivered, Number.MAX_SAFE_INTEGER) as number);
+    const over = `tool "${ctx.tool}" would have returned ${number(size)} tokens, over ${limit.what} of ${number(limit.tokens)} tokens`;
+    if (ctx.offload) {
+      const outcome = offload({
+        store: this.#store,
+        codec: this.#codec,
+        sessionId: ctx.sessionId,
+        tool: ctx.tool,
+        value: shaped?.value ?? storedValueOf(result),
+        tokens: size,
+        budget: Math.min(limit.tokens, ctx.rules?.pageTokens ?? READ_PAGE_TOKENS),
+        pageTokens: ctx.rules?.pageTokens,
+        reason: `The result of ${ctx.tool} is ${number(size)} tokens, over ${limit.what} of ${number(limit.tokens)}`,
+      });
+      if (outcome.stored) {
+        const preview = withContent(result, outcome.text, result.isError === true);
+        notes.push(`offloaded; preview shows ${outcome.shown} of ${outcome.total} items`);
+        return { result: preview, action: 'offloaded', upstreamTokens, deliveredTokens: outcome.tokens, note: notes.join('; ') };
+      }
+      return { ...refusal(`RESULT_TOO_LARGE: ${over}, and ${outcome.why}, so nothing was returned. ${REMEDY}`, upstreamTokens), note: notes.join('; ') || undefined };
+    }
+    return { ...refusal(`RESULT_TOO_LARGE: ${over}, so nothing was returned. ${REMEDY}`, upstreamTokens), ...(notes.length > 0 ? { note: notes.join('; ') } : {}) };
+  }
+
+  /** The meta-tool read_result({ handle, cursor?, path?, query? }). */
+  readResult(args: Record<string, unknown> | undefined, ctx: { sessionId: string; capTokens: number }): ShapeOutcome {
+    return readResult({ store: this.#store, codec: this.#codec }, args, ctx);
+  }
+
+  /** A paged tool's definition with an optional `cursor` string parameter (kept as is when it has one). */
+  withCursorParameter(tool: Record<string, unknown>): Record<string, unknown> {
+    const schema = isPlainObject(tool.inputSchema) ? tool.inputSchema : { type: 'object' };
+    const properties = isPlainObject(schema.properties) ? schema.properties : {};
+    if (Object.hasOwn(properties, 'cursor')) {
+      if (typeof tool.name === 'string') this.#upstreamCursorTools.add(tool.name);
+      return tool;
+    }
+    const inputSchema = { ...schema, properties: { ...properties, cursor: CURSOR_PARAMETER } };
+    return Object.hasOwn(tool, 'inputSchema') ? Object.fromEntries(Object.entries(tool).map(([key, value]) => [key, key === 'inputSchema' ? inputSchema : value])) : { ...tool, inputSchema };
+  }
+
+  #refuse(result: Record<string, unknown>, upstreamTokens: number): ShapeOutcome {
+    return { result, action: 'refused', upstreamTokens, deliveredTokens: toolResultCost(result).textTokens };
+  }
+
+  /** project, format and pageTokens over the result's records; undefined when it has none (said in `notes`). */
+  #applyRules(result: Record<string, unknown>, args: Record<string, unknown> | undefined, ctx: ResultContext, notes: string[]): Shaped | undefined {
+    const rules = ctx.rules ?? {};
+    const found = resultValue(result);
+    if (!found.found) {
+      notes.push(`rules not applied: ${found.why}`);
+      return undefined;
+    }
+    const list = recordList(found.value, found.from);
+    if (!list.found) {
+      notes.push(`rules not applied: no list of records (${list.why})`);
+      return undefined;
+    }
+    notes.push(`records: ${list.where} (${list.records.length})`);
+    const records = rules.project === undefined ? list.records : project(list.records, rules.project);
+    if (rules.pageTokens !== undefined) {
+      if (rules.format !== undefined && rules.format !== 'json') notes.push(`format ${rules.format} not applied: pages are JSON`);
+      return { ...this.#firstPage(result, records, args, ctx), value: records };
+    }
+    // Unpaged: the list is replaced where it was, other members kept (CSV takes the rows alone).
+    const format = rules.format ?? 'json';
+    const value = list.key === undefined || format === 'csv' ? records : { ...(found.value as Record<string, unknown>), [list.key]: records };
+    let text: string;
+    try {
+      text = formatText(value, format);
+    } catch (error) {
+      notes.push(`format ${format} not applied (${(error as Error).message}): sent as JSON`);
+      text = formatText(value, 'json');
+    }
+    if (format === 'csv' && list.key !== undefined) notes.push(`csv: the rows of ${list.key} only`);
+    return { result: withContent(result, text, false), action: 'projected', value };
+  }
+
+  #firstPage(result: Record<string, unknown>, records: readonly unknown[], args: Record<string, unknown> | undefined, ctx: ResultContext): Omit<Shaped, 'value'> {
+    const pageTokens = ctx.rules?.pageTokens ?? 1;
+    const budget = pageBudget(ctx, pageTokens);
+    const listText = jsonText(records, 'The shaped records') ?? '[]';
+    const revision = sha256Hex(listText);
+    const entry: StoredEntry = { v: 1, kind: 'list', session: ctx.sessionId, tool: ctx.tool, revision, pageTokens, tokens: 0, value: records };
+    const id = newStoreId();
+    const scope = toolScope(ctx.tool, args);
+    // Stamped before the put: such a cursor expires a moment before its list, never after.
+    const issuedAt = this.#store.now();
+    const page = storedPage({
+      items: records,
+      budget,
+      position: 0,
+      codec: this.#codec,
+      id,
+      issuedAt,
+      sessionId: ctx.sessionId,
+      scope,
+      revision,
+      continueHint: 'call again with the same arguments and cursor set to next_cursor',
+    });
+    if (page.page.next_cursor !== null) {
+      // Later pages are served from the store: keep the list before the cursor goes out.
+      const put = this.#store.put(id, JSON.stringify(entry));
+      if (!put.stored) {
+        throw new McpctxError(
+          'RESULT_TOO_LARGE',
+          `tool "${ctx.tool}": its shaped records (${put.bytes.toLocaleString('en-US')} bytes) are over the gateway store's cap of ${put.maxBytes.toLocaleString('en-US')} bytes, ` +
+            'so later pages could not be served and nothing was returned. Narrow the query (filters, fewer results).',
+        );
+      }
+    }
+    return { result: withContent(result, page.text, false), action: 'paged' };
+  }
+}
+
+interface Shaped {
+  readonly result: Record<string, unknown>;
+  readonly action: 'projected' | 'paged';
+  /** What an offload stores: the shaped records (or value). */
+  readonly value: unknown;
+}
+
+const REMEDY =
+  'Narrow the query (filters, a smaller page, one item by its id); whoever runs the gateway can also set project and pageTokens rules for this tool, or turn offload on.';
+
+function refusal(text: string, upstreamTokens: number): ShapeOutcome {
+  const result = toolError(text);
+  return { result, action: 'refused', upstreamTokens, deliveredTokens: toolResultCost(result).textTokens };
+}
+
+function capOf(ctx: ResultContext): { tokens: number; what: string } {
+  const max = ctx.rules?.maxTokens;
+  if (max !== undefined && max < ctx.capTokens) return { tokens: max, what: `this tool's maxTokens` };
+  return { tokens: ctx.capTokens, what: "the gateway's cap" };
+}
+
+function pageBudget(ctx: ResultContext, pageTokens: number): number {
+  return Math.max(1, Math.min(pageTokens, capOf(ctx).tokens));
+}
+
+/** What a paged tool's cursors are bound to: the tool and its arguments other than the cursor. */
+function toolScope(tool: string, args: Record<string, unknown> | undefined): string {
+  const rest = isPlainObject(args) ? Object.fromEntries(Object.entries(args).filter(([key]) => key !== 'cursor')) : {};
+  return JSON.stringify(['tool', tool, stableJson(rest)]);
+}
+
+function project(records: readonly unknown[], fields: readonly FieldSpec[]): unknown[] {
+  // Known paths are the fields' own: a field absent from this result is null, not an error at call time.
+  const paths = fields.map((field) => (typeof field === 'string' ? field : field.path));
+  const projection = defineProjection(fields, { knownPaths: paths });
+  return records.map((record) => projection.apply(record));
+}
+
+/** The result with one text block instead of its content and structuredContent; other keys (_meta, ...) kept in order. */
+function withContent(result: Record<string, unknown>, text: string, isError: boolean): Record<string, unknown> {
+  const content = [{ type: 'text', text }];
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(result)) {
+    if (key === 'structuredContent') continue;
+    if (key === 'isError') {
+      if (isError) out.isError = true;
+      continue;
+    }
+    out[key] = key === 'content' ? content : value;
+  }
+  if (!Object.hasOwn(out, 'content')) out.content = content;
+  if (isError) out.isError = true;
+  return out;
+}
+
+/** The value an offload keeps of an unshaped result: its JSON when it has one, else its text, else its content blocks. */
+function storedValueOf(result: Record<string, unknown>): unknown {
+  const found = resultValue(result);
+  if (found.found) return found.value;
+  const content = Array.isArray(result.content) ? result.content : [];
+  const [block] = content;
+  if (content.length === 1 && isPlainObject(block) && block.type === 'text' && typeof block.text === 'string') return block.text;
+  return content;
+}

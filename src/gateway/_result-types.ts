@@ -1,0 +1,50 @@
+import type { FieldSpec, TextFormat } from '../shape/index.js';
+
+/** The result rules of one tool (a subset of the config's ToolRules, which it merges with). */
+export interface ResultRules {
+  project?: readonly FieldSpec[];
+  format?: TextFormat;
+  pageTokens?: number;
+  maxTokens?: number;
+}
+
+export interface ResultContext {
+  sessionId: string;
+  /** The tool's name as the client sees it. */
+  tool: string;
+  rules: ResultRules | undefined;
+  /** The global cap on a delivered result, in o200k tokens (default 25,000). */
+  capTokens: number;
+  /** Offload a result over the cap (default true); false refuses it. */
+  offload: boolean;
+}
+
+export type ResultAction = 'passed' | 'projected' | 'paged' | 'offloaded' | 'refused';
+
+export interface ShapeOutcome {
+  /** The CallToolResult to send. */
+  result: Record<string, unknown>;
+  action: ResultAction;
+  /** Tokens of what the upstream sent (0 when the upstream was not called). */
+  upstreamTokens: number;
+  /** Tokens of `result`. */
+  deliveredTokens: number;
+  /** For the receipt: what was done and why (which list was paged, why a rule did not apply). */
+  note?: string;
+}
+
+/** Shape of a stored entry (JSON text in the store). */
+export interface StoredEntry {
+  readonly v: 1;
+  /** `list`: the shaped records a paged tool's continuations are served from; `offload`: a result too large to send. */
+  readonly kind: 'list' | 'offload';
+  readonly session: string;
+  readonly tool: string;
+  /** SHA-256 of the stored value's JSON: the revision the entry's cursors page. */
+  readonly revision: string;
+  /** The page budget the tool had when the entry was made. */
+  readonly pageTokens: number | undefined;
+  /** Tokens of the value as it would have been sent. */
+  readonly tokens: number;
+  readonly value: unknown;
+}
