@@ -30,6 +30,7 @@ describe('word normalization, seen through search', () => {
       { name: 'open_pull_request', description: 'Open a pull request.' },
       { name: 'evaluate', description: 'Run JavaScript in the page.' },
       { name: 'add_reaction', description: 'Add an emoji reaction.' },
+      { name: 'close_ticket', description: 'Close a ticket.' },
     ],
     { minScore: 0 },
   );
@@ -39,6 +40,8 @@ describe('word normalization, seen through search', () => {
     expect(top('widgets were created')).toBe('create_widget');
     expect(top('creating widgets')).toBe('create_widget');
     expect(top('repository')).toBe('list_repositories');
+    // Too short to meet by prefix: only stemming (-ing, then the final -e of `close`) joins them.
+    expect(top('closing')).toBe('close_ticket');
   });
 
   it('expands abbreviations on both sides: PR, repo', () => {

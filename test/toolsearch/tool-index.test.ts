@@ -97,7 +97,7 @@ describe('ToolIndex fields and ties', () => {
     expect(new ToolIndex([...tools].reverse()).search('frobnicate gadget')).toEqual(matches);
   });
 
-  it('searches the split name, the title (or annotations.title), the description and parameter names', () => {
+  it('searches the split name, the title (or annotations.title), the description, parameter names and notes', () => {
     const filler = Array.from({ length: 8 }, (_, i) => ({ name: `filler_${i}`, description: 'Does nothing of note.' }));
     const index = new ToolIndex([
       ...filler,
@@ -106,6 +106,7 @@ describe('ToolIndex fields and ties', () => {
       { name: 'tool_c', annotations: { title: 'Shipment tracker' } },
       { name: 'tool_d', description: 'Reconcile accounts.' },
       { name: 'tool_e', inputSchema: { type: 'object', properties: { warehouseCode: { type: 'string' } } } },
+      { name: 'tool_g', inputSchema: { type: 'object', properties: { method: { type: 'string', enum: ['get_diff'] }, mode: { description: 'Widget flavour.' } } } },
       { name: 'tool_f', inputSchema: { type: 'object', properties: { outer: { type: 'object', properties: { nestedCarrier: { type: 'string' } } } } } },
       // Parameter names are hints: one found only there scores under the default floor.
     ], { minScore: 0 });
@@ -116,12 +117,15 @@ describe('ToolIndex fields and ties', () => {
     expect(top('reconcile')).toBe('tool_d');
     expect(top('warehouse code')).toBe('tool_e');
     expect(top('carrier')).toBe('tool_f');
+    // A parameter's enum values and description (a consolidated tool's methods) are read too.
+    expect(top('diff')).toBe('tool_g');
+    expect(top('flavour')).toBe('tool_g');
   });
 
   it('ranks a word in the name above the same word in a description', () => {
     const index = new ToolIndex([
       { name: 'archive_project', description: 'Move a project out of sight.' },
-      { name: 'hide_project', description: 'Archive-like: hide a project from lists.' },
+      { name: 'hide_project', description: 'Archive.' },
     ]);
     expect(index.search('archive')[0]?.name).toBe('archive_project');
   });
