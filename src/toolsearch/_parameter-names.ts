@@ -11,20 +11,17 @@ export const MAX_PARAMETER_NAMES = 256;
 const SCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const;
 const SCHEMA_SINGLES = ['items', 'additionalProperties'] as const;
 
-/**
- * The property names of an input schema, top level first (breadth first), nested objects,
- * array items and anyOf/oneOf/allOf branches included. Iterative and bounded by depth, visited
- * nodes and names, so a schema nested 100k deep or with 50k properties costs no more than the
- * bounds (no recursion, no full walk). A parameter name is a search hint, not an answer: what the
- * bounds leave out only makes a hostile tool harder to find.
- */
-export function parameterNames(inputSchema: unknown): string[] {
-  return schemaWords(inputSchema).names;
-}
-
-/** Characters of parameter descriptions and enum values kept per tool. */
+/** Characters of parameter descriptions and enum values (`notes`) kept per tool. */
 export const MAX_PARAMETER_NOTES_CHARS = 16_384;
 
+/**
+ * What an input schema says about a tool: its property names, and the descriptions and enum
+ * values of its properties (`notes`), top level first (breadth first), nested objects, array
+ * items and anyOf/oneOf/allOf branches included. Iterative and bounded by depth, visited nodes,
+ * names and note characters, so a schema nested 100k deep or with 50k properties costs no more
+ * than the bounds (no recursion, no full walk). These are search hints, not answers: what the
+ * bounds leave out only makes a hostile tool harder to find.
+ */
 export function schemaWords(inputSchema: unknown): { names: string[]; notes: string } {
   const names = new Set<string>();
   const notes: string[] = [];
