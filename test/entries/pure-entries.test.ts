@@ -18,7 +18,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 
 /** Public entries that promise no I/O. `mcpctx/optimizer/server` is the optimizer's impure half. */
-const PURE_ENTRIES: readonly string[] = ['mcpctx/tokens', 'mcpctx/shape', 'mcpctx/optimizer'];
+const PURE_ENTRIES: readonly string[] = ['mcpctx/tokens', 'mcpctx/shape', 'mcpctx/optimizer', 'mcpctx/toolsearch'];
 
 /** Built-ins (with or without `node:`) and packages a pure entry must not reach. */
 const FORBIDDEN_BUILTINS: ReadonlySet<string> = new Set(['child_process', 'fs', 'fs/promises', 'net', 'http', 'worker_threads']);
