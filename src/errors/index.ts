@@ -27,7 +27,10 @@ export type McpctxErrorCode =
   | 'NESTING_TOO_DEEP'
   | 'OUTPUT_CONFLICT'
   | 'CATALOG_TOO_LARGE'
-  | 'CANCELLED';
+  | 'CANCELLED'
+  | 'AUTH_REQUIRED'
+  | 'UNREACHABLE'
+  | 'HTTP_STATUS';
 
 export class McpctxError extends Error {
   readonly code: McpctxErrorCode;
