@@ -420,8 +420,9 @@ export class HttpClientTransport implements Transport, BoundedTransport {
         redirect: 'manual',
       });
     } catch (error) {
+      const failure = this.fetchError(error, controller.signal, what);
       end();
-      throw this.fetchError(error, controller.signal, what);
+      throw failure;
     }
     if (!bodyUnderDeadline) clearTimeout(timer);
     return { response, signal: controller.signal, end };
@@ -483,6 +484,10 @@ function parseUrl(text: string): URL {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new McpctxError('USAGE', `the server URL must start with http:// or https://, not ${url.protocol}`, { protocol: url.protocol });
   }
+  if (url.username !== '' || url.password !== '') {
+    // fetch refuses them, and its message would repeat the URL, password included.
+    throw new McpctxError('USAGE', `the server URL ${url.origin}${url.pathname} carries credentials; pass them in headers (Authorization) instead`, {});
+  }
   return url;
 }
 
@@ -501,7 +506,7 @@ function checkHeaders(headers: Readonly<Record<string, string>>): Array<readonly
   return checked;
 }
 
-/** Every header value, the credential of an `Authorization: <scheme> <credential>` alone too, and a URL password. */
+/** Every header value, the credential of an `Authorization: <scheme> <credential>` alone too, and the URL's query values. */
 function secretsOf(headers: ReadonlyArray<readonly [string, string]>, url: URL): Array<[string, string]> {
   const secrets: Array<[string, string]> = [];
   for (const [name, value] of headers) {
@@ -509,7 +514,7 @@ function secretsOf(headers: ReadonlyArray<readonly [string, string]>, url: URL):
     const credential = /^\S+\s+(\S.*)$/.exec(value)?.[1];
     if (credential !== undefined) secrets.push([`header:${name}`, credential]);
   }
-  if (url.password !== '') secrets.push(['url-password', decodeURIComponent(url.password)]);
+  for (const [name, value] of url.searchParams) secrets.push([`query:${name}`, value]);
   return secrets;
 }
 
