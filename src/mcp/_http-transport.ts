@@ -265,7 +265,8 @@ export class HttpClientTransport implements Transport, BoundedTransport {
     try {
       for await (const event of readEvents(exchange.response, this.maxFrameBytes)) {
         if (event.id !== undefined) lastEventId = event.id;
-        if (event.event !== 'message') continue;
+        // An event with empty data primes the client's Last-Event-ID (2025-11-25): nothing to deliver.
+        if (event.event !== 'message' || event.data.trim() === '') continue;
         let message: unknown;
         try {
           message = JSON.parse(event.data);

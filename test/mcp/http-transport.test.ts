@@ -74,7 +74,8 @@ function everyTextOf(error: McpctxError): string {
 
 describe.each([
   ['JSON answers', { answer: 'json' } as const],
-  ['SSE answers (CRLF, multi-line data, comments)', { answer: 'sse', sseStyle: { crlf: true, multiline: true, comments: true } } as const],
+  ['SSE answers', { answer: 'sse' } as const],
+  ['SSE answers (CRLF, multi-line data, comments, priming event)', { answer: 'sse', sseStyle: { crlf: true, multiline: true, comments: true, prime: true } } as const],
 ])('HttpClientTransport with %s', (_name, mode) => {
   it('hands on results exactly as sent: key order and unknown keys kept', async () => {
     const upstream = await upstreamWith(mode);

@@ -28,6 +28,8 @@ export interface SseStyle {
   multiline?: boolean;
   /** A `: keep-alive` comment before each event. */
   comments?: boolean;
+  /** Each stream starts with an event that has an id and empty data (2025-11-25 priming). */
+  prime?: boolean;
 }
 
 export interface UpstreamExchange {
@@ -204,7 +206,15 @@ export class HttpUpstream {
       sessionHeader['mcp-session-id'] = this.session;
     }
     const sse = this.answer === 'sse';
-    if (sse) response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...sessionHeader });
+    if (sse) {
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...sessionHeader });
+      if (this.sseStyle.prime) {
+        this.eventCount += 1;
+        response.write(`id: ${this.eventCount}\ndata:\n\n`);
+      } else {
+        response.flushHeaders();
+      }
+    }
     const exchange: UpstreamExchange = {
       send: (event) => {
         if (!sse) throw new Error('exchange.send needs SSE answers');
