@@ -238,6 +238,7 @@ export class HttpClientTransport implements Transport, BoundedTransport {
     try {
       const bytes = await readBoundedBody(exchange.response, this.maxFrameBytes, what);
       const text = decodeUtf8(bytes, what);
+      if (text.trim() === '') return; // an empty body (a notification's answer, from some servers) carries nothing
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);

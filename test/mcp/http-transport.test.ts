@@ -189,6 +189,8 @@ describe('HttpClientTransport streams', () => {
     expect(await pollUntil(() => upstream.requestsOf('POST').length === 3, 5_000)).toBe(true);
     await transport.close(); // the test's own timeout is the bound: a hang fails it
     expect((await call).code).toBe('TRANSPORT_CLOSED');
+    // Both streams were ended by the client, not left open.
+    expect(await pollUntil(() => upstream.openGetStreams === 0, 5_000)).toBe(true);
     expect(upstream.requestsOf('DELETE')).toHaveLength(1);
   });
 
@@ -201,6 +203,27 @@ describe('HttpClientTransport streams', () => {
       const error = await caught(client.request('tools/call', { name: 'slow' }, deadline(300)));
       expect(error.code).toBe('DEADLINE');
     }
+  });
+});
+
+describe('HttpClientTransport JSON bodies', () => {
+  it('a JSON body may be an array of messages: each is delivered, in order', async () => {
+    const upstream = await upstreamWith({
+      handlers: {
+        'tools/call': (_params, _exchange, message) =>
+          new HttpReply(
+            200,
+            `[{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"first"}},{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"z":1,"a":2}}]`,
+            { 'content-type': 'application/json; charset=utf-8' },
+          ),
+      },
+    });
+    const notifications: ServerNotification[] = [];
+    const { client } = await clientFor(upstream, { listen: false }, { onNotification: (notification) => notifications.push(notification) });
+    await initialize(client, { deadline: deadline() });
+    const result = await client.request('tools/call', { name: 'x' }, deadline());
+    expect(JSON.stringify(result)).toBe('{"z":1,"a":2}');
+    expect(notifications).toEqual([{ method: 'notifications/message', params: { level: 'info', data: 'first' } }]);
   });
 });
 
