@@ -4,6 +4,8 @@ import { jsonText } from '../tokens/index.js';
 import { Deadline } from './_deadline.js';
 import { DEFAULT_MAX_FRAME_BYTES } from './_frames.js';
 import { describeBody, mediaType, readBodyStart, readBoundedBody, readEvents } from './_http-body.js';
+import { checkHeaders, isHeaderSafe, parseUrl, secretsOf } from './_http-options.js';
+import { decodeUtf8, describeMessage, isJsonRpcObject, isResponseTo, isRpcId, type JsonObject, type RpcId } from './_jsonrpc-message.js';
 import { Redactor } from './_redact.js';
 import type { BoundedTransport } from './_stdio-transport.js';
 
@@ -22,9 +24,6 @@ export interface HttpTransportOptions {
 /** How the GET stream for server-initiated messages fares. */
 export type ListenState = 'off' | 'opening' | 'open' | 'unsupported' | 'retrying' | 'given-up' | 'closed';
 
-type JsonObject = Record<string, unknown>;
-type RpcId = string | number;
-
 /** DELETE of the session at close: best effort, never longer than this. */
 const CLOSE_BUDGET_MS = 2_000;
 /** How long the GET stream may take to answer with its headers. */
@@ -35,9 +34,6 @@ const LISTEN_RETRY_MS = 1_000;
 /** How much of an error body is read to describe it (or find a JSON-RPC error in it). */
 const ERROR_BODY_READ_BYTES = 64 * 1024;
 const MAX_SESSION_ID_CHARS = 1_024;
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
-const RESERVED_HEADERS = new Set(['accept', 'content-type', 'content-length', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id']);
 
 interface Exchange {
   response: Response;
@@ -473,78 +469,5 @@ export class HttpClientTransport implements Transport, BoundedTransport {
     if (this.closedNotified) return;
     this.closedNotified = true;
     this.onclose?.();
-  }
-}
-
-function parseUrl(text: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new McpctxError('USAGE', 'the server URL is not a valid URL; give one like http://127.0.0.1:3000/mcp', {});
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new McpctxError('USAGE', `the server URL must start with http:// or https://, not ${url.protocol}`, { protocol: url.protocol });
-  }
-  if (url.username !== '' || url.password !== '') {
-    // fetch refuses them, and its message would repeat the URL, password included.
-    throw new McpctxError('USAGE', `the server URL ${url.origin}${url.pathname} carries credentials; pass them in headers (Authorization) instead`, {});
-  }
-  return url;
-}
-
-/** Header names lower-cased; a name or value fetch would refuse is refused here, naming only the header. */
-function checkHeaders(headers: Readonly<Record<string, string>>): Array<readonly [string, string]> {
-  const checked: Array<readonly [string, string]> = [];
-  for (const [name, value] of Object.entries(headers)) {
-    if (!HEADER_NAME.test(name)) throw new McpctxError('USAGE', `"${name}" is not a valid HTTP header name`, { header: name });
-    const lower = name.toLowerCase();
-    if (RESERVED_HEADERS.has(lower)) throw new McpctxError('USAGE', `the header ${name} is set by the transport; remove it from the headers`, { header: name });
-    if (typeof value !== 'string' || /[\r\n\0]/.test(value)) {
-      throw new McpctxError('USAGE', `the value of header ${name} is not a single-line string`, { header: name });
-    }
-    checked.push([lower, value]);
-  }
-  return checked;
-}
-
-/** Every header value, the credential of an `Authorization: <scheme> <credential>` alone too, and the URL's query values. */
-function secretsOf(headers: ReadonlyArray<readonly [string, string]>, url: URL): Array<[string, string]> {
-  const secrets: Array<[string, string]> = [];
-  for (const [name, value] of headers) {
-    secrets.push([`header:${name}`, value]);
-    const credential = /^\S+\s+(\S.*)$/.exec(value)?.[1];
-    if (credential !== undefined) secrets.push([`header:${name}`, credential]);
-  }
-  for (const [name, value] of url.searchParams) secrets.push([`query:${name}`, value]);
-  return secrets;
-}
-
-function describeMessage(message: JsonObject): string {
-  if (typeof message.method === 'string') return `the ${message.method} ${'id' in message ? 'request' : 'notification'}`;
-  return 'an answer to the server';
-}
-
-function isRpcId(value: unknown): value is RpcId {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
-}
-
-function isJsonRpcObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && (value as JsonObject).jsonrpc === '2.0';
-}
-
-function isResponseTo(message: unknown, id: RpcId): boolean {
-  return isJsonRpcObject(message) && !('method' in message) && message.id === id && ('result' in message || 'error' in message);
-}
-
-function isHeaderSafe(value: string, maxChars: number): boolean {
-  return value.length <= maxChars && VISIBLE_ASCII.test(value);
-}
-
-function decodeUtf8(bytes: Buffer, what: string): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    throw new McpctxError('INVALID_FRAME', `the server's answer to ${what} is not valid UTF-8`, { bodyBytes: bytes.length });
   }
 }
