@@ -152,6 +152,24 @@ describe('HttpClientTransport streams', () => {
     expect(notifications[0]).toEqual({ method: 'notifications/tools/list_changed', params: { 'x-why': 'test' } });
   });
 
+  it('reopens a GET stream the server ended, with the Last-Event-ID it saw', async () => {
+    const upstream = await upstreamWith();
+    const notifications: ServerNotification[] = [];
+    const { client } = await clientFor(upstream, {}, { onNotification: (notification) => notifications.push(notification) });
+    await initialize(client, { deadline: deadline() });
+    expect(await pollUntil(() => upstream.openGetStreams === 1, 5_000)).toBe(true);
+    upstream.pushToGetStreams({ jsonrpc: '2.0', method: 'notifications/resources/list_changed' });
+    expect(await pollUntil(() => notifications.length === 1, 5_000)).toBe(true);
+    upstream.endGetStreams();
+    expect(await pollUntil(() => upstream.openGetStreams === 1, 5_000)).toBe(true);
+    const gets = upstream.requestsOf('GET');
+    expect(gets).toHaveLength(2);
+    expect(gets[0]!.headers['last-event-id']).toBeUndefined();
+    expect(gets[1]!.headers['last-event-id']).toMatch(/^\d+$/);
+    upstream.pushToGetStreams({ jsonrpc: '2.0', method: 'notifications/prompts/list_changed' });
+    expect(await pollUntil(() => notifications.length === 2, 5_000)).toBe(true);
+  });
+
   it('takes 405 on the GET stream as a server without one, not as an error', async () => {
     const upstream = await upstreamWith({ getStream: false });
     const closes: unknown[] = [];

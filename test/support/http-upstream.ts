@@ -140,6 +140,12 @@ export class HttpUpstream {
     return this.getStreams.size;
   }
 
+  /** Ends every open GET stream cleanly (as a server or a proxy with an idle timeout does). */
+  endGetStreams(): void {
+    for (const stream of this.getStreams) stream.end();
+    this.getStreams.clear();
+  }
+
   /** Forgets the session: later requests that carry it are answered 404. */
   endSession(): void {
     this.session = undefined;
