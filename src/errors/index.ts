@@ -34,7 +34,10 @@ export type McpctxErrorCode =
   | 'EXPIRED'
   | 'EVICTED'
   | 'INVALID_QUERY'
-  | 'RESULT_TOO_LARGE';
+  | 'RESULT_TOO_LARGE'
+  | 'AUTH_REQUIRED'
+  | 'UNREACHABLE'
+  | 'HTTP_STATUS';
 
 export class McpctxError extends Error {
   readonly code: McpctxErrorCode;

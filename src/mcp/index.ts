@@ -50,3 +50,5 @@ export {
   type ServerRunOptions,
   type ServerRunTimings,
 } from './_server-run.js';
+export { HttpClientTransport, type HttpTransportOptions, type ListenState } from './_http-transport.js';
+export { SseReader, type SseEvent } from './_sse-reader.js';
