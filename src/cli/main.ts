@@ -5,6 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { McpctxError } from '../errors/index.js';
 import { MCPCTX_CLIENT_INFO } from '../mcp/index.js';
 import { EXIT, type CliIo } from './_io.js';
+import { registerGateway } from './gateway.js';
 import { registerInspectResult } from './inspect-result.js';
 import { registerMeasure } from './measure.js';
 import { registerOptimizer } from './optimizer.js';
@@ -12,7 +13,7 @@ import { registerVerify } from './verify.js';
 
 const USAGE_ERROR_CODES = new Set<string>(['USAGE', 'INVALID_CONFIG', 'OUTPUT_CONFLICT']);
 /** Commands that run a server given after `--`; an option of the server's read as theirs gets a hint. */
-const SERVER_COMMANDS = new Set(['measure', 'inspect-result']);
+const SERVER_COMMANDS = new Set(['measure', 'inspect-result', 'gateway']);
 
 /** Runs the CLI against the given io and returns the exit code; never exits the process itself. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -33,6 +34,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   registerVerify(program, io, setExit);
   registerInspectResult(program, io, setExit);
   registerOptimizer(program, io, setExit);
+  registerGateway(program, io, setExit);
   for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
 
   try {

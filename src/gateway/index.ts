@@ -38,3 +38,6 @@ export { createMemoryStore, DEFAULT_MAX_BYTES, DEFAULT_TTL_MS, type OffloadStore
 export { createSqliteStore } from './_sqlite-store.js';
 export { READ_PAGE_TOKENS, READ_RESULT_TOOL } from './_read-result.js';
 export { PATH_SYNTAX } from './_json-select.js';
+export { DEFAULT_TIMEOUTS, startGateway, type GatewayFront, type GatewayOptions, type RunningGateway } from './_gateway.js';
+export { StdioFront, type StdioFrontOptions } from './_stdio-front.js';
+export { TOOLS_PAGE_SIZE } from './_session-tools.js';

@@ -1,0 +1,85 @@
+import type { EffectiveRules, GatewayReport, NamePatterns, ToolRules } from '../gateway/index.js';
+import { formatCount, formatShare, renderTable } from './_table.js';
+
+/** `mcpctx gateway check`: the effective rules, defaults applied, names only for env and headers. */
+export function renderEffectiveRules(rules: EffectiveRules): string {
+  const lines: string[] = [`config: ${rules.file ?? '(none)'} is valid`, '', 'upstreams:'];
+  for (const upstream of rules.upstreams) {
+    const target = upstream.kind === 'stdio' ? [upstream.command, ...(upstream.args ?? [])].join(' ') : upstream.url;
+    lines.push(`  ${upstream.name} (${upstream.kind}): ${target}`);
+    if (upstream.cwd) lines.push(`    cwd: ${upstream.cwd}`);
+    if (upstream.envNames?.length) lines.push(`    env: ${upstream.envNames.join(', ')}`);
+    if (upstream.headerNames?.length) lines.push(`    headers: ${upstream.headerNames.join(', ')}`);
+    if (upstream.requiredEnv.length) lines.push(`    needs from the environment: ${upstream.requiredEnv.join(', ')}`);
+  }
+  if (rules.skipped.length > 0) lines.push(`  skipped (disabled): ${rules.skipped.join(', ')}`);
+  lines.push(
+    '',
+    `tool names: ${rules.namespaced ? `SERVER${rules.separator}tool` : 'as the server names them'}`,
+    `allow: ${patterns(rules.allow, 'every tool')}`,
+    `deny: ${patterns(rules.deny, 'none')}`,
+    `capTokens: ${formatCount(rules.capTokens)} (larger results are ${rules.offload ? 'offloaded behind read_result' : 'refused with a remedy'})`,
+    `offload: ${rules.offload}`,
+    `search: ${rules.search.enabled ? `on, top ${rules.search.topK}, pinned: ${rules.search.pinned.join(', ') || 'none'}` : 'off (the full catalog is listed)'}`,
+    '',
+  );
+  if (rules.tools.length === 0) lines.push('tools: no per-tool rules');
+  else {
+    lines.push('tools:');
+    for (const tool of rules.tools) {
+      lines.push(`  ${tool.name}${tool.upstream === null ? ' (names no configured upstream)' : ''}: ${describeRules(tool.rules)}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function patterns(value: NamePatterns | null, none: string): string {
+  if (value === null) return none;
+  if (value.kind === 'visible') return value.patterns.join(', ');
+  return Object.entries(value.byServer)
+    .map(([server, list]) => `${server}: ${list.join(', ')}`)
+    .join('; ');
+}
+
+function describeRules(rules: ToolRules): string {
+  const parts: string[] = [];
+  if (rules.description !== undefined) parts.push(`description replaced (${rules.description.length} chars)`);
+  if (rules.maxDescriptionTokens !== undefined) parts.push(`description <= ${formatCount(rules.maxDescriptionTokens)} tokens`);
+  if (rules.dropOutputSchema) parts.push('no outputSchema');
+  if (rules.drop?.length) parts.push(`drop ${rules.drop.join(', ')}`);
+  if (rules.project?.length) parts.push(`project ${rules.project.length} field(s)`);
+  if (rules.format !== undefined) parts.push(`format ${rules.format}`);
+  if (rules.pageTokens !== undefined) parts.push(`pages of ${formatCount(rules.pageTokens)} tokens`);
+  if (rules.maxTokens !== undefined) parts.push(`max ${formatCount(rules.maxTokens)} tokens`);
+  return parts.join('; ') || 'none';
+}
+
+/** `mcpctx gateway report`: calls and tokens in and out per tool and action. */
+export function renderGatewayReport(report: GatewayReport): string {
+  const table = renderTable(
+    [
+      { header: 'tool' },
+      { header: 'upstream' },
+      { header: 'action' },
+      { header: 'calls', align: 'right' },
+      { header: 'tokens in', align: 'right' },
+      { header: 'tokens out', align: 'right' },
+      { header: 'out/in', align: 'right' },
+    ],
+    report.rows.map((row) => [
+      row.tool,
+      row.upstream ?? '-',
+      row.action,
+      formatCount(row.calls),
+      formatCount(row.upstreamTokens),
+      formatCount(row.deliveredTokens),
+      formatShare(row.deliveredTokens, row.upstreamTokens),
+    ]),
+  );
+  const { totals } = report;
+  const summary = [
+    `${formatCount(totals.calls)} calls and ${formatCount(totals.lists)} tools/list: ${formatCount(totals.upstreamTokens)} tokens from upstreams, ${formatCount(totals.deliveredTokens)} delivered (${formatCount(totals.savedTokens)} saved)`,
+  ];
+  if (report.badLines > 0) summary.push(`${formatCount(report.badLines)} line(s) of ${report.file} were not receipts and were skipped`);
+  return `${table}\n${summary.join('\n')}\n`;
+}

@@ -1,0 +1,163 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { McpctxError } from '../errors/index.js';
+import {
+  DEFAULT_TIMEOUTS,
+  configForCommand,
+  describeEffectiveRules,
+  loadGatewayConfig,
+  readGatewayReport,
+  startGateway,
+  type GatewayConfig,
+} from '../gateway/index.js';
+import { MCPCTX_CLIENT_INFO } from '../mcp/index.js';
+import { EXIT, type CliIo } from './_io.js';
+import { collectEnv, parsePositiveInteger, parseTimeoutMs } from './_parse.js';
+import { renderEffectiveRules, renderGatewayReport } from './_gateway-render.js';
+
+interface GatewayFlags {
+  config?: string;
+  http?: string;
+  allowRemote?: boolean;
+  tokenEnv?: string;
+  keyEnv?: string;
+  store?: string;
+  storeTtl: number;
+  storeMaxMb: number;
+  receipts?: string;
+  receiptsArgs?: boolean;
+  requestTimeout: number;
+  startupTimeout: number;
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+const DEFAULT_STORE_TTL_MS = 60 * 60 * 1000;
+const DEFAULT_STORE_MAX_MB = 256;
+const MIN_SECRET_BYTES = 16;
+
+export function registerGateway(program: Command, io: CliIo, setExit: (code: number) => void): void {
+  const gateway = program
+    .command('gateway')
+    .summary('a token budget in front of MCP servers you do not own')
+    .description(
+      [
+        'Sits between an MCP client and one or more MCP servers, relays every message faithfully, and applies per-tool rules in tokens: hide tools, shorten descriptions, project and page results with bound cursors, offload what is too big behind a handle (read_result), refuse with a remedy instead of truncating, offer search_tools instead of a full catalog, and write a receipt for every call.',
+        'One stdio server without a config file:  mcpctx gateway -- npx -y @modelcontextprotocol/server-everything',
+        'Several servers and rules:                mcpctx gateway --config gateway.yaml   (see `mcpctx gateway check --help`)',
+        'Client side: stdio by default; --http HOST:PORT serves streamable HTTP at http://HOST:PORT/mcp (loopback only, unless --allow-remote with a bearer token from --token-env).',
+        'Exit codes: 0 the client went away; 2 bad config or flags (every problem listed); 3 an upstream cannot be reached, the port is in use, or a file cannot be opened. Nothing is left running on a failed start.',
+      ].join('\n\n'),
+    )
+    .argument('[upstream...]', 'the command of one stdio upstream, after --')
+    .option('--config <file>', 'the gateway config (YAML or JSON): mcpServers, allow, deny, capTokens, offload, search, tools')
+    .option('--http <host:port>', 'serve streamable HTTP on this address instead of stdio (port 0 picks a free one)')
+    .option('--allow-remote', 'allow a non-loopback --http address (needs --token-env)')
+    .option('--token-env <NAME>', 'clients must send "Authorization: Bearer <value of NAME>"')
+    .option('--key-env <NAME>', 'HMAC key for handles and cursors from this variable (>= 16 bytes), shared by instances behind a load balancer; default a random key per process')
+    .option('--store <file>', 'keep offloaded results in this SQLite file; default in memory')
+    .option('--store-ttl <ms>', 'how long an offloaded result is kept', parseTimeoutMs, DEFAULT_STORE_TTL_MS)
+    .option('--store-max-mb <n>', 'most megabytes of offloaded results kept; the oldest are evicted first', parsePositiveInteger, DEFAULT_STORE_MAX_MB)
+    .option('--receipts <file>', 'append one JSON line per call and per tools/list')
+    .option('--receipts-args', 'include argument values in receipts (off: they may hold secrets)')
+    .option('--request-timeout <ms>', 'budget of one relayed request', parseTimeoutMs, DEFAULT_TIMEOUTS.requestMs)
+    .option('--startup-timeout <ms>', 'budget for every upstream to start and answer initialize', parseTimeoutMs, DEFAULT_TIMEOUTS.startupMs)
+    .option('--env <NAME=VALUE>', 'a variable for the upstream given after -- (repeatable; never recorded)', collectEnv, {} as Record<string, string>)
+    .option('--cwd <dir>', 'working directory of the upstream given after --')
+    .action(async (upstream: string[], flags: GatewayFlags) => {
+      setExit(await runGateway(upstream, flags, io));
+    });
+
+  gateway
+    .command('check')
+    .summary('validate a gateway config and print the effective rules')
+    .description(
+      [
+        'Reads the config, validates every key (unknown keys are errors), and prints the effective rules with defaults applied. Env and header values are never printed, only their names.',
+        'Top-level keys: mcpServers ({NAME: {command, args, env, cwd} | {url, headers}}), separator ("__"), allow and deny (names and globs: a list of the names the client sees, or {SERVER: [own names]}), capTokens (25000), offload (true), search ({enabled, topK, pinned}), tools ({NAME: {description, maxDescriptionTokens, dropOutputSchema, drop, project, format, pageTokens, maxTokens}}).',
+        'Exit codes: 0 valid; 2 invalid (every problem listed with its path and reason); 3 the file cannot be read.',
+      ].join('\n\n'),
+    )
+    .argument('<file>', 'the gateway config')
+    .option('--json', 'print the effective rules as JSON')
+    .action(async (file: string, flags: { json?: boolean }) => {
+      const config = await loadGatewayConfig(resolve(io.cwd, file));
+      const rules = describeEffectiveRules(config);
+      io.stdout.write(flags.json ? `${JSON.stringify(rules, null, 2)}\n` : renderEffectiveRules(rules));
+      setExit(EXIT.ok);
+    });
+
+  gateway
+    .command('report')
+    .summary('tokens in and out, and calls, per tool and action, from a receipts file')
+    .argument('<file>', 'a receipts file written with --receipts')
+    .option('--json', 'print the report as JSON')
+    .action(async (file: string, flags: { json?: boolean }) => {
+      const report = await readGatewayReport(resolve(io.cwd, file));
+      io.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderGatewayReport(report));
+      setExit(EXIT.ok);
+    });
+}
+
+async function runGateway(upstream: readonly string[], flags: GatewayFlags, io: CliIo): Promise<number> {
+  const config = await configFrom(upstream, flags, io);
+  const front = flags.http === undefined ? undefined : parseHostPort(flags.http);
+  if (flags.allowRemote && !front) throw new McpctxError('USAGE', '--allow-remote only applies with --http');
+  const token = flags.tokenEnv === undefined ? undefined : secretFromEnv(flags.tokenEnv, io.env, '--token-env');
+  if (token !== undefined && !front) throw new McpctxError('USAGE', '--token-env only applies with --http');
+  const key = flags.keyEnv === undefined ? undefined : Buffer.from(secretFromEnv(flags.keyEnv, io.env, '--key-env'));
+  const log = (line: string): void => void io.stderr.write(`mcpctx gateway: ${line}\n`);
+  const running = await startGateway({
+    config,
+    front: front
+      ? { kind: 'http', host: front.host, port: front.port, allowRemote: flags.allowRemote, token }
+      : { kind: 'stdio', input: process.stdin, output: process.stdout },
+    env: io.env,
+    storeFile: flags.store === undefined ? undefined : resolve(io.cwd, flags.store),
+    storeTtlMs: flags.storeTtl,
+    storeMaxBytes: flags.storeMaxMb * 1024 * 1024,
+    receiptsFile: flags.receipts === undefined ? undefined : resolve(io.cwd, flags.receipts),
+    receiptsArgs: flags.receiptsArgs,
+    key,
+    requestTimeoutMs: flags.requestTimeout,
+    startupTimeoutMs: flags.startupTimeout,
+    log,
+    version: MCPCTX_CLIENT_INFO.version,
+  });
+  const names = config.upstreams.map((spec) => spec.name).join(', ');
+  log(running.url ? `listening on ${running.url} (upstreams: ${names})` : `relaying stdio (upstreams: ${names})`);
+  await running.done;
+  await running.close();
+  return EXIT.ok;
+}
+
+async function configFrom(upstream: readonly string[], flags: GatewayFlags, io: CliIo): Promise<GatewayConfig> {
+  const [command, ...args] = upstream;
+  if (flags.config !== undefined && command !== undefined) {
+    throw new McpctxError('USAGE', 'give either --config FILE or one upstream command after --, not both');
+  }
+  if (flags.config !== undefined) return loadGatewayConfig(resolve(io.cwd, flags.config));
+  if (command === undefined) {
+    throw new McpctxError('USAGE', 'no upstream: give --config FILE, or one stdio server after --, e.g. mcpctx gateway -- npx -y <package>');
+  }
+  return configForCommand({ command, args, env: flags.env, cwd: flags.cwd === undefined ? undefined : resolve(io.cwd, flags.cwd) });
+}
+
+function parseHostPort(value: string): { host: string; port: number } {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(value.trim());
+  const port = Number(match?.[3]);
+  const host = match?.[1] ?? match?.[2];
+  if (!match || host === undefined || !Number.isInteger(port) || port > 65_535) {
+    throw new McpctxError('USAGE', `--http wants HOST:PORT (e.g. 127.0.0.1:8808, [::1]:0), got ${JSON.stringify(value)}`);
+  }
+  return { host, port };
+}
+
+function secretFromEnv(name: string, env: NodeJS.ProcessEnv, flag: string): string {
+  const value = env[name];
+  if (value === undefined || value === '') throw new McpctxError('USAGE', `${flag} ${name}: the variable is not set`);
+  if (Buffer.byteLength(value) < MIN_SECRET_BYTES) {
+    throw new McpctxError('USAGE', `${flag} ${name}: the value is too short (at least ${MIN_SECRET_BYTES} bytes)`);
+  }
+  return value;
+}

@@ -1,0 +1,135 @@
+import type { Readable, Writable } from 'node:stream';
+import { CursorCodec } from '../shape/index.js';
+import type { GatewayConfig, ResolvedUpstream } from './_config-types.js';
+import { resolveUpstream } from './_env-templates.js';
+import { startHttpFront } from './_http-front.js';
+import { createMemoryStore, type OffloadStore } from './_offload-store.js';
+import { createSqliteStore } from './_sqlite-store.js';
+import { ReceiptWriter } from './_receipts.js';
+import { checkReachable } from './_reachable.js';
+import { GatewaySession } from './_session.js';
+import type { SessionServices } from './_session-types.js';
+import { ResultShaper } from './_result-shaper.js';
+import { StdioFront } from './_stdio-front.js';
+
+export type GatewayFront =
+  | { readonly kind: 'stdio'; readonly input: Readable; readonly output: Writable }
+  | { readonly kind: 'http'; readonly host: string; readonly port: number; readonly allowRemote?: boolean; readonly token?: string };
+
+export interface GatewayOptions {
+  readonly config: GatewayConfig;
+  readonly front: GatewayFront;
+  /** Where `${VAR}` in env values and headers are read; default process.env. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** SQLite file for offloaded results; memory when omitted. */
+  readonly storeFile?: string;
+  readonly storeTtlMs?: number;
+  readonly storeMaxBytes?: number;
+  readonly receiptsFile?: string;
+  readonly receiptsArgs?: boolean;
+  /** HMAC key for handles and cursors (at least 16 bytes), shared by instances behind one load balancer; random when omitted. */
+  readonly key?: Uint8Array;
+  readonly startupTimeoutMs?: number;
+  readonly requestTimeoutMs?: number;
+  readonly clientRequestTimeoutMs?: number;
+  /** One line for the operator (stderr); default nothing. */
+  readonly log?: (line: string) => void;
+  readonly version?: string;
+}
+
+export interface RunningGateway {
+  /** The HTTP front's URL (`http://host:port/mcp`), when serving HTTP. */
+  readonly url: string | undefined;
+  /** Client sessions open now. */
+  readonly sessions: number;
+  /** Resolves when the gateway stops serving: the stdio client went away, or close() was called. */
+  readonly done: Promise<void>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_TIMEOUTS = { startupMs: 30_000, requestMs: 300_000, clientRequestMs: 600_000 } as const;
+
+/**
+ * Starts the gateway: checks every upstream can be reached (nothing is left running when one
+ * cannot), opens the offload store and the receipts file, then serves the client over stdio or
+ * streamable HTTP, one session (with its own upstream connections) per client.
+ */
+export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const env = options.env ?? process.env;
+  const upstreams: ResolvedUpstream[] = options.config.upstreams.map((spec) => resolveUpstream(spec, env));
+  await Promise.all(upstreams.map((upstream) => checkReachable(upstream)));
+  const log = options.log ?? (() => {});
+  const storeOptions = { ttlMs: options.storeTtlMs, maxBytes: options.storeMaxBytes };
+  const store: OffloadStore = options.storeFile ? createSqliteStore(options.storeFile, storeOptions) : createMemoryStore(storeOptions);
+  let receipts: ReceiptWriter | undefined;
+  try {
+    receipts = options.receiptsFile ? await ReceiptWriter.open(options.receiptsFile, { includeArgs: options.receiptsArgs }) : undefined;
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  const services: SessionServices = {
+    config: options.config,
+    upstreams,
+    shaper: new ResultShaper({ store, key: options.key }),
+    receipts,
+    listCodec: new CursorCodec(options.key ? { key: options.key } : {}),
+    timeouts: {
+      startupMs: options.startupTimeoutMs ?? DEFAULT_TIMEOUTS.startupMs,
+      requestMs: options.requestTimeoutMs ?? DEFAULT_TIMEOUTS.requestMs,
+      clientRequestMs: options.clientRequestTimeoutMs ?? DEFAULT_TIMEOUTS.clientRequestMs,
+    },
+    log,
+    serverInfo: { name: 'mcpctx-gateway', version: options.version ?? '0.0.0' },
+  };
+  const sessions = new Set<GatewaySession>();
+  const open = (session: GatewaySession): void => {
+    sessions.add(session);
+    void session.closed.then(() => sessions.delete(session));
+  };
+  let finish!: () => void;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  let stopFront: () => Promise<void> = async () => {};
+  let url: string | undefined;
+  try {
+    if (options.front.kind === 'stdio') {
+      const session = new GatewaySession(new StdioFront({ input: options.front.input, output: options.front.output }), services);
+      open(session);
+      void session.closed.then(() => finish());
+    } else {
+      const front = await startHttpFront({
+        host: options.front.host,
+        port: options.front.port,
+        allowRemote: options.front.allowRemote,
+        token: options.front.token,
+        onConnection: (connection) => open(new GatewaySession(connection, services)),
+      });
+      url = front.url;
+      stopFront = () => front.close();
+    }
+  } catch (error) {
+    await receipts?.close();
+    store.close();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      await stopFront();
+      await Promise.allSettled([...sessions].map((session) => session.close()));
+      await receipts?.close();
+      store.close();
+      finish();
+    })();
+    return closing;
+  };
+  return {
+    url,
+    get sessions() {
+      return sessions.size;
+    },
+    done,
+    close,
+  };
+}
+

@@ -1,0 +1,228 @@
+import { performance } from 'node:perf_hooks';
+import { McpctxError, isMcpctxError } from '../errors/index.js';
+import { Deadline } from '../mcp/index.js';
+import { countTokens, isPlainObject } from '../tokens/index.js';
+import { ToolIndex } from '../toolsearch/index.js';
+import { type Catalog, type CatalogTool, type UpstreamTools, buildCatalog, catalogChanges } from './_catalog.js';
+import { isToolAllowed, splitVisibleName, toolRulesFor } from './_name-patterns.js';
+import { collectList } from './_pages.js';
+import type { Receipt, ReceiptAction } from './_receipts.js';
+import { type ClientCall, RpcFailure, type SessionContext } from './_session-types.js';
+import { SEARCH_TOOL_NAME, searchToolDefinition, searchToolResult } from './_search-tool.js';
+import type { ResultContext, ShapeOutcome } from './_result-types.js';
+
+type JsonObject = Record<string, unknown>;
+
+/** Tools per `tools/list` page the gateway sends; more than that and the client pages. */
+export const TOOLS_PAGE_SIZE = 128;
+const READ_RESULT = 'read_result';
+const LIST_QUERY = 'tools/list';
+
+/**
+ * `tools/list` and `tools/call` of one session: the catalog with its rules, the meta-tools
+ * (`read_result` once something was offloaded, `search_tools` when search is on), denied tools
+ * refused inside the gateway, and every result shaped in tokens, with a receipt for each.
+ */
+export class Tools {
+  private readonly context: SessionContext;
+  private building: Promise<{ catalog: Catalog; unavailable: Record<string, string> }> | undefined;
+  private index: { catalog: Catalog; index: ToolIndex } | undefined;
+  private readonly discovered = new Set<string>();
+  private offloaded = false;
+
+  constructor(context: SessionContext) {
+    this.context = context;
+  }
+
+  /** Forget the catalog (an upstream's list changed or it ended); the next list or call rebuilds it. */
+  invalidate(): void {
+    this.building = undefined;
+    this.index = undefined;
+  }
+
+  async list(params: JsonObject | undefined): Promise<JsonObject> {
+    const started = performance.now();
+    const { catalog, unavailable } = await this.catalog();
+    const { config } = this.context.services;
+    const extras = this.metaTools();
+    const unavailableNames = Object.keys(unavailable);
+    if (catalog.passThrough && extras.length === 0 && !config.search.enabled && unavailableNames.length === 0) {
+      this.receipt(started, catalog, catalog.tools.map((tool) => tool.definition));
+      return catalog.passThrough;
+    }
+    const visible = config.search.enabled
+      ? catalog.tools.filter((tool) => config.search.pinned.includes(tool.visibleName) || this.discovered.has(tool.visibleName))
+      : catalog.tools;
+    const all = [...visible.map((tool) => tool.definition), ...extras];
+    const revision = String(catalog.upstreamTokens) + ':' + all.map((tool) => tool.name).join('\n');
+    const binding = { query: { method: LIST_QUERY, session: this.context.sessionId }, revision };
+    const start = params?.cursor === undefined ? 0 : this.context.services.listCodec.open(params.cursor, binding);
+    const page = all.slice(start, start + TOOLS_PAGE_SIZE);
+    const result: JsonObject = { tools: page };
+    if (start + TOOLS_PAGE_SIZE < all.length) result.nextCursor = this.context.services.listCodec.issue(binding, start + TOOLS_PAGE_SIZE);
+    if (unavailableNames.length > 0) result._meta = { 'mcpctx/unavailable': unavailable };
+    this.receipt(started, catalog, page);
+    return result;
+  }
+
+  async call(call: ClientCall): Promise<JsonObject> {
+    const started = performance.now();
+    const name = call.params?.name;
+    if (typeof name !== 'string') throw new RpcFailure(-32602, 'Invalid params: tools/call needs a string name');
+    const args = isPlainObject(call.params?.arguments) ? call.params.arguments : undefined;
+    const { services, sessionId } = this.context;
+    if (name === READ_RESULT && services.config.offload) {
+      return this.finish(started, null, name, call, services.shaper.readResult(args, { sessionId, capTokens: services.config.capTokens }));
+    }
+    if (name === SEARCH_TOOL_NAME && services.config.search.enabled) return this.search(started, call, args);
+    const { catalog } = await this.catalog();
+    const target = catalog.byName.get(name) ?? this.unlisted(catalog, name);
+    if ('refusal' in target) {
+      const result = toolErrorResult(target.refusal);
+      return this.finish(started, target.upstream, name, call, { result, action: 'denied', upstreamTokens: 0, deliveredTokens: countTokens(JSON.stringify(result)) });
+    }
+    const ctx: ResultContext = {
+      sessionId,
+      tool: name,
+      rules: toolRulesFor(services.config, name),
+      capTokens: services.config.capTokens,
+      offload: services.config.offload,
+    };
+    const continued = services.shaper.continuation(args, ctx);
+    if (continued) return this.finish(started, target.upstream, name, call, continued);
+    const upstream = this.context.upstreams.get(target.upstream);
+    const params = name === target.ownName ? call.params : { ...call.params, name: target.ownName };
+    let raw: unknown;
+    try {
+      if (!upstream) throw new McpctxError('PROTOCOL', `no upstream is called ${target.upstream}`);
+      if (upstream.failure) throw upstream.failure;
+      const deadline = new Deadline(services.timeouts.requestMs, 'tool call');
+      raw = await upstream.request('tools/call', params, deadline, { signal: call.signal, clientRequestId: call.id });
+    } catch (error) {
+      // The upstream's own JSON-RPC error goes back as it sent it; a broken or dead upstream
+      // becomes a tool error result naming the cause, so the model can act on it.
+      if (isMcpctxError(error, 'RPC_ERROR') || call.signal.aborted) throw error;
+      const result = toolErrorResult(`${name} could not be served: ${error instanceof Error ? error.message : String(error)}`);
+      return this.finish(started, target.upstream, name, call, { result, action: 'failed', upstreamTokens: 0, deliveredTokens: countTokens(JSON.stringify(result)) });
+    }
+    if (!isPlainObject(raw)) throw new RpcFailure(-32603, `${target.upstream} answered tools/call with something that is not an object`);
+    const outcome = services.shaper.shape(raw, args, ctx);
+    return this.finish(started, target.upstream, name, call, outcome);
+  }
+
+  private async search(started: number, call: ClientCall, args: JsonObject | undefined): Promise<JsonObject> {
+    const { catalog } = await this.catalog();
+    if (this.index?.catalog !== catalog) this.index = { catalog, index: new ToolIndex(catalog.tools.map((tool) => tool.definition as never)) };
+    const { result, found } = searchToolResult(this.index.index, catalog, args, this.context.services.config.search.topK);
+    const fresh = found.filter((name) => !this.discovered.has(name));
+    for (const name of fresh) this.discovered.add(name);
+    const tokens = countTokens(JSON.stringify(result));
+    const reply = this.finish(started, null, SEARCH_TOOL_NAME, call, { result, action: 'passed', upstreamTokens: tokens, deliveredTokens: tokens });
+    // Found tools join the list the client sees; clients that re-list get them as native tools.
+    if (fresh.length > 0) this.context.notifyClient('notifications/tools/list_changed');
+    return reply;
+  }
+
+  /** A name not in the catalog: refused when the config denies it, else relayed to its upstream (hidden, not removed). */
+  private unlisted(catalog: Catalog, name: string): CatalogTool | { refusal: string; upstream: string | null } {
+    const denied = catalog.denied.get(name);
+    if (denied) return { refusal: deniedText(name), upstream: denied.upstream };
+    const split = splitVisibleName(this.context.services.config, name);
+    if (!split) throw new RpcFailure(-32602, `Unknown tool: ${name}`);
+    if (!isToolAllowed(this.context.services.config, split.upstream, split.ownName, name)) {
+      return { refusal: deniedText(name), upstream: split.upstream };
+    }
+    return { visibleName: name, upstream: split.upstream, ownName: split.ownName, definition: {}, changes: [] };
+  }
+
+  private finish(started: number, upstream: string | null, tool: string, call: ClientCall, outcome: ShapeOutcome | { result: JsonObject; action: ReceiptAction; upstreamTokens: number; deliveredTokens: number; note?: string }): JsonObject {
+    if (outcome.action === 'offloaded' && !this.offloaded) {
+      this.offloaded = true;
+      this.context.notifyClient('notifications/tools/list_changed');
+    }
+    const receipt: Receipt = {
+      time: new Date().toISOString(),
+      kind: 'call',
+      upstream,
+      tool,
+      upstreamTokens: outcome.upstreamTokens,
+      deliveredTokens: outcome.deliveredTokens,
+      action: outcome.action,
+      elapsedMs: Math.round((performance.now() - started) * 100) / 100,
+      args: call.params?.arguments,
+      ...(outcome.note === undefined ? {} : { note: outcome.note }),
+    };
+    this.context.services.receipts?.write(receipt);
+    return outcome.result;
+  }
+
+  private receipt(started: number, catalog: Catalog, delivered: readonly unknown[]): void {
+    const receipts = this.context.services.receipts;
+    if (!receipts) return;
+    const names = new Set(catalog.tools.map((tool) => tool.upstream));
+    receipts.write({
+      time: new Date().toISOString(),
+      kind: 'list',
+      upstream: names.size === 1 ? [...names][0] ?? null : null,
+      tool: null,
+      upstreamTokens: catalog.upstreamTokens,
+      deliveredTokens: countTokens(JSON.stringify(delivered)),
+      action: 'listed',
+      elapsedMs: Math.round((performance.now() - started) * 100) / 100,
+      changes: catalogChanges(catalog),
+    });
+  }
+
+  private metaTools(): JsonObject[] {
+    const { config, shaper } = this.context.services;
+    const tools: JsonObject[] = [];
+    if (config.search.enabled) tools.push(searchToolDefinition(config.search.topK));
+    if (config.offload && this.offloaded) tools.push(shaper.readResultTool);
+    return tools;
+  }
+
+  private catalog(): Promise<{ catalog: Catalog; unavailable: Record<string, string> }> {
+    this.building ??= this.build().catch((error: unknown) => {
+      this.building = undefined;
+      throw error;
+    });
+    return this.building;
+  }
+
+  private async build(): Promise<{ catalog: Catalog; unavailable: Record<string, string> }> {
+    const { services } = this.context;
+    const deadline = new Deadline(services.timeouts.requestMs, 'tools/list');
+    const unavailable: Record<string, string> = {};
+    const lists: UpstreamTools[] = [];
+    for (const upstream of this.context.upstreams.values()) {
+      if (upstream.failure) {
+        unavailable[upstream.name] = upstream.failure.message;
+        continue;
+      }
+      if (!upstream.initialized || !('tools' in upstream.capabilities)) continue;
+      try {
+        const collected = await collectList(upstream, 'tools/list', 'tools', deadline);
+        lists.push({ upstream: upstream.name, tools: collected.items, onlyPage: collected.onlyPage });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        // With one upstream its failure is the answer; with several the others still serve.
+        if (this.context.upstreams.size === 1) throw error;
+        unavailable[upstream.name] = message;
+        services.log(`${upstream.name}: tools/list failed: ${message}`);
+      }
+    }
+    const reserved = [READ_RESULT, ...(services.config.search.enabled ? [SEARCH_TOOL_NAME] : [])];
+    const catalog = buildCatalog(services.config, lists, reserved, (tool) =>
+      toolRulesFor(services.config, tool.visibleName)?.pageTokens === undefined ? tool.definition : services.shaper.withCursorParameter(tool.definition),
+    );
+    return { catalog, unavailable };
+  }
+}
+
+function deniedText(name: string): string {
+  return `${name} is denied by the gateway's configuration: the call was not sent to the server. Use another tool, or ask the user to allow it.`;
+}
+
+function toolErrorResult(text: string): JsonObject {
+  return { content: [{ type: 'text', text }], isError: true };
+}

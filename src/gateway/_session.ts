@@ -1,0 +1,227 @@
+import { randomBytes } from 'node:crypto';
+import { type McpctxError } from '../errors/index.js';
+import { Deadline, type ServerNotification, type ServerRequest } from '../mcp/index.js';
+import { isPlainObject } from '../tokens/index.js';
+import { ClientRequests } from './_client-requests.js';
+import type { FrontConnection, JsonRpcMessage } from './_front.js';
+import { type MethodResult, RpcFailure, type SessionServices, failureFrom, rpcErrorBody } from './_session-types.js';
+import { Tools } from './_session-tools.js';
+import { Routes } from './_session-routes.js';
+import { Upstream } from './_upstream.js';
+
+type JsonObject = Record<string, unknown>;
+type RequestId = string | number;
+
+interface InFlight {
+  readonly controller: AbortController;
+}
+
+/**
+ * One client session: its own connection to every upstream (initialized with the client's own
+ * `initialize`), requests dispatched by method, ids remapped per upstream by each raw client,
+ * server-to-client requests relayed under the gateway's ids, notifications passed both ways.
+ */
+export class GatewaySession {
+  readonly id = randomBytes(16).toString('hex');
+  private readonly front: FrontConnection;
+  private readonly services: SessionServices;
+  private readonly upstreams = new Map<string, Upstream>();
+  private readonly clientRequests: ClientRequests;
+  private readonly inFlight = new Map<string, InFlight>();
+  /** progressToken of a relayed client request -> that request's id (progress goes to its stream). */
+  private readonly progressOwners = new Map<unknown, RequestId>();
+  private readonly tools: Tools;
+  private readonly routes: Routes;
+  private initializing: Promise<JsonObject> | undefined;
+  private ended = false;
+  private readonly endedPromise: Promise<void>;
+  private markEnded!: () => void;
+
+  constructor(front: FrontConnection, services: SessionServices) {
+    this.front = front;
+    this.services = services;
+    this.clientRequests = new ClientRequests(front, services.timeouts.clientRequestMs);
+    for (const spec of services.upstreams) {
+      this.upstreams.set(
+        spec.name,
+        new Upstream(spec, {
+          onNotification: (upstream, notification) => this.fromUpstream(upstream, notification),
+          onServerRequest: (upstream, request) => this.serverRequest(upstream, request),
+          onEnded: (upstream, reason) => this.upstreamEnded(upstream, reason),
+        }),
+      );
+    }
+    const context = {
+      sessionId: this.id,
+      services,
+      upstreams: this.upstreams,
+      notifyClient: (method: string, params?: JsonObject) => this.notifyClient(method, params),
+    };
+    this.tools = new Tools(context);
+    this.routes = new Routes(context);
+    this.endedPromise = new Promise((resolve) => (this.markEnded = resolve));
+    front.onmessage = (message) => this.receive(message);
+    front.onclose = (reason) => void this.close(reason);
+  }
+
+  /** Resolves once the session has ended and its upstreams are closed. */
+  get closed(): Promise<void> {
+    return this.endedPromise;
+  }
+
+  /** Ends the session: waiting client requests fail, every upstream is closed (its processes ended). Idempotent. */
+  async close(reason = 'the gateway is shutting down'): Promise<void> {
+    if (this.ended) return this.endedPromise;
+    this.ended = true;
+    for (const entry of this.inFlight.values()) entry.controller.abort(reason);
+    this.clientRequests.failAll(`the client session ended: ${reason}`);
+    await Promise.allSettled([...this.upstreams.values()].map((upstream) => upstream.close()));
+    await this.front.close().catch(() => {});
+    this.markEnded();
+  }
+
+  private receive(message: JsonRpcMessage): void {
+    if (this.ended) return;
+    const hasId = 'id' in message && message.id !== undefined && message.id !== null;
+    if (typeof message.method === 'string') {
+      if (!hasId) {
+        this.clientNotification(message.method, isPlainObject(message.params) ? message.params : undefined);
+        return;
+      }
+      if (typeof message.id !== 'string' && typeof message.id !== 'number') {
+        this.reply(null, undefined, new RpcFailure(-32600, 'Invalid Request: the id must be a string or a number'));
+        return;
+      }
+      if (message.params !== undefined && !isPlainObject(message.params)) {
+        this.reply(message.id, undefined, new RpcFailure(-32602, 'Invalid params: params must be an object'));
+        return;
+      }
+      void this.clientRequest(message.id, message.method, message.params);
+      return;
+    }
+    if (hasId && ('result' in message || 'error' in message)) {
+      this.clientRequests.answer(message);
+      return;
+    }
+    if (hasId) this.reply(null, undefined, new RpcFailure(-32600, 'Invalid Request: neither a request, a notification nor a response'));
+  }
+
+  private async clientRequest(id: RequestId, method: string, params: JsonObject | undefined): Promise<void> {
+    const key = `${typeof id}:${id}`;
+    if (this.inFlight.has(key)) {
+      this.reply(id, undefined, new RpcFailure(-32600, `Invalid Request: request id ${JSON.stringify(id)} is already in flight`));
+      return;
+    }
+    const controller = new AbortController();
+    this.inFlight.set(key, { controller });
+    const token = isPlainObject(params?._meta) ? params._meta.progressToken : undefined;
+    if (token !== undefined) this.progressOwners.set(token, id);
+    try {
+      const outcome = await this.dispatch(id, method, params, controller.signal);
+      // A request the client cancelled gets no response (MCP cancellation).
+      if (!controller.signal.aborted) this.reply(id, outcome, undefined);
+    } catch (error) {
+      if (!controller.signal.aborted) this.reply(id, undefined, failureFrom(error));
+    } finally {
+      this.inFlight.delete(key);
+      if (token !== undefined) this.progressOwners.delete(token);
+    }
+  }
+
+  private async dispatch(id: RequestId, method: string, params: JsonObject | undefined, signal: AbortSignal): Promise<MethodResult> {
+    if (method === 'initialize') return this.initialize(params);
+    if (method === 'ping') return {};
+    if (!this.initializing) throw new RpcFailure(-32600, `Invalid Request: ${method} before initialize`);
+    await this.initializing;
+    const call = { id, params, signal };
+    switch (method) {
+      case 'tools/list':
+        return this.tools.list(params);
+      case 'tools/call':
+        return this.tools.call(call);
+      default:
+        return this.routes.dispatch(method, call);
+    }
+  }
+
+  private initialize(params: JsonObject | undefined): Promise<JsonObject> {
+    if (this.initializing) throw new RpcFailure(-32600, 'Invalid Request: initialize was already sent in this session');
+    this.initializing = this.connectAll(params);
+    return this.initializing;
+  }
+
+  private async connectAll(params: JsonObject | undefined): Promise<JsonObject> {
+    const deadline = new Deadline(this.services.timeouts.startupMs, 'upstream start');
+    const outcomes = await Promise.allSettled([...this.upstreams.values()].map((upstream) => upstream.connect(params, deadline)));
+    const failures: string[] = [];
+    outcomes.forEach((outcome, index) => {
+      const upstream = [...this.upstreams.values()][index];
+      if (outcome.status === 'rejected' && upstream) {
+        const message = outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason);
+        failures.push(message);
+        this.services.log(`${upstream.name} could not start: ${message}`);
+        void upstream.close();
+      }
+    });
+    const live = [...this.upstreams.values()].filter((upstream) => upstream.initialized !== undefined);
+    if (live.length === 0) throw new RpcFailure(-32603, `no upstream could start: ${failures.join('; ')}`);
+    return this.routes.mergeInitialize(live, failures);
+  }
+
+  private clientNotification(method: string, params: JsonObject | undefined): void {
+    if (method === 'notifications/cancelled') {
+      const requestId = params?.requestId;
+      if (typeof requestId === 'string' || typeof requestId === 'number') {
+        const reason = typeof params?.reason === 'string' ? params.reason : 'the client cancelled the request';
+        this.inFlight.get(`${typeof requestId}:${requestId}`)?.controller.abort(reason);
+      }
+      return;
+    }
+    for (const upstream of this.upstreams.values()) {
+      if (upstream.initialized && !upstream.failure) void upstream.notify(method, params).catch(() => {});
+    }
+  }
+
+  private fromUpstream(upstream: Upstream, notification: ServerNotification): void {
+    const { method, params } = notification;
+    if (method === 'notifications/cancelled') {
+      const clientId = this.clientRequests.clientIdFor(upstream.name, params?.requestId);
+      if (clientId === undefined) return;
+      const reason = typeof params?.reason === 'string' ? params.reason : 'the upstream cancelled the request';
+      this.clientRequests.cancel(clientId, reason);
+      this.notifyClient(method, { ...params, requestId: clientId });
+      return;
+    }
+    if (method === 'notifications/tools/list_changed') this.tools.invalidate();
+    if (method.endsWith('/list_changed')) this.routes.invalidate();
+    const token = isPlainObject(params) ? params.progressToken : undefined;
+    const related = method === 'notifications/progress' ? this.progressOwners.get(token) : upstream.latestServed;
+    this.notifyClient(method, params, related);
+  }
+
+  private async serverRequest(upstream: Upstream, request: ServerRequest): Promise<unknown> {
+    return this.clientRequests.relay(upstream.name, request.id, request.method, request.params, upstream.latestServed);
+  }
+
+  private upstreamEnded(upstream: Upstream, reason: McpctxError): void {
+    this.services.log(reason.message);
+    this.tools.invalidate();
+    this.routes.invalidate();
+  }
+
+  private notifyClient(method: string, params?: JsonObject, related?: RequestId): void {
+    if (this.ended) return;
+    const message: JsonRpcMessage = { jsonrpc: '2.0', method };
+    if (params !== undefined) message.params = params;
+    this.front.send(message, related === undefined ? {} : { relatedRequestId: related }).catch(() => {});
+  }
+
+  private reply(id: RequestId | null, result: MethodResult | undefined, failure: RpcFailure | undefined): void {
+    if (this.ended) return;
+    const message: JsonRpcMessage = failure
+      ? { jsonrpc: '2.0', id, error: rpcErrorBody(failure) }
+      : { jsonrpc: '2.0', id, result: result ?? {} };
+    this.front.send(message, id === null ? {} : { relatedRequestId: id }).catch(() => {});
+  }
+}
+

@@ -1,0 +1,140 @@
+import { McpctxError, isMcpctxError } from '../errors/index.js';
+import {
+  BoundedStdioTransport,
+  type Deadline,
+  HttpClientTransport,
+  RawClient,
+  type ServerNotification,
+  type ServerRequest,
+} from '../mcp/index.js';
+import { isPlainObject } from '../tokens/index.js';
+import type { ResolvedUpstream } from './_config-types.js';
+
+type JsonObject = Record<string, unknown>;
+
+export interface UpstreamEvents {
+  onNotification(upstream: Upstream, notification: ServerNotification): void;
+  /** Answers a request the upstream sent (sampling, elicitation, roots, ping): relayed to the client. */
+  onServerRequest(upstream: Upstream, request: ServerRequest): Promise<unknown>;
+  /** The connection ended by itself (the server exited, closed its output, broke a bound). */
+  onEnded(upstream: Upstream, reason: McpctxError): void;
+}
+
+/**
+ * One upstream MCP server for one client session: a raw JSON-RPC client over the bounded stdio
+ * transport or streamable HTTP, initialized with the client's own `initialize` params so the
+ * server sees the client's capabilities, and every answer handed back exactly as parsed.
+ */
+export class Upstream {
+  readonly name: string;
+  readonly spec: ResolvedUpstream;
+  private readonly client: RawClient;
+  private readonly stdio: BoundedStdioTransport | undefined;
+  private initializeResult: JsonObject | undefined;
+  private ending: McpctxError | undefined;
+  private closing = false;
+  /** Client requests being served by this upstream, newest last: what a stray notification most likely belongs to. */
+  private readonly serving: (string | number)[] = [];
+
+  constructor(spec: ResolvedUpstream, events: UpstreamEvents) {
+    this.name = spec.name;
+    this.spec = spec;
+    const transport =
+      spec.kind === 'stdio'
+        ? new BoundedStdioTransport(spec.launch)
+        : new HttpClientTransport({ url: spec.url, headers: spec.resolvedHeaders });
+    this.stdio = transport instanceof BoundedStdioTransport ? transport : undefined;
+    this.client = new RawClient(transport, {
+      onNotification: (notification) => events.onNotification(this, notification),
+      onServerRequest: (request) => events.onServerRequest(this, request),
+      onClose: (reason) => {
+        if (this.closing) return;
+        this.ending ??= this.describeEnding(reason);
+        events.onEnded(this, this.ending);
+      },
+    });
+  }
+
+  /** Starts the server (or opens the HTTP connection) and sends the client's `initialize`; the raw result. */
+  async connect(initializeParams: JsonObject | undefined, deadline: Deadline): Promise<JsonObject> {
+    try {
+      await this.client.start();
+      const result = await this.client.request('initialize', initializeParams, deadline);
+      if (!isPlainObject(result)) throw new McpctxError('PROTOCOL', `${this.name} answered initialize with something that is not an object`);
+      this.initializeResult = result;
+      return result;
+    } catch (error) {
+      this.ending ??= this.describeEnding(isMcpctxError(error) ? error : new McpctxError('PROTOCOL', String(error)));
+      throw this.ending;
+    }
+  }
+
+  get initialized(): JsonObject | undefined {
+    return this.initializeResult;
+  }
+
+  get capabilities(): JsonObject {
+    const capabilities = this.initializeResult?.capabilities;
+    return isPlainObject(capabilities) ? capabilities : {};
+  }
+
+  /** Why the upstream can no longer serve, once it cannot. */
+  get failure(): McpctxError | undefined {
+    return this.ending;
+  }
+
+  get pid(): number | undefined {
+    return this.stdio?.pid;
+  }
+
+  /** The client request this upstream most recently started serving and still serves. */
+  get latestServed(): string | number | undefined {
+    return this.serving.at(-1);
+  }
+
+  async request(
+    method: string,
+    params: JsonObject | undefined,
+    deadline: Deadline,
+    options: { signal?: AbortSignal; clientRequestId?: string | number } = {},
+  ): Promise<unknown> {
+    if (this.ending) throw this.ending;
+    const served = options.clientRequestId;
+    if (served !== undefined) this.serving.push(served);
+    try {
+      return await this.client.request(method, params, deadline, { signal: options.signal });
+    } catch (error) {
+      // A request that failed because the connection ended names why it ended (with the stderr tail).
+      if (this.ending && isMcpctxError(error, 'TRANSPORT_CLOSED')) throw this.ending;
+      throw error;
+    } finally {
+      if (served !== undefined) {
+        const at = this.serving.lastIndexOf(served);
+        if (at !== -1) this.serving.splice(at, 1);
+      }
+    }
+  }
+
+  async notify(method: string, params: JsonObject | undefined): Promise<void> {
+    if (this.ending) return;
+    await this.client.notify(method, params);
+  }
+
+  /** Ends the server and everything it started (stdio), or the HTTP session. Idempotent. */
+  async close(): Promise<void> {
+    this.closing = true;
+    this.ending ??= new McpctxError('TRANSPORT_CLOSED', `${this.name} was closed by the gateway`);
+    await this.client.close();
+  }
+
+  private describeEnding(reason: McpctxError): McpctxError {
+    const tail = this.stdio?.stderrTail.trim().split('\n').slice(-3).join(' | ');
+    const exit = this.stdio?.exit;
+    const how = exit ? ` (exit ${exit.code ?? exit.signal ?? 'unknown'})` : '';
+    const said = tail ? `; its last stderr: ${tail.slice(-500)}` : '';
+    return new McpctxError(reason.code, `upstream ${this.name} ended${how}: ${reason.message}${said}`, {
+      ...reason.data,
+      upstream: this.name,
+    });
+  }
+}

@@ -1,0 +1,89 @@
+// Starting the gateway CLI (dist/) and the relay test server as real processes for tests.
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TEST_MARK_NAME, TEST_OWNER_NAME, markedEnv } from '../support/processes.js';
+import { type Answer, CANNED_ANSWERS, type WireClient, httpClient, stdioClient } from '../support/wire-client.js';
+
+export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+export const RELAY_SERVER = fileURLToPath(new URL('../servers/relay-server.mjs', import.meta.url));
+
+/** The test mark for a server the gateway launches (it passes only named variables on). */
+export function markEnvEntries(): Record<string, string> {
+  const env = markedEnv();
+  return { [TEST_MARK_NAME]: env[TEST_MARK_NAME] as string, [TEST_OWNER_NAME]: env[TEST_OWNER_NAME] as string };
+}
+
+/** A stdio upstream entry for a config: the relay server under `name`, marked for leak checks. */
+export function relayEntry(name: string, extraArgs: string[] = []): Record<string, unknown> {
+  return { command: process.execPath, args: [RELAY_SERVER, '--name', name, ...extraArgs], env: markEnvEntries() };
+}
+
+export function tempDir(prefix = 'mcpctx-gateway-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function writeConfig(config: unknown, dir = tempDir()): string {
+  const file = join(dir, 'gateway.json');
+  writeFileSync(file, JSON.stringify(config, null, 2));
+  return file;
+}
+
+/** `mcpctx gateway ARGS` over stdio, as a client sees it. */
+export function gatewayOverStdio(args: readonly string[], answer: Answer = CANNED_ANSWERS): WireClient & { pid: number | undefined } {
+  return stdioClient(process.execPath, [CLI, 'gateway', ...args], markedEnv({ PATH: process.env.PATH ?? '' }), answer);
+}
+
+/** Reads stderr until a line gives `listening on URL`; the process and its URL. */
+export async function startListening(
+  command: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<{ url: string; child: ChildProcessWithoutNullStreams; stderr: () => string; stop: () => Promise<void> }> {
+  const child = spawn(command, args, { env, stdio: 'pipe' });
+  let stderr = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "listening on" within ${timeoutMs} ms; stderr: ${stderr}`)), timeoutMs);
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      stderr += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(stderr);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before listening; stderr: ${stderr}`));
+    });
+  });
+  child.stdin.on('error', () => {});
+  return {
+    url,
+    child,
+    stderr: () => stderr,
+    stop: async () => {
+      child.stdin.end();
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** `mcpctx gateway --http 127.0.0.1:0 ARGS`: its URL, a client factory and a stop. */
+export async function gatewayOverHttp(args: readonly string[]) {
+  const started = await startListening(process.execPath, [CLI, 'gateway', '--http', '127.0.0.1:0', ...args], markedEnv({ PATH: process.env.PATH ?? '' }));
+  return { ...started, client: (answer: Answer = CANNED_ANSWERS) => httpClient(started.url, answer) };
+}
+
+/** The relay server over streamable HTTP. */
+export function relayOverHttp(name: string) {
+  return startListening(process.execPath, [RELAY_SERVER, '--name', name, '--http'], markedEnv({ PATH: process.env.PATH ?? '' }));
+}
