@@ -32,8 +32,8 @@ export function writeConfig(config: unknown, dir = tempDir()): string {
 }
 
 /** `mcpctx gateway ARGS` over stdio, as a client sees it. */
-export function gatewayOverStdio(args: readonly string[], answer: Answer = CANNED_ANSWERS): WireClient & { pid: number | undefined } {
-  return stdioClient(process.execPath, [CLI, 'gateway', ...args], markedEnv({ PATH: process.env.PATH ?? '' }), answer);
+export function gatewayOverStdio(args: readonly string[], env: Record<string, string> = {}, answer: Answer = CANNED_ANSWERS): WireClient & { pid: number | undefined } {
+  return stdioClient(process.execPath, [CLI, 'gateway', ...args], markedEnv({ PATH: process.env.PATH ?? '', ...env }), answer);
 }
 
 /** Reads stderr until a line gives `listening on URL`; the process and its URL. */

@@ -1,6 +1,6 @@
 // The behaviour of the relay test server (relay-server.mjs), independent of the transport: every
 // message kind a gateway must pass both ways, with unknown keys and odd key order everywhere.
-// createRelayLogic({ name, send }) returns { receive(message, context) }; `send(message, context)`
+// createRelayLogic({ name, send, catalog? }) returns { receive(message, context) }; `send(message, context)`
 // writes to the client, `context` being the request a message belongs to (for HTTP streams).
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -41,7 +41,7 @@ function toolsOf(name) {
   ];
 }
 
-export function createRelayLogic({ name, send }) {
+export function createRelayLogic({ name, send, catalog }) {
   const calls = [];
   const cancelled = [];
   const waiting = new Map(); // our request id -> resolve
@@ -135,7 +135,7 @@ export function createRelayLogic({ name, send }) {
       case 'ping':
         return {};
       case 'tools/list':
-        return { tools: toolsOf(name), _meta: { 'vendor.example/list': name } };
+        return { tools: catalog ?? toolsOf(name), _meta: { 'vendor.example/list': name } };
       case 'tools/call':
         return callTool(params, context);
       case 'resources/list':

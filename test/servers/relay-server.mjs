@@ -2,19 +2,24 @@
 // The relay test server: every message kind a gateway must relay (relay-logic.mjs), with unknown
 // keys and odd key order, over stdio (default) or streamable HTTP (`--http`, on 127.0.0.1, a free
 // port printed as "listening on http://127.0.0.1:PORT/mcp" on stderr). No project code.
-// Usage: node test/servers/relay-server.mjs [--name NAME] [--http]
+// Usage: node test/servers/relay-server.mjs [--name NAME] [--catalog DIR] [--http]
 import { randomUUID } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { join } from 'node:path';
 import { createRelayLogic } from './relay-logic.mjs';
 
 const argv = process.argv.slice(2);
 const name = argv.includes('--name') ? argv[argv.indexOf('--name') + 1] : 'one';
+// --catalog DIR: tools/list serves the tool definitions in DIR's *.snap / *.json files (sorted by file name).
+const catalogDir = argv.includes('--catalog') ? argv[argv.indexOf('--catalog') + 1] : undefined;
+const catalog = catalogDir === undefined ? undefined : readdirSync(catalogDir).filter((file) => /\.(snap|json)$/.test(file)).sort().map((file) => JSON.parse(readFileSync(join(catalogDir, file), 'utf8')));
 
 if (argv.includes('--http')) serveHttp();
 else serveStdio();
 
 function serveStdio() {
-  const logic = createRelayLogic({ name, send: (message) => process.stdout.write(`${JSON.stringify(message)}\n`) });
+  const logic = createRelayLogic({ name, catalog, send: (message) => process.stdout.write(`${JSON.stringify(message)}\n`) });
   let buffered = '';
   process.stdin.setEncoding('utf8');
   process.stdin.on('data', (chunk) => {
@@ -38,6 +43,7 @@ function serveHttp() {
   const write = (response, message) => response.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
   const logic = createRelayLogic({
     name,
+    catalog,
     send: (message, context) => {
       const stream = context === undefined ? undefined : streams.get(context);
       if (stream) {
@@ -71,6 +77,11 @@ function serveHttp() {
     request.on('data', (chunk) => (body += chunk));
     request.on('end', () => {
       const message = JSON.parse(body);
+      if (message.method === 'tools/call' && message.params?.name === 'leak') {
+        // A careless server that echoes the request's credentials in an error page.
+        response.writeHead(500, { 'content-type': 'text/plain' }).end(`internal error; you sent authorization=${request.headers.authorization}`);
+        return;
+      }
       if (message.method === undefined || message.id === undefined) {
         response.writeHead(202).end();
         logic.receive(message, undefined);

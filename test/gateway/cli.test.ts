@@ -1,0 +1,148 @@
+// Acceptance 7 and the CLI around the gateway: bad config, unreachable upstream, port in use and a
+// non-loopback bind without a token each end with a clear message and exit 2 or 3, with nothing
+// started and nothing left behind; `gateway check` and `gateway report`; secrets stay out.
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { markedEnv, waitForNoMarkedProcesses } from '../support/processes.js';
+import { CLI, gatewayOverStdio, relayEntry, relayOverHttp, tempDir, writeConfig } from './_gateway-process.js';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `mcpctx gateway ARGS` to its end (stdin closed at once), within a bound. */
+function runGateway(args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, 'gateway', ...args], { env: markedEnv({ PATH: process.env.PATH ?? '', ...env }), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdin.end();
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`gateway ${args.join(' ')} did not end; stderr: ${stderr}`));
+    }, 30_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const CANARY = 'canary-header-value-4f1d9a7c2b';
+
+describe('mcpctx gateway: failures at start', () => {
+  afterAll(async () => {
+    expect(await waitForNoMarkedProcesses(10_000)).toEqual([]);
+  });
+
+  it('a bad config exits 2 listing every problem with its path, and starts nothing', async () => {
+    const config = writeConfig({
+      mcpServers: { one: { ...relayEntry('one'), colour: 'blue' } },
+      capTokens: -5,
+      tools: { echo: { pageTokens: 'many', maxTokenz: 3 } },
+      surprise: true,
+    });
+    const run = await runGateway(['--config', config]);
+    expect(run.code).toBe(2);
+    for (const path of ['mcpServers.one.colour', 'capTokens', 'tools.echo.pageTokens', 'tools.echo.maxTokenz', 'surprise']) {
+      expect(run.stderr).toContain(path);
+    }
+    expect(await waitForNoMarkedProcesses(1_000)).toEqual([]);
+    const checked = await runGateway(['check', config]);
+    expect(checked.code).toBe(2);
+    expect(checked.stderr).toContain('tools.echo.maxTokenz');
+  });
+
+  it('an upstream command that does not exist, or an HTTP upstream nobody answers, exits 3 naming it', async () => {
+    const missing = await runGateway(['--', 'no-such-mcp-server-command-xyz', '--flag']);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toMatch(/no-such-mcp-server-command-xyz.*not found/);
+    const port = await freePort();
+    const http = await runGateway(['--config', writeConfig({ mcpServers: { remote: { url: `http://127.0.0.1:${port}/mcp` } } })]);
+    expect(http.code).toBe(3);
+    expect(http.stderr).toMatch(new RegExp(`remote.*127\\.0\\.0\\.1:${port}.*cannot be reached`));
+  });
+
+  it('a port in use exits 3 naming the address; a non-loopback bind needs --allow-remote and a token (exit 2)', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const busy = await runGateway(['--http', `127.0.0.1:${port}`, '--', process.execPath, '-e', '0']);
+      expect(busy.code).toBe(3);
+      expect(busy.stderr).toContain(`127.0.0.1:${port}`);
+    } finally {
+      holder.close();
+    }
+    const noFlag = await runGateway(['--http', '0.0.0.0:0', '--', process.execPath, '-e', '0']);
+    expect(noFlag.code).toBe(2);
+    expect(noFlag.stderr).toMatch(/allow-remote/);
+    const noToken = await runGateway(['--http', '0.0.0.0:0', '--allow-remote', '--', process.execPath, '-e', '0']);
+    expect(noToken.code).toBe(2);
+    expect(noToken.stderr).toMatch(/token/);
+    const unsetToken = await runGateway(['--http', '0.0.0.0:0', '--allow-remote', '--token-env', 'NOT_SET_ANYWHERE', '--', process.execPath, '-e', '0']);
+    expect(unsetToken.code).toBe(2);
+    expect(unsetToken.stderr).toMatch(/NOT_SET_ANYWHERE.*not set/);
+    expect(await waitForNoMarkedProcesses(1_000)).toEqual([]);
+  });
+
+  it('a header variable that is not set exits 2 naming the variable; a set one never appears in check, stderr or receipts', async () => {
+    const upstream = await relayOverHttp('remote');
+    const dir = tempDir();
+    const receipts = join(dir, 'receipts.jsonl');
+    try {
+      const config = writeConfig({ mcpServers: { remote: { url: upstream.url, headers: { Authorization: 'Bearer ${REMOTE_TOKEN}' } } } }, dir);
+      const unset = await runGateway(['--config', config]);
+      expect(unset.code).toBe(2);
+      expect(unset.stderr).toContain('REMOTE_TOKEN');
+      const checked = await runGateway(['check', config, '--json'], { REMOTE_TOKEN: CANARY });
+      expect(checked.code).toBe(0);
+      expect(JSON.parse(checked.stdout).upstreams[0].headerNames).toEqual(['Authorization']);
+      expect(checked.stdout + checked.stderr).not.toContain(CANARY);
+      const withToken = gatewayOverStdio(['--config', config, '--receipts', receipts, '--receipts-args'], { REMOTE_TOKEN: CANARY });
+      await withToken.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'secret', version: '1' } });
+      await withToken.request('tools/call', { name: 'echo', arguments: { text: 'hello' } });
+      // The upstream echoes the header in a 500 page: the canary reaches the gateway's error path.
+      const leaked = await withToken.request('tools/call', { name: 'leak', arguments: {} });
+      await withToken.close();
+      expect(JSON.stringify(leaked)).toMatch(/internal error; you sent authorization=/);
+      expect(JSON.stringify(leaked)).not.toContain(CANARY);
+      expect(withToken.stderr()).not.toContain(CANARY);
+      expect(readFileSync(receipts, 'utf8')).not.toContain(CANARY);
+      expect(readFileSync(receipts, 'utf8')).toContain('"hello"');
+    } finally {
+      await upstream.stop();
+    }
+  });
+});
+
+describe('mcpctx gateway report', () => {
+  it('sums tokens in and out and calls per tool and action; --json; bad lines counted', async () => {
+    const file = join(tempDir(), 'receipts.jsonl');
+    const line = (tool: string, action: string, upstreamTokens: number, deliveredTokens: number): string =>
+      JSON.stringify({ time: '2026-12-01T00:00:00.000Z', kind: 'call', upstream: 'prs', tool, upstreamTokens, deliveredTokens, action, elapsedMs: 1 });
+    writeFileSync(file, [line('list_pull_requests', 'paged', 227_605, 1_900), line('list_pull_requests', 'paged', 0, 1_449), line('get_pull_request', 'passed', 600, 600), 'not json'].join('\n') + '\n');
+    const text = await runGateway(['report', file]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/list_pull_requests\s+prs\s+paged\s+2\s+227,605\s+3,349/);
+    const json = JSON.parse((await runGateway(['report', file, '--json'])).stdout) as { totals: { calls: number; upstreamTokens: number; deliveredTokens: number }; badLines: number };
+    expect(json.totals).toMatchObject({ calls: 3, upstreamTokens: 228_205, deliveredTokens: 3_949 });
+    expect(json.badLines).toBe(1);
+    expect((await runGateway(['report', join(tempDir(), 'absent.jsonl')])).code).toBe(3);
+  });
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
