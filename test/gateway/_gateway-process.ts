@@ -1,14 +1,15 @@
 // Starting the gateway CLI (dist/) and the relay test server as real processes for tests.
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startListening } from '../support/conformance.js';
 import { TEST_MARK_NAME, TEST_OWNER_NAME, markedEnv } from '../support/processes.js';
 import { type Answer, CANNED_ANSWERS, type WireClient, httpClient, stdioClient } from '../support/wire-client.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 export const RELAY_SERVER = fileURLToPath(new URL('../servers/relay-server.mjs', import.meta.url));
+const LISTENING = /listening on (http:\/\/\S+)/;
 
 /** The test mark for a server the gateway launches (it passes only named variables on). */
 export function markEnvEntries(): Record<string, string> {
@@ -36,54 +37,13 @@ export function gatewayOverStdio(args: readonly string[], env: Record<string, st
   return stdioClient(process.execPath, [CLI, 'gateway', ...args], markedEnv({ PATH: process.env.PATH ?? '', ...env }), answer);
 }
 
-/** Reads stderr until a line gives `listening on URL`; the process and its URL. */
-export async function startListening(
-  command: string,
-  args: readonly string[],
-  env: Record<string, string>,
-  timeoutMs = 30_000,
-): Promise<{ url: string; child: ChildProcessWithoutNullStreams; stderr: () => string; stop: () => Promise<void> }> {
-  const child = spawn(command, args, { env, stdio: 'pipe' });
-  let stderr = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "listening on" within ${timeoutMs} ms; stderr: ${stderr}`)), timeoutMs);
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      stderr += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before listening; stderr: ${stderr}`));
-    });
-  });
-  child.stdin.on('error', () => {});
-  return {
-    url,
-    child,
-    stderr: () => stderr,
-    stop: async () => {
-      child.stdin.end();
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
-
 /** `mcpctx gateway --http 127.0.0.1:0 ARGS`: its URL, a client factory and a stop. */
 export async function gatewayOverHttp(args: readonly string[]) {
-  const started = await startListening(process.execPath, [CLI, 'gateway', '--http', '127.0.0.1:0', ...args], markedEnv({ PATH: process.env.PATH ?? '' }));
+  const started = await startListening(process.execPath, [CLI, 'gateway', '--http', '127.0.0.1:0', ...args], LISTENING);
   return { ...started, client: (answer: Answer = CANNED_ANSWERS) => httpClient(started.url, answer) };
 }
 
 /** The relay server over streamable HTTP. */
 export function relayOverHttp(name: string) {
-  return startListening(process.execPath, [RELAY_SERVER, '--name', name, '--http'], markedEnv({ PATH: process.env.PATH ?? '' }));
+  return startListening(process.execPath, [RELAY_SERVER, '--name', name, '--http'], LISTENING);
 }

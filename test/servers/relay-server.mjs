@@ -96,6 +96,5 @@ function serveHttp() {
   server.listen(0, '127.0.0.1', () => {
     process.stderr.write(`listening on http://127.0.0.1:${server.address().port}/mcp\n`);
   });
-  process.stdin.on('end', () => process.exit(0));
-  process.stdin.resume();
+  // Runs until SIGTERM (its starter ends its process group).
 }
