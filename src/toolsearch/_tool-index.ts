@@ -149,10 +149,11 @@ export class ToolIndex {
         limit: MAX_QUERY_CHARS,
       });
     }
-    const weights = queryTerms(query);
-    if (weights.size > MAX_QUERY_TERMS) {
-      throw invalid(`ToolIndex.search: the query has ${weights.size} distinct words, at most ${MAX_QUERY_TERMS}; describe the task in a sentence`, {
-        terms: weights.size,
+    // Judged by the words typed: what the vocabulary adds is bounded by the vocabulary itself.
+    const { weights, typed } = queryTerms(query);
+    if (typed > MAX_QUERY_TERMS) {
+      throw invalid(`ToolIndex.search: the query has ${typed} distinct words, at most ${MAX_QUERY_TERMS}; describe the task in a sentence`, {
+        terms: typed,
         limit: MAX_QUERY_TERMS,
       });
     }
