@@ -146,13 +146,15 @@ function buildBridges(vocabulary: Readonly<Record<string, readonly string[]>>): 
  * A query's search words, each once, with its weight: 1 for what was typed; for the catalog words
  * the vocabulary bridges the typed words and phrases to, less (`SYNONYM_WEIGHT` for a word,
  * `PHRASE_WEIGHT` for a phrase), so the words typed still decide between tools that have them.
- * `typed` counts the terms typed, the ones a query's size is judged by.
+ * `typed` counts the terms typed, the ones a query's size is judged by. `bridge: false` leaves
+ * the vocabulary out (typed words only).
  */
-export function queryTerms(query: string): { weights: Map<string, number>; typed: number } {
+export function queryTerms(query: string, bridge: boolean): { weights: Map<string, number>; typed: number } {
   const weights = new Map<string, number>();
   const words = toolTerms(query);
   for (const word of words) for (const term of searchTerms(word)) weights.set(term, 1);
   const typed = weights.size;
+  if (!bridge) return { weights, typed };
   const stems = words.map(stem);
   for (const [position, first] of stems.entries()) {
     for (const bridge of BRIDGES.get(first) ?? []) {

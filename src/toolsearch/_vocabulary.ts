@@ -74,7 +74,7 @@ const ENTRIES: Record<string, readonly string[]> = {
   'pull request': ['merge request', 'mr', 'mrs', 'patch', 'change request', 'changeset', 'code change', 'my changes', 'contribution'],
   'merge request': ['pr', 'prs', 'patch', 'change request'],
   branch: ['feature branch', 'topic branch', 'line of development', 'ref'],
-  base: ['main', 'master', 'trunk', 'upstream', 'default branch', 'rebase', 'target branch'],
+  base: ['upstream', 'default branch', 'rebase', 'target branch'],
   latest: ['newest', 'most recent', 'recent', 'last', 'current', 'up to date', 'catch up', 'sync'],
   release: ['version', 'changelog', 'release notes', 'shipped', 'what shipped', 'ship'],
   tag: ['version', 'version tag', 'release tag', 'semver'],
@@ -158,7 +158,7 @@ const ENTRIES: Record<string, readonly string[]> = {
   pattern: ['glob', 'wildcard', 'matching', 'regex'],
   media: ['image', 'picture', 'photo', 'audio', 'sound', 'video'],
   image: ['picture', 'photo', 'png', 'jpg', 'jpeg', 'icon'],
-  multiple: ['several', 'many', 'a few', 'batch', 'bulk', 'at once'],
+  multiple: ['several', 'batch', 'bulk', 'at once'],
 
   // Memory and knowledge stores.
   'knowledge graph': ['memory', 'memories', 'what you know', 'knowledge base', 'everything you know', 'all facts'],
