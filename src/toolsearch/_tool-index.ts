@@ -193,6 +193,6 @@ export class ToolIndex {
   }
 
   #namesTool(typed: ReadonlyMap<string, number>): boolean {
-    return this.#nameTerms.some((name) => [...typed.keys()].every((term) => name.has(term)));
+    return typed.size > 0 && this.#nameTerms.some((name) => [...typed.keys()].every((term) => name.has(term)));
   }
 }

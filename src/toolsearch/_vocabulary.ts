@@ -12,7 +12,7 @@
  */
 const ENTRIES: Record<string, readonly string[]> = {
   // What is done: the verbs catalogs name their tools with.
-  list: ['show', 'display', 'view', 'see', 'browse', 'enumerate', 'overview', 'what are', 'all of the'],
+  list: ['show', 'display', 'view', 'see', 'browse', 'enumerate', 'overview'],
   get: ['show', 'display', 'view', 'see', 'fetch', 'retrieve', 'read', 'look at', 'inspect', 'details of', 'pull up'],
   search: ['find', 'lookup', 'look up', 'look for', 'locate', 'hunt', 'grep', 'where is', 'discover'],
   create: ['make', 'new', 'add', 'generate', 'set up', 'spin up', 'start a', 'open a', 'open an', 'file a', 'file an', 'raise', 'log a', 'write up'],
