@@ -81,9 +81,12 @@ describe('the vocabulary bridge in search', () => {
   });
 
   it('never outweighs the words typed', () => {
-    // "inbox" stands for notification, but a tool that has the word typed comes first.
-    const index = new ToolIndex([{ name: 'list_notifications' }, { name: 'open_inbox' }]);
-    expect(names(index, 'open my inbox')[0]).toBe('open_inbox');
+    // "inbox" stands for notification; at equal weight the tie would go to alpha by name.
+    const index = new ToolIndex([
+      { name: 'alpha', description: 'Notifications.' },
+      { name: 'beta', description: 'Inbox.' },
+    ]);
+    expect(names(index, 'inbox')[0]).toBe('beta');
   });
 
   it('changes nothing for a query that names a tool in the catalog\u2019s words', () => {
@@ -130,9 +133,9 @@ describe('the vocabulary bridge in search', () => {
   });
 
   it('counts only the words typed against the query-size cap', () => {
-    // 40 everyday words, each bringing several concepts: far more than 64 terms once bridged.
-    const words = ['inbox', 'ticket', 'paste', 'group', 'pipeline', 'bookmark', 'password', 'folder', 'outage', 'vm'];
-    const query = Array.from({ length: 4 }, (_, round) => words.map((word) => `${word}${'s'.repeat(round)}`).join(' ')).join(' ');
-    expect(() => tracker.search(query)).not.toThrow();
+    // 60 distinct everyday words: under the cap of 64 as typed, far over it once bridged.
+    const words = [...new Set(Object.values(VOCABULARY).flat().filter((phrase) => /^[a-z]{5,}$/.test(phrase)))].slice(0, 60);
+    expect(words).toHaveLength(60);
+    expect(() => tracker.search(words.join(' '))).not.toThrow();
   });
 });
