@@ -115,7 +115,7 @@ interface Bridge {
   readonly terms: readonly string[];
 }
 
-// Everyday words and phrases keyed by their first stemmed word, longest first. Built once: the
+// Everyday words and phrases keyed by their first stemmed word; all that match fire. Built once: the
 // vocabulary is fixed, so what any one query word can add is bounded by it.
 const BRIDGES: ReadonlyMap<string, readonly Bridge[]> = buildBridges(VOCABULARY);
 
@@ -138,7 +138,6 @@ function buildBridges(vocabulary: Readonly<Record<string, readonly string[]>>): 
     const first = words[0]!;
     bridges.set(first, [...(bridges.get(first) ?? []), { words, terms: [...terms] }]);
   }
-  for (const list of bridges.values()) list.sort((a, b) => b.words.length - a.words.length);
   return bridges;
 }
 
@@ -157,10 +156,10 @@ export function queryTerms(query: string, bridge: boolean): { weights: Map<strin
   if (!bridge) return { weights, typed };
   const stems = words.map(stem);
   for (const [position, first] of stems.entries()) {
-    for (const bridge of BRIDGES.get(first) ?? []) {
-      if (!bridge.words.every((word, offset) => stems[position + offset] === word)) continue;
-      const weight = bridge.words.length > 1 ? PHRASE_WEIGHT : SYNONYM_WEIGHT;
-      for (const term of bridge.terms) weights.set(term, Math.max(weights.get(term) ?? 0, weight));
+    for (const entry of BRIDGES.get(first) ?? []) {
+      if (!entry.words.every((word, offset) => stems[position + offset] === word)) continue;
+      const weight = entry.words.length > 1 ? PHRASE_WEIGHT : SYNONYM_WEIGHT;
+      for (const term of entry.terms) weights.set(term, Math.max(weights.get(term) ?? 0, weight));
     }
   }
   return { weights, typed };
