@@ -4,6 +4,8 @@
  * step does to a word it does on both sides.
  */
 
+import { VOCABULARY } from './_vocabulary.js';
+
 // Runs of letters and digits (any script); everything else (`_ - . / :` space, punctuation) separates.
 const WORD = /[\p{L}\p{N}]+/gu;
 // Case boundaries inside a run: `getFile` → get|File, `sha256Hex` → sha256|Hex, `HTMLParser` →
@@ -101,46 +103,64 @@ export function searchTerms(term: string): string[] {
   return expanded.map(stem);
 }
 
-// Query side only, and weighed less than the words typed (`SYNONYM_WEIGHT`): the everyday verbs
-// and nouns a request uses for what tool catalogs name with a handful of canonical ones.
-const QUERY_SYNONYMS: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
-  ['show', ['list', 'get']],
-  ['display', ['list', 'get']],
-  ['view', ['list', 'get']],
-  ['see', ['list', 'get']],
-  ['fetch', ['get']],
-  ['retrieve', ['get']],
-  ['read', ['get']],
-  ['find', ['search']],
-  ['lookup', ['search']],
-  ['look', ['search']],
-  ['remove', ['delete']],
-  ['erase', ['delete']],
-  ['edit', ['update']],
-  ['modify', ['update']],
-  ['change', ['update']],
-  ['make', ['create']],
-  ['new', ['create']],
-  ['add', ['create']],
-  ['save', ['write']],
-  ['store', ['write']],
-  ['folder', ['directory']],
-  ['folders', ['directory']],
-]);
-
-/** How much a synonym's match counts against the typed word's. */
+/** How much a bridged word's match counts against a typed word's (see `_vocabulary.ts`). */
 export const SYNONYM_WEIGHT = 0.4;
+/** A phrase ("sign off", "bug report") says more than one of its words, so its concepts weigh more. */
+export const PHRASE_WEIGHT = 0.6;
 
-/** A query's search words, each once, with its weight: 1 for what was typed, less for a synonym. */
-export function queryTerms(query: string): Map<string, number> {
+interface Bridge {
+  /** The everyday words, stemmed, in order: one for a word, more for a phrase. */
+  readonly words: readonly string[];
+  /** The search terms of the concepts it stands for. */
+  readonly terms: readonly string[];
+}
+
+// Everyday words and phrases keyed by their first stemmed word; all that match fire. Built once: the
+// vocabulary is fixed, so what any one query word can add is bounded by it.
+const BRIDGES: ReadonlyMap<string, readonly Bridge[]> = buildBridges(VOCABULARY);
+
+function buildBridges(vocabulary: Readonly<Record<string, readonly string[]>>): Map<string, Bridge[]> {
+  const byWords = new Map<string, { words: string[]; terms: Set<string> }>();
+  for (const [concept, everyday] of Object.entries(vocabulary)) {
+    const terms = toolTerms(concept).flatMap(searchTerms);
+    for (const phrase of everyday) {
+      const words = toolTerms(phrase).map(stem);
+      // A lone stop word would fire on every query; the vocabulary test keeps such entries out.
+      if (words.length === 0 || (words.length === 1 && STOP_WORDS.has(toolTerms(phrase)[0]!))) continue;
+      const key = words.join(' ');
+      const bridge = byWords.get(key) ?? { words, terms: new Set<string>() };
+      for (const term of terms) bridge.terms.add(term);
+      byWords.set(key, bridge);
+    }
+  }
+  const bridges = new Map<string, Bridge[]>();
+  for (const { words, terms } of byWords.values()) {
+    const first = words[0]!;
+    bridges.set(first, [...(bridges.get(first) ?? []), { words, terms: [...terms] }]);
+  }
+  return bridges;
+}
+
+/**
+ * A query's search words, each once, with its weight: 1 for what was typed; for the catalog words
+ * the vocabulary bridges the typed words and phrases to, less (`SYNONYM_WEIGHT` for a word,
+ * `PHRASE_WEIGHT` for a phrase), so the words typed still decide between tools that have them.
+ * `typed` counts the terms typed, the ones a query's size is judged by. `bridge: false` leaves
+ * the vocabulary out (typed words only).
+ */
+export function queryTerms(query: string, bridge: boolean): { weights: Map<string, number>; typed: number } {
   const weights = new Map<string, number>();
   const words = toolTerms(query);
   for (const word of words) for (const term of searchTerms(word)) weights.set(term, 1);
-  for (const word of words) {
-    for (const synonym of QUERY_SYNONYMS.get(word) ?? []) {
-      const term = stem(synonym);
-      if (!weights.has(term)) weights.set(term, SYNONYM_WEIGHT);
+  const typed = weights.size;
+  if (!bridge) return { weights, typed };
+  const stems = words.map(stem);
+  for (const [position, first] of stems.entries()) {
+    for (const entry of BRIDGES.get(first) ?? []) {
+      if (!entry.words.every((word, offset) => stems[position + offset] === word)) continue;
+      const weight = entry.words.length > 1 ? PHRASE_WEIGHT : SYNONYM_WEIGHT;
+      for (const term of entry.terms) weights.set(term, Math.max(weights.get(term) ?? 0, weight));
     }
   }
-  return weights;
+  return { weights, typed };
 }

@@ -27,6 +27,12 @@ export interface ToolMatch {
 export interface ToolIndexOptions {
   /** Matches scoring below this are not returned; default `DEFAULT_MIN_SCORE`. */
   minScore?: number;
+  /**
+   * Also search for the catalog words that everyday words in the query stand for ("inbox" →
+   * notification, "sign off" → approve), at a reduced weight; default true. False searches the
+   * words typed only (catalogs in another language, or an experiment without the bridge).
+   */
+  vocabulary?: boolean;
 }
 
 export interface ToolSearchOptions {
@@ -104,11 +110,18 @@ export class ToolIndex {
   readonly #search: MiniSearch<IndexedTool>;
   readonly #minScore: number;
   readonly #rareWordWeight: number;
+  readonly #vocabulary: boolean;
+  // Each tool's name words, as searched: a query made of one tool's name words names that tool.
+  readonly #nameTerms: ReadonlyArray<ReadonlySet<string>>;
 
   constructor(tools: readonly SearchableTool[], options: ToolIndexOptions = {}) {
     const minScore = options.minScore ?? DEFAULT_MIN_SCORE;
     if (typeof minScore !== 'number' || !Number.isFinite(minScore)) {
       throw invalid(`ToolIndex: minScore must be a finite number, got ${String(minScore)}`, { minScore });
+    }
+    const vocabulary = options.vocabulary ?? true;
+    if (typeof vocabulary !== 'boolean') {
+      throw invalid(`ToolIndex: vocabulary must be true or false, got ${String(vocabulary)}`, { vocabulary });
     }
     const seen = new Set<string>();
     for (const [position, tool] of tools.entries()) {
@@ -126,6 +139,8 @@ export class ToolIndex {
     this.#minScore = minScore;
     this.size = this.#tools.length;
     this.#rareWordWeight = Math.log(1 + (this.size - 0.5) / 1.5);
+    this.#vocabulary = vocabulary;
+    this.#nameTerms = vocabulary ? this.#tools.map((tool) => new Set(indexTerms(tool.name).flatMap(searchTerms))) : [];
     this.#search = new MiniSearch<IndexedTool>({
       idField: 'id',
       fields: FIELDS,
@@ -149,10 +164,14 @@ export class ToolIndex {
         limit: MAX_QUERY_CHARS,
       });
     }
-    const weights = queryTerms(query);
-    if (weights.size > MAX_QUERY_TERMS) {
-      throw invalid(`ToolIndex.search: the query has ${weights.size} distinct words, at most ${MAX_QUERY_TERMS}; describe the task in a sentence`, {
-        terms: weights.size,
+    // Judged by the words typed: what the vocabulary adds is bounded by the vocabulary itself.
+    let { weights, typed } = queryTerms(query, false);
+    // A query that names a tool in the catalog's own words ("read file") gets no everyday
+    // meanings added: the bridge is for what the catalog does not say.
+    if (this.#vocabulary && !this.#namesTool(weights)) ({ weights, typed } = queryTerms(query, true));
+    if (typed > MAX_QUERY_TERMS) {
+      throw invalid(`ToolIndex.search: the query has ${typed} distinct words, at most ${MAX_QUERY_TERMS}; describe the task in a sentence`, {
+        terms: typed,
         limit: MAX_QUERY_TERMS,
       });
     }
@@ -171,5 +190,9 @@ export class ToolIndex {
     }
     matches.sort((a, b) => b.score - a.score || byName(a, b));
     return matches.slice(0, limit);
+  }
+
+  #namesTool(typed: ReadonlyMap<string, number>): boolean {
+    return typed.size > 0 && this.#nameTerms.some((name) => [...typed.keys()].every((term) => name.has(term)));
   }
 }

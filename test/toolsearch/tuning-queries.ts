@@ -69,3 +69,33 @@ export const TUNING_QUERIES: readonly TuningQuery[] = [
   { catalog: 'server-github', query: 'open a pull request from my branch', expected: 'create_pull_request' },
   { catalog: 'server-github', query: 'what files changed in the PR', expected: 'get_pull_request_files' },
 ];
+
+/**
+ * Requests in everyday words a catalog does not use ("inbox" for notifications, "ticket" for an
+ * issue, "pipeline" for a workflow run): the misses the vocabulary bridge (src/toolsearch/
+ * _vocabulary.ts) is for. Written before the bridge, from what developers say, not from it.
+ */
+export const EVERYDAY_TUNING_QUERIES: readonly TuningQuery[] = [
+  { catalog: 'github', query: 'open a ticket about the login crash', expected: ['issue_write', 'create_issue'] },
+  { catalog: 'github', query: "what's waiting in my inbox", expected: 'list_notifications' },
+  { catalog: 'github', query: 'share this snippet as a paste', expected: 'create_gist' },
+  { catalog: 'github', query: 'sign off on the PR', expected: ['pull_request_review_write', 'create_pull_request_review'] },
+  { catalog: 'github', query: 'who is in the backend group', expected: 'get_team_members' },
+  { catalog: 'github', query: 'why did the pipeline fail', expected: ['get_job_logs', 'actions_get', 'actions_list'] },
+  { catalog: 'github', query: 'kick off the deploy pipeline again', expected: 'actions_run_trigger' },
+  { catalog: 'github', query: 'show the changelog for version 2.0', expected: ['get_release_by_tag', 'list_releases'] },
+  { catalog: 'github', query: 'stop getting pinged about this thread', expected: ['manage_notification_subscription', 'dismiss_notification'] },
+  { catalog: 'github', query: 'bookmark this project so I can find it later', expected: 'star_repository' },
+  { catalog: 'github', query: "copy someone else's project into my own account", expected: 'fork_repository' },
+  { catalog: 'github', query: 'which of our dependencies are vulnerable', expected: 'list_dependabot_alerts' },
+  { catalog: 'github', query: 'check the code for leaked passwords and api keys', expected: 'list_secret_scanning_alerts' },
+  { catalog: 'github', query: 'who has write access to this project', expected: 'list_repository_collaborators' },
+  { catalog: 'github', query: 'sync my PR with the latest main', expected: 'update_pull_request_branch' },
+  { catalog: 'server-filesystem', query: 'peek at the log file', expected: ['read_text_file', 'read_file'] },
+  { catalog: 'server-filesystem', query: 'which paths am I permitted to touch', expected: 'list_allowed_directories' },
+  { catalog: 'server-puppeteer', query: 'go to the login page', expected: 'puppeteer_navigate' },
+  { catalog: 'server-puppeteer', query: 'press the submit button', expected: 'puppeteer_click' },
+  { catalog: 'server-memory', query: 'forget everything about Bob', expected: 'delete_entities' },
+  { catalog: 'cloudflare-radar', query: 'is the internet down in Spain right now', expected: 'get_traffic_anomalies' },
+  { catalog: 'server-github', query: 'did CI pass on this PR', expected: 'get_pull_request_status' },
+];

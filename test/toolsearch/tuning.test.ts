@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolIndex, type ToolMatch } from '../../src/toolsearch/index.js';
 import { catalog } from './_catalogs.js';
-import { TUNING_QUERIES, type TuningQuery } from './tuning-queries.js';
+import { EVERYDAY_TUNING_QUERIES, TUNING_QUERIES, type TuningQuery } from './tuning-queries.js';
 
 interface Outcome {
   query: TuningQuery;
@@ -32,19 +32,21 @@ function misses(outcomes: readonly Outcome[]): string[] {
 describe('tuning queries', () => {
   it('has at least 20 queries on the github catalog and every expected tool exists', () => {
     expect(TUNING_QUERIES.filter((query) => query.catalog === 'github').length).toBeGreaterThanOrEqual(20);
-    for (const query of TUNING_QUERIES) {
+    expect(EVERYDAY_TUNING_QUERIES.length).toBeGreaterThanOrEqual(20);
+    for (const query of [...TUNING_QUERIES, ...EVERYDAY_TUNING_QUERIES]) {
       const names = new Set(catalog(query.catalog).map((tool) => tool.name));
       for (const name of typeof query.expected === 'string' ? [query.expected] : query.expected) expect(names.has(name), `${query.catalog}/${name}`).toBe(true);
     }
   });
 
-  const cases: Array<[string, (query: TuningQuery) => boolean]> = [
-    ['the github catalog', (query) => query.catalog === 'github'],
-    ['all catalogs', () => true],
+  const cases: Array<[string, readonly TuningQuery[]]> = [
+    ['the github catalog', TUNING_QUERIES.filter((query) => query.catalog === 'github')],
+    ['all catalogs', TUNING_QUERIES],
+    ['the everyday-words queries', EVERYDAY_TUNING_QUERIES],
   ];
-  for (const [label, select] of cases) {
+  for (const [label, queries] of cases) {
     it(`put the right tool in the top 5 for at least 90% of ${label}`, () => {
-      const outcomes = rankAll(TUNING_QUERIES.filter(select));
+      const outcomes = rankAll(queries);
       const top5 = outcomes.filter((outcome) => outcome.rank >= 0).length;
       const top1 = outcomes.filter((outcome) => outcome.rank === 0).length;
       const figure = `top 5: ${top5}/${outcomes.length}, top 1: ${top1}/${outcomes.length}`;
