@@ -177,9 +177,15 @@ export class GatewaySession {
       }
       return;
     }
-    for (const upstream of this.upstreams.values()) {
-      if (upstream.initialized && !upstream.failure) void upstream.notify(method, params).catch(() => {});
-    }
+    const forward = (): void => {
+      for (const upstream of this.upstreams.values()) {
+        if (upstream.initialized && !upstream.failure) void upstream.notify(method, params).catch(() => {});
+      }
+    };
+    // A notification sent while the upstreams are still starting (a client that pipelines
+    // `notifications/initialized`) goes out once they have answered, before any later request.
+    if (this.initializing) void this.initializing.then(forward, () => {});
+    else forward();
   }
 
   private fromUpstream(upstream: Upstream, notification: ServerNotification): void {

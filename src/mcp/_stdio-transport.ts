@@ -11,6 +11,7 @@ import { signalGroup, waitForGroupGone } from './_process-group.js';
 import { ProcessTree } from './_process-tree.js';
 import { Redactor } from './_redact.js';
 import { BoundedTail, lastBytesAsText } from './_tail.js';
+import { isJsonRpcObject } from './_jsonrpc-message.js';
 
 export interface StdioTransportOptions {
   /** Largest message accepted from the server, checked before parsing. Default 16 MiB. */
@@ -386,10 +387,6 @@ function serialize(message: JSONRPCMessage): string {
   const text = jsonText(message, 'the message to send');
   if (text === undefined) throw new McpctxError('INVALID_ARGUMENT', 'cannot send a message with no JSON form');
   return `${text}\n`;
-}
-
-function isJsonRpcObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === '2.0';
 }
 
 async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {

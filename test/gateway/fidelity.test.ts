@@ -125,6 +125,22 @@ describe('gateway fidelity', () => {
     }
   });
 
+  it('a client that pipelines initialize, notifications/initialized and a call: the upstream gets initialized before the call', async () => {
+    const client = gatewayOverStdio(['--', process.execPath, RELAY_SERVER, '--name', 'one']);
+    try {
+      const initialize = client.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'wire', version: '1' } });
+      const initialized = client.notify('notifications/initialized');
+      const log = client.request('tools/call', { name: 'calls', arguments: {} });
+      await Promise.all([initialize, initialized]);
+      const seen = JSON.parse(((await log).result as { content: Array<{ text: string }> }).content[0]?.text ?? '{}') as {
+        notifications: Array<{ method: string; afterCalls: number }>;
+      };
+      expect(seen.notifications).toEqual([{ method: 'notifications/initialized', afterCalls: 0 }]);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('a cancelled call reaches the upstream as a cancellation of its own id, and gets no response', async () => {
     const client = gatewayOverStdio(['--', process.execPath, RELAY_SERVER, '--name', 'one']);
     try {

@@ -44,6 +44,7 @@ function toolsOf(name) {
 export function createRelayLogic({ name, send, catalog }) {
   const calls = [];
   const cancelled = [];
+  const notifications = []; // methods of the client's notifications, in order, with the tool calls seen before each
   const waiting = new Map(); // our request id -> resolve
   let nextId = 1;
   let level = 'info';
@@ -99,7 +100,7 @@ export function createRelayLogic({ name, send, catalog }) {
       case 'hang':
         return new Promise(() => {});
       case 'calls':
-        return { content: [{ type: 'text', text: JSON.stringify({ calls, cancelled }) }] };
+        return { content: [{ type: 'text', text: JSON.stringify({ calls, cancelled, notifications }) }] };
       case 'fail':
         throw Object.assign(new Error('the tool failed on purpose'), { rpc: { code: -32050, data: { why: 'testing', 'x-d': 1 } } });
       case 'die':
@@ -174,6 +175,7 @@ export function createRelayLogic({ name, send, catalog }) {
       return;
     }
     if (message.id === undefined) {
+      notifications.push({ method: message.method, afterCalls: calls.length });
       if (message.method === 'notifications/cancelled') cancelled.push(message.params?.requestId);
       return;
     }
