@@ -1,6 +1,6 @@
 // Acceptance 4: cuts on real data. The `before` pull-requests example (every field of 30 real
 // pull requests, as text and again as structuredContent: 227,605 tokens per call) is the upstream.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -140,6 +140,25 @@ describe('gateway cuts on the real pull requests', () => {
       expect(body.next_cursor).not.toBeNull();
       const badCursor = await call(client, 'read_result', { handle: body.handle, cursor: flip(body.next_cursor as string) });
       expect(isError(badCursor)).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('with --store FILE the offloaded result lives in SQLite, and --key-env signs its handle', async () => {
+    const dir = tempDir();
+    const store = join(dir, 'offload.db');
+    const client = gatewayOverStdio(['--config', writeConfig({ mcpServers: { prs: UPSTREAM } }, dir), '--store', store, '--key-env', 'GATEWAY_KEY'], { GATEWAY_KEY: 'a-shared-key-of-32-bytes-for-tests' });
+    try {
+      await open(client);
+      const preview = JSON.parse(textOf(await call(client, 'list_pull_requests', {}))) as { handle: string };
+      // The stored result (about 850 KB of JSON) is on disk: in the database or its write-ahead log.
+      const onDisk = statSync(store).size + (existsSync(`${store}-wal`) ? statSync(`${store}-wal`).size : 0);
+      expect(onDisk).toBeGreaterThan(400_000);
+      const page = await call(client, 'read_result', { handle: preview.handle, path: 'pull_requests[0].number' });
+      expect(isError(page), textOf(page)).toBe(false);
+      const first = (JSON.parse(readFileSync(join(EXAMPLE, 'data/pulls.json'), 'utf8')) as Array<{ number: number }>)[0]?.number;
+      expect(textOf(page)).toContain(String(first));
     } finally {
       await client.close();
     }
