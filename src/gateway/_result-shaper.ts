@@ -110,7 +110,9 @@ export class ResultShaper {
       }
     }
     const delivered = shaped?.result ?? result;
-    const within = toolResultTokensWithin(delivered, limit.tokens);
+    // Unshaped, the result was counted whole above (the same parts, the same sum): compare, do
+    // not count it again; that second count doubled the cost of every result passed as is.
+    const within = shaped === undefined ? (upstreamTokens <= limit.tokens ? upstreamTokens : false) : toolResultTokensWithin(delivered, limit.tokens);
     if (within !== false) {
       const note = notes.length > 0 ? notes.join('; ') : undefined;
       return { result: delivered, action: shaped?.action ?? 'passed', upstreamTokens, deliveredTokens: shaped === undefined ? upstreamTokens : within, ...(note ? { note } : {}) };
