@@ -120,6 +120,10 @@ export class StdioFront implements FrontConnection {
     if (this.closed !== undefined) return;
     this.closed = reason;
     this.detach();
+    // Stop reading for good: an open stdin holds the event loop, so the gateway could not exit
+    // while a client that broke the stream keeps its end open (pause() is not enough: a socket
+    // with nothing buffered keeps reading).
+    this.options.input.destroy();
     this.onclose?.(reason);
   }
 }
