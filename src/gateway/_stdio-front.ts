@@ -100,9 +100,10 @@ export class StdioFront implements FrontConnection {
         void this.send(errorReply(null, PARSE_ERROR, 'Parse error: the line is not valid UTF-8')).catch(() => {});
         return;
       }
-      const reason = error instanceof Error ? error.message : String(error);
-      void this.send(errorReply(null, INVALID_REQUEST, `message refused: ${reason}`)).catch(() => {});
-      this.end(`the client sent a message over the frame bound: ${reason}`);
+      // Worded here: the splitter's own message speaks of a server sending.
+      const reason = `a line over the frame bound of ${this.options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES} bytes`;
+      void this.send(errorReply(null, INVALID_REQUEST, `message refused: ${reason}; the connection is closed (send smaller messages)`)).catch(() => {});
+      this.end(`the client sent ${reason}`);
       return;
     }
     for (const line of lines) {
