@@ -167,6 +167,9 @@ export function createRelayLogic({ name, send }) {
       case 'logging/setLevel':
         level = String(params.level);
         return {};
+      case 'vendor/echo':
+        // A method no MCP revision defines: a gateway with one upstream relays it as it is.
+        return { echoed: params, from: name };
       default:
         throw Object.assign(new Error(`Method not found: ${method}`), { rpc: { code: -32601 } });
     }
