@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { McpctxError } from '../errors/index.js';
+import { McpctxError, isMcpctxError } from '../errors/index.js';
 import { DEFAULT_MAX_FRAME_BYTES, FrameSplitter } from '../mcp/index.js';
 import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan } from '../tokens/index.js';
 import type { FrontConnection, JsonRpcMessage } from './_front.js';
@@ -13,6 +13,7 @@ export interface StdioFrontOptions {
   writeTimeoutMs?: number;
 }
 
+const NEWLINE = 0x0a;
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
 
@@ -79,14 +80,30 @@ export class StdioFront implements FrontConnection {
   }
 
   private receive(chunk: Buffer): void {
-    if (this.closed !== undefined) return;
+    // One line at a time, so a line that is not UTF-8 is refused alone and the lines after it in
+    // the same chunk still arrive.
+    for (let start = 0; start < chunk.length && this.closed === undefined; ) {
+      const newline = chunk.indexOf(NEWLINE, start);
+      const end = newline === -1 ? chunk.length : newline + 1;
+      this.receiveLine(chunk.subarray(start, end));
+      start = end;
+    }
+  }
+
+  private receiveLine(piece: Buffer): void {
     let lines: string[];
     try {
-      lines = this.splitter.push(chunk);
+      lines = this.splitter.push(piece);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      void this.send(errorReply(null, INVALID_REQUEST, `message refused: ${reason}`)).catch(() => {});
-      this.end(`the client sent a message over the frame bound: ${reason}`);
+      if (isMcpctxError(error, 'INVALID_FRAME')) {
+        // Newlines still frame the stream (no UTF-8 sequence holds that byte): only this line is lost.
+        void this.send(errorReply(null, PARSE_ERROR, 'Parse error: the line is not valid UTF-8')).catch(() => {});
+        return;
+      }
+      // Worded here: the splitter's own message speaks of a server sending.
+      const reason = `a line over the frame bound of ${this.options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES} bytes`;
+      void this.send(errorReply(null, INVALID_REQUEST, `message refused: ${reason}; the connection is closed (send smaller messages)`)).catch(() => {});
+      this.end(`the client sent ${reason}`);
       return;
     }
     for (const line of lines) {
@@ -120,6 +137,10 @@ export class StdioFront implements FrontConnection {
     if (this.closed !== undefined) return;
     this.closed = reason;
     this.detach();
+    // Stop reading for good: an open stdin holds the event loop, so the gateway could not exit
+    // while a client that broke the stream keeps its end open (pause() is not enough: a socket
+    // with nothing buffered keeps reading).
+    this.options.input.destroy();
     this.onclose?.(reason);
   }
 }

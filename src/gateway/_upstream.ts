@@ -64,7 +64,14 @@ export class Upstream {
       this.initializeResult = result;
       return result;
     } catch (error) {
-      this.ending ??= this.describeEnding(isMcpctxError(error) ? error : new McpctxError('PROTOCOL', String(error)));
+      const reason = isMcpctxError(error) ? error : new McpctxError('PROTOCOL', String(error));
+      if (this.stdio && isMcpctxError(reason, 'TRANSPORT_CLOSED')) {
+        // A server dying at start closes its output a moment before its exit status is known:
+        // close (bounded) to learn it, so the failure names the exit code, not only the closed pipe.
+        await this.client.close().catch(() => {});
+        this.ending = this.describeEnding(reason);
+      }
+      this.ending ??= this.describeEnding(reason);
       throw this.ending;
     }
   }
