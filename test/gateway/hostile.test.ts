@@ -297,7 +297,7 @@ describe('the end of a session leaves no process', () => {
     try {
       for (const client of clients) await client.request('initialize', INITIALIZE_PARAMS);
       expect(await upstreamsRunning()).toHaveLength(6);
-      gateway.child.kill('SIGTERM');
+      process.kill(gateway.pid, 'SIGTERM');
       expect(await waitForNoMarkedProcesses(15_000)).toEqual([]);
     } finally {
       for (const client of clients) await client.close();
