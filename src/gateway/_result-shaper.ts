@@ -1,5 +1,18 @@
 import { McpctxError } from '../errors/index.js';
-import { INVALID_PARAMS, defineProjection, formatText, stableJson, toolError, toolErrorFrom, toolResultCost, toolResultTokensWithin, type FieldSpec } from '../shape/index.js';
+import {
+  INVALID_PARAMS,
+  defineProjection,
+  formatText,
+  partsTokensWithin,
+  stableJson,
+  toolError,
+  toolErrorFrom,
+  toolResultCost,
+  toolResultParts,
+  toolResultTokensWithin,
+  type FieldSpec,
+  type ResultPart,
+} from '../shape/index.js';
 import { isPlainObject, jsonText, sha256Hex } from '../tokens/index.js';
 import { TokenCodec, looksLikeGatewayToken, newStoreId } from './_handles.js';
 import { offload } from './_offload.js';
@@ -79,6 +92,8 @@ export class ResultShaper {
 
   /** After: shapes the upstream's CallToolResult by the rules. */
   shape(result: Record<string, unknown>, args: Record<string, unknown> | undefined, ctx: ResultContext): ShapeOutcome {
+    const small = this.#passedUncounted(result, ctx);
+    if (small) return small;
     let upstreamTokens: number;
     let binaryBytes: number;
     try {
@@ -156,6 +171,44 @@ export class ResultShaper {
     }
     const inputSchema = { ...schema, properties: { ...properties, cursor: CURSOR_PARAMETER } };
     return Object.hasOwn(tool, 'inputSchema') ? Object.fromEntries(Object.entries(tool).map(([key, value]) => [key, key === 'inputSchema' ? inputSchema : value])) : { ...tool, inputSchema };
+  }
+
+  /**
+   * The common case, without counting: no result rule, and fewer UTF-8 bytes of text than the cap
+   * has tokens (an o200k token covers at least one byte), so the result passes as it came. Its
+   * token counts are only worked out if something reads them (a receipt), after the reply.
+   */
+  #passedUncounted(result: Record<string, unknown>, ctx: ResultContext): ShapeOutcome | undefined {
+    const rules = ctx.rules;
+    if (rules !== undefined && (rules.project !== undefined || rules.format !== undefined || rules.pageTokens !== undefined)) return undefined;
+    let parts: ResultPart[];
+    try {
+      parts = toolResultParts(result);
+    } catch {
+      return undefined;
+    }
+    let textBytes = 0;
+    let binaryBytes = 0;
+    for (const part of parts) {
+      if (part.text !== null) textBytes += part.bytes;
+      else {
+        binaryBytes += part.bytes;
+        textBytes += Buffer.byteLength(part.fields ?? '', 'utf8');
+      }
+    }
+    if (textBytes > capOf(ctx).tokens || binaryBytes > this.#maxBinaryBytes) return undefined;
+    let tokens: number | undefined;
+    const count = (): number => (tokens ??= partsTokensWithin(parts, Number.MAX_SAFE_INTEGER) as number);
+    return {
+      result,
+      action: 'passed',
+      get upstreamTokens() {
+        return count();
+      },
+      get deliveredTokens() {
+        return count();
+      },
+    };
   }
 
   #refuse(result: Record<string, unknown>, upstreamTokens: number): ShapeOutcome {

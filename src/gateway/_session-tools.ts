@@ -140,19 +140,27 @@ export class Tools {
       this.offloaded = true;
       this.context.notifyClient('notifications/tools/list_changed');
     }
-    const receipt: Receipt = {
-      time: new Date().toISOString(),
-      kind: 'call',
-      upstream,
-      tool,
-      upstreamTokens: outcome.upstreamTokens,
-      deliveredTokens: outcome.deliveredTokens,
-      action: outcome.action,
-      elapsedMs: Math.round((performance.now() - started) * 100) / 100,
-      args: call.params?.arguments,
-      ...(outcome.note === undefined ? {} : { note: outcome.note }),
-    };
-    this.context.services.receipts?.write(receipt);
+    const receipts = this.context.services.receipts;
+    if (receipts) {
+      const time = new Date().toISOString();
+      const elapsedMs = Math.round((performance.now() - started) * 100) / 100;
+      // Written after the reply has gone out: a result passed as is is counted only now.
+      setImmediate(() => {
+        const receipt: Receipt = {
+          time,
+          kind: 'call',
+          upstream,
+          tool,
+          upstreamTokens: outcome.upstreamTokens,
+          deliveredTokens: outcome.deliveredTokens,
+          action: outcome.action,
+          elapsedMs,
+          args: call.params?.arguments,
+          ...(outcome.note === undefined ? {} : { note: outcome.note }),
+        };
+        receipts.write(receipt);
+      });
+    }
     return outcome.result;
   }
 

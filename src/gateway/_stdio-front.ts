@@ -125,7 +125,8 @@ export class StdioFront implements FrontConnection {
       void this.send(errorReply(null, INVALID_REQUEST, 'Invalid Request: a message must be a JSON object')).catch(() => {});
       return;
     }
-    if (nestsDeeperThan(message, MAX_JSON_DEPTH)) {
+    // A line under 2 characters per level cannot nest that deep: small messages are never walked.
+    if (line.length > 2 * MAX_JSON_DEPTH && nestsDeeperThan(message, MAX_JSON_DEPTH)) {
       const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
       void this.send(errorReply(id, INVALID_REQUEST, `Invalid Request: the message nests deeper than ${MAX_JSON_DEPTH} levels`)).catch(() => {});
       return;

@@ -30,6 +30,7 @@ export { compareIds } from './_compare-ids.js';
 export { stableJson } from './_stable-json.js';
 export {
   base64DecodedBytes,
+  partsTokensWithin,
   toolResultCost,
   toolResultParts,
   toolResultTokensWithin,

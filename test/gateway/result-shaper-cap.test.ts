@@ -39,3 +39,16 @@ describe('an unshaped result at the cap', () => {
     expect(preview.tokens).toBe(size);
   });
 });
+
+describe('a small result passed without counting', () => {
+  it('is the same object, and its receipt figures are the exact counts when read', () => {
+    const small = result();
+    // Under the cap by bytes (a token covers at least one byte): no count is needed to pass it.
+    const bytes = Buffer.byteLength(JSON.stringify(small));
+    const outcome = new ResultShaper({ store: createMemoryStore() }).shape(small, {}, context(bytes));
+    expect(outcome.result).toBe(small);
+    expect(outcome.action).toBe('passed');
+    expect(outcome.upstreamTokens).toBe(size);
+    expect(outcome.deliveredTokens).toBe(size);
+  });
+});
