@@ -56,7 +56,8 @@ export class Tools {
     const all = [...visible.map((tool) => tool.definition), ...extras];
     const revision = String(catalog.upstreamTokens) + ':' + all.map((tool) => tool.name).join('\n');
     const binding = { query: { method: LIST_QUERY, session: this.context.sessionId }, revision };
-    const start = params?.cursor === undefined ? 0 : this.context.services.listCodec.open(params.cursor, binding);
+    // null is how many clients say "no cursor".
+    const start = params?.cursor === undefined || params.cursor === null ? 0 : this.context.services.listCodec.open(params.cursor, binding);
     const page = all.slice(start, start + TOOLS_PAGE_SIZE);
     const result: JsonObject = { tools: page };
     if (start + TOOLS_PAGE_SIZE < all.length) result.nextCursor = this.context.services.listCodec.issue(binding, start + TOOLS_PAGE_SIZE);

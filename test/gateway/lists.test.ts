@@ -104,6 +104,8 @@ describe('gateway tools/list', () => {
       // A cursor is a position, not a session state: asking again gives the same page, never the first.
       const again = await gateway.request('tools/list', { cursor: cursors[9] });
       expect(names(again)).toEqual(pages[10]);
+      // null is how many clients say "no cursor": the first page.
+      expect(names(await gateway.request('tools/list', { cursor: null }))).toEqual(pages[0]);
     });
   });
 
