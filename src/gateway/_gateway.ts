@@ -1,16 +1,16 @@
 import type { Readable, Writable } from 'node:stream';
 import { CursorCodec } from '../shape/index.js';
-import type { GatewayConfig, ResolvedUpstream } from './_config-types.js';
-import { resolveUpstream } from './_env-templates.js';
-import { startHttpFront } from './_http-front.js';
-import { createMemoryStore, type OffloadStore } from './_offload-store.js';
-import { createSqliteStore } from './_sqlite-store.js';
-import { ReceiptWriter } from './_receipts.js';
+import type { GatewayConfig, ResolvedUpstream } from './config/index.js';
+import { resolveUpstream } from './config/index.js';
+import { startHttpFront } from './front/index.js';
+import { createMemoryStore, type OffloadStore } from './results/index.js';
+import { createSqliteStore } from './results/index.js';
+import { ReceiptWriter } from './receipts/index.js';
 import { checkReachable } from './_reachable.js';
 import { GatewaySession } from './_session.js';
 import type { SessionServices } from './_session-types.js';
-import { ResultShaper } from './_result-shaper.js';
-import { StdioFront } from './_stdio-front.js';
+import { ResultShaper } from './results/index.js';
+import { StdioFront } from './front/index.js';
 
 export type GatewayFront =
   | { readonly kind: 'stdio'; readonly input: Readable; readonly output: Writable }

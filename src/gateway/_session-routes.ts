@@ -1,6 +1,6 @@
 import { Deadline } from '../mcp/index.js';
 import { isPlainObject } from '../tokens/index.js';
-import { isNamespaced, splitVisibleName, visibleToolName } from './_name-patterns.js';
+import { isNamespaced, splitVisibleName, visibleToolName } from './config/index.js';
 import { collectList } from './_pages.js';
 import { type ClientCall, RpcFailure, type SessionContext, liveUpstream } from './_session-types.js';
 import type { Upstream } from './_upstream.js';

@@ -3,13 +3,13 @@ import { McpctxError, isMcpctxError } from '../errors/index.js';
 import { Deadline } from '../mcp/index.js';
 import { countTokens, isPlainObject } from '../tokens/index.js';
 import { ToolIndex } from '../toolsearch/index.js';
-import { type Catalog, type CatalogTool, type UpstreamTools, buildCatalog, catalogChanges } from './_catalog.js';
-import { isToolAllowed, splitVisibleName, toolRulesFor } from './_name-patterns.js';
+import { type Catalog, type CatalogTool, type UpstreamTools, buildCatalog, catalogChanges } from './catalog/index.js';
+import { isToolAllowed, splitVisibleName, toolRulesFor } from './config/index.js';
 import { collectList } from './_pages.js';
-import type { Receipt, ReceiptAction } from './_receipts.js';
+import type { Receipt, ReceiptAction } from './receipts/index.js';
 import { type ClientCall, RpcFailure, type SessionContext } from './_session-types.js';
-import { SEARCH_TOOL_NAME, searchToolDefinition, searchToolResult } from './_search-tool.js';
-import type { ResultContext, ShapeOutcome } from './_result-types.js';
+import { SEARCH_TOOL_NAME, searchToolDefinition, searchToolResult } from './catalog/index.js';
+import type { ResultContext, ShapeOutcome } from './results/index.js';
 
 type JsonObject = Record<string, unknown>;
 

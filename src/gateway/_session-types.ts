@@ -1,8 +1,8 @@
 import { McpctxError, isMcpctxError } from '../errors/index.js';
 import type { CursorCodec } from '../shape/index.js';
-import type { GatewayConfig, ResolvedUpstream } from './_config-types.js';
-import type { ReceiptWriter } from './_receipts.js';
-import type { ResultShaper } from './_result-shaper.js';
+import type { GatewayConfig, ResolvedUpstream } from './config/index.js';
+import type { ReceiptWriter } from './receipts/index.js';
+import type { ResultShaper } from './results/index.js';
 import type { Upstream } from './_upstream.js';
 
 type JsonObject = Record<string, unknown>;

@@ -3,7 +3,7 @@ import { type McpctxError } from '../errors/index.js';
 import { Deadline, type ServerNotification, type ServerRequest } from '../mcp/index.js';
 import { isPlainObject } from '../tokens/index.js';
 import { ClientRequests } from './_client-requests.js';
-import type { FrontConnection, JsonRpcMessage } from './_front.js';
+import type { FrontConnection, JsonRpcMessage } from './front/index.js';
 import { type MethodResult, RpcFailure, type SessionServices, failureFrom, rpcErrorBody } from './_session-types.js';
 import { Tools } from './_session-tools.js';
 import { Routes } from './_session-routes.js';

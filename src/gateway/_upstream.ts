@@ -8,7 +8,7 @@ import {
   type ServerRequest,
 } from '../mcp/index.js';
 import { isPlainObject } from '../tokens/index.js';
-import type { ResolvedUpstream } from './_config-types.js';
+import type { ResolvedUpstream } from './config/index.js';
 
 type JsonObject = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isMcpctxError } from '../../src/errors/index.js';
-import { parsePath, runQuery, selectPath } from '../../src/gateway/_json-select.js';
+import { parsePath, runQuery, selectPath } from '../../src/gateway/results/index.js';
 
 const value = { items: [{ title: 'a', 'x.y': 1 }, { title: 'b' }], 'odd key': true };
 

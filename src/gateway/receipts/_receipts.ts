@@ -1,6 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
-import { McpctxError } from '../errors/index.js';
-import type { ToolChange } from './_tool-rules.js';
+import { McpctxError } from '../../errors/index.js';
+import type { ToolChange } from '../catalog/index.js';
 
 export type ReceiptAction = 'passed' | 'projected' | 'paged' | 'offloaded' | 'refused' | 'denied' | 'failed' | 'listed';
 

@@ -1,4 +1,4 @@
-import { McpctxError } from '../errors/index.js';
+import { McpctxError } from '../../errors/index.js';
 import { type FrontConnection, type FrontSendOptions, type JsonRpcMessage } from './_front.js';
 import { type Exchange, requestKey } from './_http-exchange.js';
 import { type SseStream } from './_sse-writer.js';

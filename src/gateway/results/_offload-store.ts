@@ -1,4 +1,4 @@
-import { McpctxError } from '../errors/index.js';
+import { McpctxError } from '../../errors/index.js';
 
 /**
  * Where the gateway keeps what it did not send: offloaded results and the shaped lists that later

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../tokens/index.js';
+import { isPlainObject } from '../../tokens/index.js';
 import type { ConfigProblem } from './_config-types.js';
 
 /** Collects every problem of a config with its path, so one run reports them all. */

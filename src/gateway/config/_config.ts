@@ -1,9 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
-import { McpctxError } from '../errors/index.js';
-import type { LaunchSpec } from '../mcp/index.js';
-import { isPlainObject } from '../tokens/index.js';
+import { McpctxError } from '../../errors/index.js';
+import type { LaunchSpec } from '../../mcp/index.js';
+import { isPlainObject } from '../../tokens/index.js';
 import { Problems, childPath } from './_config-problems.js';
 import { parseNamePatterns, parseSearch, parseToolRules, type Naming } from './_config-rules.js';
 import { DEFAULT_CAP_TOKENS, DEFAULT_SEPARATOR, type ConfigProblem, type GatewayConfig } from './_config-types.js';

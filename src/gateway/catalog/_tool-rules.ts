@@ -1,5 +1,5 @@
-import { countTokens, isWithinTokenLimit, jsonText } from '../tokens/index.js';
-import type { ToolRules } from './_config-types.js';
+import { countTokens, isWithinTokenLimit, jsonText } from '../../tokens/index.js';
+import type { ToolRules } from '../config/index.js';
 
 export interface ToolChange {
   readonly field: string;

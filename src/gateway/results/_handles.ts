@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { McpctxError, type McpctxErrorCode } from '../errors/index.js';
-import { INVALID_PARAMS } from '../shape/index.js';
+import { McpctxError, type McpctxErrorCode } from '../../errors/index.js';
+import { INVALID_PARAMS } from '../../shape/index.js';
 
 /**
  * The gateway's handles and page cursors: base64url of a signed payload.

@@ -1,4 +1,4 @@
-import { redactArgs } from '../mcp/index.js';
+import { redactArgs } from '../../mcp/index.js';
 import type { GatewayConfig, NamePatterns, SearchSettings, ToolRules } from './_config-types.js';
 import { referencedNames } from './_env-templates.js';
 import { isNamespaced, splitVisibleName } from './_name-patterns.js';

@@ -1,5 +1,5 @@
-import type { LaunchSpec } from '../mcp/index.js';
-import type { FieldSpec, TextFormat } from '../shape/index.js';
+import type { LaunchSpec } from '../../mcp/index.js';
+import type { FieldSpec, TextFormat } from '../../shape/index.js';
 
 export interface StdioUpstream {
   readonly name: string;

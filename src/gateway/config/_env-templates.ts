@@ -1,5 +1,5 @@
-import { McpctxError } from '../errors/index.js';
-import { isEnvName } from '../mcp/index.js';
+import { McpctxError } from '../../errors/index.js';
+import { isEnvName } from '../../mcp/index.js';
 import type { ResolvedUpstream, UpstreamSpec } from './_config-types.js';
 
 const REFERENCE = /\$\{([^}]*)\}/g;

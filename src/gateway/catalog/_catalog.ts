@@ -1,7 +1,7 @@
-import { McpctxError } from '../errors/index.js';
-import { countTokens, isPlainObject } from '../tokens/index.js';
-import type { GatewayConfig } from './_config-types.js';
-import { isToolAllowed, toolRulesFor, visibleToolName } from './_name-patterns.js';
+import { McpctxError } from '../../errors/index.js';
+import { countTokens, isPlainObject } from '../../tokens/index.js';
+import type { GatewayConfig } from '../config/index.js';
+import { isToolAllowed, toolRulesFor, visibleToolName } from '../config/index.js';
 import { type ToolChange, applyToolRules } from './_tool-rules.js';
 
 type JsonObject = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { McpctxError } from '../errors/index.js';
+import { McpctxError } from '../../errors/index.js';
 import { storeSettings, type OffloadStore, type OffloadStoreOptions } from './_offload-store.js';
 
 // `seq` orders entries by insertion: the oldest is the smallest, whatever the clock did.

@@ -1,4 +1,4 @@
-import type { ToolIndex } from '../toolsearch/index.js';
+import type { ToolIndex } from '../../toolsearch/index.js';
 import type { Catalog } from './_catalog.js';
 
 type JsonObject = Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { search } from '@jmespath-community/jmespath';
-import { McpctxError } from '../errors/index.js';
-import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan } from '../tokens/index.js';
+import { McpctxError } from '../../errors/index.js';
+import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan } from '../../tokens/index.js';
 
 /**
  * The one path syntax read_result takes: keys with dots, indexes in brackets, keys that are not

@@ -1,4 +1,4 @@
-import type { FieldSpec, TextFormat } from '../shape/index.js';
+import type { FieldSpec, TextFormat } from '../../shape/index.js';
 
 /** The result rules of one tool (a subset of the config's ToolRules, which it merges with). */
 export interface ResultRules {

@@ -1,4 +1,4 @@
-import { McpctxError } from '../errors/index.js';
+import { McpctxError } from '../../errors/index.js';
 import {
   INVALID_PARAMS,
   defineProjection,
@@ -12,8 +12,8 @@ import {
   toolResultTokensWithin,
   type FieldSpec,
   type ResultPart,
-} from '../shape/index.js';
-import { isPlainObject, jsonText, sha256Hex } from '../tokens/index.js';
+} from '../../shape/index.js';
+import { isPlainObject, jsonText, sha256Hex } from '../../tokens/index.js';
 import { TokenCodec, looksLikeGatewayToken, newStoreId } from './_handles.js';
 import { offload } from './_offload.js';
 import type { OffloadStore } from './_offload-store.js';

@@ -1,6 +1,6 @@
-import { McpctxError, isMcpctxError } from '../errors/index.js';
-import { INVALID_PARAMS, toolError, toolErrorFrom, toolResultCost } from '../shape/index.js';
-import { isPlainObject, isWithinTokenLimit, jsonText } from '../tokens/index.js';
+import { McpctxError, isMcpctxError } from '../../errors/index.js';
+import { INVALID_PARAMS, toolError, toolErrorFrom, toolResultCost } from '../../shape/index.js';
+import { isPlainObject, isWithinTokenLimit, jsonText } from '../../tokens/index.js';
 import type { TokenCodec } from './_handles.js';
 import { selectPath, runQuery, PATH_SYNTAX } from './_json-select.js';
 import { HANDLE_SCOPE, defaultView, readScope } from './_offload.js';

@@ -1,6 +1,6 @@
-import { McpctxError } from '../errors/index.js';
-import { CursorCodec, pageByTokens, type CursorBinding, type CutRecord, type TokenPageResult } from '../shape/index.js';
-import { isPlainObject } from '../tokens/index.js';
+import { McpctxError } from '../../errors/index.js';
+import { CursorCodec, pageByTokens, type CursorBinding, type CutRecord, type TokenPageResult } from '../../shape/index.js';
+import { isPlainObject } from '../../tokens/index.js';
 import type { OffloadStore } from './_offload-store.js';
 import type { TokenCodec } from './_handles.js';
 import type { StoredEntry } from './_result-types.js';

@@ -1,0 +1,21 @@
+// The gateway config: parsing and validation (every problem with its path), names and globs, env templates, effective rules.
+export {
+  DEFAULT_CAP_TOKENS,
+  DEFAULT_SEARCH_TOP_K,
+  DEFAULT_SEPARATOR,
+  DROPPABLE_TOOL_KEYS,
+  type ConfigProblem,
+  type DroppableToolKey,
+  type GatewayConfig,
+  type HttpUpstream,
+  type NamePatterns,
+  type ResolvedUpstream,
+  type SearchSettings,
+  type StdioUpstream,
+  type ToolRules,
+  type UpstreamSpec,
+} from './_config-types.js';
+export { MAX_CONFIG_BYTES, configForCommand, loadGatewayConfig, parseGatewayConfig } from './_config.js';
+export { resolveUpstream } from './_env-templates.js';
+export { isNamespaced, isToolAllowed, matchesGlob, splitVisibleName, toolRulesFor, visibleToolName } from './_name-patterns.js';
+export { describeEffectiveRules, type EffectiveRules, type EffectiveToolRules, type EffectiveUpstream } from './_effective-rules.js';
