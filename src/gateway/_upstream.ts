@@ -33,6 +33,9 @@ export class Upstream {
   private initializeResult: JsonObject | undefined;
   private ending: McpctxError | undefined;
   private closing = false;
+  private settled: Promise<void> | undefined;
+  /** settleEnding, then the session told: what a failed request waits for before it names the cause. */
+  private settling: Promise<void> | undefined;
   /** Client requests being served by this upstream, newest last: what a stray notification most likely belongs to. */
   private readonly serving: (string | number)[] = [];
 
@@ -50,7 +53,7 @@ export class Upstream {
       onClose: (reason) => {
         if (this.closing) return;
         this.ending ??= this.describeEnding(reason);
-        events.onEnded(this, this.ending);
+        this.settling ??= this.settleEnding(reason).then(() => events.onEnded(this, this.ending as McpctxError));
       },
     });
   }
@@ -65,12 +68,7 @@ export class Upstream {
       return result;
     } catch (error) {
       const reason = isMcpctxError(error) ? error : new McpctxError('PROTOCOL', String(error));
-      if (this.stdio && isMcpctxError(reason, 'TRANSPORT_CLOSED')) {
-        // A server dying at start closes its output a moment before its exit status is known:
-        // close (bounded) to learn it, so the failure names the exit code, not only the closed pipe.
-        await this.client.close().catch(() => {});
-        this.ending = this.describeEnding(reason);
-      }
+      if (isMcpctxError(reason, 'TRANSPORT_CLOSED')) await this.settleEnding(reason);
       this.ending ??= this.describeEnding(reason);
       throw this.ending;
     }
@@ -111,8 +109,11 @@ export class Upstream {
     try {
       return await this.client.request(method, params, deadline, { signal: options.signal });
     } catch (error) {
-      // A request that failed because the connection ended names why it ended (with the stderr tail).
-      if (this.ending && isMcpctxError(error, 'TRANSPORT_CLOSED')) throw this.ending;
+      // A request that failed because the connection ended names why it ended (exit, stderr tail).
+      if (this.ending && isMcpctxError(error, 'TRANSPORT_CLOSED')) {
+        await this.settling;
+        throw this.ending;
+      }
       throw error;
     } finally {
       if (served !== undefined) {
@@ -132,6 +133,20 @@ export class Upstream {
     this.closing = true;
     this.ending ??= new McpctxError('TRANSPORT_CLOSED', `${this.name} was closed by the gateway`);
     await this.client.close();
+  }
+
+  /**
+   * A server that dies closes its output a moment before its exit status is known: close the
+   * transport (bounded: it ends what is left of the process group) to learn it, so the failure
+   * names the exit code, not only the closed pipe. Once per upstream.
+   */
+  private settleEnding(reason: McpctxError): Promise<void> {
+    this.settled ??= (async () => {
+      if (!this.stdio) return;
+      await this.client.close().catch(() => {});
+      this.ending = this.describeEnding(reason);
+    })();
+    return this.settled;
   }
 
   private describeEnding(reason: McpctxError): McpctxError {
