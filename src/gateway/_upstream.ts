@@ -27,7 +27,6 @@ export interface UpstreamEvents {
  */
 export class Upstream {
   readonly name: string;
-  readonly spec: ResolvedUpstream;
   private readonly client: RawClient;
   private readonly stdio: BoundedStdioTransport | undefined;
   private initializeResult: JsonObject | undefined;
@@ -41,7 +40,6 @@ export class Upstream {
 
   constructor(spec: ResolvedUpstream, events: UpstreamEvents) {
     this.name = spec.name;
-    this.spec = spec;
     const transport =
       spec.kind === 'stdio'
         ? new BoundedStdioTransport(spec.launch)
@@ -86,10 +84,6 @@ export class Upstream {
   /** Why the upstream can no longer serve, once it cannot. */
   get failure(): McpctxError | undefined {
     return this.ending;
-  }
-
-  get pid(): number | undefined {
-    return this.stdio?.pid;
   }
 
   /** The client request this upstream most recently started serving and still serves. */

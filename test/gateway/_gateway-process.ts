@@ -17,6 +17,17 @@ export function markEnvEntries(): Record<string, string> {
   return { [TEST_MARK_NAME]: env[TEST_MARK_NAME] as string, [TEST_OWNER_NAME]: env[TEST_OWNER_NAME] as string };
 }
 
+/** CLI arguments for one marked stdio upstream without a config file (`--env MARK... -- COMMAND...`). */
+export function upstreamArgs(command: string, ...args: string[]): string[] {
+  const marks = Object.entries(markEnvEntries()).flatMap(([name, value]) => ['--env', `${name}=${value}`]);
+  return [...marks, '--', command, ...args];
+}
+
+/** CLI arguments for the relay server as the one upstream. */
+export function relayArgs(name = 'one'): string[] {
+  return upstreamArgs(process.execPath, RELAY_SERVER, '--name', name);
+}
+
 /** A stdio upstream entry for a config: the relay server under `name`, marked for leak checks. */
 export function relayEntry(name: string, extraArgs: string[] = []): Record<string, unknown> {
   return { command: process.execPath, args: [RELAY_SERVER, '--name', name, ...extraArgs], env: markEnvEntries() };

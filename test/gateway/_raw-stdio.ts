@@ -3,7 +3,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { SCRIPTED_SERVER, markedEnv } from '../support/processes.js';
 import type { Message } from '../support/wire-client.js';
-import { CLI, RELAY_SERVER, markEnvEntries } from './_gateway-process.js';
+import { CLI, markEnvEntries, upstreamArgs } from './_gateway-process.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -14,21 +14,11 @@ export function scriptedEntry(mode: string): Record<string, unknown> {
   return { command: process.execPath, args: [SCRIPTED_SERVER, mode], env: markEnvEntries() };
 }
 
-/** CLI arguments for one marked stdio upstream without a config file (`--env MARK... -- COMMAND...`). */
-export function upstreamArgs(command: string, ...args: string[]): string[] {
-  const marks = Object.entries(markEnvEntries()).flatMap(([name, value]) => ['--env', `${name}=${value}`]);
-  return [...marks, '--', command, ...args];
-}
-
 /** CLI arguments for the scripted server in `mode` as the one upstream. */
 export function scriptedArgs(mode: string): string[] {
   return upstreamArgs(process.execPath, SCRIPTED_SERVER, mode);
 }
 
-/** CLI arguments for the relay server as the one upstream. */
-export function relayArgs(name = 'one'): string[] {
-  return upstreamArgs(process.execPath, RELAY_SERVER, '--name', name);
-}
 
 export interface Exit {
   code: number | null;

@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { markedEnv, waitForNoMarkedProcesses } from '../support/processes.js';
 import { type Message, type WireClient, httpClient, stdioClient } from '../support/wire-client.js';
-import { RELAY_SERVER, gatewayOverHttp, gatewayOverStdio, relayOverHttp, writeConfig } from './_gateway-process.js';
+import { RELAY_SERVER, gatewayOverHttp, gatewayOverStdio, relayArgs, relayOverHttp, writeConfig } from './_gateway-process.js';
 
 const CLIENT_CAPABILITIES = { sampling: {}, elicitation: {}, roots: { listChanged: true }, 'x-client': { on: 1 } };
 
@@ -84,7 +84,7 @@ describe('gateway fidelity', () => {
 
   it('stdio front, stdio upstream: the same transcript, ids aside', async () => {
     const reference = await direct();
-    const through = await transcript(async () => ({ client: gatewayOverStdio(['--', process.execPath, RELAY_SERVER, '--name', 'one', ...[]]) }));
+    const through = await transcript(async () => ({ client: gatewayOverStdio(relayArgs('one')) }));
     expect(through).toEqual(reference);
   });
 
@@ -126,7 +126,7 @@ describe('gateway fidelity', () => {
   });
 
   it('a client that pipelines initialize, notifications/initialized and a call: the upstream gets initialized before the call', async () => {
-    const client = gatewayOverStdio(['--', process.execPath, RELAY_SERVER, '--name', 'one']);
+    const client = gatewayOverStdio(relayArgs('one'));
     try {
       const initialize = client.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'wire', version: '1' } });
       const initialized = client.notify('notifications/initialized');
@@ -142,7 +142,7 @@ describe('gateway fidelity', () => {
   });
 
   it('a cancelled call reaches the upstream as a cancellation of its own id, and gets no response', async () => {
-    const client = gatewayOverStdio(['--', process.execPath, RELAY_SERVER, '--name', 'one']);
+    const client = gatewayOverStdio(relayArgs('one'));
     try {
       await client.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'wire', version: '1' } });
       await client.notify('notifications/initialized');

@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { findMarkedProcesses, waitForNoMarkedProcesses } from '../support/processes.js';
 import type { Message } from '../support/wire-client.js';
 import { gatewayOverHttp, relayEntry, writeConfig } from './_gateway-process.js';
-import { INITIALIZE_PARAMS, RawGateway, relayArgs, scriptedArgs, scriptedEntry } from './_raw-stdio.js';
+import { relayArgs } from './_gateway-process.js';
+import { INITIALIZE_PARAMS, RawGateway, scriptedArgs, scriptedEntry } from './_raw-stdio.js';
 
 const FRAME_BOUND_BYTES = 16 * 1024 * 1024; // DEFAULT_MAX_FRAME_BYTES of src/mcp
 const DEEP = 100_000;

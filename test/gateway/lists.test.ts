@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { waitForNoMarkedProcesses } from '../support/processes.js';
 import type { Message } from '../support/wire-client.js';
 import { gatewayOverHttp, relayEntry, writeConfig } from './_gateway-process.js';
-import { INITIALIZE_PARAMS, RawGateway, relayArgs, scriptedArgs, scriptedEntry } from './_raw-stdio.js';
+import { relayArgs } from './_gateway-process.js';
+import { INITIALIZE_PARAMS, RawGateway, scriptedArgs, scriptedEntry } from './_raw-stdio.js';
 
 /** Same as TOOLS_PAGE_SIZE in src/gateway/_session-tools.ts (written out: the test must not borrow it). */
 const PAGE_SIZE = 128;
