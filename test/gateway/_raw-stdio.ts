@@ -163,3 +163,13 @@ export class RawGateway {
     }
   }
 }
+
+/** Runs `run` against a fresh gateway, which is closed (and its processes ended) whatever happens. */
+export async function withGateway<T>(args: readonly string[], run: (gateway: RawGateway) => Promise<T>): Promise<T> {
+  const gateway = new RawGateway(args);
+  try {
+    return await run(gateway);
+  } finally {
+    await gateway.close();
+  }
+}

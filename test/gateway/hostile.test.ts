@@ -7,7 +7,7 @@ import { findMarkedProcesses, waitForNoMarkedProcesses } from '../support/proces
 import type { Message } from '../support/wire-client.js';
 import { gatewayOverHttp, relayEntry, writeConfig } from './_gateway-process.js';
 import { relayArgs } from './_gateway-process.js';
-import { INITIALIZE_PARAMS, RawGateway, scriptedArgs, scriptedEntry } from './_raw-stdio.js';
+import { INITIALIZE_PARAMS, RawGateway, scriptedArgs, scriptedEntry, withGateway } from './_raw-stdio.js';
 
 const FRAME_BOUND_BYTES = 16 * 1024 * 1024; // DEFAULT_MAX_FRAME_BYTES of src/mcp
 const DEEP = 100_000;
@@ -22,15 +22,6 @@ function textOf(response: Message): string {
 /** What the relay upstream says it was called with (its own log). */
 async function relayCalls(gateway: RawGateway, tool = 'calls'): Promise<{ calls: string[]; cancelled: unknown[] }> {
   return JSON.parse(textOf(await gateway.request('tools/call', { name: tool, arguments: {} }))) as { calls: string[]; cancelled: unknown[] };
-}
-
-async function withGateway<T>(args: readonly string[], run: (gateway: RawGateway) => Promise<T>): Promise<T> {
-  const gateway = new RawGateway(args);
-  try {
-    return await run(gateway);
-  } finally {
-    await gateway.close();
-  }
 }
 
 /** The upstream processes this file started that still run (marked, and not a gateway). */

@@ -6,7 +6,7 @@ import { waitForNoMarkedProcesses } from '../support/processes.js';
 import type { Message } from '../support/wire-client.js';
 import { gatewayOverHttp, relayEntry, writeConfig } from './_gateway-process.js';
 import { relayArgs } from './_gateway-process.js';
-import { INITIALIZE_PARAMS, RawGateway, scriptedArgs, scriptedEntry } from './_raw-stdio.js';
+import { INITIALIZE_PARAMS, scriptedArgs, scriptedEntry, withGateway } from './_raw-stdio.js';
 
 /** Same as TOOLS_PAGE_SIZE in src/gateway/_session-tools.ts (written out: the test must not borrow it). */
 const PAGE_SIZE = 128;
@@ -20,15 +20,6 @@ interface ToolsPage {
 
 const names = (response: Message): string[] => (response.result as ToolsPage).tools.map((tool) => tool.name);
 const errorOf = (response: Message): { code: number; message: string } => response.error as { code: number; message: string };
-
-async function withGateway<T>(args: readonly string[], run: (gateway: RawGateway) => Promise<T>): Promise<T> {
-  const gateway = new RawGateway(args);
-  try {
-    return await run(gateway);
-  } finally {
-    await gateway.close();
-  }
-}
 
 /** Walks the gateway's pages from the first; bounded by `maxPages`. */
 async function walk(request: (params?: Message) => Promise<Message>, maxPages = 100): Promise<{ pages: string[][]; cursors: string[] }> {
