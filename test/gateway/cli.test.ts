@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { markedEnv, waitForNoMarkedProcesses } from '../support/processes.js';
-import { CLI, gatewayOverStdio, relayEntry, relayOverHttp, tempDir, writeConfig } from './_gateway-process.js';
+import { CLI, gatewayOverStdio, relayArgs, relayEntry, relayOverHttp, tempDir, writeConfig } from './_gateway-process.js';
 
 interface Run {
   code: number | null;
@@ -120,6 +120,26 @@ describe('mcpctx gateway: failures at start', () => {
     } finally {
       await upstream.stop();
     }
+  });
+});
+
+describe('mcpctx gateway receipts', () => {
+  it('a gateway stopped by SIGTERM right after its last reply has written a receipt for every call', async () => {
+    const receipts = join(tempDir(), 'receipts.jsonl');
+    const client = gatewayOverStdio(['--receipts', receipts, ...relayArgs('one')]);
+    try {
+      await client.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'sigterm', version: '1' } });
+      await client.request('tools/list');
+      for (let call = 0; call < 20; call += 1) await client.request('tools/call', { name: 'echo', arguments: { text: `call ${call}` } });
+      process.kill(client.pid as number, 'SIGTERM');
+    } finally {
+      await client.close();
+    }
+    const lines = readFileSync(receipts, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { kind: string; action: string; deliveredTokens: number });
+    expect(lines.filter((line) => line.kind === 'list')).toHaveLength(1);
+    const calls = lines.filter((line) => line.kind === 'call');
+    expect(calls).toHaveLength(20);
+    expect(calls.every((line) => line.action === 'passed' && line.deliveredTokens > 0)).toBe(true);
   });
 });
 

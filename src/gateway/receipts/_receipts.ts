@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { McpctxError } from '../../errors/index.js';
 import type { ToolChange } from '../catalog/index.js';
@@ -27,32 +28,27 @@ export interface ReceiptWriterOptions {
 
 export interface ReceiptsClosed {
   readonly written: number;
-  /** Receipts not written: the queue was full, a write failed, or they came after close. */
+  /** Receipts not written: a write failed (then every later one), or they came after close. */
   readonly dropped: number;
   /** The first write error's message, when one failed. */
   readonly error?: string;
 }
 
-/** Receipts waiting for the disk; past this the newest are dropped (and counted), not the caller slowed. */
-const MAX_QUEUED_RECEIPTS = 10_000;
-const MAX_QUEUED_CHARS = 8 * 1024 * 1024;
 /** Arguments longer than this (as JSON) are left out of their receipt, and its note says so. */
 export const MAX_RECEIPT_ARGS_CHARS = 16 * 1024;
 
 /**
  * Appends one JSON line per receipt to a file (opened for append, so several writers and
- * reopenings add to it, never overwrite). `write` never throws and never waits: lines queue in
- * memory (bounded) and go out in order, one append per batch.
+ * reopenings add to it, never overwrite). `write` never throws. Each line is written at once,
+ * synchronously: a gateway stopped by a signal has lost no receipt it already wrote (the gateway
+ * writes them after the reply has gone out, so the reply never waits for the disk).
  */
 export class ReceiptWriter {
   readonly #handle: FileHandle;
   readonly #includeArgs: boolean;
-  #queue: string[] = [];
-  #queuedChars = 0;
   #written = 0;
   #dropped = 0;
   #error: string | undefined;
-  #flushing: Promise<void> | undefined;
   #closed: Promise<ReceiptsClosed> | undefined;
 
   private constructor(handle: FileHandle, includeArgs: boolean) {
@@ -70,29 +66,23 @@ export class ReceiptWriter {
   }
 
   write(receipt: Receipt): void {
+    if (this.#closed !== undefined || this.#error !== undefined) {
+      this.#dropped += 1;
+      return;
+    }
     try {
-      if (this.#closed !== undefined || this.#error !== undefined || this.#queue.length >= MAX_QUEUED_RECEIPTS) {
-        this.#dropped += 1;
-        return;
-      }
-      const line = `${this.#line(receipt)}\n`;
-      if (this.#queuedChars + line.length > MAX_QUEUED_CHARS) {
-        this.#dropped += 1;
-        return;
-      }
-      this.#queue.push(line);
-      this.#queuedChars += line.length;
-      this.#flushing ??= this.#flush();
-    } catch {
-      // A receipt that cannot be serialised is lost, counted; the call it describes goes on.
+      writeSync(this.#handle.fd, `${this.#line(receipt)}\n`);
+      this.#written += 1;
+    } catch (error) {
+      // A receipt that cannot be serialised or written is lost, counted; the call it describes goes on.
+      if ((error as NodeJS.ErrnoException).code !== undefined) this.#error ??= (error as Error).message;
       this.#dropped += 1;
     }
   }
 
-  /** Writes what is queued, closes the file, and says how many receipts were written and dropped. */
+  /** Closes the file, and says how many receipts were written and dropped. */
   close(): Promise<ReceiptsClosed> {
     this.#closed ??= (async () => {
-      while (this.#flushing !== undefined) await this.#flushing;
       await this.#handle.close().catch((error: unknown) => {
         this.#error ??= (error as Error).message;
       });
@@ -130,27 +120,6 @@ export class ReceiptWriter {
       ...(note === undefined ? {} : { note }),
     };
     return JSON.stringify(line);
-  }
-
-  async #flush(): Promise<void> {
-    try {
-      while (this.#queue.length > 0) {
-        const batch = this.#queue;
-        this.#queue = [];
-        this.#queuedChars = 0;
-        try {
-          await this.#handle.appendFile(batch.join(''), 'utf8');
-          this.#written += batch.length;
-        } catch (error) {
-          this.#error ??= (error as Error).message;
-          this.#dropped += batch.length + this.#queue.length;
-          this.#queue = [];
-          this.#queuedChars = 0;
-        }
-      }
-    } finally {
-      this.#flushing = undefined;
-    }
   }
 }
 
