@@ -82,7 +82,8 @@ export class GatewaySession {
 
   private receive(message: JsonRpcMessage): void {
     if (this.ended) return;
-    const hasId = 'id' in message && message.id !== undefined && message.id !== null;
+    // A request with `id: null` is not a notification: it is refused below (MCP ids are strings or numbers).
+    const hasId = 'id' in message && message.id !== undefined;
     if (typeof message.method === 'string') {
       if (!hasId) {
         this.clientNotification(message.method, isPlainObject(message.params) ? message.params : undefined);
@@ -99,7 +100,8 @@ export class GatewaySession {
       void this.clientRequest(message.id, message.method, message.params);
       return;
     }
-    if (hasId && ('result' in message || 'error' in message)) {
+    if ('result' in message || 'error' in message) {
+      // A response, ours to match or not; never answered (an error about an error would loop).
       this.clientRequests.answer(message);
       return;
     }

@@ -82,6 +82,18 @@ describe('hostile client input on the stdio front', () => {
     });
   });
 
+  it('a request with id null is refused (-32600), not relayed as a notification; a response with id null is not answered', async () => {
+    await withGateway(relayArgs(), async (gateway) => {
+      await gateway.initialize();
+      await gateway.send({ jsonrpc: '2.0', id: null, method: 'notifications/roots/list_changed' });
+      expect(errorOf(await gateway.response(null))).toMatchObject({ code: -32600 });
+      await gateway.send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'the client could not parse something' } });
+      const log = (await relayCalls(gateway)) as { notifications?: Array<{ method: string }> };
+      expect(log.notifications?.map((entry) => entry.method)).toEqual(['notifications/initialized']);
+      expect(gateway.responsesTo(null)).toHaveLength(1);
+    });
+  });
+
   it('a request whose id is already in flight is refused with -32600 and never relayed; the id is free again once the first is done', async () => {
     await withGateway(relayArgs(), async (gateway) => {
       await gateway.initialize();
