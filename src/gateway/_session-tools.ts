@@ -2,20 +2,28 @@ import { performance } from 'node:perf_hooks';
 import { McpctxError, isMcpctxError } from '../errors/index.js';
 import { Deadline } from '../mcp/index.js';
 import { countTokens, isPlainObject } from '../tokens/index.js';
-import { ToolIndex } from '../toolsearch/index.js';
-import { type Catalog, type CatalogTool, type UpstreamTools, buildCatalog, catalogChanges } from './catalog/index.js';
+import { ToolIndex, type SearchableTool } from '../toolsearch/index.js';
+import { toolResultTokensWithin } from '../shape/index.js';
+import {
+  SEARCH_TOOL_NAME,
+  buildCatalog,
+  catalogChanges,
+  searchToolDefinition,
+  searchToolResult,
+  type Catalog,
+  type CatalogTool,
+  type UpstreamTools,
+} from './catalog/index.js';
 import { isToolAllowed, splitVisibleName, toolRulesFor } from './config/index.js';
 import { collectList } from './_pages.js';
 import type { Receipt, ReceiptAction } from './receipts/index.js';
 import { type ClientCall, RpcFailure, type SessionContext } from './_session-types.js';
-import { SEARCH_TOOL_NAME, searchToolDefinition, searchToolResult } from './catalog/index.js';
-import type { ResultContext, ShapeOutcome } from './results/index.js';
+import { READ_RESULT_TOOL as READ_RESULT, type ResultContext, type ShapeOutcome } from './results/index.js';
 
 type JsonObject = Record<string, unknown>;
 
 /** Tools per `tools/list` page the gateway sends; more than that and the client pages. */
 export const TOOLS_PAGE_SIZE = 128;
-const READ_RESULT = 'read_result';
 const LIST_QUERY = 'tools/list';
 
 /**
@@ -80,7 +88,7 @@ export class Tools {
     const target = catalog.byName.get(name) ?? this.unlisted(catalog, name);
     if ('refusal' in target) {
       const result = toolErrorResult(target.refusal);
-      return this.finish(started, target.upstream, name, call, { result, action: 'denied', upstreamTokens: 0, deliveredTokens: countTokens(JSON.stringify(result)) });
+      return this.finish(started, target.upstream, name, call, { result, action: 'denied', upstreamTokens: 0, deliveredTokens: resultTokens(result) });
     }
     const ctx: ResultContext = {
       sessionId,
@@ -104,7 +112,7 @@ export class Tools {
       // becomes a tool error result naming the cause, so the model can act on it.
       if (isMcpctxError(error, 'RPC_ERROR') || call.signal.aborted) throw error;
       const result = toolErrorResult(`${name} could not be served: ${error instanceof Error ? error.message : String(error)}`);
-      return this.finish(started, target.upstream, name, call, { result, action: 'failed', upstreamTokens: 0, deliveredTokens: countTokens(JSON.stringify(result)) });
+      return this.finish(started, target.upstream, name, call, { result, action: 'failed', upstreamTokens: 0, deliveredTokens: resultTokens(result) });
     }
     if (!isPlainObject(raw)) throw new RpcFailure(-32603, `${target.upstream} answered tools/call with something that is not an object`);
     const outcome = services.shaper.shape(raw, args, ctx);
@@ -113,11 +121,11 @@ export class Tools {
 
   private async search(started: number, call: ClientCall, args: JsonObject | undefined): Promise<JsonObject> {
     const { catalog } = await this.catalog();
-    if (this.index?.catalog !== catalog) this.index = { catalog, index: new ToolIndex(catalog.tools.map((tool) => tool.definition as never)) };
+    if (this.index?.catalog !== catalog) this.index = { catalog, index: new ToolIndex(catalog.tools.map(searchable)) };
     const { result, found } = searchToolResult(this.index.index, catalog, args, this.context.services.config.search.topK);
     const fresh = found.filter((name) => !this.discovered.has(name));
     for (const name of fresh) this.discovered.add(name);
-    const tokens = countTokens(JSON.stringify(result));
+    const tokens = resultTokens(result);
     const reply = this.finish(started, null, SEARCH_TOOL_NAME, call, { result, action: 'passed', upstreamTokens: tokens, deliveredTokens: tokens });
     // Found tools join the list the client sees; clients that re-list get them as native tools.
     if (fresh.length > 0) this.context.notifyClient('notifications/tools/list_changed');
@@ -230,6 +238,24 @@ export class Tools {
 
 function deniedText(name: string): string {
   return `${name} is denied by the gateway's configuration: the call was not sent to the server. Use another tool, or ask the user to allow it.`;
+}
+
+/** What a result the gateway made costs, as every result is counted (`toolResultCost`'s text parts). */
+function resultTokens(result: JsonObject): number {
+  return toolResultTokensWithin(result, Number.MAX_SAFE_INTEGER) as number;
+}
+
+/** A delivered definition as the ranking reads it: only the fields it indexes, of the types it expects. */
+function searchable(tool: CatalogTool): SearchableTool {
+  const { description, title, inputSchema, annotations } = tool.definition;
+  const annotationTitle = isPlainObject(annotations) && typeof annotations.title === 'string' ? annotations.title : undefined;
+  return {
+    name: tool.visibleName,
+    ...(typeof description === 'string' ? { description } : {}),
+    ...(typeof title === 'string' ? { title } : {}),
+    ...(annotationTitle === undefined ? {} : { annotations: { title: annotationTitle } }),
+    inputSchema,
+  };
 }
 
 function toolErrorResult(text: string): JsonObject {
