@@ -10,8 +10,8 @@ type JsonObject = Record<string, unknown>;
 interface ResourceRoutes {
   /** Exact URI -> upstream, from resources/list. */
   readonly uris: Map<string, string>;
-  /** URI templates (as patterns) -> upstream, from resources/templates/list. */
-  readonly templates: { pattern: RegExp; upstream: string }[];
+  /** URI templates (their literal parts) -> upstream, from resources/templates/list. */
+  readonly templates: { literals: string[]; upstream: string }[];
 }
 
 /**
@@ -131,7 +131,7 @@ export class Routes {
           continue;
         }
         if (typeof item.uri === 'string') routes.uris.set(item.uri, upstream.name);
-        if (typeof item.uriTemplate === 'string') routes.templates.push({ pattern: templatePattern(item.uriTemplate), upstream: upstream.name });
+        if (typeof item.uriTemplate === 'string') routes.templates.push({ literals: templateLiterals(item.uriTemplate), upstream: upstream.name });
         merged.push(item);
       }
     }
@@ -142,7 +142,7 @@ export class Routes {
   private async upstreamForUri(uri: unknown): Promise<string> {
     if (typeof uri !== 'string') throw new RpcFailure(-32602, 'Invalid params: a string uri is required');
     const find = (): string | undefined =>
-      this.routes?.uris.get(uri) ?? this.routes?.templates.find((template) => template.pattern.test(uri))?.upstream;
+      this.routes?.uris.get(uri) ?? this.routes?.templates.find((template) => matchesTemplate(template.literals, uri))?.upstream;
     let found = find();
     if (found === undefined) {
       await this.mergedList('resources/list', 'resources', 'resources');
@@ -156,10 +156,29 @@ export class Routes {
   }
 }
 
-/** An RFC 6570 template as a pattern: each `{expression}` matches one or more characters. */
-function templatePattern(template: string): RegExp {
-  const parts = template.slice(0, 2_000).split(/\{[^}]*\}/);
-  return new RegExp(`^${parts.map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+?')}$`);
+/** An RFC 6570 template's literal parts, around its `{expressions}`. */
+function templateLiterals(template: string): string[] {
+  return template.split(/\{[^}]*\}/);
+}
+
+/**
+ * Whether a URI fits a template, each expression standing for one or more characters. Literals
+ * are found left to right with indexOf, never with a backtracking pattern: a template an upstream
+ * wrote cannot make a lookup slow.
+ */
+function matchesTemplate(literals: readonly string[], uri: string): boolean {
+  const first = literals[0] ?? '';
+  const last = literals.at(-1) ?? '';
+  if (literals.length === 1) return uri === first;
+  if (!uri.startsWith(first) || !uri.endsWith(last) || uri.length < first.length + last.length + literals.length - 1) return false;
+  let at = first.length;
+  const end = uri.length - last.length;
+  for (const literal of literals.slice(1, -1)) {
+    const found = uri.indexOf(literal, at + 1);
+    if (found === -1 || found + literal.length > end - 1) return false;
+    at = found + literal.length;
+  }
+  return at < end;
 }
 
 /** Deep union of capability objects: a capability any upstream has, with every flag any of them sets. */
