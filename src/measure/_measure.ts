@@ -13,7 +13,7 @@ import {
 import { TOKENIZER } from '../tokens/index.js';
 import { captureCatalog, type Capture, type CaptureTimings } from './_capture.js';
 import type { CatalogCost } from './_catalog-cost.js';
-import { classifyFailure, plural, printableText, type MeasurementStatus } from './_status.js';
+import { classifyFailure, plural, printableText, type MeasurementStatus, type RecordStatus } from './_status.js';
 
 export const METHODOLOGY = 'mcpctx-catalog/v1';
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -39,9 +39,14 @@ export interface MeasureOptions {
    */
   recordArgs?: boolean;
   transport?: StdioTransportOptions;
+  /** Where the server runs, recorded in `isolation.kind`: on this host (default) or in a container a sweep started. */
+  isolationKind?: IsolationKind;
   /** Injected clock for `measuredAt` (tests). */
   now?: () => Date;
 }
+
+/** Where a measured server ran. Numbers taken under different kinds are not comparable over time. */
+export type IsolationKind = 'host' | 'docker';
 
 export interface AttemptSummary {
   outcome: 'captured' | 'failed';
@@ -78,7 +83,7 @@ export interface CaptureRedaction {
 export interface Measurement {
   methodology: typeof METHODOLOGY;
   name: string;
-  status: MeasurementStatus;
+  status: RecordStatus;
   note: string;
   totalTokens: number | null;
   toolCount: number | null;
@@ -95,7 +100,8 @@ export interface Measurement {
   requestedProtocolVersion: string;
   negotiatedProtocolVersion?: string;
   launch: RecordedLaunch;
-  isolation: { mode: 'minimal-env' | 'inherited-env'; platform: string; arch: string; node: string };
+  /** `kind` is absent from records made before it existed: unknown, never assumed to be `host`. */
+  isolation: { kind?: IsolationKind; mode: 'minimal-env' | 'inherited-env'; platform: string; arch: string; node: string };
   tokenizer: { name: string; version: string; encoding: string };
   measuredAt: string;
   timings: CaptureTimings & { elapsedMs: number };
@@ -170,6 +176,7 @@ export async function measureServer(options: MeasureOptions): Promise<Measuremen
     ...(first.initialize?.negotiatedProtocolVersion === undefined ? {} : { negotiatedProtocolVersion: first.initialize.negotiatedProtocolVersion }),
     launch: recordedLaunch(options.launch, { recordArgs: options.recordArgs }),
     isolation: {
+      kind: options.isolationKind ?? 'host',
       mode: options.launch.inheritEnv ? 'inherited-env' : 'minimal-env',
       platform: process.platform,
       arch: process.arch,

@@ -13,15 +13,30 @@ export interface SkippedServer {
   reason: string;
 }
 
+/**
+ * Declared by an entry this harness cannot run (a platform the package does not ship for, a backing
+ * service the sweep does not provide). A sweep publishes `not-applicable` only when the failure's
+ * own words contain `expect`; otherwise the real failure is published.
+ */
+export interface NotApplicable {
+  reason: string;
+  expect: string;
+}
+
+/** One server of a servers file: how to measure it, and what the file declares about it. */
+export interface ServerEntry extends MeasureOptions {
+  notApplicable?: NotApplicable;
+}
+
 export interface ServersFile {
   /** The entries to measure, in file order. */
-  servers: MeasureOptions[];
+  servers: ServerEntry[];
   /** Entries left out, in file order: remote servers (`url`), which are not measured yet. */
   skipped: SkippedServer[];
 }
 
 const LAUNCH_KEYS = ['command', 'args', 'env', 'cwd'];
-const OPTION_KEYS = ['capabilities', 'protocolVersion', 'timeoutMs', 'runs'];
+const OPTION_KEYS = ['capabilities', 'protocolVersion', 'timeoutMs', 'runs', 'notApplicable'];
 /** Keys that name a remote server instead of a command. */
 const REMOTE_KEYS = ['url', 'headers', 'type', 'transportType'];
 const LIST_KEYS = new Set(['name', ...LAUNCH_KEYS, ...OPTION_KEYS, ...REMOTE_KEYS]);
@@ -98,7 +113,7 @@ function serverEntries(document: unknown): RawEntry[] | undefined {
   return undefined;
 }
 
-function serverEntry(entry: unknown, mapName: string | undefined, where: string, folder: string, fromMap: boolean): MeasureOptions | { skipped: SkippedServer } {
+function serverEntry(entry: unknown, mapName: string | undefined, where: string, folder: string, fromMap: boolean): ServerEntry | { skipped: SkippedServer } {
   if (!isPlainObject(entry)) throw invalidEntry(where, 'is not a mapping');
   const allowed = fromMap ? MAP_KEYS : LIST_KEYS;
   const unknown = Object.keys(entry).filter((key) => !allowed.has(key));
@@ -113,7 +128,7 @@ function serverEntry(entry: unknown, mapName: string | undefined, where: string,
   if (entry.command === undefined && (entry.url !== undefined || (typeof type === 'string' && REMOTE_TYPES.has(type)))) {
     return { skipped: { name, reason: 'a remote server (url instead of command); remote servers are not measured yet' } };
   }
-  const options: MeasureOptions = {
+  const options: ServerEntry = {
     name,
     launch: {
       command: requiredString(entry.command, place, 'command'),
@@ -132,7 +147,16 @@ function serverEntry(entry: unknown, mapName: string | undefined, where: string,
     }
   }
   if (entry.runs !== undefined) options.runs = positiveInteger(entry.runs, place, 'runs');
+  if (entry.notApplicable !== undefined) options.notApplicable = notApplicable(entry.notApplicable, place);
   return options;
+}
+
+function notApplicable(value: unknown, where: string): NotApplicable {
+  if (!isPlainObject(value)) throw invalidEntry(where, 'notApplicable must be a mapping with reason and expect');
+  const unknown = Object.keys(value).filter((key) => key !== 'reason' && key !== 'expect');
+  if (unknown.length > 0) throw invalidEntry(where, `notApplicable has unknown key(s) ${unknown.join(', ')}; allowed: reason, expect`);
+  // An empty expectation would match every failure and hide a real breakage.
+  return { reason: requiredString(value.reason, where, 'notApplicable.reason'), expect: requiredString(value.expect, where, 'notApplicable.expect') };
 }
 
 function requiredString(value: unknown, where: string, key: string): string {

@@ -1,7 +1,15 @@
 import { nestsDeeperThan } from '../tokens/index.js';
 import type { Capture } from './_capture.js';
 
-export type MeasurementStatus = 'measured' | 'dynamic' | 'auth-required' | 'startup-failure' | 'timeout' | 'protocol-mismatch';
+/** What `measure` concludes about one server. */
+export type MeasurementStatus =
+  | 'measured'
+  | 'dynamic'
+  | 'auth-required'
+  | 'startup-failure'
+  | 'timeout'
+  | 'protocol-mismatch'
+  | 'remote-auth-wall';
 
 export const MEASUREMENT_STATUSES: readonly MeasurementStatus[] = Object.freeze([
   'measured',
@@ -10,7 +18,17 @@ export const MEASUREMENT_STATUSES: readonly MeasurementStatus[] = Object.freeze(
   'startup-failure',
   'timeout',
   'protocol-mismatch',
+  'remote-auth-wall',
 ]);
+
+/**
+ * The status a `measurement.json` may carry: what `measure` concludes, or `not-applicable`, which
+ * a sweep publishes when an entry declared why this harness cannot run it and the failure's own
+ * words bear that out.
+ */
+export type RecordStatus = MeasurementStatus | 'not-applicable';
+
+export const RECORD_STATUSES: readonly RecordStatus[] = Object.freeze([...MEASUREMENT_STATUSES, 'not-applicable']);
 
 // A server that needs credentials says so in its own words; these are the words servers use.
 const AUTH_WORDS =

@@ -5,7 +5,7 @@ import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan } from '../tokens/index.
 import { catalogCost, type CatalogCost } from './_catalog-cost.js';
 import { MEASUREMENT_FILE } from './_files.js';
 import { METHODOLOGY } from './_measure.js';
-import { MEASUREMENT_STATUSES, plural, shortJson } from './_status.js';
+import { RECORD_STATUSES, plural, shortJson } from './_status.js';
 
 export interface VerifyDifference {
   /** The figure: `totalTokens`, `sessionStart.total`, `perTool.tokens`, `perTool.length`, ... */
@@ -54,8 +54,8 @@ export function verifyMeasurement(value: unknown): VerifyReport {
     return { ...identity, ...failed(`methodology is ${shortJson(recorded.methodology)}; this verifier knows ${METHODOLOGY}`) };
   }
   const status = recorded.status;
-  if (typeof status !== 'string' || !(MEASUREMENT_STATUSES as readonly string[]).includes(status)) {
-    return { ...identity, ...failed(`status is ${shortJson(status)}; expected one of ${MEASUREMENT_STATUSES.join(', ')}`) };
+  if (typeof status !== 'string' || !(RECORD_STATUSES as readonly string[]).includes(status)) {
+    return { ...identity, ...failed(`status is ${shortJson(status)}; expected one of ${RECORD_STATUSES.join(', ')}`) };
   }
   const capture = recorded.rawToolsCapture;
   const instructions = recorded.serverInstructions;

@@ -15,6 +15,7 @@ export {
   recordedLaunch,
   type AttemptSummary,
   type CaptureRedaction,
+  type IsolationKind,
   type MeasureOptions,
   type Measurement,
   type RecordedLaunch,
@@ -22,11 +23,13 @@ export {
 export {
   MAX_NOTE_CHARS,
   MEASUREMENT_STATUSES,
+  RECORD_STATUSES,
   classifyFailure,
   plural,
   printableText,
   type FailureVerdict,
   type MeasurementStatus,
+  type RecordStatus,
 } from './_status.js';
 export {
   MEASUREMENT_FILE,
@@ -36,7 +39,7 @@ export {
   safeSegment,
   writeMeasurement,
 } from './_files.js';
-export { loadServersFile, type ServersFile, type SkippedServer } from './_servers-file.js';
+export { loadServersFile, type NotApplicable, type ServerEntry, type ServersFile, type SkippedServer } from './_servers-file.js';
 export {
   verifyDirectory,
   verifyFile,

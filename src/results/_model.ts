@@ -1,0 +1,70 @@
+import type { IsolationKind, Measurement, RecordStatus } from '../measure/index.js';
+
+// The shapes every published file of `results/` is made from. The files are derived from
+// `ResultsState` by pure functions, so an unsharded sweep and merged shards write the same bytes.
+
+/** Every status an entry of a sweep can end with: a record's, or `not-yet-run` (no record yet). */
+export type PublishedStatus = RecordStatus | 'not-yet-run';
+
+/** A date as published: `YYYY-MM-DD`, UTC. */
+export type IsoDate = string;
+
+/** One line of `history.csv`: what a server measured on the day it was measured. */
+export interface HistoryRow {
+  date: IsoDate;
+  server: string;
+  status: RecordStatus;
+  /** null unless the status is measured or dynamic. */
+  tools: number | null;
+  tokens: number | null;
+  canonicalSha256: string | null;
+  /** null: the row was recorded before isolation was (`not-recorded` in the file). */
+  isolation: IsolationKind | null;
+}
+
+/** One tool of a captured catalog, as its tokens split. */
+export interface ToolTokens {
+  name: string;
+  tokens: number;
+  descriptionTokens: number;
+  inputSchemaTokens: number;
+}
+
+/** The per-tool tokens of one distinct capture (by canonical hash) of a server's catalog. */
+export interface ToolVector {
+  canonicalSha256: string;
+  /** First and last sweep dates this capture was measured on. */
+  firstSeen: IsoDate;
+  lastSeen: IsoDate;
+  isolation: IsolationKind | null;
+  toolCount: number;
+  totalTokens: number;
+  tools: ToolTokens[];
+}
+
+/** `results/<server>/tool-vectors.json`: a short, hash-deduped history, oldest first. */
+export interface ToolVectorsFile {
+  method: 'tool-vectors/v1';
+  server: string;
+  vectors: ToolVector[];
+}
+
+/** One entry of the servers list as published after a sweep. */
+export interface PublishedServer {
+  name: string;
+  status: PublishedStatus;
+  /** Its current record; null when it has never been swept (`not-yet-run`). */
+  measurement: Measurement | null;
+  /** Date of the sweep that made `measurement`; null with it. */
+  lastMeasured: IsoDate | null;
+  /** Never null: an empty `vectors` list when nothing was captured yet. */
+  vectors: ToolVectorsFile;
+}
+
+/** The state of `results/` that every derived file is computed from. */
+export interface ResultsState {
+  /** In the servers file's order. */
+  servers: PublishedServer[];
+  /** Sorted by date, then server name. */
+  history: HistoryRow[];
+}

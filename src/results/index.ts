@@ -1,0 +1,4 @@
+// Published results: the files of results/ (history, leaderboard, regressions, capture index, tool
+// shape, badges), the sweep that makes them and the static site that shows them.
+export type { HistoryRow, IsoDate, PublishedServer, PublishedStatus, ResultsState, ToolTokens, ToolVector, ToolVectorsFile } from './_model.js';
+export { plottableSeries, type PlottableSeries } from './_series.js';
