@@ -16,6 +16,7 @@ export type McpctxErrorCode =
   | 'TOO_MANY_TOOLS'
   | 'TOO_MANY_NOTIFICATIONS'
   | 'INVALID_CONFIG'
+  | 'INVALID_RESULTS'
   | 'IO'
   | 'INVALID_CURSOR'
   | 'STALE_CURSOR'

@@ -120,6 +120,9 @@ function serverEntry(entry: unknown, mapName: string | undefined, where: string,
   if (unknown.length > 0) throw invalidEntry(where, `has unknown key(s) ${unknown.join(', ')}; allowed: ${[...allowed].join(', ')}`);
   const name = mapName ?? requiredString(entry.name, where, 'name');
   if (name.trim() === '') throw invalidEntry(where, 'needs a non-empty name');
+  // The name becomes a table cell, a CSV field and a file name: one printable line.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  if (/[\u0000-\u001f\u007f]/.test(name)) throw invalidEntry(where, `name ${JSON.stringify(name)} holds a control character (a line break, a tab); use a plain one-line name`);
   const place = fromMap ? where : `${where} (${name})`;
   const type = entry.type ?? entry.transportType;
   if (type !== undefined && (typeof type !== 'string' || (!STDIO_TYPES.has(type) && !REMOTE_TYPES.has(type)))) {

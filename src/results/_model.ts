@@ -68,3 +68,16 @@ export interface ResultsState {
   /** Sorted by date, then server name. */
   history: HistoryRow[];
 }
+
+/** What each published status means, in the words every page and file uses. */
+export const STATUS_MEANINGS: Readonly<Record<PublishedStatus, string>> = Object.freeze({
+  measured: 'a clean measurement at the default configuration; every capture agreed',
+  dynamic: 'the tool set varied between captures; the figures are from the first',
+  'auth-required': 'would not start or list its tools without real credentials',
+  'startup-failure': 'crashed, exited or lacked a dependency before listing its tools (stderr tail recorded)',
+  timeout: 'no complete answer within the budget (the note names the widest budget tried)',
+  'protocol-mismatch': 'refused a request by naming the protocol version; never retried',
+  'remote-auth-wall': 'a remote server that answered 401 or 403; listed, not measured (WWW-Authenticate quoted)',
+  'not-applicable': 'declared as something this harness cannot run, and the failure said so in the declared words',
+  'not-yet-run': 'on the list, but not swept yet (shard, rotation or --only)',
+});
