@@ -1,4 +1,4 @@
-export { bandFor, type Band } from './_band.js';
+export { BAND_LIMITS, bandFor, type Band } from './_band.js';
 export {
   catalogCost,
   type CatalogCost,
