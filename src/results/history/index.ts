@@ -9,3 +9,15 @@ export {
   recordToolVector,
   toolVectorsJson,
 } from './_vectors.js';
+export {
+  COST_REGRESSION_METHOD,
+  EMPHASIS_MIN_SHARE,
+  EMPHASIS_MIN_TOKENS,
+  costMovements,
+  type CostMechanism,
+  type CostMovement,
+  type CostPoint,
+  type ToolAttribution,
+  type ToolDelta,
+} from './_movement.js';
+export { REGRESSIONS_FILE, regressionsMarkdown } from './_regressions.js';
