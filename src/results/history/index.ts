@@ -1,2 +1,24 @@
 // History of published measurements: history.csv, per-tool vectors, cost movements, capture index.
 export { HISTORY_COLUMNS, HISTORY_FILE, ISOLATION_NOT_RECORDED, compareRows, historyCsv, parseHistoryCsv } from './_csv.js';
+export { appendHistory, historyRowFor } from './_rows.js';
+export {
+  MAX_TOOL_VECTORS,
+  TOOL_VECTORS_FILE,
+  emptyToolVectors,
+  parseToolVectors,
+  recordToolVector,
+  toolVectorsJson,
+} from './_vectors.js';
+export {
+  COST_REGRESSION_METHOD,
+  EMPHASIS_MIN_SHARE,
+  EMPHASIS_MIN_TOKENS,
+  costMovements,
+  type CostMechanism,
+  type CostMovement,
+  type CostPoint,
+  type ToolAttribution,
+  type ToolDelta,
+} from './_movement.js';
+export { REGRESSIONS_FILE, regressionsMarkdown } from './_regressions.js';
+export { CAPTURE_INDEX_FILE, CAPTURE_INDEX_METHOD, captureIndex, captureIndexJson, type CaptureIndex } from './_capture-index.js';

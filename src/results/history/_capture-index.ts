@@ -1,0 +1,50 @@
+import type { IsoDate, PublishedServer, ResultsState, ToolVector } from '../_model.js';
+import { compareText } from './_movement.js';
+
+export const CAPTURE_INDEX_FILE = 'capture-index.json';
+export const CAPTURE_INDEX_METHOD = 'capture-index/v1';
+
+export interface CaptureIndex {
+  method: typeof CAPTURE_INDEX_METHOD;
+  /** Every capture the tool vectors hold, by canonical sha256, sorted by hash. */
+  captures: Record<string, { server: string; firstSeen: IsoDate; lastSeen: IsoDate; current: boolean }>;
+  /** Each server's current capture; null when it has none on record. Sorted by server. */
+  current: Record<string, string | null>;
+}
+
+/**
+ * Joins bytes to the published history: derived from the tool vectors alone, so a capture older
+ * than them is unknown here, never guessed. A server's current capture is its most recently seen
+ * vector (a server that fails today keeps the last capture it published). Two servers that
+ * published the same bytes share one entry: the server it is current for wins, then the first name.
+ */
+export function captureIndex(state: ResultsState): CaptureIndex {
+  const servers = [...state.servers].sort((a, b) => compareText(a.name, b.name));
+  const current = new Map(servers.map((server) => [server.name, currentVector(server)?.canonicalSha256 ?? null]));
+  const captures = new Map<string, { server: string; firstSeen: IsoDate; lastSeen: IsoDate; current: boolean }>();
+  for (const server of servers) {
+    for (const vector of server.vectors.vectors) {
+      const isCurrent = current.get(server.name) === vector.canonicalSha256;
+      const held = captures.get(vector.canonicalSha256);
+      if (held !== undefined && (held.current || !isCurrent)) continue;
+      captures.set(vector.canonicalSha256, { server: server.name, firstSeen: vector.firstSeen, lastSeen: vector.lastSeen, current: isCurrent });
+    }
+  }
+  // fromEntries makes own properties, so a server named `__proto__` is a key like any other.
+  return {
+    method: CAPTURE_INDEX_METHOD,
+    captures: Object.fromEntries([...captures].sort(([a], [b]) => compareText(a, b))),
+    current: Object.fromEntries(current),
+  };
+}
+
+export function captureIndexJson(state: ResultsState): string {
+  return `${JSON.stringify(captureIndex(state), null, 2)}\n`;
+}
+
+/** The most recently seen vector; on a tie the later in the file (appended later). */
+function currentVector(server: PublishedServer): ToolVector | undefined {
+  let newest: ToolVector | undefined;
+  for (const vector of server.vectors.vectors) if (newest === undefined || vector.lastSeen >= newest.lastSeen) newest = vector;
+  return newest;
+}
