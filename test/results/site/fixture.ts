@@ -37,7 +37,7 @@ export const SPECS: readonly ServerSpec[] = [
   {
     name: 'alpha',
     status: 'measured',
-    capture: tools(3, 10),
+    capture: tools(3, 80),
     instructions: 'Use tool_0 first.',
     lastMeasured: '2026-11-30',
     history: [
