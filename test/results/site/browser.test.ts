@@ -72,17 +72,29 @@ afterAll(async () => {
     await context?.close();
   } finally {
     // No chromium may outlive the file: neither by its profile folder nor by the test mark.
-    let left: string;
-    try {
-      left = execFileSync('pgrep', ['-f', `user-data-dir=${profile}`], { encoding: 'utf8' });
-    } catch {
-      left = ''; // pgrep exits 1 when nothing matches
-    }
-    expect(profile === '' ? '' : left.trim()).toBe('');
-    expect(await waitForNoMarkedProcesses(10_000)).toEqual([]);
+    const left = profile === '' ? '' : await chromiumOf(profile);
+    const survivors = await waitForNoMarkedProcesses(10_000);
     if (work !== '') await rm(work, { recursive: true, force: true });
+    expect(left).toBe('');
+    expect(survivors).toEqual([]);
   }
 });
+
+/** Pids of processes started with this profile, after waiting (bounded) for them to go. */
+async function chromiumOf(profileDir: string): Promise<string> {
+  const find = (): string => {
+    try {
+      return execFileSync('pgrep', ['-f', `user-data-dir=${profileDir}`], { encoding: 'utf8' }).trim();
+    } catch {
+      return ''; // pgrep exits 1 when nothing matches
+    }
+  };
+  for (let tries = 0; tries < 100; tries += 1) {
+    if (find() === '') return '';
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return find();
+}
 
 describe('the leaderboard in Chromium', () => {
   it('sorts by tokens as numbers, both directions, rows without tokens last', async () => {
