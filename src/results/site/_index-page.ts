@@ -2,7 +2,7 @@ import { BAND_LIMITS, plural } from '../../measure/index.js';
 import { STATUS_MEANINGS } from '../_model.js';
 import { plottableSeries } from '../_series.js';
 import type { LeaderboardRow, LeaderboardTrend } from '../leaderboard/index.js';
-import { attr, count, noteText, page, sparkline, text } from './_html.js';
+import { attr, count, page, sparkline, text } from './_html.js';
 import type { SiteInput, SiteServer } from './_read.js';
 
 // index.html: the leaderboard. Each cell carries the value it sorts by in `data-value` (numbers as
@@ -92,6 +92,5 @@ export function trendText(trend: LeaderboardTrend | null): string {
 
 /** A status with its meaning, for pages that show one server. */
 export function statusLine(row: LeaderboardRow): string {
-  const note = row.note === '' ? '' : ` <span class="note">${noteText(row.note)}</span>`;
-  return `<span class="status status-${row.status}">${text(row.status)}</span>: ${text(STATUS_MEANINGS[row.status])}.${note}`;
+  return `<span class="status status-${row.status}">${text(row.status)}</span>: ${text(STATUS_MEANINGS[row.status])}.`;
 }
