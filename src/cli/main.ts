@@ -9,6 +9,7 @@ import { registerGateway } from './gateway.js';
 import { registerInspectResult } from './inspect-result.js';
 import { registerMeasure } from './measure.js';
 import { registerOptimizer } from './optimizer.js';
+import { registerSite } from './site.js';
 import { registerVerify } from './verify.js';
 
 const USAGE_ERROR_CODES = new Set<string>(['USAGE', 'INVALID_CONFIG', 'OUTPUT_CONFLICT']);
@@ -35,6 +36,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   registerInspectResult(program, io, setExit);
   registerOptimizer(program, io, setExit);
   registerGateway(program, io, setExit);
+  registerSite(program, io, setExit);
   for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
 
   try {

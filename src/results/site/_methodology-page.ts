@@ -1,0 +1,37 @@
+import { BAND_LIMITS, METHODOLOGY } from '../../measure/index.js';
+import { TOKENIZER } from '../../tokens/index.js';
+import { STATUS_MEANINGS, type PublishedStatus } from '../_model.js';
+import { count, page, text } from './_html.js';
+
+// methodology.html: written from the constants the code measures with, so the page cannot say
+// one thing while the code does another.
+
+export function methodologyPage(): string {
+  let lower = 0;
+  const bands = BAND_LIMITS.map(({ band, below }) => {
+    const range = below === null ? `${count(lower)} or more` : lower === 0 ? `below ${count(below)}` : `${count(lower)} – ${count(below - 1)}`;
+    lower = below ?? lower;
+    return `<tr class="band-${band}"><td><span class="band">${text(band)}</span></td><td>${text(range)}</td></tr>`;
+  });
+  const statuses = (Object.entries(STATUS_MEANINGS) as Array<[PublishedStatus, string]>).map(
+    ([status, meaning]) => `<tr id="status-${status}"><td><span class="status status-${status}">${text(status)}</span></td><td>${text(meaning)}</td></tr>`,
+  );
+  const body = [
+    `<h1>Methodology <code>${text(METHODOLOGY)}</code></h1>`,
+    '<h2>What the number is</h2>',
+    `<p>The number of ${text(TOKENIZER.encoding)} tokens (${text(TOKENIZER.name)} ${text(TOKENIZER.version)}) in <code>JSON.stringify(tools)</code>, where <code>tools</code> is every page of the server's <code>tools/list</code> answer concatenated in the order the server sent them, exactly as parsed from the wire: key order kept, unknown fields kept. The client declares no capabilities at <code>initialize</code>, so where a server offers more tools to a client that declares more, the number is a floor.</p>`,
+    '<p>Each record keeps the raw capture, its canonical sha256 and the launch (variable and header names, never their values). <code>npx mcpctx verify &lt;measurement.json&gt;</code> re-derives every figure from the capture.</p>',
+    '<h2>Session-start load</h2>',
+    '<p>What a client that defers tool definitions still loads at the start of a session: the tool names and the server\'s instructions. Marked ≥ where the instructions were not captured.</p>',
+    '<h2>Colour bands</h2>',
+    '<table id="bands"><thead><tr><th scope="col">Band</th><th scope="col">Tokens</th></tr></thead>',
+    `<tbody>\n${bands.join('\n')}\n</tbody></table>`,
+    '<h2>Statuses</h2>',
+    '<p>Every server on the list is published with exactly one status; a failure is never dropped.</p>',
+    '<table id="statuses"><thead><tr><th scope="col">Status</th><th scope="col">Meaning</th></tr></thead>',
+    `<tbody>\n${statuses.join('\n')}\n</tbody></table>`,
+    '<h2>Trends</h2>',
+    '<p>A trend spans only the run of sweeps, ending at the newest, measured under the same isolation (host or docker). Rows whose isolation was not recorded still plot, and the server page says so; a failed sweep is a gap, never a drop to zero.</p>',
+  ].join('\n');
+  return page({ title: `Methodology ${METHODOLOGY}`, root: '', body, script: false });
+}
