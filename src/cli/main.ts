@@ -10,6 +10,7 @@ import { registerInspectResult } from './inspect-result.js';
 import { registerMeasure } from './measure.js';
 import { registerOptimizer } from './optimizer.js';
 import { registerSite } from './site.js';
+import { registerSweep } from './sweep.js';
 import { registerVerify } from './verify.js';
 
 const USAGE_ERROR_CODES = new Set<string>(['USAGE', 'INVALID_CONFIG', 'OUTPUT_CONFLICT']);
@@ -37,6 +38,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   registerOptimizer(program, io, setExit);
   registerGateway(program, io, setExit);
   registerSite(program, io, setExit);
+  registerSweep(program, io, setExit);
   for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
 
   try {

@@ -4,6 +4,7 @@
 // No dependencies beyond node: built-ins, so tests can exercise a transport without project code.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { closeSync, openSync } from 'node:fs';
 
 const MiB = 1024 * 1024;
 const SUPPORTED_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
@@ -368,6 +369,20 @@ function bigPagesList(params) {
   return page < 39 ? { tools, nextCursor: `page-${page + 1}` } : { tools };
 }
 
+// fail-once, hang-once: the first launch that finds no file at $SCRIPTED_STATE_FILE creates it
+// (atomically, so two launches never both count as first) and misbehaves; later launches are normal.
+function firstLaunch() {
+  const file = process.env.SCRIPTED_STATE_FILE;
+  if (!file) throw new Error('fail-once and hang-once need SCRIPTED_STATE_FILE');
+  try {
+    closeSync(openSync(file, 'wx'));
+    return true;
+  } catch (err) {
+    if (err.code === 'EEXIST') return false;
+    throw err;
+  }
+}
+
 const secretLine = () => `the secret is ${process.env.CANARY_SECRET}\n`;
 
 // deep-*: JSON nested DEEP levels, written as raw text (JSON.stringify would overflow the stack
@@ -512,6 +527,12 @@ const MODES = {
   'echo-env': { start: () => process.stderr.write(secretLine()) },
   'echo-env-exit': { start: () => die(1, secretLine()) },
   'slow-start': { start: () => sleep(300) },
+  'fail-once': { start: () => (firstLaunch() ? die(1, 'fatal: the first start failed (fail-once)\n') : undefined) },
+  'hang-once': (() => {
+    // Decided before stdin is read; a hanging first launch never answers and outlives stdin end.
+    if (process.argv[2] !== 'hang-once' || !firstLaunch()) return {};
+    return { silent: true, start: keepAlive, onStdinEnd: () => {} };
+  })(),
   'flood-never-read': { methods: { initialize: floodNeverReadInitialize }, onStdinEnd: () => {} },
   escapees: { start: () => spawnEscapees(['setsid', 'daemon', 'env-cleared']) },
   'escapees-hang': { start: () => (spawnEscapees(['setsid', 'daemon']), keepAlive()), onStdinEnd: () => {} },

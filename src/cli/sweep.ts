@@ -1,0 +1,132 @@
+import { resolve } from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import { McpctxError } from '../errors/index.js';
+import { plural, printableText } from '../measure/index.js';
+import {
+  DEFAULT_CONCURRENCY,
+  DEFAULT_DOCKER_IMAGE,
+  GUARD_MIN_REGRESSED,
+  MAX_CONCURRENCY,
+  MAX_ROTATION_WEEKS,
+  mergeSweep,
+  parseShard,
+  sweep,
+  type ShardSpec,
+  type SweepReport,
+} from '../results/sweep/index.js';
+import { EXIT, type CliIo } from './_io.js';
+import { formatCount, renderTable } from './_table.js';
+import { parsePositiveInteger } from './_parse.js';
+
+interface SweepFlags {
+  out: string;
+  shard?: ShardSpec;
+  rotation?: number;
+  only?: string[];
+  concurrency: number;
+  isolation: 'host' | 'docker';
+  dockerImage: string;
+  json?: boolean;
+}
+
+/** Longest note the table shows; --json and the results keep the whole note. */
+const TABLE_NOTE_CHARS = 80;
+
+export function registerSweep(program: Command, io: CliIo, setExit: (code: number) => void): void {
+  const command = program
+    .command('sweep')
+    .summary('measure every server of a servers file into a results folder (leaderboard, history, badges)')
+    .description(
+      [
+        'Measures the entries of SERVERS (YAML or JSON, as measure --servers reads it) and rewrites --out, a results folder: <server>/measurement.json and tool-vectors.json, history.csv, leaderboard.md and .json, regressions.md, capture-index.json, tool-shape.json, badges/*.svg and sweep.json. What --out already holds is the previous state: entries not measured this run keep their last record.',
+        'Every entry ends with exactly one status: measured, dynamic, auth-required, startup-failure, timeout, protocol-mismatch (as measure gives them), remote-auth-wall (a remote server that answered 401 or 403), not-applicable (declared with notApplicable: {reason, expect} in the servers file, and the failure\'s own words, its note or stderr tail, contain expect; otherwise the real failure is published), or not-yet-run (never measured: left out by --shard, --rotation or --only).',
+        'Retries: a startup-failure is measured once more at the same budget; a timeout once more with the budget doubled (at most 24 h). The note says which retry the result came from and the widest budget tried. A protocol-mismatch is never retried, nor is any other status.',
+        `Harness guard: servers swept this run that had a real number before (measured or dynamic with at least one tool) could regress; if ${GUARD_MIN_REGRESSED} or more of them now fail and they are at least half of those that could, the machine is suspected, not the servers: nothing is written, every file of --out stays byte for byte as it was, and the exit code is 1. Without previous numbers the report says the check could not be made.`,
+        `Selection (combined as an intersection): --shard I/N measures a stable slice by a hash of each name (independent of the list order); --rotation WEEKS measures the group of names (by another hash) that the ISO week number of the sweep date picks (week mod WEEKS), so each entry is measured once every WEEKS weeks; --only NAME... measures only those names (an unknown name is a usage error listing the names). Put --only after SERVERS: it takes every name that follows.`,
+        `--concurrency K measures K servers at once (default ${DEFAULT_CONCURRENCY}, at most ${MAX_CONCURRENCY}); the results and their order (the servers file's) do not depend on it. --isolation docker runs each stdio entry as docker run --rm -i --network host IMAGE COMMAND ARGS (--docker-image, default ${DEFAULT_DOCKER_IMAGE}; env values pass by name with -e NAME, never in the arguments; paths in the arguments must exist in the image) and records isolation kind docker; remote entries are never wrapped.`,
+        'mcpctx sweep merge DIR... --out RESULTS combines the --out folders of the shards of one sweep into exactly the files one unsharded sweep would write.',
+        'Progress goes to stderr when it is a terminal. Exit codes: 0 the sweep was written (whatever the servers\' statuses); 1 the harness guard tripped, nothing written; 2 usage or servers file error (also --isolation docker without docker); 3 the results could not be read or written.',
+      ].join('\n\n'),
+    )
+    .argument('[servers]', 'the servers file (YAML or JSON)')
+    .option('--out <dir>', 'the results folder: the previous state, rewritten')
+    .option('--shard <I/N>', 'measure only the I-th of N stable slices (1-based)', (value: string) => asOption(() => parseShard(value)))
+    .option('--rotation <weeks>', `measure only this ISO week's group of names, one of WEEKS (1..${MAX_ROTATION_WEEKS})`, parsePositiveInteger)
+    .option('--only <name...>', 'measure only these entries (names as in the servers file)')
+    .option('--concurrency <k>', `servers measured at once (1..${MAX_CONCURRENCY})`, parsePositiveInteger, DEFAULT_CONCURRENCY)
+    .option('--isolation <kind>', 'host, or docker (each stdio server in a container)', parseIsolation, 'host' as const)
+    .option('--docker-image <image>', 'the image for --isolation docker', DEFAULT_DOCKER_IMAGE)
+    .option('--json', 'print the run report as JSON')
+    .action(async (servers: string | undefined, flags: SweepFlags) => {
+      if (servers === undefined) throw new McpctxError('USAGE', 'give the servers file: mcpctx sweep SERVERS.yaml --out results/');
+      if (flags.out === undefined) throw new McpctxError('USAGE', 'give the results folder with --out DIR');
+      const report = await sweep({
+        serversFile: resolve(io.cwd, servers),
+        outDir: resolve(io.cwd, flags.out),
+        shard: flags.shard,
+        rotationWeeks: flags.rotation,
+        only: flags.only,
+        concurrency: flags.concurrency,
+        isolation: flags.isolation,
+        dockerImage: flags.dockerImage,
+        path: io.env.PATH,
+        onProgress: io.stderr.isTTY
+          ? (step) =>
+              void io.stderr.write(
+                `[${step.done}/${step.total}] ${printableText(step.name, 'note')}: ${step.status}${step.totalTokens === null ? '' : `, ${formatCount(step.totalTokens)} tokens`} (${formatCount(step.elapsedMs)} ms)\n`,
+              )
+          : undefined,
+      });
+      io.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report));
+      setExit(report.guard.tripped ? EXIT.finding : EXIT.ok);
+    });
+
+  command
+    .command('merge')
+    .summary('combine the results folders of a sharded sweep into one')
+    .description('Combines the --out folders written by the shards of one sweep (each holds sweep.json) into exactly the files one unsharded sweep would have written, in --out. Exit codes: 0 merged; 2 usage error; 3 a folder cannot be read or written.')
+    .argument('<dirs...>', 'the shard results folders')
+    .requiredOption('--out <dir>', 'the merged results folder')
+    .option('--json', 'print the report as JSON')
+    .action(async (dirs: string[], flags: { out: string; json?: boolean }) => {
+      const report = await mergeSweep({ shardDirs: dirs.map((dir) => resolve(io.cwd, dir)), outDir: resolve(io.cwd, flags.out) });
+      io.stdout.write(
+        flags.json
+          ? `${JSON.stringify(report, null, 2)}\n`
+          : `merged ${plural(dirs.length, 'shard')} (${plural(report.servers.length, 'server')}, sweep of ${report.date}): wrote ${plural(report.files, 'file')} to ${printableText(report.outDir, 'note')}\n`,
+      );
+      setExit(EXIT.ok);
+    });
+}
+
+function asOption<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+function parseIsolation(value: string): 'host' | 'docker' {
+  if (value !== 'host' && value !== 'docker') throw new InvalidArgumentError(`expected host or docker, got "${value}"`);
+  return value;
+}
+
+function renderReport(report: SweepReport): string {
+  const table = renderTable(
+    [{ header: 'server' }, { header: 'status' }, { header: 'tools', align: 'right' }, { header: 'tokens', align: 'right' }, { header: 'note' }],
+    report.servers.map((server) => [server.name, server.status, formatCount(server.toolCount), formatCount(server.totalTokens), shortNote(server.note)]),
+  );
+  const swept = report.servers.filter((server) => server.swept).length;
+  const lines = [table.trimEnd(), ''];
+  for (const skipped of report.skipped) lines.push(`skipped ${printableText(skipped.name, 'note')}: ${skipped.reason}`);
+  lines.push(`sweep of ${report.date}: ${plural(swept, 'server')} measured of ${report.servers.length}`);
+  lines.push(report.guard.note);
+  lines.push(report.written ? `wrote ${plural(report.files, 'file')} to ${printableText(report.outDir, 'note')}` : `nothing written; ${printableText(report.outDir, 'note')} is unchanged`);
+  return `${lines.join('\n')}\n`;
+}
+
+function shortNote(note: string): string {
+  const chars = [...note];
+  return chars.length > TABLE_NOTE_CHARS ? `${chars.slice(0, TABLE_NOTE_CHARS - 1).join('')}…` : note;
+}

@@ -1,0 +1,35 @@
+// `mcpctx sweep`: measures a servers file into a results folder (shards, rotation, --only,
+// retries, declared not-applicable entries, the harness-fault guard), and merges shard outputs.
+export {
+  DEFAULT_CONCURRENCY,
+  MAX_CONCURRENCY,
+  isoDateOf,
+  mergeSweep,
+  sweep,
+  type MergeOptions,
+  type MergeReport,
+  type SweepOptions,
+  type SweepProgress,
+  type SweepReport,
+  type SweptServer,
+} from './_sweep.js';
+export {
+  MAX_ROTATION_WEEKS,
+  MAX_SHARDS,
+  isoWeekNumber,
+  parseShard,
+  planSweep,
+  rotationFor,
+  rotationGroup,
+  shardOf,
+  type PlanOptions,
+  type PlannedEntry,
+  type RotationChoice,
+  type ShardSpec,
+  type SkipReason,
+  type SweepPlan,
+} from './_plan.js';
+export { measureWithRetries, type MeasureFunction, type RetriedMeasurement } from './_retry.js';
+export { applyNotApplicable } from './_not-applicable.js';
+export { GUARD_MIN_REGRESSED, GUARD_MIN_SHARE, checkHarness, type GuardReport } from './_guard.js';
+export { DEFAULT_DOCKER_IMAGE, dockerLaunch, findOnPath } from './_docker.js';
