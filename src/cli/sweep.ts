@@ -69,7 +69,8 @@ export function registerSweep(program: Command, io: CliIo, setExit: (code: numbe
         concurrency: flags.concurrency,
         isolation: flags.isolation,
         dockerImage: flags.dockerImage,
-        path: io.env.PATH,
+        // The command's own environment decides whether docker is there (tests pass none).
+        path: io.env.PATH ?? '',
         onProgress: io.stderr.isTTY
           ? (step) =>
               void io.stderr.write(

@@ -1,0 +1,68 @@
+// Acceptance: three shards of a sweep, merged, write exactly the files one unsharded sweep writes
+// (time fields aside), starting from the same previous results.
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweep } from '../../../src/results/sweep/index.js';
+import { runCliCaptured } from '../../support/cli-run.js';
+import { waitForNoMarkedProcesses } from '../../support/processes.js';
+import { normalisedTree, writeServersFile, type FixtureEntry } from './_fixture.js';
+
+const ENTRIES: FixtureEntry[] = [
+  { name: 'plain', mode: 'normal' },
+  { name: 'paged', mode: 'pages3' },
+  { name: 'logs-on-stdout', mode: 'stdout-log' },
+  { name: 'older-protocol', mode: 'old-version' },
+  { name: 'needs-token', mode: 'auth-missing' },
+  { name: 'refuses-version', mode: 'version-refusal' },
+  { name: 'crashes', mode: 'early-exit' },
+  { name: 'plain-2', mode: 'normal' },
+  { name: 'paged-2', mode: 'pages3' },
+];
+
+describe('mcpctx sweep merge', () => {
+  let dir: string;
+  let file: string;
+  const day1 = () => new Date('2026-11-24T06:00:00Z');
+  const day2 = () => new Date('2026-12-01T06:00:00Z');
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mcpctx-sweep-merge-'));
+    file = await writeServersFile(dir, ENTRIES);
+    // The previous results: a first sweep a week earlier of part of the list.
+    await sweep({ serversFile: file, outDir: join(dir, 'previous'), now: day1, only: ['plain', 'paged', 'needs-token'], concurrency: 3 });
+  }, 120_000);
+
+  afterAll(async () => {
+    expect(await waitForNoMarkedProcesses(10_000)).toEqual([]);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('writes the same files from three merged shards as from one unsharded run', async () => {
+    await cp(join(dir, 'previous'), join(dir, 'unsharded'), { recursive: true });
+    await sweep({ serversFile: file, outDir: join(dir, 'unsharded'), now: day2, concurrency: 3 });
+    const swept: string[][] = [];
+    for (const index of [1, 2, 3]) {
+      const shardDir = join(dir, `shard-${index}`);
+      await cp(join(dir, 'previous'), shardDir, { recursive: true });
+      const report = await sweep({ serversFile: file, outDir: shardDir, now: day2, shard: { index, count: 3 }, concurrency: 3 });
+      swept.push(report.servers.filter((server) => server.swept).map((server) => server.name));
+    }
+    expect(swept.flat().sort()).toEqual(ENTRIES.map((entry) => entry.name).sort());
+
+    await cp(join(dir, 'previous'), join(dir, 'merged'), { recursive: true });
+    const merge = await runCliCaptured(['sweep', 'merge', join(dir, 'shard-1'), join(dir, 'shard-2'), join(dir, 'shard-3'), '--out', join(dir, 'merged')]);
+    expect(merge.stderr).toBe('');
+    expect(merge.code).toBe(0);
+    expect(merge.stdout).toMatch(/^merged 3 shards \(9 servers, sweep of 2026-12-01\): wrote \d+ files/);
+
+    const unsharded = await normalisedTree(join(dir, 'unsharded'));
+    const merged = await normalisedTree(join(dir, 'merged'));
+    expect(Object.keys(merged).sort()).toEqual(Object.keys(unsharded).sort());
+    for (const path of Object.keys(unsharded)) expect({ path, text: merged[path] }).toEqual({ path, text: unsharded[path] });
+    const history = await readFile(join(dir, 'merged', 'history.csv'), 'utf8');
+    expect(history.split('\n').filter((line) => line.startsWith('2026-11-24'))).toHaveLength(3);
+    expect(history.split('\n').filter((line) => line.startsWith('2026-12-01'))).toHaveLength(9);
+  }, 240_000);
+});
