@@ -1,0 +1,68 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliCaptured } from '../support/cli-run.js';
+import { waitForNoMarkedProcesses } from '../support/processes.js';
+import { writeServersFile } from '../results/sweep/_fixture.js';
+
+describe('mcpctx sweep (CLI)', () => {
+  let dir: string;
+  let file: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mcpctx-sweep-cli-'));
+    file = await writeServersFile(dir, [
+      { name: 'one', mode: 'normal' },
+      { name: 'two', mode: 'pages3' },
+    ]);
+  });
+
+  afterAll(async () => {
+    expect(await waitForNoMarkedProcesses(10_000)).toEqual([]);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('explains every option, the statuses, retries, the guard and the exit codes in --help', async () => {
+    const run = await runCliCaptured(['sweep', '--help']);
+    expect(run.code).toBe(0);
+    for (const word of ['--out', '--shard', '--rotation', '--only', '--concurrency', '--isolation', '--docker-image', '--json', 'not-applicable', 'not-yet-run', 'remote-auth-wall', 'doubled', 'Harness guard', 'Exit codes', 'sweep merge']) {
+      expect(run.stdout).toContain(word);
+    }
+  });
+
+  it('refuses usage errors with exit 2 before measuring anything', async () => {
+    const out = join(dir, 'never');
+    const cases: Array<[string[], RegExp]> = [
+      [['sweep', file, '--out', out, '--only', 'one', 'nope'], /"nope", not in the servers file; its names are: one, two/],
+      [['sweep', file, '--out', out, '--isolation', 'docker'], /--isolation docker needs the docker command on PATH/],
+      [['sweep', file, '--out', out, '--shard', '4/3'], /--shard/],
+      [['sweep', file, '--out', out, '--concurrency', '65'], /--concurrency must be a whole number from 1 to 64/],
+      [['sweep', file, '--out', out, '--isolation', 'vm'], /expected host or docker/],
+      [['sweep', join(dir, 'missing.yaml'), '--out', out], /cannot read servers file/],
+      [['sweep', file], /--out/],
+    ];
+    for (const [args, message] of cases) {
+      const run = await runCliCaptured(args);
+      expect({ args, code: run.code }).toEqual({ args, code: 2 });
+      expect(run.stderr).toMatch(message);
+    }
+    await expect(stat(out)).rejects.toThrow();
+  });
+
+  it('prints a table, then the JSON report with --json, and stays quiet on stderr when it is not a terminal', async () => {
+    const out = join(dir, 'results');
+    const table = await runCliCaptured(['sweep', file, '--out', out, '--only', 'two']);
+    expect(table.code).toBe(0);
+    expect(table.stderr).toBe('');
+    expect(table.stdout).toMatch(/^server\s+status\s+tools\s+tokens\s+note\n/);
+    expect(table.stdout).toMatch(/two\s+measured\s+7\s+438/);
+    expect(table.stdout).toMatch(/one\s+not-yet-run\s+-\s+-\s+not swept yet: not named by --only/);
+    expect(table.stdout).toMatch(/wrote \d+ files to /);
+    const json = await runCliCaptured(['sweep', file, '--out', out, '--json', '--concurrency', '1']);
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.stdout) as { servers: Array<{ name: string; status: string }>; concurrency: number; written: boolean };
+    expect(report.servers.map((server) => [server.name, server.status])).toEqual([['one', 'measured'], ['two', 'measured']]);
+    expect(report).toMatchObject({ concurrency: 1, written: true });
+  });
+});
