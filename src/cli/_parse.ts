@@ -1,11 +1,14 @@
+import { McpctxError } from '../errors/index.js';
 import { InvalidArgumentError } from 'commander';
 import { DECLARABLE_CAPABILITIES, MAX_BUDGET_MS, isEnvName } from '../mcp/index.js';
 
 export function collectEnv(value: string, previous: Record<string, string>): Record<string, string> {
   const equals = value.indexOf('=');
-  const name = equals === -1 ? value : value.slice(0, equals);
-  // The value is never echoed: it may be the secret the flag exists to pass.
-  if (equals === -1 || !isEnvName(name)) throw new InvalidArgumentError(`expected NAME=VALUE with a valid variable name, got "${name}=…"`);
+  // Nothing of the argument is echoed, not even through commander's "argument '…' is invalid"
+  // (hence a McpctxError, not an InvalidArgumentError): it may be the secret the flag exists to pass.
+  if (equals === -1) throw new McpctxError('USAGE', '--env expects NAME=VALUE; the argument given has no "=" (not shown: it may be a secret)');
+  const name = value.slice(0, equals);
+  if (!isEnvName(name)) throw new McpctxError('USAGE', '--env expects NAME=VALUE with a valid variable name (letters, digits, _; not starting with a digit); the argument given is not shown: it may be a secret');
   return { ...previous, [name]: value.slice(equals + 1) };
 }
 

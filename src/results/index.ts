@@ -1,4 +1,18 @@
 // Published results: the files of results/ (history, leaderboard, regressions, capture index, tool
 // shape, badges), the sweep that makes them and the static site that shows them.
 export type { HistoryRow, IsoDate, PublishedServer, PublishedStatus, ResultsState, ToolTokens, ToolVector, ToolVectorsFile } from './_model.js';
+export { STATUS_MEANINGS } from './_model.js';
 export { plottableSeries, type PlottableSeries } from './_series.js';
+export { EMPTY_RESULTS, applySweep, neverSwept } from './_state.js';
+export {
+  SWEEP_FILE,
+  SWEEP_METHOD,
+  readResultsState,
+  readSweepRecord,
+  replaceResults,
+  resultsFiles,
+  sweepRecordJson,
+  type SweepEntry,
+  type SweepRecord,
+} from './_store.js';
+export { mergeShards } from './_merge.js';

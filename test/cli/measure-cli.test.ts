@@ -202,6 +202,16 @@ describe('secrets in what the CLI writes', () => {
     expect(verify.stdout).toMatch(/^FAILED: .*not re-derivable: 3 strings of the capture held a secret/);
   });
 
+  it('refuses a malformed --env without echoing any of it', async () => {
+    const secret = `sk-${randomUUID()}`;
+    for (const argument of [secret, `bad name=${secret}`, `${secret}=x`]) {
+      const run = await cli(['measure', '--env', argument, '--', process.execPath, SCRIPTED_SERVER, 'normal']);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/--env expects NAME=VALUE/);
+      expect(run.stdout + run.stderr).not.toContain(secret);
+    }
+  });
+
   it('withholds credential-looking arguments unless --record-args', async () => {
     const token = `ghp_${randomUUID().replace(/-/g, '')}`;
     const withheld = await cli(['measure', '--json', '--runs', '1', ...markFlags(), ...scripted('normal'), '--github-token', token]);

@@ -1,16 +1,15 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { McpctxError } from '../../errors/index.js';
 import { MEASUREMENT_FILE, safeSegment } from '../../measure/index.js';
 import type { HistoryRow } from '../_model.js';
 import { HISTORY_FILE, parseHistoryCsv } from '../history/index.js';
 import type { Leaderboard, LeaderboardRow } from '../leaderboard/index.js';
+import { parseResultsJson as parseJson, readResultsText as readText } from '../_read-file.js';
 import { checkLeaderboard, checkMeasurement, type SiteMeasurement } from './_check.js';
 
 export const LEADERBOARD_FILE = 'leaderboard.json';
 export const BADGES_FOLDER = 'badges';
-/** A results file larger than this is refused rather than read into memory. */
-const MAX_FILE_BYTES = 64 * 1024 * 1024;
 /** Markup that would run when a copied badge is opened on its own; a badge never needs it. */
 const ACTIVE_SVG = /<script|<foreignObject|javascript:|\son[a-z]+\s*=|<!ENTITY|xlink:href\s*=\s*["']?(?!#)|\shref\s*=\s*["']?(?!#)/i;
 
@@ -74,28 +73,4 @@ async function readServer(resultsDir: string, row: LeaderboardRow, segment: stri
     throw new McpctxError('INVALID_RESULTS', `${badgeFile}: not a plain SVG badge (scripts, links and entities are refused); rebuild it with mcpctx sweep`, { file: badgeFile });
   }
   return { row, segment, measurement, measurementText: measurementText === '' ? null : measurementText, badge: badge === '' ? null : badge };
-}
-
-/** The text of `file`; '' when it is missing and not `required`. */
-async function readText(file: string, required: boolean): Promise<string> {
-  const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' && !required) return undefined;
-    throw new McpctxError('INVALID_RESULTS', `${file} is missing or unreadable (${error.code ?? error.message}); rebuild results/ with mcpctx sweep`, { file });
-  });
-  if (info === undefined) return '';
-  if (!info.isFile()) throw new McpctxError('INVALID_RESULTS', `${file} is not a file`, { file });
-  if (info.size > MAX_FILE_BYTES) throw new McpctxError('INVALID_RESULTS', `${file} is larger than ${MAX_FILE_BYTES} bytes; refused`, { file });
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    throw new McpctxError('INVALID_RESULTS', `${file} cannot be read: ${(error as Error).message}`, { file });
-  }
-}
-
-function parseJson(text: string, file: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new McpctxError('INVALID_RESULTS', `${file} is not valid JSON (${(error as Error).message}); rebuild results/ with mcpctx sweep`, { file });
-  }
 }

@@ -1,0 +1,72 @@
+import { McpctxError } from '../errors/index.js';
+import type { HistoryRow, PublishedServer, ResultsState } from './_model.js';
+import { readResultsState, readSweepRecord, type SweepEntry, type SweepRecord } from './_store.js';
+import { compareRows } from './history/index.js';
+
+/** One shard's output as read back. */
+interface ShardOutput {
+  dir: string;
+  record: SweepRecord;
+  state: ResultsState;
+}
+
+/**
+ * Combines the outputs of the shards of one sweep into the state and record one unsharded run
+ * would have written. Every shard started from the same previous results and a server's published
+ * entry depends only on its own history, so each server is taken whole (record, vectors, history
+ * rows) from the shard that swept it, and from the first shard when none did. Shards of different
+ * dates or lists, or two shards sweeping one server, are refused.
+ */
+export async function mergeShards(dirs: readonly string[]): Promise<{ state: ResultsState; sweep: SweepRecord }> {
+  if (dirs.length === 0) throw new McpctxError('USAGE', 'sweep merge needs at least one shard folder');
+  const shards: ShardOutput[] = [];
+  for (const dir of dirs) {
+    const record = await readSweepRecord(dir);
+    const state = await readResultsState(dir);
+    if (record === null || state === null) throw new McpctxError('USAGE', `${dir} holds no sweep results (no sweep.json); pass folders mcpctx sweep --shard wrote`, { file: dir });
+    shards.push({ dir, record, state });
+  }
+  const first = shards[0] as ShardOutput;
+  const names = first.record.servers.map((entry) => entry.name);
+  for (const shard of shards.slice(1)) checkSameSweep(first, shard, names);
+
+  const owners = new Map<string, ShardOutput>();
+  for (const shard of shards) {
+    for (const entry of shard.record.servers) {
+      if (!entry.swept) continue;
+      const owner = owners.get(entry.name);
+      if (owner !== undefined) throw new McpctxError('USAGE', `${JSON.stringify(entry.name)} was swept by two shards (${owner.dir} and ${shard.dir}); each shard of one sweep must take its own slice`);
+      owners.set(entry.name, shard);
+    }
+  }
+  const ownerOf = (name: string): ShardOutput => owners.get(name) ?? first;
+  const servers = names.map((name) => findServer(ownerOf(name), name));
+  const entries = names.map((name) => findEntry(ownerOf(name), name));
+  // Rows of servers no longer listed are the same in every shard: they come from the first.
+  const history: HistoryRow[] = [...first.state.history.filter((row) => !owners.has(row.server)), ...[...owners].flatMap(([name, shard]) => shard.state.history.filter((row) => row.server === name))].sort(
+    compareRows,
+  );
+  return { state: { servers, history }, sweep: { method: first.record.method, date: first.record.date, servers: entries } };
+}
+
+function checkSameSweep(first: ShardOutput, shard: ShardOutput, names: readonly string[]): void {
+  if (shard.record.date !== first.record.date) {
+    throw new McpctxError('USAGE', `${shard.dir} was swept on ${shard.record.date} and ${first.dir} on ${first.record.date}: shards of one sweep share its date`);
+  }
+  const other = shard.record.servers.map((entry) => entry.name);
+  if (other.length !== names.length || other.some((name, index) => name !== names[index])) {
+    throw new McpctxError('USAGE', `${shard.dir} and ${first.dir} list different servers: shards of one sweep come from the same servers file`);
+  }
+}
+
+function findServer(shard: ShardOutput, name: string): PublishedServer {
+  const server = shard.state.servers.find((candidate) => candidate.name === name);
+  if (server === undefined) throw new McpctxError('INVALID_RESULTS', `${shard.dir}: no entry for ${JSON.stringify(name)}`);
+  return server;
+}
+
+function findEntry(shard: ShardOutput, name: string): SweepEntry {
+  const entry = shard.record.servers.find((candidate) => candidate.name === name);
+  if (entry === undefined) throw new McpctxError('INVALID_RESULTS', `${shard.dir}: no sweep entry for ${JSON.stringify(name)}`);
+  return entry;
+}
