@@ -4,16 +4,9 @@ import { loadServersFile, measureServer, type Measurement, type ServerEntry, typ
 import type { IsoDate, PublishedStatus } from '../_model.js';
 import { checkHarness, type GuardReport } from './_guard.js';
 import { DEFAULT_DOCKER_IMAGE, dockerLaunch, findOnPath } from './_docker.js';
-import {
-  EMPTY_RESULTS,
-  applySweep,
-  mergeShards,
-  readResultsState,
-  replaceResults,
-  resultsFiles,
-  type SweepEntry,
-  type SweepRecord,
-} from './_layer.js';
+import { mergeShards } from '../_merge.js';
+import { EMPTY_RESULTS, applySweep } from '../_state.js';
+import { readResultsState, replaceResults, resultsFiles, type SweepEntry, type SweepRecord } from '../_store.js';
 import { applyNotApplicable } from './_not-applicable.js';
 import { planSweep, type RotationChoice, type ShardSpec, type SkipReason } from './_plan.js';
 import { measureWithRetries, type MeasureFunction } from './_retry.js';
