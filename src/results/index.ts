@@ -16,3 +16,27 @@ export {
   type SweepRecord,
 } from './_store.js';
 export { mergeShards } from './_merge.js';
+export {
+  DEFAULT_CONCURRENCY,
+  DEFAULT_DOCKER_IMAGE,
+  GUARD_MIN_REGRESSED,
+  GUARD_MIN_SHARE,
+  applyNotApplicable,
+  checkHarness,
+  dockerLaunch,
+  isoWeekNumber,
+  measureWithRetries,
+  mergeSweep,
+  planSweep,
+  rotationGroup,
+  shardOf,
+  sweep,
+  type GuardReport,
+  type MergeOptions,
+  type MergeReport,
+  type ShardSpec,
+  type SweepOptions,
+  type SweepProgress,
+  type SweepReport,
+  type SweptServer,
+} from './sweep/index.js';

@@ -2,6 +2,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
 import { runCliCaptured } from '../support/cli-run.js';
 import { waitForNoMarkedProcesses } from '../support/processes.js';
 import { writeServersFile } from '../results/sweep/_fixture.js';
@@ -64,5 +65,19 @@ describe('mcpctx sweep (CLI)', () => {
     const report = JSON.parse(json.stdout) as { servers: Array<{ name: string; status: string }>; concurrency: number; written: boolean };
     expect(report.servers.map((server) => [server.name, server.status])).toEqual([['one', 'measured'], ['two', 'measured']]);
     expect(report).toMatchObject({ concurrency: 1, written: true });
+  });
+
+  it('shows progress on stderr when it is a terminal: server k of n, name, status, tokens, elapsed', async () => {
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli(['sweep', file, '--out', join(dir, 'tty-results'), '--concurrency', '1'], {
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: (text: string) => (stderr += text), isTTY: true },
+      cwd: dir,
+      env: {},
+    });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/one\s+measured/);
+    expect(stderr).toMatch(/^\[1\/2\] one: measured, 293 tokens \(\d[\d,]* ms\)\n\[2\/2\] two: measured, 438 tokens \(\d[\d,]* ms\)\n$/);
   });
 });

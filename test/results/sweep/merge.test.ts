@@ -65,4 +65,12 @@ describe('mcpctx sweep merge', () => {
     expect(history.split('\n').filter((line) => line.startsWith('2026-11-24'))).toHaveLength(3);
     expect(history.split('\n').filter((line) => line.startsWith('2026-12-01'))).toHaveLength(9);
   }, 240_000);
+
+  it('writes the same files whatever the concurrency', async () => {
+    for (const concurrency of [1, 4]) {
+      await cp(join(dir, 'previous'), join(dir, `k-${concurrency}`), { recursive: true });
+      await sweep({ serversFile: file, outDir: join(dir, `k-${concurrency}`), now: day2, concurrency });
+    }
+    expect(await normalisedTree(join(dir, 'k-4'))).toEqual(await normalisedTree(join(dir, 'k-1')));
+  }, 240_000);
 });
