@@ -32,7 +32,12 @@ export async function measureWithRetries(options: MeasureOptions, measure: Measu
 function retryNote(first: Measurement, second: Measurement, budget: number, retryBudget: number): string {
   const ms = (value: number): string => `${value.toLocaleString('en-US')} ms`;
   if (first.status === 'timeout') {
-    const how = retryBudget === budget * 2 ? `with a doubled budget of ${ms(retryBudget)}` : `with the budget raised to ${ms(retryBudget)}, the most allowed`;
+    const how =
+      retryBudget === budget * 2
+        ? `with a doubled budget of ${ms(retryBudget)}`
+        : retryBudget > budget
+          ? `with the budget raised to ${ms(retryBudget)}, the most allowed`
+          : `at the same budget of ${ms(retryBudget)}, the most allowed`;
     if (second.status === 'timeout') {
       return `timeout at ${ms(budget)} and again on the retry at ${ms(retryBudget)}; widest budget tried ${ms(retryBudget)}`;
     }

@@ -38,6 +38,10 @@ describe('measureWithRetries', () => {
     const result = await measureWithRetries({ name: 'a', launch: { command: 'x' }, timeoutMs: MAX_BUDGET_MS - 1 }, measure);
     expect(budgets).toEqual([MAX_BUDGET_MS - 1, MAX_BUDGET_MS]);
     expect(result.measurement.note).toMatch(/raised to 86,400,000 ms, the most allowed/);
+    const atMost = scripted(['timeout', 'measured']);
+    const again = await measureWithRetries({ name: 'a', launch: { command: 'x' }, timeoutMs: MAX_BUDGET_MS }, atMost.measure);
+    expect(atMost.budgets).toEqual([MAX_BUDGET_MS, MAX_BUDGET_MS]);
+    expect(again.measurement.note).toMatch(/^measured on the retry at the same budget of 86,400,000 ms, the most allowed/);
   });
 
   it('retries a startup-failure once at the same budget', async () => {
