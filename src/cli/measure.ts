@@ -18,7 +18,7 @@ import {
 import { DECLARABLE_CAPABILITIES, DEFAULT_PROTOCOL_VERSION, checkRemoteSpec, type RemoteSpec } from '../mcp/index.js';
 import { EXIT, type CliIo } from './_io.js';
 import { formatCount, formatShare, renderTable } from './_table.js';
-import { collectEnv, collectHeader, parseCapabilities, parsePositiveInteger, parseTimeoutMs } from './_parse.js';
+import { MALFORMED_HEADER, collectEnv, collectHeader, parseCapabilities, parsePositiveInteger, parseTimeoutMs } from './_parse.js';
 
 interface MeasureFlags {
   json?: boolean;
@@ -124,6 +124,9 @@ function jobFromUrl(server: string[], flags: MeasureFlags, io: CliIo): MeasureOp
   const stdioOnly = [Object.keys(flags.env).length > 0 ? '--env' : '', flags.cwd === undefined ? '' : '--cwd', flags.recordArgs ? '--record-args' : ''].filter((flag) => flag !== '');
   if (stdioOnly.length > 0) {
     throw new McpctxError('USAGE', `${stdioOnly.join(', ')} ${stdioOnly.length === 1 ? 'is' : 'are'} for a server command, not --url; send credentials with --header NAME=ENV_NAME`);
+  }
+  if (MALFORMED_HEADER in flags.header) {
+    throw new McpctxError('USAGE', '--header takes NAME=ENV_NAME: the header name and the name of the environment variable that holds its value (--header Authorization=MY_TOKEN sends $MY_TOKEN), never the value itself');
   }
   const launch: RemoteSpec = { url: flags.url ?? '', headers: flags.header, ...(flags.transport === undefined ? {} : { transport: flags.transport }) };
   checkRemoteSpec(launch);

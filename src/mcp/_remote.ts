@@ -1,7 +1,7 @@
 import { McpctxError } from '../errors/index.js';
 import type { Deadline } from './_deadline.js';
 import { HttpClientTransport } from './_http-transport.js';
-import { parseUrl } from './_http-options.js';
+import { checkHeaders, parseUrl } from './_http-options.js';
 import { credentialsInArgs, isEnvName, namesCredential } from './_launch.js';
 import { LegacySseClientTransport } from './_legacy-sse-transport.js';
 import { RawClient } from './_raw-client.js';
@@ -73,6 +73,8 @@ const TRANSPORT_CHOICES = ['auto', 'streamable-http', 'sse'];
 export function checkRemoteSpec(spec: RemoteSpec): void {
   parseUrl(spec.url);
   for (const [header, envName] of Object.entries(spec.headers ?? {})) checkHeaderEnvName(header, envName);
+  // The names only: a placeholder stands for each value, which is read later from the environment.
+  checkHeaders(Object.fromEntries(Object.keys(spec.headers ?? {}).map((header) => [header, 'value'])));
   if (spec.transport !== undefined && !TRANSPORT_CHOICES.includes(spec.transport)) {
     throw new McpctxError('USAGE', `unknown remote transport ${JSON.stringify(spec.transport)}; choose from ${TRANSPORT_CHOICES.join(', ')}`, {
       transport: spec.transport,
