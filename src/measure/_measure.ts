@@ -215,7 +215,8 @@ export async function measureServer(options: MeasureOptions): Promise<Measuremen
     measuredAt,
     timings: { ...first.timings, elapsedMs: Math.round(performance.now() - started) },
     attempts: captures.map((capture) => attemptSummary(capture, redactor)),
-    ...(failure ? { stderrTail: redactor.text(printableText(last.stderrTail, 'lines')) } : {}),
+    // A remote server has no stderr to show.
+    ...(failure && !isRemoteSpec(launch) ? { stderrTail: redactor.text(printableText(last.stderrTail, 'lines')) } : {}),
   };
   return measurement;
 }
