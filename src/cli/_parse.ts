@@ -37,3 +37,16 @@ export function parseTimeoutMs(value: string): number {
   }
   return number;
 }
+
+/** Where `collectHeader` puts an argument without `=`, so the command refuses it without quoting it. */
+export const MALFORMED_HEADER = '\u0000malformed';
+
+/**
+ * `--header NAME=ENV_NAME`: the header's value is read from the variable ENV_NAME. Checked by the
+ * command, not here: commander would quote the argument, which may be the secret itself.
+ */
+export function collectHeader(value: string, previous: Record<string, string>): Record<string, string> {
+  const equals = value.indexOf('=');
+  if (equals === -1) return { ...previous, [MALFORMED_HEADER]: '' };
+  return { ...previous, [value.slice(0, equals)]: value.slice(equals + 1) };
+}

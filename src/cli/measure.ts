@@ -1,5 +1,5 @@
 import { basename, resolve } from 'node:path';
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { McpctxError } from '../errors/index.js';
 import {
   DEFAULT_RUNS,
@@ -15,15 +15,18 @@ import {
   type Measurement,
   type ServersFile,
 } from '../measure/index.js';
-import { DECLARABLE_CAPABILITIES, DEFAULT_PROTOCOL_VERSION } from '../mcp/index.js';
+import { DECLARABLE_CAPABILITIES, DEFAULT_PROTOCOL_VERSION, checkRemoteSpec, type RemoteSpec } from '../mcp/index.js';
 import { EXIT, type CliIo } from './_io.js';
 import { formatCount, formatShare, renderTable } from './_table.js';
-import { collectEnv, parseCapabilities, parsePositiveInteger, parseTimeoutMs } from './_parse.js';
+import { MALFORMED_HEADER, collectEnv, collectHeader, parseCapabilities, parsePositiveInteger, parseTimeoutMs } from './_parse.js';
 
 interface MeasureFlags {
   json?: boolean;
   out?: string;
   servers?: string;
+  url?: string;
+  header: Record<string, string>;
+  transport?: NonNullable<RemoteSpec['transport']>;
   capabilities?: string[];
   protocolVersion: string;
   timeout: number;
@@ -40,17 +43,26 @@ export function registerMeasure(program: Command, io: CliIo, setExit: (code: num
     .summary("count a server's tool catalog in o200k_base tokens")
     .description(
       [
-        'Launch an MCP server over stdio, initialize it, list every tool (all pages) and count the catalog as it came off the wire: o200k_base tokens of JSON.stringify(tools) (methodology mcpctx-catalog/v1). Start, initialize, tools/list and the counting share one --timeout budget.',
+        'Launch an MCP server over stdio (or reach one over HTTP with --url), initialize it, list every tool (all pages) and count the catalog as it came off the wire: o200k_base tokens of JSON.stringify(tools) (methodology mcpctx-catalog/v1). Start, initialize, tools/list and the counting share one --timeout budget.',
         'The server gets a minimal environment (PATH, HOME, USER, SHELL, TERM, LANG) plus the --env values; values are never printed or written, only their names. Argument values that look like credentials (after --token, --api-key, --password, --secret, --auth...; --flag=value and NAME=value forms of those; a URL password; ghp_, sk-, xox?-, AKIA... tokens) are recorded as [redacted] unless --record-args. Every figure is counted on the bytes the server sent; if its catalog holds an --env value, the value is redacted in what is printed and written, and the record says so (verify then reports it as not re-derivable).',
-        'Statuses: measured, dynamic (the catalog changed between captures), auth-required, startup-failure, timeout, protocol-mismatch.',
+        'Remote servers: --url URL measures a server over streamable HTTP, or over the older HTTP+SSE transport when the POST is refused with a 4xx and a GET gives an event stream (--transport forces one). --header NAME=ENV_NAME sends header NAME with the value of the environment variable ENV_NAME (--header Authorization=MY_TOKEN sends $MY_TOKEN, which should hold "Bearer ..."); only the header and variable names are recorded. A URL\'s user, password and credential-looking query values are not recorded. HTTP 401/403 gives the status remote-auth-wall, with the WWW-Authenticate challenge in the note.',
+        'Statuses: measured, dynamic (the catalog changed between captures), auth-required, startup-failure, timeout, protocol-mismatch, remote-auth-wall.',
         'The default name is the npm package with its scope (@eslint/mcp: eslint-mcp), else the script or command name. --out never replaces the measurement of another server (another command or arguments) under the same name: it refuses before measuring; pass --name. With --servers, each result is written as soon as it is known.',
-        '--servers FILE takes a YAML or JSON list of servers, or an MCP client config with an "mcpServers" map (Claude Desktop, Cursor; VS Code\'s "servers" map too). An entry with url instead of command is a remote server: it is skipped with a message on stderr, the other entries are measured, and the exit code is theirs.',
+        '--servers FILE takes a YAML or JSON list of servers, or an MCP client config with an "mcpServers" map (Claude Desktop, Cursor; VS Code\'s "servers" map too). An entry with url instead of command is a remote server: headers is a map of Header-Name: ENV_VAR_NAME (the variable\'s name, never the value), type sse forces HTTP+SSE, http or streamable-http streamable HTTP; without type the transport is detected.',
         'Exit codes: 0 measured; 2 usage error (also a missing servers file, or a name taken by another server); 3 a server could not be measured (its status says why).',
       ].join('\n\n'),
     )
-    .usage('[options] -- <command> [args...]\n       mcpctx measure --servers FILE [--json] [--out DIR]')
+    .usage('[options] -- <command> [args...]\n       mcpctx measure --url URL [--header NAME=ENV_NAME] [options]\n       mcpctx measure --servers FILE [--json] [--out DIR]')
     .argument('[server...]', 'the command that starts the server, after --')
     .option('--servers <file>', 'measure every server of a list or an mcpServers map (YAML or JSON) in turn')
+    .option('--url <url>', 'measure the server at this URL over HTTP (streamable HTTP, or HTTP+SSE detected)')
+    .option(
+      '--header <NAME=ENV_NAME>',
+      'with --url: send header NAME with the value of environment variable ENV_NAME (repeatable; only names are recorded)',
+      collectHeader,
+      {} as Record<string, string>,
+    )
+    .option('--transport <kind>', 'with --url: auto (default), streamable-http or sse', parseTransport)
     .option('--json', 'print the measurement object(s) exactly, as JSON')
     .option('--out <dir>', 'also write DIR/<name>/measurement.json, each as soon as it is measured')
     .option(
@@ -71,8 +83,7 @@ export function registerMeasure(program: Command, io: CliIo, setExit: (code: num
 }
 
 async function runMeasure(server: string[], flags: MeasureFlags, io: CliIo): Promise<number> {
-  const { servers: jobs, skipped } = flags.servers ? await jobsFromFile(server, flags, io) : { servers: [jobFromFlags(server, flags, io)], skipped: [] };
-  for (const entry of skipped) io.stderr.write(`skipped ${entry.name}: ${entry.reason}\n`);
+  const jobs = flags.servers ? await jobsFromFile(server, flags, io) : [flags.url === undefined ? jobFromFlags(server, flags, io) : jobFromUrl(server, flags, io)];
   const out = flags.out === undefined ? undefined : resolve(io.cwd, flags.out);
   // Before anything is measured: a result must not replace the file of another server.
   if (out !== undefined) {
@@ -103,7 +114,43 @@ async function runMeasure(server: string[], flags: MeasureFlags, io: CliIo): Pro
   return allMeasured ? EXIT.ok : EXIT.failed;
 }
 
+function parseTransport(value: string): NonNullable<RemoteSpec['transport']> {
+  if (value === 'auto' || value === 'streamable-http' || value === 'sse') return value;
+  throw new InvalidArgumentError(`expected auto, streamable-http or sse, got "${value}"`);
+}
+
+function jobFromUrl(server: string[], flags: MeasureFlags, io: CliIo): MeasureOptions {
+  if (server.length > 0) throw new McpctxError('USAGE', '--url and a server command after -- are exclusive; give one');
+  const stdioOnly = [Object.keys(flags.env).length > 0 ? '--env' : '', flags.cwd === undefined ? '' : '--cwd', flags.recordArgs ? '--record-args' : ''].filter((flag) => flag !== '');
+  if (stdioOnly.length > 0) {
+    throw new McpctxError('USAGE', `${stdioOnly.join(', ')} ${stdioOnly.length === 1 ? 'is' : 'are'} for a server command, not --url; send credentials with --header NAME=ENV_NAME`);
+  }
+  if (MALFORMED_HEADER in flags.header) {
+    throw new McpctxError('USAGE', '--header takes NAME=ENV_NAME: the header name and the name of the environment variable that holds its value (--header Authorization=MY_TOKEN sends $MY_TOKEN), never the value itself');
+  }
+  const launch: RemoteSpec = { url: flags.url ?? '', headers: flags.header, ...(flags.transport === undefined ? {} : { transport: flags.transport }) };
+  checkRemoteSpec(launch);
+  return {
+    name: flags.name ?? defaultUrlName(launch.url),
+    launch,
+    env: io.env,
+    capabilities: flags.capabilities,
+    protocolVersion: flags.protocolVersion,
+    timeoutMs: flags.timeout,
+    runs: flags.runs,
+  };
+}
+
+/** `https://mcp.example.com/sse` is `mcp.example.com`; a port is kept (`127.0.0.1-3000`). */
+export function defaultUrlName(url: string): string {
+  const parsed = new URL(url);
+  return parsed.port === '' ? parsed.hostname : `${parsed.hostname}-${parsed.port}`;
+}
+
 function jobFromFlags(server: string[], flags: MeasureFlags, io: CliIo): MeasureOptions {
+  if (Object.keys(flags.header).length > 0 || flags.transport !== undefined) {
+    throw new McpctxError('USAGE', '--header and --transport are for a remote server: give --url URL (or url: entries in a --servers file)');
+  }
   const [command, ...args] = server;
   if (command === undefined) {
     throw new McpctxError('USAGE', 'give the server command after --, e.g. mcpctx measure -- npx -y @modelcontextprotocol/server-memory, or use --servers FILE');
@@ -120,20 +167,24 @@ function jobFromFlags(server: string[], flags: MeasureFlags, io: CliIo): Measure
   };
 }
 
-async function jobsFromFile(server: string[], flags: MeasureFlags, io: CliIo): Promise<ServersFile> {
+async function jobsFromFile(server: string[], flags: MeasureFlags, io: CliIo): Promise<ServersFile['servers']> {
   if (server.length > 0) throw new McpctxError('USAGE', '--servers FILE and a server command are exclusive; give one');
+  if (flags.url !== undefined) throw new McpctxError('USAGE', '--servers FILE and --url are exclusive; give one (a servers file takes url: entries)');
+  if (Object.keys(flags.header).length > 0 || flags.transport !== undefined) {
+    throw new McpctxError('USAGE', '--header and --transport go with --url; in a servers file, give each url entry its headers: and type:');
+  }
   const file = await loadServersFile(resolve(io.cwd, flags.servers ?? ''));
   // Flags given on the command line apply to every entry that does not set its own.
-  const servers = file.servers.map((entry) => ({
+  return file.servers.map((entry) => ({
     ...entry,
-    launch: { ...entry.launch, env: { ...flags.env, ...entry.launch.env } },
+    launch: 'url' in entry.launch ? entry.launch : { ...entry.launch, env: { ...flags.env, ...entry.launch.env } },
+    env: io.env,
     capabilities: entry.capabilities ?? flags.capabilities,
     protocolVersion: entry.protocolVersion ?? flags.protocolVersion,
     timeoutMs: entry.timeoutMs ?? flags.timeout,
     runs: entry.runs ?? flags.runs,
     recordArgs: flags.recordArgs,
   }));
-  return { servers, skipped: file.skipped };
 }
 
 const PACKAGE_RUNNERS = new Set(['npx', 'bunx', 'pnpx', 'uvx']);

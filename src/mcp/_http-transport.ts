@@ -4,6 +4,7 @@ import { jsonText } from '../tokens/index.js';
 import { Deadline } from './_deadline.js';
 import { DEFAULT_MAX_FRAME_BYTES } from './_frames.js';
 import { describeBody, mediaType, readBodyStart, readBoundedBody, readEvents } from './_http-body.js';
+import { authRequiredError, unreachableError } from './_http-errors.js';
 import { checkHeaders, isHeaderSafe, parseUrl, secretsOf } from './_http-options.js';
 import { decodeUtf8, describeMessage, isJsonRpcObject, isResponseTo, isRpcId, type JsonObject, type RpcId } from './_jsonrpc-message.js';
 import { Redactor } from './_redact.js';
@@ -179,12 +180,7 @@ export class HttpClientTransport implements Transport, BoundedTransport {
     const status = response.status;
     if (status === 401 || status === 403) {
       await response.body?.cancel().catch(() => {});
-      const wwwAuthenticate = response.headers.get('www-authenticate');
-      throw new McpctxError(
-        'AUTH_REQUIRED',
-        `the MCP server at ${this.endpoint} refused ${what} with HTTP ${status}${wwwAuthenticate === null ? '' : ` (WWW-Authenticate: ${describeBody(wwwAuthenticate, this.#redactor)})`}; check the credentials in its headers`,
-        { status, wwwAuthenticate: wwwAuthenticate === null ? null : this.#redactor.text(wwwAuthenticate) },
-      );
+      throw authRequiredError(this.endpoint, what, response, this.#redactor);
     }
     if (status === 404 && this.session !== undefined) {
       await response.body?.cancel().catch(() => {});
@@ -442,13 +438,7 @@ export class HttpClientTransport implements Transport, BoundedTransport {
 
   private fetchError(error: unknown, signal: AbortSignal, what: string): McpctxError {
     if (signal.aborted && signal.reason instanceof McpctxError) return signal.reason;
-    const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
-    const errno = typeof cause?.code === 'string' ? cause.code : undefined;
-    const reason = errno ?? (typeof cause?.message === 'string' ? describeBody(cause.message, this.#redactor) : 'the request failed');
-    return new McpctxError('UNREACHABLE', `cannot reach the MCP server at ${this.endpoint} to send ${what} (${reason}); check that it runs and the URL is right`, {
-      url: this.endpoint,
-      errno,
-    });
+    return unreachableError(this.endpoint, what, error, this.#redactor);
   }
 
   private checkOpen(): void {

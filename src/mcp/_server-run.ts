@@ -2,18 +2,23 @@ import { McpctxError } from '../errors/index.js';
 import { Deadline } from './_deadline.js';
 import type { LaunchSpec } from './_launch.js';
 import type { RawClient } from './_raw-client.js';
+import { RemoteSession, isRemoteSpec, type RemoteDiagnostics, type RemoteSpec } from './_remote.js';
 import { ServerSession, type ServerDiagnostics } from './_server-session.js';
 import type { InitializeOutcome } from './_session.js';
 import type { StdioTransportOptions } from './_stdio-transport.js';
 
 export interface ServerRunOptions {
-  launch: LaunchSpec;
+  /** A command to launch over stdio, or a URL to reach over HTTP. */
+  launch: LaunchSpec | RemoteSpec;
+  /** Where a remote server's header values are read (RemoteSpec.headers names variables); default process.env. */
+  env?: NodeJS.ProcessEnv;
   protocolVersion: string;
   clientCapabilities: Record<string, unknown>;
   /** One budget for start, initialize and all of the work. */
   timeoutMs: number;
   /** Names the operation in a deadline error ("measurement exceeded its 30000 ms budget ..."). */
   label: string;
+  /** For stdio; of these, a remote server takes only `maxFrameBytes`. */
   transport?: StdioTransportOptions;
 }
 
@@ -33,24 +38,36 @@ export interface ServerRun<T> extends ServerDiagnostics {
   /** Which step the error happened in. */
   failedStep?: 'start' | 'initialize' | 'work';
   timings: ServerRunTimings;
+  /** For a remote server: the transport used, and headers left out. */
+  remote?: RemoteDiagnostics;
 }
 
 /**
- * Launches the server once over the bounded stdio transport, initializes it through the raw
- * client, runs `work` within the same deadline, and always shuts the server (its whole process
- * group) down, whatever happened. Never throws for the server's faults: they come back as `error`.
+ * Launches the server once over the bounded stdio transport (or opens a session over HTTP),
+ * initializes it through the raw client, runs `work` within the same deadline, and always shuts
+ * the server (its whole process group) down or ends the session, whatever happened. Never throws
+ * for the server's faults: they come back as `error`.
  */
 export async function runServer<T>(
   options: ServerRunOptions,
   work: (client: RawClient, deadline: Deadline, handshake: InitializeOutcome) => Promise<T>,
 ): Promise<ServerRun<T>> {
   const startedAt = performance.now();
-  const session = new ServerSession({
-    launch: options.launch,
-    transport: options.transport,
-    protocolVersion: options.protocolVersion,
-    capabilities: options.clientCapabilities,
-  });
+  const launch = options.launch;
+  const session = isRemoteSpec(launch)
+    ? new RemoteSession({
+        remote: launch,
+        env: options.env,
+        protocolVersion: options.protocolVersion,
+        capabilities: options.clientCapabilities,
+        maxFrameBytes: options.transport?.maxFrameBytes,
+      })
+    : new ServerSession({
+        launch,
+        transport: options.transport,
+        protocolVersion: options.protocolVersion,
+        capabilities: options.clientCapabilities,
+      });
   const deadline = new Deadline(options.timeoutMs, options.label);
   const timings: ServerRunTimings = { startMs: 0, initializeMs: 0, workMs: 0, closeMs: 0, totalMs: 0 };
   const run: Partial<ServerRun<T>> = {};

@@ -52,3 +52,17 @@ export {
 } from './_server-run.js';
 export { HttpClientTransport, type HttpTransportOptions, type ListenState } from './_http-transport.js';
 export { SseReader, type SseEvent } from './_sse-reader.js';
+export { LegacySseClientTransport, type LegacySseTransportOptions } from './_legacy-sse-transport.js';
+export {
+  RemoteSession,
+  checkHeaderEnvName,
+  checkRemoteSpec,
+  redactUrl,
+  isRemoteSpec,
+  resolveRemoteHeaders,
+  type RemoteDiagnostics,
+  type RemoteSessionOptions,
+  type RemoteSpec,
+  type RemoteTransportKind,
+  type ResolvedHeaders,
+} from './_remote.js';

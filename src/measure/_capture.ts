@@ -4,13 +4,18 @@ import {
   runServer,
   type InitializeOutcome,
   type LaunchSpec,
+  type RemoteDiagnostics,
+  type RemoteSpec,
   type ServerDiagnostics,
   type StdioTransportOptions,
 } from '../mcp/index.js';
 import { catalogCost, type CatalogCost } from './_catalog-cost.js';
 
 export interface CaptureOptions {
-  launch: LaunchSpec;
+  /** A command to launch over stdio, or a URL to reach over HTTP. */
+  launch: LaunchSpec | RemoteSpec;
+  /** Where a remote server's header values are read; default process.env. */
+  env?: NodeJS.ProcessEnv;
   protocolVersion: string;
   clientCapabilities: Record<string, unknown>;
   /** One budget for start, initialize, every tools/list page and the counting. */
@@ -41,10 +46,12 @@ export interface Capture extends ServerDiagnostics {
   /** Which step the error happened in. */
   failedStep?: 'start' | 'initialize' | 'tools/list' | 'counting';
   timings: CaptureTimings;
+  /** For a remote server: the transport used, and headers left out. */
+  remote?: RemoteDiagnostics;
 }
 
 /**
- * Launches the server once, initializes, lists every tool, counts the catalog, and always shuts it
+ * Launches the server once (or opens one session with a remote server), initializes, lists every tool, counts the catalog, and always shuts it
  * down. The counting runs within the same budget as the rest: a catalog that cannot be counted in
  * time ends as a `DEADLINE` error at step `counting`. Whatever the server sent, this returns.
  */
@@ -77,6 +84,7 @@ export async function captureCatalog(options: CaptureOptions): Promise<Capture> 
     stderrBytes: run.stderrBytes,
     nonJsonLines: run.nonJsonLines,
     strayResponses: run.strayResponses,
+    ...(run.remote ? { remote: run.remote } : {}),
     timings: {
       startMs: timings.startMs,
       initializeMs: timings.initializeMs,

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { McpctxError } from '../errors/index.js';
 import { redactArgs } from '../mcp/index.js';
 import { isPlainObject } from '../tokens/index.js';
-import type { Measurement, RecordedLaunch } from './_measure.js';
+import type { Measurement, RecordedRemoteLaunch, RecordedStdioLaunch } from './_measure.js';
+
+/** What tells two launches apart: the command and arguments, or the URL. */
+type LaunchIdentity = Pick<RecordedStdioLaunch, 'command' | 'args'> | Pick<RecordedRemoteLaunch, 'url'>;
 
 export const MEASUREMENT_FILE = 'measurement.json';
 
@@ -26,10 +29,10 @@ export function measurementJson(measurement: Measurement): string {
 
 /**
  * Refuses (`OUTPUT_CONFLICT`) when `DIR/<name>/measurement.json` exists and is not a measurement
- * of the same launch (command and arguments as recorded): two servers that share a label must
+ * of the same launch (command and arguments as recorded, or the URL): two servers that share a label must
  * not replace each other's results. A file of the same launch may be replaced; a missing one is fine.
  */
-export async function checkMeasurementTarget(dir: string, name: string, launch: Pick<RecordedLaunch, 'command' | 'args'>): Promise<string> {
+export async function checkMeasurementTarget(dir: string, name: string, launch: LaunchIdentity): Promise<string> {
   const file = measurementPath(dir, name);
   let text: string;
   try {
@@ -74,15 +77,18 @@ export async function writeMeasurement(dir: string, measurement: Measurement): P
   return file;
 }
 
-/** Same command and arguments, compared with credentials withheld on both sides (a file may hold either form). */
-function sameLaunch(recorded: Record<string, unknown>, launch: Pick<RecordedLaunch, 'command' | 'args'>): boolean {
+/** Same URL as recorded; or same command and arguments, compared with credentials withheld on both sides (a file may hold either form). */
+function sameLaunch(recorded: Record<string, unknown>, launch: LaunchIdentity): boolean {
+  if ('url' in launch) return recorded.url === launch.url;
   const args = recorded.args;
   if (recorded.command !== launch.command || !Array.isArray(args) || !args.every((arg) => typeof arg === 'string')) return false;
   return JSON.stringify(redactArgs(args as string[]).args) === JSON.stringify(redactArgs(launch.args).args);
 }
 
-function describeLaunch(launch: Record<string, unknown> | Pick<RecordedLaunch, 'command' | 'args'>): string {
-  const args = Array.isArray(launch.args) ? (launch.args as unknown[]).filter((arg) => typeof arg === 'string') : [];
-  const text = [typeof launch.command === 'string' ? launch.command : '?', ...args].join(' ');
+function describeLaunch(launch: Record<string, unknown> | LaunchIdentity): string {
+  if ('url' in launch && typeof launch.url === 'string') return launch.url.length > 160 ? `${launch.url.slice(0, 160)}…` : launch.url;
+  const fields = launch as Record<string, unknown>;
+  const args = Array.isArray(fields.args) ? (fields.args as unknown[]).filter((arg) => typeof arg === 'string') : [];
+  const text = [typeof fields.command === 'string' ? fields.command : '?', ...args].join(' ');
   return text.length > 160 ? `${text.slice(0, 160)}…` : text;
 }

@@ -4,10 +4,15 @@ import {
   MIN_CAPTURE_SECRET_CHARS,
   Redactor,
   checkBudgetMs,
+  checkRemoteSpec,
   clientCapabilitiesFor,
+  isRemoteSpec,
   passedEnvNames,
   redactArgs,
+  redactUrl,
+  resolveRemoteHeaders,
   type LaunchSpec,
+  type RemoteSpec,
   type StdioTransportOptions,
 } from '../mcp/index.js';
 import { TOKENIZER } from '../tokens/index.js';
@@ -22,7 +27,13 @@ export const DEFAULT_RUNS = 2;
 export interface MeasureOptions {
   /** Label of the server in tables and file names. */
   name: string;
-  launch: LaunchSpec;
+  /**
+   * A command to launch over stdio (`command`), or a server to reach over HTTP (`url`): tell them
+   * apart with `'url' in launch`. A remote server's headers name environment variables, read from `env`.
+   */
+  launch: LaunchSpec | RemoteSpec;
+  /** Where a remote server's header values are read; default process.env. Unused for stdio. */
+  env?: NodeJS.ProcessEnv;
   /** Client capabilities to declare by name; none by default (`{}`). */
   capabilities?: readonly string[];
   protocolVersion?: string;
@@ -58,14 +69,26 @@ export interface AttemptSummary {
   timings: CaptureTimings;
 }
 
-/** What of the launch is recorded: the command and arguments (credentials withheld), variable names only. */
-export interface RecordedLaunch {
+/** What of a stdio launch is recorded: the command and arguments (credentials withheld), variable names only. */
+export interface RecordedStdioLaunch {
   command: string;
   args: string[];
   /** How many arguments had a value withheld as `[redacted]` (0 with `recordArgs`). */
   argsRedacted: number;
   envNames: string[];
 }
+
+/** What of a remote server is recorded: its URL (no user, password or credential-looking query value), header and variable names only. */
+export interface RecordedRemoteLaunch {
+  url: string;
+  /** Names of the headers configured (sorted), never their values. */
+  headerNames: string[];
+  /** Names of the variables the header values are read from (sorted). */
+  envNames: string[];
+}
+
+/** What of the launch is recorded; a remote one has `url`, a stdio one `command`. */
+export type RecordedLaunch = RecordedStdioLaunch | RecordedRemoteLaunch;
 
 /**
  * Set when strings of the captured catalog or instructions held a secret and were redacted before
@@ -122,15 +145,19 @@ export async function measureServer(options: MeasureOptions): Promise<Measuremen
   checkBudgetMs(timeoutMs, 'timeoutMs');
   const clientCapabilities = clientCapabilitiesFor(options.capabilities ?? []);
   const protocolVersion = options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
-  const redactor = Redactor.forLaunch(options.launch);
-  const captureRedactor = Redactor.forLaunch(options.launch, process.env, MIN_CAPTURE_SECRET_CHARS);
+  const launch = options.launch;
+  if (isRemoteSpec(launch)) checkRemoteSpec(launch);
+  const remoteSecrets = isRemoteSpec(launch) ? [...resolveRemoteHeaders(launch, options.env).secrets, ...redactUrl(launch.url).secrets] : [];
+  const redactor = isRemoteSpec(launch) ? new Redactor(remoteSecrets) : Redactor.forLaunch(launch);
+  const captureRedactor = isRemoteSpec(launch) ? new Redactor(remoteSecrets, MIN_CAPTURE_SECRET_CHARS) : Redactor.forLaunch(launch, process.env, MIN_CAPTURE_SECRET_CHARS);
   const measuredAt = (options.now ?? (() => new Date()))().toISOString();
   const started = performance.now();
 
   const captures: Capture[] = [];
   for (let run = 0; run < runs; run += 1) {
     const capture = await captureCatalog({
-      launch: options.launch,
+      launch,
+      env: options.env,
       protocolVersion,
       clientCapabilities,
       timeoutMs,
@@ -150,9 +177,10 @@ export async function measureServer(options: MeasureOptions): Promise<Measuremen
   const dynamic = new Set(captures.map((capture) => capture.cost?.canonicalSha256)).size > 1;
   const status: MeasurementStatus = failure ? failure.status : dynamic ? 'dynamic' : 'measured';
   const recorded = recordForFile(first, cost, captureRedactor);
-  const note = failure
-    ? failure.note + (captures.length > 1 ? ` (capture ${captures.length} of ${runs})` : '')
-    : measuredNote(captures, dynamic, recorded);
+  const note = [
+    failure ? failure.note + (captures.length > 1 ? ` (capture ${captures.length} of ${runs})` : '') : measuredNote(captures, dynamic, recorded),
+    ...remoteNotes(last),
+  ].join('; ');
 
   // Built field by field in the documented order: the file is read by people too.
   const measurement: Measurement = {
@@ -174,10 +202,11 @@ export async function measureServer(options: MeasureOptions): Promise<Measuremen
     clientCapabilities,
     requestedProtocolVersion: protocolVersion,
     ...(first.initialize?.negotiatedProtocolVersion === undefined ? {} : { negotiatedProtocolVersion: first.initialize.negotiatedProtocolVersion }),
-    launch: recordedLaunch(options.launch, { recordArgs: options.recordArgs }),
+    launch: recordedLaunch(launch, { recordArgs: options.recordArgs }),
     isolation: {
       kind: options.isolationKind ?? 'host',
-      mode: options.launch.inheritEnv ? 'inherited-env' : 'minimal-env',
+      // A remote server gets nothing of our environment but the headers named.
+      mode: !isRemoteSpec(launch) && launch.inheritEnv ? 'inherited-env' : 'minimal-env',
       platform: process.platform,
       arch: process.arch,
       node: process.version,
@@ -186,7 +215,8 @@ export async function measureServer(options: MeasureOptions): Promise<Measuremen
     measuredAt,
     timings: { ...first.timings, elapsedMs: Math.round(performance.now() - started) },
     attempts: captures.map((capture) => attemptSummary(capture, redactor)),
-    ...(failure ? { stderrTail: redactor.text(printableText(last.stderrTail, 'lines')) } : {}),
+    // A remote server has no stderr to show.
+    ...(failure && !isRemoteSpec(launch) ? { stderrTail: redactor.text(printableText(last.stderrTail, 'lines')) } : {}),
   };
   return measurement;
 }
@@ -194,8 +224,21 @@ export async function measureServer(options: MeasureOptions): Promise<Measuremen
 /**
  * What a measurement records of its launch: env values scrubbed from the command and arguments,
  * argument values that look like credentials withheld unless `recordArgs`, variable names only.
+ * For a remote server: the URL without user, password, fragment or credential-looking query
+ * values, and the names of the headers and of the variables they are read from.
  */
-export function recordedLaunch(launch: LaunchSpec, { recordArgs = false }: { recordArgs?: boolean } = {}): RecordedLaunch {
+export function recordedLaunch(launch: LaunchSpec, options?: { recordArgs?: boolean }): RecordedStdioLaunch;
+export function recordedLaunch(launch: RemoteSpec, options?: { recordArgs?: boolean }): RecordedRemoteLaunch;
+export function recordedLaunch(launch: LaunchSpec | RemoteSpec, options?: { recordArgs?: boolean }): RecordedLaunch;
+export function recordedLaunch(launch: LaunchSpec | RemoteSpec, { recordArgs = false }: { recordArgs?: boolean } = {}): RecordedLaunch {
+  if (isRemoteSpec(launch)) {
+    const headers = launch.headers ?? {};
+    return {
+      url: redactUrl(launch.url).url,
+      headerNames: Object.keys(headers).sort(),
+      envNames: [...new Set(Object.values(headers))].sort(),
+    };
+  }
   // Env values only: the credential-shaped arguments are `redactArgs`' to withhold (or, with recordArgs, to keep).
   const envValues = Redactor.forLaunch({ env: launch.env, inheritEnv: launch.inheritEnv });
   const args = launch.args ?? [];
@@ -278,6 +321,15 @@ function measuredNote(captures: readonly Capture[], dynamic: boolean, { redactio
     parts.push(`${plural(handshakeRedactions, 'string')} of serverInfo and serverCapabilities held a secret and ${handshakeRedactions === 1 ? 'is' : 'are'} redacted`);
   }
   return parts.join('; ');
+}
+
+/** What a remote run adds to the note: headers left out for want of their variable, and the older transport when it was used. */
+function remoteNotes(capture: Capture | undefined): string[] {
+  const remote = capture?.remote;
+  if (!remote) return [];
+  const notes = remote.missingHeaders.map(({ header, envName }) => `header ${header} was not sent: the variable ${envName} is not set`);
+  if (remote.transport === 'sse') notes.push(`served over the older HTTP+SSE transport${remote.detected ? ' (the streamable HTTP POST was refused)' : ''}`);
+  return notes;
 }
 
 function attemptSummary(capture: Capture, redactor: Redactor): AttemptSummary {

@@ -2,16 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { McpctxError } from '../errors/index.js';
-import { checkBudgetMs, isEnvName } from '../mcp/index.js';
+import { checkBudgetMs, checkRemoteSpec, isEnvName, type RemoteSpec } from '../mcp/index.js';
 import { isPlainObject } from '../tokens/index.js';
 import { safeSegment } from './_files.js';
 import type { MeasureOptions } from './_measure.js';
-
-/** An entry of a servers file that is not measured, and why. */
-export interface SkippedServer {
-  name: string;
-  reason: string;
-}
 
 /**
  * Declared by an entry this harness cannot run (a platform the package does not ship for, a backing
@@ -29,10 +23,8 @@ export interface ServerEntry extends MeasureOptions {
 }
 
 export interface ServersFile {
-  /** The entries to measure, in file order. */
+  /** The entries to measure, in file order: `launch` has `command` (stdio) or `url` (remote). */
   servers: ServerEntry[];
-  /** Entries left out, in file order: remote servers (`url`), which are not measured yet. */
-  skipped: SkippedServer[];
 }
 
 const LAUNCH_KEYS = ['command', 'args', 'env', 'cwd'];
@@ -45,7 +37,13 @@ const LIST_KEYS = new Set(['name', ...LAUNCH_KEYS, ...OPTION_KEYS, ...REMOTE_KEY
 const CLIENT_SETTINGS = ['disabled', 'autoApprove', 'alwaysAllow', 'disabledTools', 'timeout', 'description'];
 const MAP_KEYS = new Set([...LAUNCH_KEYS, ...OPTION_KEYS, ...REMOTE_KEYS, ...CLIENT_SETTINGS]);
 const STDIO_TYPES = new Set(['stdio']);
-const REMOTE_TYPES = new Set(['sse', 'http', 'streamable-http', 'streamableHttp']);
+/** `type` (or Cline's `transportType`) of a remote entry: `sse` forces the older HTTP+SSE transport, the others streamable HTTP. */
+const REMOTE_TYPES: ReadonlyMap<string, RemoteSpec['transport']> = new Map([
+  ['sse', 'sse'],
+  ['http', 'streamable-http'],
+  ['streamable-http', 'streamable-http'],
+  ['streamableHttp', 'streamable-http'],
+]);
 
 /**
  * Reads a servers file, YAML or JSON, in either form:
@@ -54,9 +52,11 @@ const REMOTE_TYPES = new Set(['sse', 'http', 'streamable-http', 'streamableHttp'
  * - an MCP client's map, `{"mcpServers": {"<name>": {"command", "args", "env"}}}` as Claude
  *   Desktop and Cursor write it (or VS Code's `{"servers": {...}}`); client settings such as
  *   `disabled` or `autoApprove` are ignored.
- * An entry with `url` instead of `command` is a remote server: it is skipped, named in `skipped`,
- * and the others are measured; a file with nothing but remote servers is refused. A relative `cwd`
- * is taken from the file's folder, which is also the default.
+ * An entry with `url` instead of `command` is a remote server: `headers` maps a header name to the
+ * NAME of the environment variable holding its value (never the value: a value that is not a
+ * variable name is refused), `type: sse` forces the older HTTP+SSE transport, `http` or
+ * `streamable-http` streamable HTTP, and without `type` the transport is detected. A relative
+ * `cwd` is taken from the file's folder, which is also the default.
  */
 export async function loadServersFile(file: string): Promise<ServersFile> {
   let text: string;
@@ -82,20 +82,16 @@ export async function loadServersFile(file: string): Promise<ServersFile> {
   }
   const folder = dirname(resolve(file));
   const seen = new Map<string, string>();
-  const result: ServersFile = { servers: [], skipped: [] };
+  const result: ServersFile = { servers: [] };
   for (const [index, { name, entry, fromMap }] of entries.entries()) {
     const where = fromMap ? `${file}: server "${name ?? ''}"` : `${file}: entry ${index + 1}`;
     const parsed = serverEntry(entry, name, where, folder, fromMap);
-    const label = 'skipped' in parsed ? parsed.skipped.name : parsed.name;
+    const label = parsed.name;
     const segment = safeSegment(label);
     const clash = seen.get(segment);
     if (clash !== undefined) throw invalid(file, `${fromMap ? `server "${label}"` : `entry ${index + 1}`}: name "${label}" collides with "${clash}"; names must be unique`);
     seen.set(segment, label);
-    if ('skipped' in parsed) result.skipped.push(parsed.skipped);
-    else result.servers.push(parsed);
-  }
-  if (result.servers.length === 0) {
-    throw invalid(file, `no server to measure: every entry is a remote server (${result.skipped.map(({ name }) => name).join(', ')}), and remote servers are not measured yet`);
+    result.servers.push(parsed);
   }
   return result;
 }
@@ -113,7 +109,7 @@ function serverEntries(document: unknown): RawEntry[] | undefined {
   return undefined;
 }
 
-function serverEntry(entry: unknown, mapName: string | undefined, where: string, folder: string, fromMap: boolean): ServerEntry | { skipped: SkippedServer } {
+function serverEntry(entry: unknown, mapName: string | undefined, where: string, folder: string, fromMap: boolean): ServerEntry {
   if (!isPlainObject(entry)) throw invalidEntry(where, 'is not a mapping');
   const allowed = fromMap ? MAP_KEYS : LIST_KEYS;
   const unknown = Object.keys(entry).filter((key) => !allowed.has(key));
@@ -126,19 +122,13 @@ function serverEntry(entry: unknown, mapName: string | undefined, where: string,
   const place = fromMap ? where : `${where} (${name})`;
   const type = entry.type ?? entry.transportType;
   if (type !== undefined && (typeof type !== 'string' || (!STDIO_TYPES.has(type) && !REMOTE_TYPES.has(type)))) {
-    throw invalidEntry(place, `has type ${JSON.stringify(type)}; known: stdio, ${[...REMOTE_TYPES].join(', ')}`);
+    throw invalidEntry(place, `has type ${JSON.stringify(type)}; known: stdio, ${[...REMOTE_TYPES.keys()].join(', ')}`);
   }
-  if (entry.command === undefined && (entry.url !== undefined || (typeof type === 'string' && REMOTE_TYPES.has(type)))) {
-    return { skipped: { name, reason: 'a remote server (url instead of command); remote servers are not measured yet' } };
-  }
+  if (entry.command !== undefined && entry.url !== undefined) throw invalidEntry(place, 'has both command and url; give command for a server to launch, url for a remote one');
+  const remote = entry.url !== undefined || (typeof type === 'string' && REMOTE_TYPES.has(type) && entry.command === undefined);
   const options: ServerEntry = {
     name,
-    launch: {
-      command: requiredString(entry.command, place, 'command'),
-      args: stringList(entry.args, place, 'args'),
-      cwd: entry.cwd === undefined ? folder : resolve(folder, requiredString(entry.cwd, place, 'cwd')),
-      env: envMap(entry.env, place),
-    },
+    launch: remote ? remoteLaunch(entry, place, typeof type === 'string' ? type : undefined) : stdioLaunch(entry, place, folder, typeof type === 'string' ? type : undefined),
   };
   if (entry.capabilities !== undefined) options.capabilities = stringList(entry.capabilities, place, 'capabilities');
   if (entry.protocolVersion !== undefined) options.protocolVersion = requiredString(entry.protocolVersion, place, 'protocolVersion');
@@ -152,6 +142,49 @@ function serverEntry(entry: unknown, mapName: string | undefined, where: string,
   if (entry.runs !== undefined) options.runs = positiveInteger(entry.runs, place, 'runs');
   if (entry.notApplicable !== undefined) options.notApplicable = notApplicable(entry.notApplicable, place);
   return options;
+}
+
+function stdioLaunch(entry: Record<string, unknown>, place: string, folder: string, type: string | undefined): ServerEntry['launch'] {
+  if (type !== undefined && !STDIO_TYPES.has(type)) throw invalidEntry(place, `has type ${type} but command instead of url; a remote server needs url`);
+  if (entry.headers !== undefined) throw invalidEntry(place, 'has headers, which only a remote server (url) takes; a command gets env');
+  return {
+    command: requiredString(entry.command, place, 'command'),
+    args: stringList(entry.args, place, 'args'),
+    cwd: entry.cwd === undefined ? folder : resolve(folder, requiredString(entry.cwd, place, 'cwd')),
+    env: envMap(entry.env, place),
+  };
+}
+
+function remoteLaunch(entry: Record<string, unknown>, place: string, type: string | undefined): RemoteSpec {
+  if (type !== undefined && STDIO_TYPES.has(type)) throw invalidEntry(place, 'has type stdio but url instead of command');
+  const stdioKeys = ['args', 'env', 'cwd'].filter((key) => entry[key] !== undefined);
+  if (stdioKeys.length > 0) {
+    throw invalidEntry(place, `is a remote server (url) and has ${stdioKeys.join(', ')}, which only a command takes; send credentials with headers: { Header-Name: ENV_VAR_NAME }`);
+  }
+  const spec: RemoteSpec = { url: requiredString(entry.url, place, 'url') };
+  if (entry.headers !== undefined && entry.headers !== null) {
+    if (!isPlainObject(entry.headers)) throw invalidEntry(place, 'headers must be a mapping of Header-Name: ENV_VAR_NAME');
+    const headers: Record<string, string> = {};
+    for (const [header, envName] of Object.entries(entry.headers)) {
+      // Never quote the value: when it is not a variable name, it is most likely the secret itself.
+      if (typeof envName !== 'string' || !isEnvName(envName)) {
+        throw invalidEntry(
+          place,
+          `headers.${header} must be the NAME of the environment variable that holds the value (like MY_TOKEN), never the value itself; set the variable and give its name`,
+        );
+      }
+      headers[header] = envName;
+    }
+    spec.headers = headers;
+  }
+  const transport = type === undefined ? undefined : REMOTE_TYPES.get(type);
+  if (transport !== undefined) spec.transport = transport;
+  try {
+    checkRemoteSpec(spec);
+  } catch (error) {
+    throw invalidEntry(place, (error as Error).message);
+  }
+  return spec;
 }
 
 function notApplicable(value: unknown, where: string): NotApplicable {

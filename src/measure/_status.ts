@@ -70,12 +70,16 @@ export function classifyFailure(capture: Capture, timeoutMs: number): FailureVer
     };
   }
   if (error?.code === 'SPAWN_FAILED') return { status: 'startup-failure', note: error.message };
+  // Over HTTP the transport names what happened: a credentials wall (its challenge quoted), an
+  // address nothing answers at (the cause), a refusal of both transports (what was tried).
+  if (error?.code === 'AUTH_REQUIRED') return { status: 'remote-auth-wall', note: error.message };
+  if (capture.remote && error && ['UNREACHABLE', 'HTTP_STATUS'].includes(error.code)) return { status: 'startup-failure', note: `${error.message}${stray}` };
   if (error?.code === 'RPC_ERROR') {
     if (mentionsCredentials(errorText)) return { status: 'auth-required', note: `the server needs credentials: ${error.message}` };
     if (PROTOCOL_WORDS.test(errorText)) return { status: 'protocol-mismatch', note: `the server refused ${step}: ${error.message}` };
     return { status: 'startup-failure', note: `the server refused ${step}: ${error.message}` };
   }
-  if (capture.endedOnItsOwn) {
+  if (capture.endedOnItsOwn && !capture.remote) {
     // A redaction marker names an env variable; that is our word, not the server's.
     const lastWords = `${capture.stderrTail}\n${errorText}`.replace(/\[redacted:\w+\]/g, '[redacted]');
     if (mentionsCredentials(lastWords)) {

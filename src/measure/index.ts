@@ -19,6 +19,8 @@ export {
   type MeasureOptions,
   type Measurement,
   type RecordedLaunch,
+  type RecordedRemoteLaunch,
+  type RecordedStdioLaunch,
 } from './_measure.js';
 export {
   MAX_NOTE_CHARS,
@@ -39,7 +41,7 @@ export {
   safeSegment,
   writeMeasurement,
 } from './_files.js';
-export { loadServersFile, type NotApplicable, type ServerEntry, type ServersFile, type SkippedServer } from './_servers-file.js';
+export { loadServersFile, type NotApplicable, type ServerEntry, type ServersFile } from './_servers-file.js';
 export {
   verifyDirectory,
   verifyFile,

@@ -10,6 +10,7 @@ import { defaultName } from '../../src/cli/measure.js';
 import { verifyFile } from '../../src/measure/index.js';
 import { type CliRun, markFlags, runCliCaptured } from '../support/cli-run.js';
 import { SCRIPTED_SERVER, TEST_MARK_NAME, TEST_OWNER_NAME, findMarkedProcesses, markedEnv, waitForNoMarkedProcesses } from '../support/processes.js';
+import { HttpUpstream } from '../support/http-upstream.js';
 import { PROJECT_ROOT } from '../support/real-servers.js';
 
 const CLI = join(PROJECT_ROOT, 'dist/cli/main.js');
@@ -110,20 +111,26 @@ describe('usage', () => {
     expect(run.stderr).toContain('no-such-file.yaml');
   });
 
-  it('measures the mcpServers map of a client config and names the remote entry it skips', async () => {
-    const marks = markedEnv();
-    const config = {
-      mcpServers: {
-        local: { command: process.execPath, args: [SCRIPTED_SERVER, 'normal'], env: marks },
-        linear: { url: 'https://mcp.linear.app/sse' },
-      },
-    };
-    const file = join(scratch, 'claude_desktop_config.json');
-    await writeFile(file, JSON.stringify(config));
-    const run = await cli(['measure', '--servers', file, '--runs', '1']);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/local\s+measured\s+3/);
-    expect(run.stderr).toContain('skipped linear: a remote server (url instead of command); remote servers are not measured yet');
+  it('measures the mcpServers map of a client config, its remote (url) entry too', async () => {
+    const upstream = await HttpUpstream.start({ handlers: { 'tools/list': () => ({ tools: [{ name: 'remote_tool', inputSchema: { type: 'object' } }] }) } });
+    try {
+      const marks = markedEnv();
+      const config = {
+        mcpServers: {
+          local: { command: process.execPath, args: [SCRIPTED_SERVER, 'normal'], env: marks },
+          linear: { url: upstream.url },
+        },
+      };
+      const file = join(scratch, 'claude_desktop_config.json');
+      await writeFile(file, JSON.stringify(config));
+      const run = await cli(['measure', '--servers', file, '--runs', '1']);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/local\s+measured\s+3/);
+      expect(run.stdout).toMatch(/linear\s+measured\s+1/);
+      expect(run.stderr).toBe('');
+    } finally {
+      await upstream.close();
+    }
   });
 
   it('says "one capture" and "2 captures agree"', async () => {

@@ -51,6 +51,19 @@ describe('writeMeasurement', () => {
     expect(await readdir(join(out, 'mcp'))).toEqual(['measurement.json']);
   });
 
+  it('tells remote servers apart by URL: the same URL is replaced, another URL or a command refused', async () => {
+    const out = join(scratch, 'remote');
+    const remote = (url: string): Measurement => ({ ...measurement('r', 'unused', []), launch: { url, headerNames: [], envNames: [] } });
+    await writeMeasurement(out, remote('https://a.example/mcp'));
+    const file = await writeMeasurement(out, { ...remote('https://a.example/mcp'), note: 'again' });
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ note: 'again' });
+    const other = await writeMeasurement(out, remote('https://b.example/mcp')).catch((error: unknown) => error);
+    expect(isMcpctxError(other, 'OUTPUT_CONFLICT')).toBe(true);
+    expect((other as Error).message).toContain('https://a.example/mcp');
+    const command = await checkMeasurementTarget(out, 'r', { command: 'node', args: [] }).catch((error: unknown) => error);
+    expect(isMcpctxError(command, 'OUTPUT_CONFLICT')).toBe(true);
+  });
+
   it('replaces the measurement of the same launch, credentials compared as withheld', async () => {
     const out = join(scratch, 'same');
     await writeMeasurement(out, measurement('s', 'node', ['server.js', '--token', 'first-token']));

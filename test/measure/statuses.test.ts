@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { getEncoding } from 'js-tiktoken';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LaunchSpec } from '../../src/mcp/index.js';
-import { measureServer, measurementJson, verifyMeasurement, type MeasureOptions, type Measurement } from '../../src/measure/index.js';
+import { measureServer, measurementJson, verifyMeasurement, type MeasureOptions, type Measurement, type RecordedStdioLaunch } from '../../src/measure/index.js';
 import { countTokens, sha256Hex } from '../../src/tokens/index.js';
 import { SCRIPTED_SERVER, markedEnv, waitForNoMarkedProcesses } from '../support/processes.js';
 
@@ -46,6 +46,11 @@ async function measure(mode: string, extra: Extra = {}): Promise<{ m: Measuremen
     launch: { command: process.execPath, args: [SCRIPTED_SERVER, mode, ...extraArgs], env: markedEnv(env), ...launchExtra },
   });
   return { m, ms: performance.now() - started };
+}
+
+function stdioLaunch(m: Measurement): RecordedStdioLaunch {
+  if (!('command' in m.launch)) throw new Error('expected a stdio launch');
+  return m.launch;
 }
 
 function names(tools: readonly unknown[] | null): string[] {
@@ -383,12 +388,13 @@ describe('measureServer statuses over the scripted server', () => {
       const args = ['--api-key', `key-${uuid}`, `--token=tok-${uuid}`, `DB_PASSWORD=pw-${uuid}`, `postgres://me:pg-${uuid}@db/x`, `ghp_${uuid}abcd`, '--verbose'];
       const { m } = await measure('normal', { runs: 1, extraArgs: args });
       expect(m.status).toBe('measured');
-      expect(m.launch.args.slice(2)).toEqual(['--api-key', '[redacted]', '--token=[redacted]', 'DB_PASSWORD=[redacted]', 'postgres://me:[redacted]@db/x', '[redacted]', '--verbose']);
-      expect(m.launch.argsRedacted).toBe(5);
+      const launch = stdioLaunch(m);
+      expect(launch.args.slice(2)).toEqual(['--api-key', '[redacted]', '--token=[redacted]', 'DB_PASSWORD=[redacted]', 'postgres://me:[redacted]@db/x', '[redacted]', '--verbose']);
+      expect(launch.argsRedacted).toBe(5);
       expect(measurementJson(m)).not.toContain(uuid);
       const recorded = await measure('normal', { runs: 1, extraArgs: args, recordArgs: true });
-      expect(recorded.m.launch.args.slice(2)).toEqual(args);
-      expect(recorded.m.launch.argsRedacted).toBe(0);
+      expect(stdioLaunch(recorded.m).args.slice(2)).toEqual(args);
+      expect(stdioLaunch(recorded.m).argsRedacted).toBe(0);
     }, TEST_MS);
 
     it('echo-env-exit: a failure whose recorded stderrTail is scrubbed of the env value', async () => {

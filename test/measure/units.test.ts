@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -144,13 +145,12 @@ describe('loadServersFile', () => {
   it('reads entries, resolving cwd from the file and stringifying scalar env values', async () => {
     const file = join(scratch, 'servers.yaml');
     await writeFile(file, '- name: one\n  command: node\n  args: [server.js, 3]\n  env: { PORT: 8080, DEBUG: true }\n  cwd: sub\n- name: two\n  command: npx\n  capabilities: [roots]\n  runs: 1\n');
-    const { servers: entries, skipped } = await loadServersFile(file);
-    expect(skipped).toEqual([]);
+    const { servers: entries } = await loadServersFile(file);
     expect(entries[0]).toEqual({ name: 'one', launch: { command: 'node', args: ['server.js', '3'], cwd: join(scratch, 'sub'), env: { PORT: '8080', DEBUG: 'true' } } });
     expect(entries[1]).toMatchObject({ name: 'two', capabilities: ['roots'], runs: 1, launch: { cwd: scratch, args: [] } });
   });
 
-  it('reads the mcpServers map of an MCP client config, JSON or YAML; a url entry is skipped by name', async () => {
+  it('reads the mcpServers map of an MCP client config, JSON or YAML; a url entry is a remote server', async () => {
     const config = {
       mcpServers: {
         memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { MEMORY_FILE_PATH: '/tmp/m.jsonl' } },
@@ -163,22 +163,53 @@ describe('loadServersFile', () => {
     const yaml = join(scratch, 'mcp.yaml');
     await writeFile(yaml, 'mcpServers:\n  memory:\n    command: npx\n    args: [-y, "@modelcontextprotocol/server-memory"]\n    env: { MEMORY_FILE_PATH: /tmp/m.jsonl }\n  linear:\n    url: https://mcp.linear.app/sse\n  github:\n    command: docker\n    args: [run, -i, ghcr.io/github/github-mcp-server]\n');
     for (const file of [json, yaml]) {
-      const { servers, skipped } = await loadServersFile(file);
-      expect(servers.map((server) => server.name)).toEqual(['memory', 'github']);
+      const { servers } = await loadServersFile(file);
+      expect(servers.map((server) => server.name)).toEqual(['memory', 'linear', 'github']);
       expect(servers[0]).toEqual({
         name: 'memory',
         launch: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], cwd: scratch, env: { MEMORY_FILE_PATH: '/tmp/m.jsonl' } },
       });
-      expect(skipped).toEqual([{ name: 'linear', reason: 'a remote server (url instead of command); remote servers are not measured yet' }]);
+      expect(servers[1]).toEqual({ name: 'linear', launch: { url: 'https://mcp.linear.app/sse' } });
     }
   });
 
-  it('refuses a file of remote servers only, naming them', async () => {
+  it('reads remote entries: headers name variables, type picks the transport (sse forced, http streamable, none detected)', async () => {
     const file = join(scratch, 'remote.json');
-    await writeFile(file, JSON.stringify({ mcpServers: { linear: { url: 'https://mcp.linear.app/sse' }, notion: { type: 'http', url: 'https://x' } } }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          linear: { type: 'sse', url: 'https://mcp.linear.app/sse', headers: { Authorization: 'LINEAR_TOKEN' } },
+          notion: { type: 'http', url: 'https://x.example/mcp' },
+          cline: { transportType: 'streamable-http', url: 'https://y.example/mcp' },
+          plain: { url: 'http://127.0.0.1:3000/mcp', timeoutMs: 5000 },
+        },
+      }),
+    );
+    const { servers } = await loadServersFile(file);
+    expect(servers).toEqual([
+      { name: 'linear', launch: { url: 'https://mcp.linear.app/sse', headers: { Authorization: 'LINEAR_TOKEN' }, transport: 'sse' } },
+      { name: 'notion', launch: { url: 'https://x.example/mcp', transport: 'streamable-http' } },
+      { name: 'cline', launch: { url: 'https://y.example/mcp', transport: 'streamable-http' } },
+      { name: 'plain', launch: { url: 'http://127.0.0.1:3000/mcp' }, timeoutMs: 5000 },
+    ]);
+  });
+
+  it.each([
+    ['a header value that is not a variable name, without quoting it', { url: 'https://x.example/mcp', headers: { Authorization: 'Bearer sk-secret-value-123' } }, 'headers.Authorization must be the NAME of the environment variable'],
+    ['both command and url', { command: 'node', url: 'https://x.example/mcp' }, 'has both command and url'],
+    ['env on a url entry', { url: 'https://x.example/mcp', env: { TOKEN: 'x' } }, 'which only a command takes'],
+    ['headers on a command entry', { command: 'node', headers: { Authorization: 'TOKEN' } }, 'only a remote server (url) takes'],
+    ['a url that is not http(s)', { url: 'ftp://x.example/mcp' }, 'must start with http:// or https://'],
+    ['a url carrying a password', { url: 'https://me:hunter2-password@x.example/mcp' }, 'carries credentials'],
+    ['type sse without a url', { type: 'sse' }, 'needs url'],
+  ])('refuses %s', async (_what, entry, message) => {
+    const file = join(scratch, `bad-remote-${randomUUID()}.json`);
+    await writeFile(file, JSON.stringify({ mcpServers: { bad: entry } }));
     const error = await loadServersFile(file).catch((caught: unknown) => caught);
     expect(isMcpctxError(error, 'INVALID_CONFIG')).toBe(true);
-    expect((error as Error).message).toContain('every entry is a remote server (linear, notion)');
+    expect((error as Error).message).toContain(message);
+    expect((error as Error).message).not.toMatch(/sk-secret|hunter2/);
   });
 
   it('says a missing file is a usage error', async () => {

@@ -8,14 +8,15 @@ export interface CliRun {
   stderr: string;
 }
 
-export async function runCliCaptured(args: readonly string[], cwd: string = process.cwd()): Promise<CliRun> {
+/** `env` is the environment the CLI reads (header values of --url); empty by default. */
+export async function runCliCaptured(args: readonly string[], cwd: string = process.cwd(), env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const code = await runCli(args, {
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text), isTTY: false },
     cwd,
-    env: {},
+    env,
   });
   return { code, stdout, stderr };
 }
