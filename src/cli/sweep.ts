@@ -120,7 +120,6 @@ function renderReport(report: SweepReport): string {
   );
   const swept = report.servers.filter((server) => server.swept).length;
   const lines = [table.trimEnd(), ''];
-  for (const skipped of report.skipped) lines.push(`skipped ${printableText(skipped.name, 'note')}: ${skipped.reason}`);
   lines.push(`sweep of ${report.date}: ${plural(swept, 'server')} measured of ${report.servers.length}`);
   lines.push(report.guard.note);
   lines.push(report.written ? `wrote ${plural(report.files, 'file')} to ${printableText(report.outDir, 'note')}` : `nothing written; ${printableText(report.outDir, 'note')} is unchanged`);

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { McpctxError } from '../../errors/index.js';
-import { loadServersFile, measureServer, type Measurement, type ServerEntry, type SkippedServer } from '../../measure/index.js';
+import { loadServersFile, measureServer, type Measurement, type ServerEntry } from '../../measure/index.js';
 import type { IsoDate, PublishedStatus } from '../_model.js';
 import { checkHarness, type GuardReport } from './_guard.js';
 import { DEFAULT_DOCKER_IMAGE, dockerLaunch, findOnPath } from './_docker.js';
@@ -74,8 +74,6 @@ export interface SweepReport {
   rotation: RotationChoice | null;
   only: string[] | null;
   servers: SweptServer[];
-  /** Entries of the servers file that are not measured by this harness (remote servers, for now). */
-  skipped: SkippedServer[];
   guard: GuardReport;
 }
 
@@ -110,7 +108,8 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
   let done = 0;
   const outcomes = await mapLimited(chosen, concurrency, async ({ entry }) => {
     const started = performance.now();
-    const job: ServerEntry = isolation === 'docker' ? { ...entry, launch: dockerLaunch(entry.launch, image), isolationKind: 'docker' } : entry;
+    // A remote entry is reached over the network from this host: never wrapped, recorded as host.
+    const job: ServerEntry = isolation === 'docker' && 'command' in entry.launch ? { ...entry, launch: dockerLaunch(entry.launch, image), isolationKind: 'docker' } : entry;
     const { notApplicable, ...measureOptions } = job;
     const retried = await measureWithRetries(measureOptions, measure);
     const measurement = applyNotApplicable(retried.measurement, notApplicable);
@@ -162,7 +161,6 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
     rotation: plan.rotation,
     only: options.only === undefined ? null : [...options.only],
     servers,
-    skipped: file.skipped,
     guard,
   };
   // A tripped guard writes nothing: replaceResults is never called, so every file stays as it was.

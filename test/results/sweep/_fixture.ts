@@ -10,6 +10,8 @@ export interface FixtureEntry {
   name: string;
   /** A scripted-server mode, or a full command line. */
   mode?: string;
+  /** A remote server: the entry gets `url` instead of a command. */
+  url?: string;
   command?: string;
   args?: string[];
   env?: Record<string, string>;
@@ -19,7 +21,18 @@ export interface FixtureEntry {
 }
 
 export async function writeServersFile(dir: string, entries: readonly FixtureEntry[], file = 'servers.yaml'): Promise<string> {
-  const list = entries.map((entry) => ({
+  const list = entries.map((entry) =>
+    entry.url === undefined
+      ? launched(entry)
+      : { name: entry.name, url: entry.url, runs: entry.runs ?? 1, ...(entry.timeoutMs === undefined ? {} : { timeoutMs: entry.timeoutMs }) },
+  );
+  const path = join(dir, file);
+  await writeFile(path, stringify(list));
+  return path;
+}
+
+function launched(entry: FixtureEntry): Record<string, unknown> {
+  return {
     name: entry.name,
     command: entry.command ?? process.execPath,
     args: entry.args ?? [SCRIPTED_SERVER, entry.mode ?? 'normal'],
@@ -27,10 +40,7 @@ export async function writeServersFile(dir: string, entries: readonly FixtureEnt
     runs: entry.runs ?? 1,
     ...(entry.timeoutMs === undefined ? {} : { timeoutMs: entry.timeoutMs }),
     ...(entry.notApplicable === undefined ? {} : { notApplicable: entry.notApplicable }),
-  }));
-  const path = join(dir, file);
-  await writeFile(path, stringify(list));
-  return path;
+  };
 }
 
 /** Every file under `dir` (relative POSIX path) with the sha256 of its bytes. */

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SweepReport } from '../../../src/results/sweep/index.js';
 import { runCliCaptured } from '../../support/cli-run.js';
+import { startRawServer, startStreamableToolsServer, type LoopbackServer } from '../../support/remote-servers.js';
 import { waitForNoMarkedProcesses } from '../../support/processes.js';
 import { PROJECT_ROOT } from '../../support/real-servers.js';
 import { writeServersFile, type FixtureEntry } from './_fixture.js';
@@ -19,9 +20,16 @@ describe('mcpctx sweep: every status', () => {
   let dir: string;
   let report: SweepReport;
   let code: number;
+  let remote: LoopbackServer;
+  let walled: LoopbackServer;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'mcpctx-sweep-statuses-'));
+    remote = await startStreamableToolsServer();
+    walled = await startRawServer((_request, response) => {
+      response.writeHead(401, { 'www-authenticate': 'Bearer realm="mcp", error="invalid_token"', 'content-type': 'application/json' });
+      response.end('{"error":"unauthorized"}');
+    });
     const entries: FixtureEntry[] = [
       { name: 'server-everything', ...reference('everything') },
       { name: 'server-filesystem', ...reference('filesystem', [dir]) },
@@ -35,6 +43,8 @@ describe('mcpctx sweep: every status', () => {
       { name: 'always-hangs', mode: 'hang', timeoutMs: 1_500 },
       { name: 'declared-and-says-so', mode: 'early-exit', notApplicable: { reason: 'needs a config file this harness does not provide', expect: 'could not read config file' } },
       { name: 'declared-but-other-failure', mode: 'early-exit', notApplicable: { reason: 'needs a GPU', expect: 'no CUDA device' } },
+      { name: 'remote-tools', url: remote.url },
+      { name: 'remote-walled', url: walled.url },
       { name: 'left-out', mode: 'normal' },
     ];
     const file = await writeServersFile(dir, entries);
@@ -46,6 +56,7 @@ describe('mcpctx sweep: every status', () => {
   }, 240_000);
 
   afterAll(async () => {
+    await Promise.all([remote?.close(), walled?.close()]);
     expect(await waitForNoMarkedProcesses(10_000)).toEqual([]);
     await rm(dir, { recursive: true, force: true });
   });
@@ -71,6 +82,8 @@ describe('mcpctx sweep: every status', () => {
       ['always-hangs', 'timeout'],
       ['declared-and-says-so', 'not-applicable'],
       ['declared-but-other-failure', 'startup-failure'],
+      ['remote-tools', 'measured'],
+      ['remote-walled', 'remote-auth-wall'],
       ['left-out', 'not-yet-run'],
     ]);
     expect(report.guard.checked).toBe(false);
@@ -109,11 +122,14 @@ describe('mcpctx sweep: every status', () => {
     expect(record.stderrTail).toMatch(/could not read config file/);
     await expect(stat(join(results, 'left-out', 'measurement.json'))).rejects.toThrow();
     const leaderboard = JSON.parse(await readFile(join(results, 'leaderboard.json'), 'utf8')) as { rows: Array<{ server: string; status: string }> };
-    expect(leaderboard.rows).toHaveLength(13);
+    expect(leaderboard.rows).toHaveLength(15);
   });
 
-  // TODO(lead): once remote entries land (loadServersFile returns url entries as ServerEntry with
-  // launch { url, headers?, transport? }), add a loopback HTTP server answering 401 with a
-  // WWW-Authenticate header to this sweep and expect ['remote-auth', 'remote-auth-wall'] here.
-  it.todo('ends a remote server that answers 401 as remote-auth-wall');
+  it('measures a remote server over HTTP and quotes the WWW-Authenticate of one that answers 401, without retrying it', async () => {
+    expect(entry('remote-tools').totalTokens).toBeGreaterThan(0);
+    expect(entry('remote-walled').budgetsMs).toEqual([30_000]);
+    expect(entry('remote-walled').note).toContain('Bearer realm="mcp", error="invalid_token"');
+    const record = JSON.parse(await readFile(join(dir, 'results', 'remote-tools', 'measurement.json'), 'utf8')) as { launch: unknown };
+    expect(record.launch).toMatchObject({ url: remote.url });
+  });
 });
