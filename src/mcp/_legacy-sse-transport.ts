@@ -257,12 +257,9 @@ export class LegacySseClientTransport implements Transport, BoundedTransport {
       this.untrack(controller);
     }
     if (this.closing) return;
-    const waiter = this.endpointWaiter;
-    if (waiter) {
-      waiter.reject(ending);
-      return;
-    }
-    this.fail(ending);
+    // Before the endpoint is known, `connect` is the one waiting; after, the connection has ended.
+    if (this.#postUrl === undefined) this.endpointWaiter?.reject(ending);
+    else this.fail(ending);
   }
 
   /** The endpoint event's URL, resolved against the stream's; refused unless it is on the same origin. */

@@ -124,6 +124,22 @@ describe('LegacySseClientTransport', () => {
     expect(performance.now() - started).toBeLessThan(10_000);
   });
 
+  it('a stream that ends right after naming its endpoint fails the next request at once', async () => {
+    const server = await startRawServer((request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end('event: endpoint\ndata: /mcp?session=1\n\n');
+    });
+    cleanups.push(() => server.close());
+    const transport = new LegacySseClientTransport({ url: server.url });
+    const client = new RawClient(transport);
+    cleanups.push(() => client.close());
+    const deadline = new Deadline(20_000, 'test');
+    const started = performance.now();
+    const error = await caught(transport.connect(deadline).then(() => client.start()).then(() => client.request('initialize', {}, deadline)));
+    expect(error.code).toBe('TRANSPORT_CLOSED');
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
   it('names a refused GET by its status, and a 401 with its challenge', async () => {
     const server = await startRawServer((request, response) => {
       if (request.headers.authorization === undefined) return void response.writeHead(401, { 'www-authenticate': 'Bearer realm="legacy"' }).end();
