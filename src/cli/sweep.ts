@@ -120,7 +120,10 @@ function renderReport(report: SweepReport): string {
   );
   const swept = report.servers.filter((server) => server.swept).length;
   const lines = [table.trimEnd(), ''];
-  lines.push(`sweep of ${report.date}: ${plural(swept, 'server')} measured of ${report.servers.length}`);
+  const counts = new Map<string, number>();
+  for (const server of report.servers) counts.set(server.status, (counts.get(server.status) ?? 0) + 1);
+  const byStatus = [...counts].map(([status, count]) => `${count} ${status}`).join(', ');
+  lines.push(`sweep of ${report.date}: swept ${swept} of ${plural(report.servers.length, 'server')}; ${byStatus}`);
   lines.push(report.guard.note);
   lines.push(report.written ? `wrote ${plural(report.files, 'file')} to ${printableText(report.outDir, 'note')}` : `nothing written; ${printableText(report.outDir, 'note')} is unchanged`);
   return `${lines.join('\n')}\n`;
