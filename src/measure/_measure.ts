@@ -146,10 +146,11 @@ export async function measureServer(options: MeasureOptions): Promise<Measuremen
   const clientCapabilities = clientCapabilitiesFor(options.capabilities ?? []);
   const protocolVersion = options.protocolVersion ?? DEFAULT_PROTOCOL_VERSION;
   const launch = options.launch;
-  if (isRemoteSpec(launch)) checkRemoteSpec(launch);
-  const remoteSecrets = isRemoteSpec(launch) ? [...resolveRemoteHeaders(launch, options.env).secrets, ...redactUrl(launch.url).secrets] : [];
-  const redactor = isRemoteSpec(launch) ? new Redactor(remoteSecrets) : Redactor.forLaunch(launch);
-  const captureRedactor = isRemoteSpec(launch) ? new Redactor(remoteSecrets, MIN_CAPTURE_SECRET_CHARS) : Redactor.forLaunch(launch, process.env, MIN_CAPTURE_SECRET_CHARS);
+  const remote = isRemoteSpec(launch);
+  if (remote) checkRemoteSpec(launch);
+  const remoteSecrets = remote ? [...resolveRemoteHeaders(launch, options.env).secrets, ...redactUrl(launch.url).secrets] : [];
+  const redactor = remote ? new Redactor(remoteSecrets) : Redactor.forLaunch(launch);
+  const captureRedactor = remote ? new Redactor(remoteSecrets, MIN_CAPTURE_SECRET_CHARS) : Redactor.forLaunch(launch, process.env, MIN_CAPTURE_SECRET_CHARS);
   const measuredAt = (options.now ?? (() => new Date()))().toISOString();
   const started = performance.now();
 
@@ -206,7 +207,7 @@ export async function measureServer(options: MeasureOptions): Promise<Measuremen
     isolation: {
       kind: options.isolationKind ?? 'host',
       // A remote server gets nothing of our environment but the headers named.
-      mode: !isRemoteSpec(launch) && launch.inheritEnv ? 'inherited-env' : 'minimal-env',
+      mode: !remote && launch.inheritEnv ? 'inherited-env' : 'minimal-env',
       platform: process.platform,
       arch: process.arch,
       node: process.version,
@@ -216,7 +217,7 @@ export async function measureServer(options: MeasureOptions): Promise<Measuremen
     timings: { ...first.timings, elapsedMs: Math.round(performance.now() - started) },
     attempts: captures.map((capture) => attemptSummary(capture, redactor)),
     // A remote server has no stderr to show.
-    ...(failure && !isRemoteSpec(launch) ? { stderrTail: redactor.text(printableText(last.stderrTail, 'lines')) } : {}),
+    ...(failure && !remote ? { stderrTail: redactor.text(printableText(last.stderrTail, 'lines')) } : {}),
   };
   return measurement;
 }

@@ -42,10 +42,8 @@ export async function mergeShards(dirs: readonly string[]): Promise<{ state: Res
   const ownerOf = (name: string): ShardOutput => owners.get(name) ?? first;
   const servers = names.map((name) => findServer(ownerOf(name), name));
   const entries = names.map((name) => findEntry(ownerOf(name), name));
-  // Rows of servers no longer listed are the same in every shard: they come from the first.
-  const history: HistoryRow[] = [...first.state.history.filter((row) => !owners.has(row.server)), ...[...owners].flatMap(([name, shard]) => shard.state.history.filter((row) => row.server === name))].sort(
-    compareRows,
-  );
+  // Rows of servers no shard swept (or no longer listed) are the same in every shard: the first's.
+  const history: HistoryRow[] = shards.flatMap((shard) => shard.state.history.filter((row) => ownerOf(row.server) === shard)).sort(compareRows);
   return { state: { servers, history }, sweep: { method: first.record.method, date: first.record.date, servers: entries } };
 }
 

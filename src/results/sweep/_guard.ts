@@ -1,5 +1,6 @@
 import type { Measurement } from '../../measure/index.js';
 import type { ResultsState } from '../_model.js';
+import { hasNumber } from '../history/index.js';
 
 /** The guard trips when at least this many servers regressed... */
 export const GUARD_MIN_REGRESSED = 5;
@@ -25,7 +26,7 @@ export interface GuardReport {
  */
 export function checkHarness(previous: ResultsState | null, fresh: ReadonlyMap<string, Measurement>): GuardReport {
   const hadNumber = (previous?.servers ?? []).filter(
-    (server) => (server.status === 'measured' || server.status === 'dynamic') && (server.measurement?.toolCount ?? 0) > 0,
+    (server) => server.measurement !== null && hasNumber(server.measurement.status) && (server.measurement.toolCount ?? 0) > 0,
   );
   const couldRegress = hadNumber.map((server) => server.name).filter((name) => fresh.has(name));
   if (couldRegress.length === 0) {
@@ -34,7 +35,7 @@ export function checkHarness(previous: ResultsState | null, fresh: ReadonlyMap<s
   }
   const regressed = couldRegress.filter((name) => {
     const status = fresh.get(name)?.status;
-    return status !== 'measured' && status !== 'dynamic';
+    return status === undefined || !hasNumber(status);
   });
   const tripped = regressed.length >= GUARD_MIN_REGRESSED && regressed.length >= couldRegress.length * GUARD_MIN_SHARE;
   const counts = `${regressed.length} of ${couldRegress.length} servers that had a number now fail`;

@@ -1,4 +1,5 @@
 import { printableText, type Measurement, type NotApplicable } from '../../measure/index.js';
+import { hasNumber } from '../history/index.js';
 
 /**
  * Publishes `not-applicable` only when the entry declared it and the failure's own words (its note
@@ -9,7 +10,7 @@ import { printableText, type Measurement, type NotApplicable } from '../../measu
  * says the declaration did not match.
  */
 export function applyNotApplicable(measurement: Measurement, declared: NotApplicable | undefined): Measurement {
-  if (declared === undefined || measurement.status === 'measured' || measurement.status === 'dynamic') return measurement;
+  if (declared === undefined || hasNumber(measurement.status)) return measurement;
   const words = `${measurement.note}\n${measurement.stderrTail ?? ''}`;
   const at = words.toLowerCase().indexOf(declared.expect.toLowerCase());
   if (at === -1) {

@@ -185,7 +185,6 @@ export interface MergeReport {
 
 /** Combines shard outputs into exactly the files one unsharded sweep would have written. */
 export async function mergeSweep(options: MergeOptions): Promise<MergeReport> {
-  if (options.shardDirs.length === 0) throw new McpctxError('USAGE', 'sweep merge needs at least one shard folder');
   const merged = await mergeShards(options.shardDirs.map((dir) => resolve(dir)));
   const outDir = resolve(options.outDir);
   const files = resultsFiles(merged.state, merged.sweep);
