@@ -3,7 +3,7 @@ import { mkdir, readFile, readdir, rename, rm, rmdir, stat, writeFile } from 'no
 import { dirname, join } from 'node:path';
 import { McpctxError } from '../errors/index.js';
 import { MEASUREMENT_FILE, RECORD_STATUSES, measurementJson, safeSegment, type Measurement } from '../measure/index.js';
-import { isPlainObject } from '../tokens/index.js';
+import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan } from '../tokens/index.js';
 import type { IsoDate, PublishedServer, PublishedStatus, ResultsState } from './_model.js';
 import { parseResultsJson, readResultsText } from './_read-file.js';
 import { neverSwept } from './_state.js';
@@ -119,6 +119,9 @@ export async function readResultsState(dir: string): Promise<ResultsState | null
   if (record === null) return null;
   const historyFile = join(dir, HISTORY_FILE);
   const history = parseHistoryCsv(await readResultsText(historyFile, true), historyFile);
+  // The sweep that made a record appended its history row the same day: the newest row is its date.
+  const newestRow = new Map<string, IsoDate>();
+  for (const row of history) if ((newestRow.get(row.server) ?? '') < row.date) newestRow.set(row.server, row.date);
   const servers: PublishedServer[] = [];
   for (const entry of record.servers) {
     const segment = safeSegment(entry.name);
@@ -134,9 +137,8 @@ export async function readResultsState(dir: string): Promise<ResultsState | null
     const vectorsText = await readResultsText(vectorsFile, false);
     const vectors = vectorsText === '' ? emptyToolVectors(entry.name) : parseToolVectors(vectorsText, vectorsFile);
     if (vectors.server !== entry.name) throw invalid(vectorsFile, `holds the vectors of ${JSON.stringify(vectors.server)}, not ${JSON.stringify(entry.name)}`);
-    // The sweep that made a record appended its history row the same day: the newest row is its date.
-    const lastMeasured = history.filter((row) => row.server === entry.name).reduce<IsoDate | null>((newest, row) => (newest === null || row.date > newest ? row.date : newest), null);
-    if (lastMeasured === null) throw invalid(historyFile, `has no row for ${JSON.stringify(entry.name)}, which has a record`);
+    const lastMeasured = newestRow.get(entry.name);
+    if (lastMeasured === undefined) throw invalid(historyFile, `has no row for ${JSON.stringify(entry.name)}, which has a record`);
     servers.push({ name: entry.name, status: measurement.status, measurement, lastMeasured, vectors });
   }
   return { servers, history };
@@ -223,6 +225,8 @@ function checkSweepRecord(value: unknown, file: string): SweepRecord {
  */
 function checkMeasurement(value: unknown, file: string, entry: SweepEntry): Measurement {
   if (!isPlainObject(value) || typeof value.methodology !== 'string') throw invalid(file, 'is not a measurement record');
+  // It is written out again: a value nested past the bound would overflow the stack there.
+  if (nestsDeeperThan(value)) throw invalid(file, `nests deeper than ${MAX_JSON_DEPTH} levels`);
   if (value.name !== entry.name) throw invalid(file, `is a record of ${JSON.stringify(value.name)}, not ${JSON.stringify(entry.name)}`);
   if (value.status !== entry.status) throw invalid(file, `has status ${JSON.stringify(value.status)} where ${SWEEP_FILE} says ${entry.status}`);
   for (const key of ['totalTokens', 'toolCount'] as const) {

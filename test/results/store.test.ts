@@ -112,6 +112,15 @@ describe('results files on disk', () => {
     await expect(readResultsState(dir)).rejects.toThrow(/record of "beta", not "alpha"/);
   });
 
+  it('refuses a record nested past the bound, which writing it again would overflow the stack on', async () => {
+    const state = previousState();
+    await replaceResults(dir, resultsFiles(state, recordFor(state, '2026-11-23', new Set(NAMES))));
+    const file = join(dir, 'alpha', 'measurement.json');
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    await writeFile(file, (await readFile(file, 'utf8')).replace('"serverInfo": null', `"serverInfo": ${deep}`));
+    await expect(readResultsState(dir)).rejects.toMatchObject({ code: 'INVALID_RESULTS', message: expect.stringMatching(/nests deeper than 512 levels/) });
+  });
+
   it('removes files of servers no longer listed, and never touches files it does not own', async () => {
     const state = previousState();
     await replaceResults(dir, resultsFiles(state, recordFor(state, '2026-11-23', new Set(NAMES))));
