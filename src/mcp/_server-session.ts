@@ -117,7 +117,8 @@ export class ServerSession {
 
   /** Ends the server: stdin closed, then SIGTERM and SIGKILL to its group and every process it started. Idempotent. */
   close(): Promise<ExitStatus> {
-    this.endedBeforeClose ??= this.transport.exit !== undefined || this.ending?.code === 'TRANSPORT_CLOSED';
+    // A write that met EPIPE means the server had already gone, even if its exit is not reported yet.
+    this.endedBeforeClose ??= this.transport.exit !== undefined || this.transport.inputClosedByServer || this.ending?.code === 'TRANSPORT_CLOSED';
     return this.transport.shutdown();
   }
 

@@ -89,6 +89,7 @@ export class BoundedStdioTransport implements Transport, BoundedTransport {
   private closedNotified = false;
   private fatalError: McpctxError | undefined;
   private stdinGone: McpctxError | undefined;
+  private stdinClosedByServer = false;
   private readonly stdinGoneWaiters = new Set<(error: McpctxError) => void>();
   private readonly frameBytes = new WeakMap<object, number>();
   private readonly tree = new ProcessTree();
@@ -131,6 +132,14 @@ export class BoundedStdioTransport implements Transport, BoundedTransport {
   /** How the server process ended, once it has. */
   get exit(): ExitStatus | undefined {
     return this.exitStatus;
+  }
+
+  /**
+   * True when the server stopped taking input (its stdin closed or failed, EPIPE) before shutdown
+   * began: it went away on its own, even while its exit has not been reported yet.
+   */
+  get inputClosedByServer(): boolean {
+    return this.stdinClosedByServer;
   }
 
   /** The framing error that ended the connection, if one did. */
@@ -265,6 +274,7 @@ export class BoundedStdioTransport implements Transport, BoundedTransport {
 
   private stdinEnded(reason: string): void {
     if (this.stdinGone) return;
+    if (!this.closing) this.stdinClosedByServer = true;
     this.stdinGone = this.closedError(`cannot send: ${reason}`);
     for (const waiter of [...this.stdinGoneWaiters]) waiter(this.stdinGone);
   }

@@ -151,6 +151,25 @@ describe('a real server that floods pings and never reads stdin again', () => {
     }
   });
 
+  it('a server that closed its stdin is seen as gone on its own at the first EPIPE, before its exit is reported', async () => {
+    // The shell closes its stdin at once and lives on: the write meets EPIPE while no exit is known.
+    const transport = new BoundedStdioTransport({ command: 'sh', args: ['-c', 'exec 0<&-; sleep 5'], env: markedEnv({ PATH: process.env.PATH ?? '/usr/bin:/bin' }) });
+    try {
+      await transport.start();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const outcome = await settledWithin(transport.sendWithin({ jsonrpc: '2.0', method: 'notifications/initialized' }, new Deadline(5_000)), 20_000);
+      expect(codeOf(outcome)).toBe('TRANSPORT_CLOSED');
+      expect(transport.exit).toBeUndefined();
+      expect(transport.inputClosedByServer).toBe(true);
+    } finally {
+      await transport.shutdown();
+    }
+    const ours = new BoundedStdioTransport(launch);
+    await ours.start();
+    await ours.shutdown();
+    expect(ours.inputClosedByServer).toBe(false);
+  });
+
   // The acceptance figure of issue 10: the budget plus 2 s at most, on a loaded machine too.
   it('mcpctx measure --timeout 3000 reports timeout within its budget plus 2 s', async () => {
     const started = performance.now();
