@@ -7,6 +7,7 @@ import {
   testFailureInLine,
   type OutcomeMarker,
 } from './_extract-outcome.js';
+import { LocationReader } from './_locations.js';
 import type { Extraction, RecordKind, StackFrame, TaskTerms, TestStatus } from './_types.js';
 
 export { basename } from './_extract-code.js';
@@ -45,12 +46,13 @@ export function extractFacts(text: string, context: ExtractionContext): Extracti
   let firstSuccess: OutcomeMarker | undefined;
 
   if (context.path) paths.add(context.path, context.path);
+  const locations = new LocationReader();
   forEachLine(text, EXTRACTION_LIMITS.maxLineChars, (line) => {
     if (line.trim() === '') return;
     const scan = scanPaths(line);
     for (const path of scan.paths) paths.add(path, path);
     if (!symbols.full) for (const symbol of scanSymbols(scan.masked)) symbols.add(symbol, symbol);
-    const frame = frameInLine(line);
+    const frame = frameInLine(line) ?? locations.read(line);
     if (frame) frames.add(frame, frameKey(frame));
     const signature = errorSignatureInLine(line);
     if (signature !== undefined) errorSignatures.add(signature, signature);

@@ -1,4 +1,4 @@
-import { tokenizeWords } from './_extract.js';
+import { basename, tokenizeWords } from './_extract.js';
 import { renderBlock } from './_render.js';
 import type { ScoredFragment } from './_score.js';
 import type { RecordKind, TokenCounter } from './_types.js';
@@ -20,14 +20,19 @@ function hiddenLinesMarker(count: number): string {
   return `[… ${count} line${count === 1 ? '' : 's'} not shown …]`;
 }
 
-/** The lines that show a failure: error signatures, failing tests and stack frames are never cut. */
+/**
+ * The lines never cut: those that show a failure (error signatures, failing tests, stack frames and
+ * locations) and, in a file, the lines a failure's location names.
+ */
 function failureLines(item: ScoredFragment, lines: readonly string[]): boolean[] {
   const { errorSignatures, testFailures, frames } = item.facts;
   const marks = [...errorSignatures, ...testFailures].map((mark) => mark.trim()).filter((mark) => mark !== '');
-  return lines.map((line) => {
+  const named = new Set((item.namedLines ?? []).map((line) => line - item.fragment.firstLine));
+  return lines.map((line, i) => {
+    if (named.has(i)) return true;
     if (line.trim() === '') return false;
     if (marks.some((mark) => line.includes(mark))) return true;
-    return frames.some((frame) => line.includes(frame.file) && line.includes(String(frame.line)));
+    return frames.some((frame) => line.includes(basename(frame.file)) && line.includes(String(frame.line)));
   });
 }
 

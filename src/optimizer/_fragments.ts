@@ -21,7 +21,29 @@ export function isStructured(kind: RecordKind): boolean {
  */
 export function fragmentRecord(record: NormalizedRecord): Fragment[] {
   const pieces = isStructured(record.kind) || record.text.length <= WHOLE_UP_TO ? [record.text] : splitText(record.text);
-  return pieces.map((text, i) => ({ id: `${record.id}#${i + 1}`, recordId: record.id, index: i + 1, text }));
+  const lines = new LineLocator(record.text);
+  return pieces.map((text, i) => ({ id: `${record.id}#${i + 1}`, recordId: record.id, index: i + 1, firstLine: lines.lineOf(text), text }));
+}
+
+/**
+ * The record line each piece starts on. Pieces come in text order and each starts with text of
+ * the record (its first line, or the start of a cut long line), so one forward scan finds them all.
+ */
+class LineLocator {
+  private offset = 0;
+  private line = 1;
+
+  constructor(private readonly text: string) {}
+
+  lineOf(piece: string): number {
+    const newline = piece.indexOf('\n');
+    const head = newline < 0 ? piece : piece.slice(0, newline);
+    const at = this.text.indexOf(head, this.offset);
+    if (at < 0) return this.line;
+    for (let i = this.offset; i < at; i++) if (this.text.charCodeAt(i) === 10) this.line += 1;
+    this.offset = at + head.length;
+    return this.line;
+  }
 }
 
 function splitText(text: string): string[] {

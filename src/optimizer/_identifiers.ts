@@ -170,6 +170,11 @@ export class TaskIdentifiers {
     this.nameWords = new Set(task.words);
   }
 
+  /** Whether the task names any identifier at all (a path, file, symbol or change); "the build is broken" names none. */
+  get namesAny(): boolean {
+    return this.paths.length > 0 || this.basenames.size > 0 || this.symbols.length > 0 || this.references.length > 0;
+  }
+
   /** Whether the fragment names a change the task names (`#512`, a commit): it shows what that change touched. */
   namesChange(subject: IdentifierSubject): boolean {
     return this.references.some((reference) => namesReference(subject.text, reference));
@@ -225,8 +230,19 @@ function changedPaths(change: IdentifierSubject): string[] {
  */
 export class RelatedModules {
   private readonly stems = new StemIndex();
+  /** The lines the seeds' locations name, by the last segment of the file's stem. */
+  private readonly named = new Map<string, Array<{ stem: string; line: number }>>();
 
   constructor(seeds: readonly IdentifierSubject[], files: readonly NormalizedRecord[], changes: readonly IdentifierSubject[]) {
+    for (const seed of seeds) {
+      for (const frame of seed.facts.frames) {
+        if (frame.line === undefined || VENDORED.test(toPosix(frame.file))) continue;
+        const stem = stemOf(frame.file);
+        const list = this.named.get(lastSegment(stem)) ?? [];
+        if (!list.some((entry) => entry.stem === stem && entry.line === frame.line)) list.push({ stem, line: frame.line });
+        this.named.set(lastSegment(stem), list);
+      }
+    }
     const pointed = [...seeds.map(seedPaths), ...changes.map(changedPaths)];
     for (const paths of pointed) {
       for (const path of paths) {
@@ -256,6 +272,14 @@ export class RelatedModules {
       if (level !== undefined && (best === undefined || level < best)) best = level;
     }
     return best === undefined ? 0 : IDENTIFIER_VALUE.path * HOP_DECAY ** best;
+  }
+
+  /** The lines of a file record that a failure's location names (record lines, 1-based, ascending). */
+  namedLines(record: NormalizedRecord): number[] {
+    if (record.kind !== 'file' || record.path === undefined) return [];
+    const stem = stemOf(record.path);
+    const lines = (this.named.get(lastSegment(stem)) ?? []).filter((entry) => stemsMatch(stem, entry.stem)).map((entry) => entry.line);
+    return [...new Set(lines)].sort((a, b) => a - b);
   }
 
   /** For the report: each stem with its hop count. */

@@ -182,6 +182,8 @@ export class ContextOptimizer {
         normalize: prepared.normalizeReport,
         dedupe: { merges: prepared.merges },
         selection: { mandatoryTokens: selection.mandatoryTokens, selectedTokens, renderedTokens: tokensOut },
+        mandatory: { scope: prepared.scope, demoted: prepared.demoted },
+        setAside: prepared.setAside,
       },
       stats: {
         counter: counter.name,

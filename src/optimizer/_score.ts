@@ -1,7 +1,10 @@
 import { McpctxError } from '../errors/index.js';
 import { extractFacts, tokenizeWords } from './_extract.js';
+import { failingValue, failureRanks, isFailingRecord, isFailureTask, isGenericFailureTask, showsError } from './_failure.js';
 import { IDENTIFIER_VALUE, RelatedModules, TaskIdentifiers, type IdentifierSubject } from './_identifiers.js';
+import { isSetAside, sessionSetAsideWords } from './_negative.js';
 import { isNewerRecord } from './_recency.js';
+import { mandatoryScope, scopeMandatory, type DemotedEntry, type MandatoryScope } from './_scope.js';
 import { describeValue } from './_validate.js';
 import type {
   Extraction,
@@ -19,18 +22,29 @@ export const DEFAULT_WEIGHTS: Readonly<ScoringWeights> = Object.freeze({
   error: 3,
   constraint: 5,
   failure: 2,
+  failing: 2,
   recency: 1.5,
   role: 1,
   redundancy: -2,
+  repeat: -4,
+  ignored: -8,
   priority: 1,
 });
 
 export const SIGNAL_NAMES: readonly SignalName[] = Object.keys(DEFAULT_WEIGHTS) as SignalName[];
 /**
- * The signals that say a fragment bears on this task. Error and failure do not: an unrelated
- * failure is still unrelated; they rank what is relevant. Recency, role and priority only order.
+ * The signals that say a fragment bears on this task, for or against. Error and failure do not:
+ * an unrelated failure is still unrelated; they rank what is relevant. Failing does, and is 0 unless
+ * the task is about making something pass. Repeat (a record's later fragments) and ignored (output
+ * the user set aside) count against. Recency, role and priority only order.
  */
-export const RELEVANCE_SIGNALS: readonly SignalName[] = ['lexical', 'identifier', 'constraint'];
+export const RELEVANCE_SIGNALS: readonly SignalName[] = ['lexical', 'identifier', 'constraint', 'failing', 'repeat', 'ignored'];
+/** Lexical overlap from which a fragment touches the task (with any identifier match): it then stays mandatory out of scope. */
+const TOUCHES_LEXICAL = 0.15;
+/** The k-th best fragment of one record (k from 0) loses 1 - REPEAT_DECAY^k of what the record's own name earns it: diminishing returns. */
+const REPEAT_DECAY = 0.5;
+/** Failing records from the newest down to this rank value lead to the code they name (0.6^2: the three newest). */
+const SEED_FAILURE_VALUE = 0.36;
 /** A failing fragment sharing this much of the task's vocabulary leads to the code worth seeing. */
 const SEED_LEXICAL = 0.05;
 
@@ -51,6 +65,12 @@ export interface ScoredFragment {
   /** The weighted sum of the relevance signals alone. */
   relevance: number;
   mandatoryReason?: string;
+  /** Names the task's identifiers or shares enough of its words: stays mandatory outside the task's scope. */
+  touchesTask: boolean;
+  /** Record lines (1-based) in this fragment that a failure's location names: kept in any excerpt. */
+  namedLines?: number[];
+  /** The identifier value the record earns by its path or command alone, the same on every fragment of it. */
+  recordIdentifier: number;
 }
 
 export function resolveWeights(overrides: Partial<ScoringWeights> | undefined): ScoringWeights {
@@ -111,13 +131,15 @@ function constraintValue(record: NormalizedRecord, facts: Extraction): number {
   return 0;
 }
 
-function hasErrorEvidence(record: NormalizedRecord, facts: Extraction): boolean {
-  return record.kind === 'error' || facts.errorSignatures.length > 0 || facts.frames.length > 0 || facts.testFailures.length > 0;
+const hasErrorEvidence = showsError;
+
+/** The fragment states an error (a signature, a failing test, an error record), not only where one happened. */
+function statesError(record: NormalizedRecord, facts: Extraction): boolean {
+  return record.kind === 'error' || facts.errorSignatures.length > 0 || facts.testFailures.length > 0;
 }
 
 function failureValue(record: NormalizedRecord, facts: Extraction): number {
-  if (record.kind === 'error' || record.testStatus === 'failed' || facts.outcome === 'failure') return 1;
-  return 0;
+  return isFailingRecord(record, facts) ? 1 : 0;
 }
 
 function recencyValue(record: NormalizedRecord, newestTime: number | undefined, floored: boolean): number {
@@ -136,7 +158,8 @@ function mandatoryReasonOf(record: NormalizedRecord, facts: Extraction, identifi
   if (record.kind === 'message' && (record.role === 'user' || record.role === 'system') && facts.requirements.length > 0) return 'constraint';
   if (record.kind === 'testResult' && record.testStatus === 'failed') return 'newest failure of a test';
   const failing = record.kind === 'error' || facts.outcome === 'failure';
-  if (failing && hasErrorEvidence(record, facts) && identifier >= IDENTIFIER_VALUE.symbol) return ERROR_NAMING_TASK;
+  // The fragment must state the error itself; stack frames and locations alone are where, not what.
+  if (failing && statesError(record, facts) && identifier >= IDENTIFIER_VALUE.symbol) return ERROR_NAMING_TASK;
   return undefined;
 }
 
@@ -177,24 +200,61 @@ export interface ScoringInput {
 
 export interface Scoring {
   scored: ScoredFragment[];
+  /** What mandatory content was scoped to, and what was demoted from it. */
+  scope: MandatoryScope;
+  demoted: DemotedEntry[];
+  /** Words the user's messages set aside ("ignore the lint output"). */
+  setAside: string[];
   /** Modules reached from the seeds, with their hop counts (for the report). */
   related: Array<{ stem: string; hops: number }>;
   /** Each task word's IDF weight over the session, for finding the lines of a fragment that matter. */
   taskWordWeights: ReadonlyMap<string, number>;
 }
 
-function isSeed(subject: IdentifierSubject, taskIdentifier: number, lexical: number): boolean {
+function isSeed(subject: IdentifierSubject, taskIdentifier: number, lexical: number, failing: number): boolean {
   const { record, facts } = subject;
   if (taskIdentifier >= IDENTIFIER_VALUE.symbol) return true;
   if (record.kind === 'testResult' && record.testStatus === 'failed') return true;
-  return failureValue(record, facts) > 0 && hasErrorEvidence(record, facts) && (taskIdentifier > 0 || lexical >= SEED_LEXICAL);
+  if (!(failureValue(record, facts) > 0 && hasErrorEvidence(record, facts))) return false;
+  return taskIdentifier > 0 || lexical >= SEED_LEXICAL || failing >= SEED_FAILURE_VALUE;
+}
+
+function lineCount(text: string): number {
+  let lines = 1;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lines += 1;
+  return lines;
+}
+
+/**
+ * Diminishing returns within a record: its optional fragments, best first, take a growing share of
+ * the identifier value the record's name gives each of them away (the repeat signal), so a long
+ * output whose name matches the task (every fragment of `Cargo.lock` for a task that says "cargo")
+ * does not take the budget from a better record. What a fragment earns by its own text stays.
+ */
+function withDiminishingReturns(scored: readonly ScoredFragment[]): ScoredFragment[] {
+  const byRecord = new Map<string, ScoredFragment[]>();
+  for (const item of scored) {
+    if (item.mandatoryReason !== undefined) continue;
+    const list = byRecord.get(item.record.id) ?? [];
+    list.push(item);
+    byRecord.set(item.record.id, list);
+  }
+  const penalized = new Map<ScoredFragment, ScoredFragment>();
+  for (const list of byRecord.values()) {
+    if (list.length < 2) continue;
+    list.sort((a, b) => b.score - a.score || a.fragment.index - b.fragment.index);
+    list.forEach((item, k) => {
+      if (k > 0 && item.recordIdentifier > 0) penalized.set(item, withSignal(item, 'repeat', (1 - REPEAT_DECAY ** k) * item.recordIdentifier));
+    });
+  }
+  return scored.map((item) => penalized.get(item) ?? item);
 }
 
 /**
  * Stage 4: every fragment's signals, each with value, weight and contribution. Redundancy is left at
  * 0 here: it depends on what ranks above, and selection fills it in.
  */
-export function scoreFragments(items: readonly ScoringInput[], task: TaskTerms, weights: ScoringWeights): Scoring {
+export function scoreFragments(items: readonly ScoringInput[], task: TaskTerms, weights: ScoringWeights, options: { session?: string } = {}): Scoring {
   let newestTime: number | undefined;
   for (const { record } of items) if (record.time !== undefined && (newestTime === undefined || record.time > newestTime)) newestTime = record.time;
   const taskWords = new Set(task.words);
@@ -202,20 +262,46 @@ export function scoreFragments(items: readonly ScoringInput[], task: TaskTerms, 
   const lexicalIndex = new LexicalIndex(task.words, wordSets);
   const taskIdentifiers = new TaskIdentifiers(task);
 
-  const subjects = items.map(({ fragment, record }, i) => {
+  const records = [...new Set(items.map(({ record }) => record))];
+  const setAside = sessionSetAsideWords(records, task.words);
+  const failureTask = isFailureTask(task);
+
+  const extracted = items.map(({ fragment, record }, i) => {
     const facts = extractFacts(fragment.text, { kind: record.kind, exitCode: record.exitCode, testStatus: record.testStatus, path: record.path });
     const subject: IdentifierSubject = { record, text: fragment.text, facts };
     return { fragment, subject, lexical: lexicalIndex.overlap(wordSets[i] as Set<string>), taskIdentifier: taskIdentifiers.match(subject) };
   });
-  const seeds = subjects.filter((s) => isSeed(s.subject, s.taskIdentifier, s.lexical)).map((s) => s.subject);
+  // Output the user set aside is not the failure the task is about.
+  const ranks = failureRanks(extracted.filter((s) => isFailingRecord(s.subject.record, s.subject.facts) && !isSetAside(s.subject.record, setAside)).map((s) => s.subject.record));
+  // A task that names its identifiers is about the failures that touch them; one that names none
+  // ("the build is broken") is about the newest failures, whatever they say.
+  const followsAnyFailure = isGenericFailureTask(task, taskIdentifiers.namesAny);
+  const subjects = extracted.map((s) => {
+    const rank = ranks.get(s.subject.record.id);
+    const touches = s.taskIdentifier > 0 || s.lexical >= TOUCHES_LEXICAL;
+    const failing = failureTask && rank !== undefined && (followsAnyFailure || touches) ? failingValue(rank, s.subject.record, s.subject.facts) : 0;
+    return { ...s, failing };
+  });
+  const seeds = subjects.filter((s) => isSeed(s.subject, s.taskIdentifier, s.lexical, s.failing)).map((s) => s.subject);
   const files = [...new Set(items.filter(({ record }) => record.kind === 'file' || record.kind === 'diff').map(({ record }) => record))];
   const changes = subjects.filter((s) => taskIdentifiers.namesChange(s.subject)).map((s) => s.subject);
   const related = new RelatedModules(seeds, files, changes);
+  const recordLevel = new Map<NormalizedRecord, number>();
+  for (const record of records) {
+    const nameOnly: IdentifierSubject = { record, text: '', facts: extractFacts('', { kind: record.kind }) };
+    recordLevel.set(record, Math.max(taskIdentifiers.match(nameOnly), related.value(nameOnly)));
+  }
 
-  const scored = subjects.map(({ fragment, subject, lexical, taskIdentifier }) => {
+  const scored = subjects.map(({ fragment, subject, lexical, taskIdentifier, failing }) => {
     const { record, facts } = subject;
-    const identifier = Math.max(taskIdentifier, related.value(subject));
-    const errorValue = hasErrorEvidence(record, facts) ? (identifier > 0 || lexical >= 0.25 ? 1 : 0.4) : 0;
+    const firstLine = fragment.firstLine;
+    const lastLine = firstLine + lineCount(fragment.text) - 1;
+    const namedLines = related.namedLines(record).filter((line) => line >= firstLine && line <= lastLine);
+    // The fragment holding the line a failure names is the place to look, above the rest of its file.
+    const identifier = namedLines.length > 0 ? IDENTIFIER_VALUE.path : Math.max(taskIdentifier, related.value(subject));
+    const ignored = isSetAside(record, setAside);
+    // Full value for a fragment that states an error bearing on the task; where only frames and locations show, less.
+    const errorValue = statesError(record, facts) ? (identifier > 0 || lexical >= 0.25 ? 1 : 0.4) : hasErrorEvidence(record, facts) ? 0.4 : 0;
     const constraint = constraintValue(record, facts);
     const values: Record<SignalName, number> = {
       lexical,
@@ -223,9 +309,12 @@ export function scoreFragments(items: readonly ScoringInput[], task: TaskTerms, 
       error: errorValue,
       constraint,
       failure: failureValue(record, facts),
+      failing,
       recency: recencyValue(record, newestTime, record.kind === 'decision' || constraint > 0),
       role: roleValue(record),
       redundancy: 0,
+      repeat: 0,
+      ignored: ignored ? 1 : 0,
       priority: record.priority,
     };
     const signals = {} as Record<SignalName, SignalScore>;
@@ -238,13 +327,27 @@ export function scoreFragments(items: readonly ScoringInput[], task: TaskTerms, 
       score += contribution;
       if (RELEVANCE_SIGNALS.includes(name)) relevance += contribution;
     }
-    const item: ScoredFragment = { fragment, record, facts, signals, score: round4(score), relevance: round4(relevance) };
-    const mandatoryReason = mandatoryReasonOf(record, facts, taskIdentifier);
+    const touchesTask = taskIdentifier > 0 || lexical >= TOUCHES_LEXICAL;
+    // What the fragment's own text adds above its record's name is its own; only the name's share repeats.
+    const recordIdentifier = Math.min(identifier, recordLevel.get(record) ?? 0);
+    const item: ScoredFragment = { fragment, record, facts, signals, score: round4(score), relevance: round4(relevance), touchesTask, recordIdentifier };
+    if (namedLines.length > 0) item.namedLines = namedLines;
+    // What the user set aside is never mandatory, whatever it names.
+    const mandatoryReason = ignored ? undefined : mandatoryReasonOf(record, facts, taskIdentifier);
     if (mandatoryReason !== undefined) item.mandatoryReason = mandatoryReason;
     return item;
   });
   keepNewestMandatoryErrors(scored);
-  return { scored, related: related.list(), taskWordWeights: lexicalIndex.weights };
+  const scope = mandatoryScope(records, options.session);
+  const demoted = scopeMandatory(scored, scope);
+  return {
+    scored: withDiminishingReturns(scored),
+    scope,
+    demoted,
+    setAside: [...setAside],
+    related: related.list(),
+    taskWordWeights: lexicalIndex.weights,
+  };
 }
 
 /**

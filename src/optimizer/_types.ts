@@ -161,8 +161,9 @@ export interface MergeEntry {
 // Stage 3: extraction
 // ---------------------------------------------------------------------------------------------
 
+/** Where a failure points: a stack frame, or a compiler's, linter's or test runner's location line. */
 export interface StackFrame {
-  language: 'node' | 'python';
+  language: 'node' | 'python' | 'rust' | 'jvm' | 'dotnet' | 'tsc' | 'terraform' | 'php' | 'ruby' | 'elixir' | 'eslint' | 'compiler';
   file: string;
   line?: number;
   column?: number;
@@ -210,9 +211,12 @@ export type SignalName =
   | 'error'
   | 'constraint'
   | 'failure'
+  | 'failing'
   | 'recency'
   | 'role'
   | 'redundancy'
+  | 'repeat'
+  | 'ignored'
   | 'priority';
 
 export type ScoringWeights = Record<SignalName, number>;
@@ -230,6 +234,8 @@ export interface Fragment {
   readonly recordId: string;
   /** 1-based position within the record. */
   readonly index: number;
+  /** The record line (1-based) the fragment's text starts on: where a location's line number falls. */
+  readonly firstLine: number;
   readonly text: string;
   /** Set when a large fragment is shown as the lines that bear on the task: `text` then has markers for the rest. */
   readonly excerpt?: Excerpt;
@@ -347,6 +353,13 @@ export interface ContextReport {
     renderedTokens: number;
     conflict?: BudgetConflict;
   };
+  /** What mandatory content was scoped to (the task's session or a time window), and each fragment demoted from it with why. */
+  mandatory: {
+    scope: { rule: 'session' | 'time-window' | 'all'; session?: string; since?: string; windowHours?: number };
+    demoted: Array<{ fragmentId: string; recordId: string; was: string; reason: string }>;
+  };
+  /** Words the user's messages set aside ("ignore the lint output"): output whose label carries one ranks against. */
+  setAside: string[];
 }
 
 export interface ContextResult {

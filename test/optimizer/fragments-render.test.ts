@@ -17,6 +17,8 @@ function scoredOf(record: NormalizedRecord, mandatoryReason?: string): ScoredFra
     signals: {} as ScoredFragment['signals'],
     score: 1,
     relevance: 1,
+    touchesTask: false,
+    recordIdentifier: 0,
     ...(mandatoryReason === undefined ? {} : { mandatoryReason }),
   }));
 }

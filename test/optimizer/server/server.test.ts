@@ -211,7 +211,7 @@ describe('optimizer serve: ingest, search, build', () => {
     const top = hits[0] as SearchHit;
     expect(top).toMatchObject({ recordId: 'err-config', kind: 'error', origin: 'errors[1]', fragmentId: 'err-config#1' });
     expect(top.text).toContain("open 'config.json'");
-    expect(Object.keys(top.signals).sort()).toEqual(['constraint', 'error', 'failure', 'identifier', 'lexical', 'priority', 'recency', 'redundancy', 'role']);
+    expect(Object.keys(top.signals).sort()).toEqual(['constraint', 'error', 'failing', 'failure', 'identifier', 'ignored', 'lexical', 'priority', 'recency', 'redundancy', 'repeat', 'role']);
     expect(top.signals.lexical.contribution).toBeGreaterThan(0);
   });
 
