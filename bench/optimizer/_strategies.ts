@@ -3,6 +3,7 @@
 //   B exact dedupe (keep the latest copy), then the head of A's rendering cut to the budget;
 //   C the context optimizer.
 import { ContextOptimizer, normalizeRecords } from '../../src/optimizer/index.js';
+import { compareRecency } from '../../src/optimizer/_recency.js';
 import type { ContextResult, NormalizedRecord } from '../../src/optimizer/_types.js';
 import { countTokens } from '../../src/tokens/index.js';
 import type { BenchScenario } from './_scenarios.js';
@@ -102,6 +103,15 @@ export function dedupeHeadStrategy(scenario: BenchScenario): StrategyOutput {
     return headToBudget(records.map(renderRecord), scenario.tokenBudget);
   });
   return { context, ms };
+}
+
+/**
+ * The newest-first baseline of the blind-session comparisons: exact duplicates collapsed, then
+ * records newest first (the optimizer's one recency order), each under its tag, cut to the budget.
+ */
+export function newestFirstContext(scenario: BenchScenario, budget: number): string {
+  const records = dedupeExact(normalizeRecords(scenario.records).records).sort((a, b) => compareRecency(b, a));
+  return headToBudget(records.map(renderRecord), budget);
 }
 
 export function optimizerStrategy(scenario: BenchScenario): StrategyOutput {

@@ -1,0 +1,110 @@
+// Required facts kept, this tree's optimizer against the optimizer of PREVIOUS_REVISION (today's main
+// when this work began) and a newest-first baseline, on three sets:
+//   - the blind set of bench/optimizer/blind/ (six sessions frozen before the first run; never tuned
+//     on), each at budgets 1,500, 3,000 and 6,000;
+//   - the twelve tuned scenarios and the six held-out ones, each at its own budget.
+// A fact is kept when it is an exact substring of the context. Budget: o200k tokens of the context.
+import { countTokens } from '../src/tokens/index.js';
+import type { BenchContext, BenchReport } from './_harness.js';
+import { loadPreviousOptimizer, PREVIOUS_REVISION } from './optimizer/_previous.js';
+import { BLIND_DIR, HELDOUT_DIR, loadScenarios, SCENARIO_DIR, type BenchScenario } from './optimizer/_scenarios.js';
+import { newestFirstContext } from './optimizer/_strategies.js';
+import { ContextOptimizer } from '../src/optimizer/index.js';
+
+const BLIND_BUDGETS = [1_500, 3_000, 6_000] as const;
+type Contender = 'newest-first' | 'previous' | 'current';
+const CONTENDERS: readonly Contender[] = ['newest-first', 'previous', 'current'];
+
+interface Run {
+  set: 'blind' | 'tuned' | 'heldout';
+  scenario: string;
+  budget: number;
+  contender: Contender;
+  kept: number;
+  facts: number;
+  lost: string[];
+  tokens: number;
+  withinBudget: boolean;
+  conflict: boolean;
+}
+
+interface Builder {
+  buildContext(input: object): { context: string; report: { selection: { conflict?: unknown } } };
+}
+
+function measure(set: Run['set'], scenario: BenchScenario, budget: number, contender: Contender, builders: Record<'previous' | 'current', Builder>): Run {
+  let context: string;
+  let conflict = false;
+  if (contender === 'newest-first') context = newestFirstContext(scenario, budget);
+  else {
+    const result = builders[contender].buildContext({ ...scenario.records, task: scenario.task, tokenBudget: budget });
+    context = result.context;
+    conflict = result.report.selection.conflict !== undefined;
+  }
+  const lost = scenario.requiredFacts.filter((fact) => !context.includes(fact));
+  const tokens = countTokens(context);
+  return { set, scenario: scenario.name, budget, contender, kept: scenario.requiredFacts.length - lost.length, facts: scenario.requiredFacts.length, lost, tokens, withinBudget: tokens <= budget, conflict };
+}
+
+function total(runs: readonly Run[], contender: Contender): { kept: number; facts: number } {
+  const mine = runs.filter((run) => run.contender === contender);
+  return { kept: mine.reduce((sum, run) => sum + run.kept, 0), facts: mine.reduce((sum, run) => sum + run.facts, 0) };
+}
+
+export async function run({ progress }: BenchContext): Promise<BenchReport> {
+  const previous = await loadPreviousOptimizer();
+  const builders = { previous: new previous.ContextOptimizer() as Builder, current: new ContextOptimizer() as Builder };
+  const runs: Run[] = [];
+  for (const scenario of loadScenarios(BLIND_DIR)) {
+    progress(`blind ${scenario.name}`);
+    for (const budget of BLIND_BUDGETS) for (const contender of CONTENDERS) runs.push(measure('blind', scenario, budget, contender, builders));
+  }
+  for (const [set, dir] of [['tuned', SCENARIO_DIR], ['heldout', HELDOUT_DIR]] as const) {
+    for (const scenario of loadScenarios(dir)) {
+      progress(`${set} ${scenario.name}`);
+      for (const contender of CONTENDERS) runs.push(measure(set, scenario, scenario.tokenBudget, contender, builders));
+    }
+  }
+
+  const rowsOf = (set: Run['set']): Array<Array<string | number>> => {
+    const keyed = new Map<string, Partial<Record<Contender, Run>>>();
+    for (const item of runs.filter((entry) => entry.set === set)) {
+      const key = `${item.scenario}\u0000${item.budget}`;
+      keyed.set(key, { ...keyed.get(key), [item.contender]: item });
+    }
+    return [...keyed.values()].map((row) => {
+      const current = row.current as Run;
+      const cell = (item: Run | undefined): string => (item === undefined ? '' : `${item.kept}/${item.facts}${item.withinBudget ? '' : item.conflict ? ' CONFLICT' : ' OVER'}`);
+      return [set, current.scenario, current.budget, cell(row['newest-first']), cell(row.previous), cell(row.current), current.tokens];
+    });
+  };
+
+  const sets = ['blind', 'tuned', 'heldout'] as const;
+  const totals = Object.fromEntries(sets.map((set) => [set, Object.fromEntries(CONTENDERS.map((contender) => [contender, total(runs.filter((entry) => entry.set === set), contender)]))]));
+  const blindCurrent = runs.filter((entry) => entry.set === 'blind' && entry.contender === 'current');
+  const behindBaseline = blindCurrent.filter((entry) => {
+    const baseline = runs.find((other) => other.set === 'blind' && other.contender === 'newest-first' && other.scenario === entry.scenario && other.budget === entry.budget);
+    return baseline !== undefined && entry.kept < baseline.kept;
+  });
+  const overBudget = runs.filter((entry) => entry.contender === 'current' && !entry.withinBudget && !entry.conflict);
+  const cells = (set: Run['set']): string =>
+    CONTENDERS.map((contender) => `${contender} ${(totals[set] as Record<Contender, { kept: number; facts: number }>)[contender].kept}/${(totals[set] as Record<Contender, { kept: number; facts: number }>)[contender].facts}`).join(', ');
+  return {
+    title: `Required facts kept: this tree's optimizer against ${PREVIOUS_REVISION}'s and a newest-first baseline (blind set at 1,500 / 3,000 / 6,000; tuned and held-out sets at their budgets)`,
+    table: { columns: ['set', 'scenario', 'budget', 'newest-first', PREVIOUS_REVISION, 'current', 'current tokens'], rows: [...rowsOf('blind'), ...rowsOf('tuned'), ...rowsOf('heldout')] },
+    figures: {
+      previousRevision: PREVIOUS_REVISION,
+      blindBudgets: BLIND_BUDGETS,
+      totals,
+      currentBehindBaseline: behindBaseline.map((entry) => `${entry.scenario}@${entry.budget}`),
+      currentOverBudgetWithoutConflict: overBudget.map((entry) => `${entry.set}/${entry.scenario}@${entry.budget}`),
+      runs,
+    },
+    notes: [
+      `blind (never tuned on): ${cells('blind')}`,
+      `tuned scenarios: ${cells('tuned')}`,
+      `held-out (first blind set): ${cells('heldout')}`,
+      `current behind the newest-first baseline in ${behindBaseline.length} blind run(s)${behindBaseline.length === 0 ? '' : `: ${behindBaseline.map((entry) => `${entry.scenario}@${entry.budget}`).join(', ')}`}; over budget without a conflict: ${overBudget.length}.`,
+    ],
+  };
+}
