@@ -153,6 +153,22 @@ export function rawBodies(records: SessionRecords): string[] {
   return bodies;
 }
 
+/**
+ * What a derived id hashes: the content (kind, identifying fields, text) and every other field the
+ * caller gave that the later stages read (timestamp, priority), each only when given so that a
+ * record without them keeps the id it always had. Two records with the same hash are then equal in
+ * everything but their input position: interchangeable, so numbering them `~2`, `~3` in input order
+ * gives the same tags to the same contents whatever the order (shuffling them only swaps two equal
+ * things). Two runs with the same output at different times, or the same text given different
+ * priorities, get different ids from what they are, never from where they sit.
+ */
+function derivedIdHash(contentHash: string, record: { timestamp?: string; priority?: number }): string {
+  if (record.timestamp === undefined && record.priority === undefined) return contentHash;
+  const parts = [contentHash, record.timestamp ?? ''];
+  if (record.priority !== undefined) parts.push(`priority ${record.priority}`);
+  return sha256Hex(parts.join('\u0000'));
+}
+
 /** Stage 1 on records that are already validated (`parseSessionRecords`). */
 export function normalizeValidated(records: SessionRecords): NormalizedSession {
   const out: NormalizedRecord[] = [];
@@ -184,11 +200,7 @@ export function normalizeValidated(records: SessionRecords): NormalizedSession {
       const contentHash = sha256Hex(`${kind}\u0000${view.identity}\u0000${text}`);
       let id = record.id;
       if (id === undefined) {
-        // The timestamp is part of a derived id: two runs with the same output at different times are
-        // told apart by when they ran, not by where they sit in the input (which may be any order).
-        // Only records equal in content and time are numbered, in input order, the one clock they have.
-        const idHash = record.timestamp === undefined ? contentHash : sha256Hex(`${contentHash}\u0000${record.timestamp}`);
-        const base = `${ID_PREFIX[kind]}-${idHash.slice(0, 12)}`;
+        const base = `${ID_PREFIX[kind]}-${derivedIdHash(contentHash, record).slice(0, 12)}`;
         let seen = derivedIds.get(base) ?? 0;
         do {
           seen++;

@@ -103,8 +103,9 @@ export interface RunHistoryEntry {
  */
 export interface NormalizedRecord {
   /**
-   * The caller's id, or `<kind>-<12 hex>` of sha256 over the content (and the timestamp, when there is
-   * one), suffixed `~2`, `~3` in input order for records equal in both.
+   * The caller's id, or `<kind>-<12 hex>` of sha256 over the content and the timestamp and priority
+   * (each when given); records equal in all of these are interchangeable and are suffixed `~2`,
+   * `~3` in input order, so the same contents get the same set of tags whatever the input order.
    */
   readonly id: string;
   readonly kind: RecordKind;
