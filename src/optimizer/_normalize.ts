@@ -12,6 +12,7 @@ import {
   type TestResultRecord,
   type ToolOutputRecord,
 } from './_types.js';
+import { normalizePath } from './_paths.js';
 import { parseSessionRecords, type ValidationOptions } from './_validate.js';
 
 export interface NormalizedSession {
@@ -120,12 +121,15 @@ function viewOf(kind: RecordKind, record: Record<string, unknown>): KindView {
     }
     case 'file': {
       const r = record as unknown as FileRecord;
-      // Snapshots of one file are runs of it: the newest is the file, older ones its history.
-      return { body: r.content, label: r.path, identity: r.path, collapse: false, fields: { path: r.path, runKey: `file:${r.path.replace(/\\/g, '/')}` } };
+      // Snapshots of one file are runs of it: the newest is the file, older ones its history. The
+      // label keeps the caller's spelling; every comparison reads the normalized `path`.
+      const path = normalizePath(r.path);
+      return { body: r.content, label: r.path, identity: path, collapse: false, fields: { path, runKey: `file:${path}` } };
     }
     case 'diff': {
       const r = record as unknown as DiffRecord;
-      return { body: r.diff, label: r.path, identity: r.path, collapse: false, fields: { path: r.path } };
+      const path = normalizePath(r.path);
+      return { body: r.diff, label: r.path, identity: path, collapse: false, fields: { path } };
     }
     case 'testResult': {
       const r = record as unknown as TestResultRecord;

@@ -131,6 +131,10 @@ export interface NormalizedRecord {
   readonly tool?: string;
   readonly command?: string;
   readonly exitCode?: number;
+  /**
+   * Files and diffs: the path in one spelling (`normalizePath`: `/` separators, `.` and `..` resolved,
+   * no leading `./`), which every comparison and merge reads; the caller's spelling stays in `label`.
+   */
   readonly path?: string;
   readonly testName?: string;
   readonly testStatus?: TestStatus;
