@@ -77,7 +77,8 @@ export class ContextOptimizer {
     const budget = parsed.tokenBudget ?? this.tokenBudget;
     const counter = this.counter;
     const tokensIn = rawBodies(parsed).reduce((sum, body) => sum + counter.count(body), 0);
-    const prepared = prepareSession(parsed, parsed.task, this.prepareSettings());
+    // `prepared.session` is the task's session: the stage that scopes mandatory content reads it there.
+    const prepared = prepareSession(parsed, parsed.task, this.prepareSettings(), parsed.session);
     const reservedTokens = renderingReserve(counter, prepared.merges.length + prepared.scored.length);
     const focused = focusWhereOverBudget(prepared.scored, {
       counter,
