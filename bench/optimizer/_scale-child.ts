@@ -1,9 +1,13 @@
 // One measurement of the scale benchmark, in a process of its own so that heap and peak RSS belong
-// to one size only: `node --import tsx bench/optimizer/_scale-child.ts <records>` generates the
-// session, builds the context once, and prints one JSON line on stdout.
-import { ContextOptimizer } from '../../src/optimizer/index.js';
+// to one size and one implementation only:
+// `node --import tsx bench/optimizer/_scale-child.ts <records> [<optimizer index.ts>]` generates the
+// session, imports the optimizer (this tree's by default, or the path given: `_previous.ts`
+// materialises another revision's), builds the context once, and prints one JSON line on stdout.
+import { pathToFileURL } from 'node:url';
+import type * as OptimizerModule from '../../src/optimizer/index.js';
 import { countTokens } from '../../src/tokens/index.js';
 import { generateSession } from './_generate.js';
+import { CURRENT_OPTIMIZER } from './_previous.js';
 
 export interface ScaleSample {
   records: number;
@@ -20,10 +24,12 @@ export interface ScaleSample {
 }
 
 const records = Number(process.argv[2]);
+const implementation = process.argv[3] ?? CURRENT_OPTIMIZER;
 if (!Number.isInteger(records) || records <= 0) {
-  process.stderr.write('usage: _scale-child.ts <records>\n');
+  process.stderr.write('usage: _scale-child.ts <records> [<path of an optimizer index.ts>]\n');
   process.exit(2);
 }
+const { ContextOptimizer } = (await import(pathToFileURL(implementation).href)) as typeof OptimizerModule;
 const input = generateSession(records);
 let inputChars = 0;
 for (const value of Object.values(input)) {

@@ -262,8 +262,12 @@ function recencyOrder(records: readonly NormalizedRecord[]): number[] {
   return records.map((_, index) => index).sort((a, b) => compareRecency(records[a]!, records[b]!) || a - b);
 }
 
-/** Near duplicates are only looked for among records that could stand for each other. */
+/** Near duplicates are only looked for among records that could stand for each other, of one session. */
 function comparisonGroup(record: NormalizedRecord): string {
+  return record.session === undefined ? kindGroup(record) : `${kindGroup(record)}\u0000session ${record.session}`;
+}
+
+function kindGroup(record: NormalizedRecord): string {
   switch (record.kind) {
     case 'file':
     case 'diff':

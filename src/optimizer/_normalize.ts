@@ -12,6 +12,7 @@ import {
   type TestResultRecord,
   type ToolOutputRecord,
 } from './_types.js';
+import { normalizePath } from './_paths.js';
 import { parseSessionRecords, type ValidationOptions } from './_validate.js';
 
 export interface NormalizedSession {
@@ -120,12 +121,15 @@ function viewOf(kind: RecordKind, record: Record<string, unknown>): KindView {
     }
     case 'file': {
       const r = record as unknown as FileRecord;
-      // Snapshots of one file are runs of it: the newest is the file, older ones its history.
-      return { body: r.content, label: r.path, identity: r.path, collapse: false, fields: { path: r.path, runKey: `file:${r.path.replace(/\\/g, '/')}` } };
+      // Snapshots of one file are runs of it: the newest is the file, older ones its history. The
+      // label keeps the caller's spelling; every comparison reads the normalized `path`.
+      const path = normalizePath(r.path);
+      return { body: r.content, label: r.path, identity: path, collapse: false, fields: { path, runKey: `file:${path}` } };
     }
     case 'diff': {
       const r = record as unknown as DiffRecord;
-      return { body: r.diff, label: r.path, identity: r.path, collapse: false, fields: { path: r.path } };
+      const path = normalizePath(r.path);
+      return { body: r.diff, label: r.path, identity: path, collapse: false, fields: { path } };
     }
     case 'testResult': {
       const r = record as unknown as TestResultRecord;
@@ -153,6 +157,23 @@ export function rawBodies(records: SessionRecords): string[] {
   return bodies;
 }
 
+/**
+ * What a derived id hashes: the content (kind, identifying fields, text) and every other field the
+ * caller gave that the later stages read (timestamp, priority; the session is part of the content
+ * hash), each only when given so that a
+ * record without them keeps the id it always had. Two records with the same hash are then equal in
+ * everything but their input position: interchangeable, so numbering them `~2`, `~3` in input order
+ * gives the same tags to the same contents whatever the order (shuffling them only swaps two equal
+ * things). Two runs with the same output at different times, or the same text given different
+ * priorities, get different ids from what they are, never from where they sit.
+ */
+function derivedIdHash(contentHash: string, record: { timestamp?: string; priority?: number; session?: string }): string {
+  if (record.timestamp === undefined && record.priority === undefined) return contentHash;
+  const parts = [contentHash, record.timestamp ?? ''];
+  if (record.priority !== undefined) parts.push(`priority ${record.priority}`);
+  return sha256Hex(parts.join('\u0000'));
+}
+
 /** Stage 1 on records that are already validated (`parseSessionRecords`). */
 export function normalizeValidated(records: SessionRecords): NormalizedSession {
   const out: NormalizedRecord[] = [];
@@ -167,7 +188,7 @@ export function normalizeValidated(records: SessionRecords): NormalizedSession {
     const list = records[array] ?? [];
     for (let index = 0; index < list.length; index++) {
       const given = list[index] as unknown as Record<string, unknown>;
-      const record = {} as Record<string, unknown> & { id?: string; timestamp?: string; priority?: number };
+      const record = {} as Record<string, unknown> & { id?: string; timestamp?: string; priority?: number; session?: string };
       for (const [field, value] of Object.entries(given)) {
         if (typeof value !== 'string') record[field] = value;
         else {
@@ -181,14 +202,14 @@ export function normalizeValidated(records: SessionRecords): NormalizedSession {
       let collapsed = 0;
       if (view.collapse) ({ text, collapsed } = collapseRepeatedLines(text));
       collapsedLines += collapsed;
-      const contentHash = sha256Hex(`${kind}\u0000${view.identity}\u0000${text}`);
+      // Records of different sessions are never duplicates or runs of each other: what one session
+      // said must stay in that session for scoping, even when another said the same.
+      const identity = record.session === undefined ? view.identity : `${view.identity}\u0000session ${record.session}`;
+      const contentHash = sha256Hex(`${kind}\u0000${identity}\u0000${text}`);
+      const fields = record.session === undefined || view.fields.runKey === undefined ? view.fields : { ...view.fields, runKey: `${view.fields.runKey}\u0000session ${record.session}` };
       let id = record.id;
       if (id === undefined) {
-        // The timestamp is part of a derived id: two runs with the same output at different times are
-        // told apart by when they ran, not by where they sit in the input (which may be any order).
-        // Only records equal in content and time are numbered, in input order, the one clock they have.
-        const idHash = record.timestamp === undefined ? contentHash : sha256Hex(`${contentHash}\u0000${record.timestamp}`);
-        const base = `${ID_PREFIX[kind]}-${idHash.slice(0, 12)}`;
+        const base = `${ID_PREFIX[kind]}-${derivedIdHash(contentHash, record).slice(0, 12)}`;
         let seen = derivedIds.get(base) ?? 0;
         do {
           seen++;
@@ -198,13 +219,14 @@ export function normalizeValidated(records: SessionRecords): NormalizedSession {
       }
       const time = record.timestamp === undefined ? undefined : Date.parse(record.timestamp);
       const normalized: NormalizedRecord = {
-        ...stripUndefined(view.fields),
+        ...stripUndefined(fields),
         id,
         kind,
         origin: { array, index },
         order: order++,
         ...(record.timestamp === undefined ? {} : { timestamp: record.timestamp, time }),
         priority: record.priority ?? 0.5,
+        ...(record.session === undefined ? {} : { session: record.session }),
         label: tagSafe(view.label),
         text,
         collapsedLines: collapsed,

@@ -1,31 +1,35 @@
+/**
+ * `buildContext` as a pipeline of stages, each a function that takes the records the one before
+ * produced (no stage reads the rendered text back):
+ *
+ *   1. validate        `_validate.ts`    parseOptimizerInput: INVALID_RECORDS naming record and field
+ *   2. normalize       `_normalize.ts`   normalizeValidated: ids, line endings, collapsed log lines, paths
+ *   3. order           `_recency.ts`     compareRecency: the one recency order, oldest first
+ *   4. deduplicate     `_dedupe.ts`      dedupeRecords: exact copies, repeated runs, near duplicates
+ *   5. fragment        `_fragments.ts`   fragmentRecord: records into fragments
+ *   6. extract, score  `_extract.ts`, `_score.ts`, `_constraints.ts`: signals, mandatory reasons,
+ *                                         constraint sentences (2-6 together: `_prepare.ts` prepareSession)
+ *   7. reserve         `_render.ts`      renderingReserve: headings, blank lines, the longest omission line
+ *   8. focus           `_focus.ts`       focusWhereOverBudget: excerpts when not everything fits
+ *   9. select          `_select.ts`      selectFragments: mandatory first, then greedy; each block counted once
+ *  10. render, fit     `_fit.ts`         fitRendered: layoutContext (`_render.ts`), the rendered total checked once
+ *  11. result          `_result.ts`      assembleResult: sources from the rendered blocks, omissions, report, stats
+ *
+ * `search` runs stages 1-6 and ranks.
+ */
 import { McpctxError } from '../errors/index.js';
 import { resolveCounter } from './_counter.js';
-import { DEFAULT_NEAR_DUPLICATE_THRESHOLD, dedupeRecords } from './_dedupe.js';
-import { extractTaskTerms } from './_extract.js';
+import { DEFAULT_NEAR_DUPLICATE_THRESHOLD } from './_dedupe.js';
+import { fitRendered } from './_fit.js';
 import { focusWhereOverBudget } from './_focus.js';
-import { fragmentRecord } from './_fragments.js';
-import { normalizeValidated, originText, rawBodies } from './_normalize.js';
-import { compareRecency } from './_recency.js';
+import { rawBodies } from './_normalize.js';
+import { prepareSession, type PrepareSettings } from './_prepare.js';
 import { SelectedTextIndex } from './_redundancy.js';
-import { ALL_SECTION_HEADINGS, omissionLine, parseSourceTags, renderBlock, renderContext } from './_render.js';
-import { splitConstraints } from './_constraints.js';
-import { resolveWeights, round4, scoreFragments, type ScoredFragment, type Scoring } from './_score.js';
-import { byRank, omittedEntry, selectFragments, weakestOptional } from './_select.js';
-import type {
-  BudgetConflict,
-  ContextResult,
-  MergeEntry,
-  NormalizedRecord,
-  OmissionReason,
-  OmittedEntry,
-  OptimizerInput,
-  OptimizerOptions,
-  ScoringWeights,
-  SearchHit,
-  SessionRecords,
-  SourceEntry,
-  TokenCounter,
-} from './_types.js';
+import { renderBlock, renderingReserve } from './_render.js';
+import { assembleResult, sourceEntry } from './_result.js';
+import { resolveWeights } from './_score.js';
+import { byRank, selectFragments } from './_select.js';
+import type { ContextResult, OptimizerInput, OptimizerOptions, ScoringWeights, SearchHit, SessionRecords, TokenCounter } from './_types.js';
 import { DEFAULT_MAX_RECORD_CHARS, describeValue, parseBudget, parseOptimizerInput, parseSessionRecords, parseTask } from './_validate.js';
 
 export const DEFAULT_TOKEN_BUDGET = 8_000;
@@ -33,7 +37,6 @@ const DEFAULT_MIN_RELEVANCE = 0.5;
 /** A fragment this much inside what is already selected adds nothing worth its tokens. */
 const REDUNDANT_AT = 0.7;
 const DEFAULT_SEARCH_LIMIT = 10;
-const OMISSION_REASONS: readonly OmissionReason[] = ['exact-duplicate', 'repeated-run', 'near-duplicate', 'low-relevance', 'redundant', 'over-budget'];
 
 function checkUnit(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -41,41 +44,6 @@ function checkUnit(name: string, value: number | undefined, fallback: number): n
     throw new McpctxError('INVALID_ARGUMENT', `${name} must be a number from 0 to 1, got ${describeValue(value)}`);
   }
   return value;
-}
-
-function sourceEntry(item: ScoredFragment, tokens: number): SourceEntry {
-  const entry: SourceEntry = {
-    fragmentId: item.fragment.id,
-    recordId: item.record.id,
-    kind: item.record.kind,
-    origin: originText(item.record),
-    label: item.record.label,
-    tokens,
-    score: item.score,
-    mandatory: item.mandatoryReason !== undefined,
-    signals: item.signals,
-  };
-  if (item.record.timestamp !== undefined) entry.timestamp = item.record.timestamp;
-  if (item.mandatoryReason !== undefined) entry.mandatoryReason = item.mandatoryReason;
-  if (item.fragment.excerpt !== undefined) entry.excerpt = { ...item.fragment.excerpt };
-  return entry;
-}
-
-function mergeOmissions(merges: readonly MergeEntry[], byId: ReadonlyMap<string, NormalizedRecord>): OmittedEntry[] {
-  return merges.map((merge) => {
-    const record = byId.get(merge.merged);
-    return {
-      recordId: merge.merged,
-      origin: record === undefined ? '' : originText(record),
-      reason: merge.reason,
-      keptAs: merge.kept,
-      detail: merge.detail,
-    };
-  });
-}
-
-function withConstraintSentences(scoring: Scoring): Scoring {
-  return { ...scoring, scored: splitConstraints(scoring.scored) };
 }
 
 /**
@@ -109,10 +77,9 @@ export class ContextOptimizer {
     const budget = parsed.tokenBudget ?? this.tokenBudget;
     const counter = this.counter;
     const tokensIn = rawBodies(parsed).reduce((sum, body) => sum + counter.count(body), 0);
-    const prepared = this.prepare(parsed, parsed.task);
-
-    const omissionReserve = counter.count(omissionLine(new Map(OMISSION_REASONS.map((reason) => [reason, 9_999_999]))));
-    const reservedTokens = counter.count(ALL_SECTION_HEADINGS.join('\n')) + omissionReserve;
+    // `prepared.session` is the task's session: the stage that scopes mandatory content reads it there.
+    const prepared = prepareSession(parsed, parsed.task, this.prepareSettings(), parsed.session);
+    const reservedTokens = renderingReserve(counter, prepared.merges.length + prepared.scored.length);
     const focused = focusWhereOverBudget(prepared.scored, {
       counter,
       available: budget - reservedTokens,
@@ -129,78 +96,8 @@ export class ContextOptimizer {
       newRedundancyIndex: () => new SelectedTextIndex(),
       redundantAt: REDUNDANT_AT,
     });
-    const omitted = [...prepared.mergeOmissions, ...selection.omitted];
-    let selected = selection.selected;
-
-    const omissionCounts = (): Map<OmissionReason, number> => {
-      const counts = new Map<OmissionReason, number>();
-      for (const entry of omitted) counts.set(entry.reason, (counts.get(entry.reason) ?? 0) + 1);
-      return counts;
-    };
-    let context = renderContext(selected, omissionCounts());
-    let tokensOut = counter.count(context);
-    // Per-fragment counts are nearly additive; the rendered total is the number that is promised.
-    while (tokensOut > budget) {
-      const weakest = weakestOptional(selected, selection.tokens);
-      if (weakest === undefined) break;
-      selected = selected.filter((item) => item !== weakest);
-      omitted.push(omittedEntry(weakest, 'over-budget', 'removed so that the rendered context fits the budget', selection.tokens.get(weakest.fragment.id)));
-      context = renderContext(selected, omissionCounts());
-      tokensOut = counter.count(context);
-    }
-
-    let conflict: BudgetConflict | undefined;
-    if (tokensOut > budget) {
-      conflict = {
-        code: 'BUDGET_CONFLICT',
-        budget,
-        mandatoryTokens: selection.mandatoryTokens,
-        message: `the mandatory fragments (constraints, accepted decisions, newest test failures, errors naming the task's identifiers) need ${selection.mandatoryTokens} tokens and the context ${tokensOut}, over the budget of ${budget}; all of them are included, nothing mandatory was dropped. Raise the budget or narrow the records.`,
-      };
-    }
-
-    const bySource = new Map(selected.map((item) => [item.fragment.id, item]));
-    const sources = parseSourceTags(context).flatMap(({ fragmentId }) => {
-      const item = bySource.get(fragmentId);
-      return item === undefined ? [] : [sourceEntry(item, selection.tokens.get(fragmentId) ?? 0)];
-    });
-    const selectedTokens = sources.reduce((sum, source) => sum + source.tokens, 0);
-    const result: ContextResult = {
-      context,
-      sources,
-      omitted,
-      report: {
-        version: 1,
-        counter: counter.exact
-          ? { name: counter.name, exact: true }
-          : { name: counter.name, exact: false, note: `token figures are ${counter.name} estimates, not a tokenizer's counts` },
-        weights: { ...this.weights },
-        minRelevance: this.minRelevance,
-        budget,
-        task: prepared.taskTerms,
-        related: prepared.related,
-        normalize: prepared.normalizeReport,
-        dedupe: { merges: prepared.merges },
-        selection: { mandatoryTokens: selection.mandatoryTokens, selectedTokens, renderedTokens: tokensOut },
-        mandatory: { scope: prepared.scope, demoted: prepared.demoted },
-        setAside: prepared.setAside,
-      },
-      stats: {
-        counter: counter.name,
-        exact: counter.exact,
-        tokensIn,
-        tokensOut,
-        reduction: tokensIn === 0 ? 0 : round4(1 - tokensOut / tokensIn),
-        budget,
-        withinBudget: tokensOut <= budget,
-        records: prepared.recordCount,
-        fragments: prepared.scored.length,
-        selected: sources.length,
-        omitted: omitted.length,
-      },
-    };
-    if (conflict !== undefined) result.report.selection.conflict = conflict;
-    return result;
+    const fitted = fitRendered(selection, prepared.mergeOmissions, budget, counter);
+    return assembleResult(prepared, selection, fitted, { counter, weights: this.weights, minRelevance: this.minRelevance, budget, tokensIn });
   }
 
   /** Ranked fragments for a query over the records, best first (equal scores: the newer record first), without a budget. */
@@ -208,7 +105,7 @@ export class ContextOptimizer {
     const task = parseTask(query);
     if (!Number.isSafeInteger(limit) || limit < 1) throw new McpctxError('INVALID_ARGUMENT', `limit must be a positive integer, got ${describeValue(limit)}`);
     const parsed = parseSessionRecords(records, { maxRecordChars: this.maxRecordChars });
-    const { scored } = this.prepare(parsed, task);
+    const { scored } = prepareSession(parsed, task, this.prepareSettings());
     return scored
       .filter((item) => item.relevance > 0)
       .sort(byRank)
@@ -216,29 +113,7 @@ export class ContextOptimizer {
       .map((item) => ({ ...sourceEntry(item, this.counter.count(renderBlock(item))), text: item.fragment.text }));
   }
 
-  /**
-   * Stages 1-4 on validated records. From here on records go oldest first (`compareRecency`), not
-   * in input order: every list the result holds is then in an order the input's arrangement of
-   * dated records cannot change.
-   */
-  private prepare(records: SessionRecords, task: string) {
-    const normalized = normalizeValidated(records);
-    const byId = new Map(normalized.records.map((record) => [record.id, record]));
-    const oldestFirst = [...normalized.records].sort(compareRecency);
-    const { records: kept, merges } = dedupeRecords(oldestFirst, { nearDuplicateThreshold: this.nearDuplicateThreshold });
-    const taskTerms = extractTaskTerms(task);
-    const items = kept.flatMap((record) => fragmentRecord(record).map((fragment) => ({ fragment, record })));
-    return {
-      recordCount: normalized.records.length,
-      normalizeReport: {
-        records: normalized.records.length,
-        collapsedLines: normalized.collapsedLines,
-        replacedInvalidUtf16: normalized.replacedInvalidUtf16,
-      },
-      merges,
-      mergeOmissions: mergeOmissions(merges, byId),
-      taskTerms,
-      ...withConstraintSentences(scoreFragments(items, taskTerms, this.weights)),
-    };
+  private prepareSettings(): PrepareSettings {
+    return { weights: this.weights, nearDuplicateThreshold: this.nearDuplicateThreshold };
   }
 }

@@ -1,4 +1,4 @@
-import type { NormalizedRecord, OmissionReason, RecordKind } from './_types.js';
+import type { NormalizedRecord, OmissionReason, RecordKind, TokenCounter } from './_types.js';
 import { compareRecency } from './_recency.js';
 import type { ScoredFragment } from './_score.js';
 
@@ -71,9 +71,6 @@ export function sectionHeading(title: string): string {
   return `## ${title}\n`;
 }
 
-/** Every heading the context can hold, for reserving their tokens before selection. */
-export const ALL_SECTION_HEADINGS: readonly string[] = SECTIONS.map((section) => sectionHeading(section.title));
-
 export function omissionLine(counts: ReadonlyMap<OmissionReason, number>): string {
   const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
   if (total === 0) return '';
@@ -86,21 +83,59 @@ function chronological(a: ScoredFragment, b: ScoredFragment): number {
   return compareRecency(a.record, b.record) || a.fragment.index - b.fragment.index;
 }
 
+/** What separates two sections (and the last section from the omission line): a blank line. */
+const SECTION_SEPARATOR = '\n';
+
+/** The rendered context and the fragments in it, in the order their blocks appear. */
+export interface RenderedContext {
+  text: string;
+  /** The selected fragments in rendering order: the sources of the result, no parsing of `text` needed. */
+  blocks: ScoredFragment[];
+}
+
 /**
  * Stage 6: the selected fragments in fixed-order sections, chronological within a section, every
  * fragment under its source tag; the ids, scores and reasons stay in the report, not in the text.
  */
-export function renderContext(selected: readonly ScoredFragment[], omissions: ReadonlyMap<OmissionReason, number>): string {
+export function layoutContext(selected: readonly ScoredFragment[], omissions: ReadonlyMap<OmissionReason, number>): RenderedContext {
   const parts: string[] = [];
+  const blocks: ScoredFragment[] = [];
   for (const section of SECTIONS) {
     const items = selected.filter(section.holds).sort(chronological);
     if (items.length === 0) continue;
+    blocks.push(...items);
     parts.push(`${sectionHeading(section.title)}${items.map(renderBlock).join('')}`);
   }
   const omitted = omissionLine(omissions);
   if (omitted !== '') parts.push(omitted);
-  return parts.join('\n');
+  return { text: parts.join(SECTION_SEPARATOR), blocks };
 }
+
+export function renderContext(selected: readonly ScoredFragment[], omissions: ReadonlyMap<OmissionReason, number>): string {
+  return layoutContext(selected, omissions).text;
+}
+
+/**
+ * Tokens the context spends outside the fragments' blocks, at most: every section heading, the
+ * blank line before every section but the first and before the omission line, and the omission
+ * line itself with every reason present and each count at `maxOmitted` (the most fragments and
+ * records there are to omit), the longest line this session can produce.
+ *
+ * Why the blocks and these parts add up: every block ends with a newline and every block, heading
+ * and the omission line begins with `[` or `#`, and o200k's pre-tokenizer never joins a newline to
+ * a following `[` or `#` (only to more whitespace or a `/`), so the count of the joined text is the
+ * sum of the counts of the parts. The one exception is the blank line between sections: its newline
+ * can merge with the newline that ends the section before (`)\n\n`), which is why the separators
+ * are counted here on their own and the caller checks the joined text once at the end.
+ */
+export function renderingReserve(counter: TokenCounter, maxOmitted: number): number {
+  const headings = SECTIONS.reduce((sum, section) => sum + counter.count(sectionHeading(section.title)), 0);
+  const separators = SECTIONS.length * counter.count(SECTION_SEPARATOR);
+  const omission = counter.count(omissionLine(new Map(OMISSION_REASONS.map((reason) => [reason, Math.max(1, maxOmitted)]))));
+  return headings + separators + omission;
+}
+
+export const OMISSION_REASONS: readonly OmissionReason[] = ['exact-duplicate', 'repeated-run', 'near-duplicate', 'low-relevance', 'redundant', 'over-budget'];
 
 /** Reads the source tags back out of a rendered context (for checks that every tag resolves). */
 export function parseSourceTags(context: string): { fragmentId: string; recordId: string; label: string }[] {

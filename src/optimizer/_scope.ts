@@ -40,22 +40,17 @@ export function mandatoryScope(records: readonly NormalizedRecord[], taskSession
   let newestWithSession: NormalizedRecord | undefined;
   for (const record of records) {
     if (newest === undefined || compareRecency(record, newest) > 0) newest = record;
-    if (sessionOf(record) !== undefined && (newestWithSession === undefined || compareRecency(record, newestWithSession) > 0)) newestWithSession = record;
+    if (record.session !== undefined && (newestWithSession === undefined || compareRecency(record, newestWithSession) > 0)) newestWithSession = record;
   }
-  const session = taskSession ?? (newestWithSession === undefined ? undefined : sessionOf(newestWithSession));
+  const session = taskSession ?? (newestWithSession === undefined ? undefined : newestWithSession.session);
   if (session !== undefined) return { rule: 'session', session };
   if (newest?.time === undefined) return { rule: 'all' };
   return { rule: 'time-window', since: new Date(newest.time - SCOPE_WINDOW_MS).toISOString(), windowHours: SCOPE_WINDOW_HOURS };
 }
 
-function sessionOf(record: NormalizedRecord): string | undefined {
-  const session = (record as { session?: unknown }).session;
-  return typeof session === 'string' ? session : undefined;
-}
-
 function outOfScope(record: NormalizedRecord, scope: MandatoryScope): string | undefined {
   if (scope.rule === 'session') {
-    const session = sessionOf(record);
+    const session = record.session;
     return session === scope.session ? undefined : `from ${session === undefined ? 'no session' : `session ${JSON.stringify(session)}`}, not the task's session ${JSON.stringify(scope.session)}`;
   }
   if (scope.rule === 'time-window' && record.time !== undefined && scope.since !== undefined && record.time < Date.parse(scope.since)) {

@@ -88,7 +88,8 @@ export function omittedEntry(item: ScoredFragment, reason: OmittedEntry['reason'
 
 /**
  * Stage 5: mandatory fragments first, all of them, whatever the budget; then the rest greedily by
- * score per token. Returns what fits; the caller renders and checks the real total.
+ * score per token. Returns what fits in `budget - reservedTokens`, each block counted once; `_fit.ts`
+ * renders it and checks the joined text.
  */
 export function selectFragments(scored: readonly ScoredFragment[], options: SelectionOptions): Selection {
   const { counter } = options;
@@ -183,19 +184,4 @@ export function selectFragments(scored: readonly ScoredFragment[], options: Sele
   selected.push(...best.picked);
   omitted.push(...best.dropped);
   return { selected, omitted, tokens, mandatoryTokens };
-}
-
-/** The lowest value per token among the optional fragments, the first to go when the real total is over. */
-export function weakestOptional(selected: readonly ScoredFragment[], tokens: ReadonlyMap<string, number>): ScoredFragment | undefined {
-  let weakest: ScoredFragment | undefined;
-  let weakestRate = Infinity;
-  for (const item of selected) {
-    if (item.mandatoryReason !== undefined) continue;
-    const rate = item.score / Math.max(1, tokens.get(item.fragment.id) ?? 1);
-    if (rate < weakestRate || (rate === weakestRate && weakest !== undefined && tieBreak(item, weakest) > 0)) {
-      weakest = item;
-      weakestRate = rate;
-    }
-  }
-  return weakest;
 }

@@ -8,11 +8,15 @@
 // Input format
 // ---------------------------------------------------------------------------------------------
 
-/** Fields every record may carry. `timestamp` is ISO 8601; `priority` is 0..1 (default 0.5). */
+/**
+ * Fields every record may carry. `timestamp` is ISO 8601; `priority` is 0..1 (default 0.5);
+ * `session` names the coding session the record belongs to (1 to 200 characters).
+ */
 export interface RecordCommon {
   id?: string;
   timestamp?: string;
   priority?: number;
+  session?: string;
 }
 
 export type MessageRole = 'user' | 'assistant' | 'system' | 'tool';
@@ -68,6 +72,8 @@ export interface OptimizerInput extends SessionRecords {
   task: string;
   /** Tokens the rendered context may use; defaults to the optimizer's `tokenBudget` option. */
   tokenBudget?: number;
+  /** The session the task belongs to (1 to 200 characters); records may carry theirs in `session`. */
+  session?: string;
 }
 
 export type RecordArrayName = keyof SessionRecords;
@@ -103,8 +109,9 @@ export interface RunHistoryEntry {
  */
 export interface NormalizedRecord {
   /**
-   * The caller's id, or `<kind>-<12 hex>` of sha256 over the content (and the timestamp, when there is
-   * one), suffixed `~2`, `~3` in input order for records equal in both.
+   * The caller's id, or `<kind>-<12 hex>` of sha256 over the content and the timestamp and priority
+   * (each when given); records equal in all of these are interchangeable and are suffixed `~2`,
+   * `~3` in input order, so the same contents get the same set of tags whatever the input order.
    */
   readonly id: string;
   readonly kind: RecordKind;
@@ -117,12 +124,14 @@ export interface NormalizedRecord {
   readonly time?: number;
   /** 0..1; 0.5 when the caller gave none. */
   readonly priority: number;
+  /** The record's session, when the caller gave one. */
+  readonly session?: string;
   /** What the source tag names: the path, the command (or tool), the test name, or the message role. */
   readonly label: string;
   readonly text: string;
   /** How many log lines the collapse of repeated lines removed (0 for files and diffs). */
   readonly collapsedLines: number;
-  /** sha256 hex over the kind, the identifying fields and `text`: equal hashes are exact duplicates. */
+  /** sha256 hex over the kind, the identifying fields (and the session, when given) and `text`: equal hashes are exact duplicates. */
   readonly contentHash: string;
   /** Records with the same run key are runs of one command or test: `command:<cmd>` or `test:<name>`. */
   readonly runKey?: string;
@@ -130,6 +139,10 @@ export interface NormalizedRecord {
   readonly tool?: string;
   readonly command?: string;
   readonly exitCode?: number;
+  /**
+   * Files and diffs: the path in one spelling (`normalizePath`: `/` separators, `.` and `..` resolved,
+   * no leading `./`), which every comparison and merge reads; the caller's spelling stays in `label`.
+   */
   readonly path?: string;
   readonly testName?: string;
   readonly testStatus?: TestStatus;

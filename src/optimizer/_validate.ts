@@ -9,6 +9,7 @@ import {
 export const DEFAULT_MAX_RECORD_CHARS = 4 * 1024 * 1024;
 export const MAX_TASK_CHARS = 100_000;
 export const MAX_ID_CHARS = 200;
+export const MAX_SESSION_CHARS = 200;
 
 export interface ValidationOptions {
   /** Largest text field accepted, in UTF-16 code units. */
@@ -22,7 +23,7 @@ interface FieldRule {
   values?: readonly string[];
 }
 
-const COMMON_FIELDS = ['id', 'timestamp', 'priority'] as const;
+const COMMON_FIELDS = ['id', 'timestamp', 'priority', 'session'] as const;
 
 /** The fields of each array's records. Unknown fields are refused: a typo such as `exit_code` must not vanish. */
 const RECORD_FIELDS: Record<RecordArrayName, Record<string, FieldRule>> = {
@@ -135,6 +136,18 @@ function checkCommon(where: string, raw: Record<string, unknown>, copy: Record<s
     }
     copy.priority = priority;
   }
+  if (raw.session !== undefined) {
+    const problem = sessionProblem(raw.session);
+    if (problem !== undefined) refuse(`${where}.session`, problem);
+    copy.session = raw.session;
+  }
+}
+
+/** Why a value is not a session id (a non-empty string of at most MAX_SESSION_CHARS), or undefined. */
+function sessionProblem(session: unknown): string | undefined {
+  if (typeof session !== 'string' || session.trim() === '') return `must be a non-empty string, got ${describeValue(session)}`;
+  if (session.length > MAX_SESSION_CHARS) return `is ${session.length} characters, over the limit of ${MAX_SESSION_CHARS}`;
+  return undefined;
 }
 
 function checkRecord(array: RecordArrayName, index: number, raw: unknown, maxChars: number): Record<string, unknown> {
@@ -210,9 +223,10 @@ export function parseOptimizerInput(value: unknown, options: ValidationOptions =
     throw new McpctxError('INVALID_ARGUMENT', `input must be an object with a task and record arrays; got ${describeValue(value)}`);
   }
   const task = parseTask(value.task);
-  const records = parseSessionRecords(value, options, ['task', 'tokenBudget']);
+  const records = parseSessionRecords(value, options, ['task', 'tokenBudget', 'session']);
   const input: OptimizerInput = { task, ...records };
   if (value.tokenBudget !== undefined) input.tokenBudget = parseBudget(value.tokenBudget);
+  if (value.session !== undefined) input.session = parseSession(value.session);
   return input;
 }
 
@@ -224,6 +238,13 @@ export function parseTask(task: unknown): string {
     throw new McpctxError('INVALID_ARGUMENT', `task is ${task.length.toLocaleString('en-US')} characters, over the limit of ${MAX_TASK_CHARS.toLocaleString('en-US')}; state the task, and pass the material as records`);
   }
   return task;
+}
+
+/** The task's session (`OptimizerInput.session`): a non-empty string of at most MAX_SESSION_CHARS. */
+export function parseSession(session: unknown): string {
+  const problem = sessionProblem(session);
+  if (problem !== undefined) throw new McpctxError('INVALID_ARGUMENT', `session ${problem}`);
+  return session as string;
 }
 
 export function parseBudget(budget: unknown): number {

@@ -263,6 +263,27 @@ describe('cause 5: only the task\'s own constraints and decisions are mandatory'
     expect(result.sources.find((source) => source.recordId === 'new-decision')?.mandatory).toBe(true);
   });
 
+  it('records of another session are out of scope: their constraints are optional unless they touch the task', () => {
+    const input: OptimizerInput = {
+      task: 'the helm upgrade times out, fix the readiness probe',
+      session: 'helm-2',
+      tokenBudget: 1_500,
+      messages: [
+        { id: 'rust-rule', session: 'rust-1', role: 'user', timestamp: at(0), text: 'Do not add new crates to the workspace without asking me first.' },
+        { id: 'probe-rule', session: 'rust-1', role: 'user', timestamp: at(1), text: 'Never lower the readiness probe period below 5 seconds.' },
+        { id: 'helm-rule', session: 'helm-2', role: 'user', timestamp: at(2), text: "Don't change the service port." },
+      ],
+    };
+    const result = optimizer.buildContext(input);
+    const mandatory = (id: string): boolean => result.sources.find((source) => source.recordId === id)?.mandatory ?? false;
+    expect(mandatory('rust-rule')).toBe(false);
+    expect(mandatory('probe-rule')).toBe(true);
+    expect(mandatory('helm-rule')).toBe(true);
+    expect(result.report.mandatory.scope).toEqual({ rule: 'session', session: 'helm-2' });
+    expect(result.report.mandatory.demoted.map((entry) => entry.recordId)).toEqual(['rust-rule']);
+    expect(result.report.mandatory.demoted[0]?.reason).toContain('not the task\'s session "helm-2"');
+  });
+
   it('an accepted decision of a session weeks old does not crowd a small budget out', () => {
     const input: OptimizerInput = {
       task: 'the rails migration for invoices fails, fix it',
