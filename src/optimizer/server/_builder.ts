@@ -16,12 +16,24 @@ export type BuildReply =
   | { id: number; result: ContextResult }
   | { id: number; error: { name: string; message: string; code?: string; data?: unknown; stack?: string } };
 
-/** Under vitest and tsx the server runs from its TypeScript source, and so must the worker. */
-function workerFile(): { url: URL; execArgv: string[] } {
-  const fromSource = import.meta.url.endsWith('.ts');
-  return fromSource
-    ? { url: new URL('./_build-worker.ts', import.meta.url), execArgv: ['--import', 'tsx'] }
-    : { url: new URL('./_build-worker.js', import.meta.url), execArgv: [] };
+/**
+ * Built, the worker is its .js file. Under vitest or tsx the server runs from its TypeScript
+ * source, and so must the worker: Node 20 loads a worker's entry before `--import tsx` in its
+ * execArgv takes effect, so a small script registers tsx (a devDependency) and then imports it.
+ */
+function newWorker(workerData: WorkerStart): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./_build-worker.js', import.meta.url), { workerData });
+  const entry = new URL('./_build-worker.ts', import.meta.url).href;
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const script = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(script, { eval: true, workerData });
+}
+
+let liveWorkers = 0;
+
+/** build_context workers of this process not yet exited: 0 once every server is closed. */
+export function liveBuildWorkers(): number {
+  return liveWorkers;
 }
 
 export class ContextBuilder {
@@ -67,9 +79,9 @@ export class ContextBuilder {
   }
 
   #start(): Worker {
-    const { url, execArgv } = workerFile();
     const start: WorkerStart = this.#optimizer === undefined ? { records: this.#records() } : { records: this.#records(), optimizer: this.#optimizer };
-    const worker = new Worker(url, { workerData: start, execArgv });
+    const worker = newWorker(start);
+    liveWorkers++;
     // A server that was never closed must not keep its process alive because of the worker.
     worker.unref();
     worker.on('message', (reply: BuildReply) => {
@@ -85,6 +97,7 @@ export class ContextBuilder {
       this.#failAll(error);
     });
     worker.on('exit', () => {
+      liveWorkers--;
       if (this.#worker === worker) this.#worker = undefined;
       this.#failAll(new Error('the build_context worker exited'));
     });

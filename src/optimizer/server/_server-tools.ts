@@ -149,13 +149,16 @@ export function getFileHistory(context: ToolContext, path: string, limit?: numbe
 export type ContextDetail = 'summary' | 'full';
 
 /** The columns of a summary's `sources.rows`, in order. */
-export const SOURCE_COLUMNS = ['fragmentId', 'recordId', 'label', 'tokens', 'score', 'mandatory'] as const;
-export type SourceRow = [fragmentId: string, recordId: string, label: string, tokens: number, score: number, mandatory: string | null];
+export const SOURCE_COLUMNS = ['fragmentId', 'tokens', 'score', 'mandatory'] as const;
+export type SourceRow = [fragmentId: string, tokens: number, score: number, mandatory: string | null];
 
 /**
- * build_context at detail "summary": the context once, and per source only what a model acts on
- * (one row each, in the context's order; `mandatory` is why it had to be kept, or null). The score
- * breakdowns, every omission and merge, and the report are detail "full".
+ * build_context at detail "summary": the context once, and per source only what the context does
+ * not already say (one row each, in the context's order; `mandatory` is why it had to be kept, or
+ * null). The record id and label are in the fragment's [source: ...] tag in the context, and the
+ * record id is the fragment id before its `#`: repeating them cost about 12 tokens a source, which
+ * put a 20,000-token context's answer at 1.30x. Score breakdowns, every omission and merge, and
+ * the report are detail "full".
  */
 export interface ContextSummary {
   context: string;
@@ -173,7 +176,7 @@ export function summarizeContext(result: ContextResult): ContextSummary {
   const byReason: Partial<Record<OmissionReason, number>> = {};
   for (const entry of result.omitted) byReason[entry.reason] = (byReason[entry.reason] ?? 0) + 1;
   const rows = result.sources.map(
-    (source): SourceRow => [source.fragmentId, source.recordId, source.label, source.tokens, Math.round(source.score * 100) / 100, source.mandatoryReason ?? (source.mandatory ? 'mandatory' : null)],
+    (source): SourceRow => [source.fragmentId, source.tokens, Math.round(source.score * 100) / 100, source.mandatoryReason ?? (source.mandatory ? 'mandatory' : null)],
   );
   const summary: ContextSummary = {
     context: result.context,

@@ -399,11 +399,12 @@ describe('optimizer serve: the 25,000-token cap', () => {
     expect(summary.merges).toBe(full.report.dedupe.merges.length);
     expect(summary.context).toBe(full.context);
     expect(summary.stats).toEqual(full.stats);
-    expect(summary.sources?.columns).toEqual(['fragmentId', 'recordId', 'label', 'tokens', 'score', 'mandatory']);
-    expect(summary.sources?.rows).toEqual(
-      full.sources.map((source) => [source.fragmentId, source.recordId, source.label, source.tokens, Math.round(source.score * 100) / 100, source.mandatoryReason ?? null]),
-    );
-    expect(summary.sources?.rows.some((row) => row[5] !== null)).toBe(true);
+    expect(summary.sources?.columns).toEqual(['fragmentId', 'tokens', 'score', 'mandatory']);
+    expect(summary.sources?.rows).toEqual(full.sources.map((source) => [source.fragmentId, source.tokens, Math.round(source.score * 100) / 100, source.mandatoryReason ?? null]));
+    expect(summary.sources?.rows.some((row) => row[3] !== null)).toBe(true);
+    // Each row's fragment is in the context, its tag naming the record and label.
+    const tags = parseSourceTags(summary.context);
+    expect(summary.sources?.rows.map((row) => row[0])).toEqual(tags.map((tag) => tag.fragmentId));
     expect(JSON.stringify(summary)).not.toContain('"signals"');
   });
 });
