@@ -12,6 +12,7 @@ import { formatCount } from './_table.js';
 
 interface ServeFlags {
   store?: string;
+  create?: boolean;
 }
 
 interface OptimizeFlags {
@@ -49,10 +50,12 @@ export function registerOptimizer(program: Command, io: CliIo, setExit: (code: n
         `Tools:\n${OPTIMIZER_TOOLS.map(toolHelp).join('\n')}`,
         `No result is over ${formatCount(MAX_RESULT_TOKENS)} tokens: above that a tool refuses with what to change (a smaller tokenBudget or limit, a narrower query).`,
         'Add it to Claude Code: claude mcp add mcpctx-optimizer -- npx mcpctx optimizer serve --store .mcpctx/session.db',
-        'The server exits when its stdin closes. stdout carries only protocol messages; diagnostics go to stderr. Exit codes: 0 stdin closed; 3 the store could not be opened.',
+        'The store is checked when it opens (PRAGMA quick_check, and every stored record read back): a damaged store is refused and left as it was, never served or appended to. A missing file is created; an existing empty (0-byte) file is refused unless --create, since it is more often a store that lost its content than a new one.',
+        'The server exits when its stdin closes. stdout carries only protocol messages; diagnostics go to stderr. Exit codes: 0 stdin closed; 3 the store could not be opened (not a store, damaged, an empty file without --create).',
       ].join('\n\n'),
     )
     .option('--store <file>', 'keep the records in this SQLite file (created with its folder if missing); default: in memory, gone when the server exits')
+    .option('--create', 'with --store: also turn an existing empty (0-byte) file into a new store')
     .action(async (flags: ServeFlags) => {
       setExit(await runServe(flags, io));
     });
@@ -87,7 +90,8 @@ function toolHelp(tool: { name: string; args: string; summary: string }): string
 }
 
 async function runServe(flags: ServeFlags, io: CliIo): Promise<number> {
-  const store: RecordStore = flags.store === undefined ? new MemoryRecordStore() : SqliteRecordStore.open(resolve(io.cwd, flags.store));
+  if (flags.create === true && flags.store === undefined) throw new McpctxError('USAGE', '--create needs --store <file>');
+  const store: RecordStore = flags.store === undefined ? new MemoryRecordStore() : SqliteRecordStore.open(resolve(io.cwd, flags.store), { create: flags.create === true });
   try {
     const where = flags.store === undefined ? 'in memory' : resolve(io.cwd, flags.store);
     io.stderr.write(`mcpctx optimizer: serving on stdio, records ${where} (${formatCount(store.count())} stored)\n`);

@@ -1,43 +1,64 @@
 // What each tool of the optimizer's MCP server computes, as plain functions over a store: no
 // protocol, no caps (the server adds those). Each returns the JSON value the tool sends.
-import { normalizeRecords, originText } from '../_normalize.js';
-import type { ContextOptimizer } from '../_optimizer.js';
+import { originText } from '../_normalize.js';
 import { compareRecency } from '../_recency.js';
-import type { RecordStore } from '../_store.js';
-import type {
-  ContextResult,
-  DecisionStatus,
-  MergeEntry,
-  NormalizedRecord,
-  OmissionReason,
-  OmittedEntry,
-  SearchHit,
-  SessionRecords,
-} from '../_types.js';
+import type { BudgetConflict, ContextResult, ContextStats, DecisionStatus, NormalizedRecord, OmissionReason, RecordKind } from '../_types.js';
 import { parseSessionRecords } from '../_validate.js';
+import type { FragmentMatch } from './_search.js';
+import type { ContextBuilder } from './_builder.js';
+import type { PreparedSession } from './_prepared.js';
 
 export interface ToolContext {
-  readonly store: RecordStore;
-  readonly optimizer: ContextOptimizer;
+  /** The records held in memory (read from the store once), normalized and indexed for search. */
+  readonly session: PreparedSession;
+  /** Where build_context runs: off the main thread. */
+  readonly builder: ContextBuilder;
   /** Largest text field `ingest_records` accepts; the optimizer's default when absent. */
   readonly maxRecordChars?: number;
 }
 
-/** Entries listed whole in a `detail: 'summary'` build_context result, per growing list. */
-export const SUMMARY_LIST_LENGTH = 20;
 export const DEFAULT_SEARCH_LIMIT = 10;
 export const DEFAULT_ERROR_LIMIT = 20;
 
 export function ingestRecords(context: ToolContext, args: unknown): { added: number; total: number } {
   // Validated whole before the store sees it: a bad record anywhere stores nothing.
   const records = parseSessionRecords(args, validation(context));
-  const { added } = context.store.add(records);
-  return { added, total: context.store.count() };
+  const { added, stored } = context.session.ingest(records);
+  context.builder.ingested(stored);
+  return { added, total: context.session.count() };
 }
 
-export function searchContext(context: ToolContext, query: string, limit = DEFAULT_SEARCH_LIMIT): { records: number; hits: SearchHit[] } {
-  const records = context.store.all();
-  return { records: countRecords(records), hits: context.optimizer.search(records, query, limit) };
+/** A fragment found for a query: where it comes from, its BM25 score, whether it holds the query's phrase, and its text. */
+export interface SearchHit {
+  fragmentId: string;
+  recordId: string;
+  kind: RecordKind;
+  origin: string;
+  label: string;
+  timestamp?: string;
+  score: number;
+  phrase: boolean;
+  text: string;
+}
+
+export function searchContext(context: ToolContext, query: string, limit = DEFAULT_SEARCH_LIMIT): { records: number; total: number; hits: SearchHit[] } {
+  const matches = context.session.index().search(query);
+  return { records: context.session.count(), total: matches.length, hits: matches.slice(0, limit).map(searchHit) };
+}
+
+function searchHit(match: FragmentMatch): SearchHit {
+  const { fragment, record } = match;
+  return {
+    fragmentId: fragment.id,
+    recordId: record.id,
+    kind: record.kind,
+    origin: originText(record),
+    label: record.label,
+    ...(record.timestamp === undefined ? {} : { timestamp: record.timestamp }),
+    score: Math.round(match.score * 1000) / 1000,
+    phrase: match.phrase,
+    text: fragment.text,
+  };
 }
 
 /** A stored record as the lookup tools list it: its id (as source tags name it), where it is, and its text. */
@@ -97,18 +118,16 @@ export type RelevantErrors =
 
 export function getRelevantErrors(context: ToolContext, options: { query?: string; limit?: number } = {}): RelevantErrors {
   const limit = options.limit ?? DEFAULT_ERROR_LIMIT;
-  const records = context.store.all();
-  const failures = normalizeRecords(records, validation(context)).records.filter(isFailure);
+  const failures = context.session.records().filter(isFailure);
   const cut = (shown: number, of: number, noun: string): { note?: string } =>
     shown < of ? { note: `the first ${shown} of ${of} ${noun}; raise limit${options.query === undefined ? ' or pass a query to rank them' : ' or narrow the query'}` } : {};
   if (options.query === undefined) {
     const errors = failures.sort(newestFirst).slice(0, limit).map(recordView);
     return { ranking: 'newest', total: failures.length, errors, ...cut(errors.length, failures.length, 'failures, newest first') };
   }
-  // Ranked over every stored record, so scores mean what they mean in search_context; then only failures kept.
-  const failureIds = new Set(failures.map((record) => record.id));
-  const matching = context.optimizer.search(records, options.query, Number.MAX_SAFE_INTEGER).filter((hit) => failureIds.has(hit.recordId));
-  const hits = matching.slice(0, limit);
+  // Ranked over every stored fragment, so scores mean what they mean in search_context; then only failures kept.
+  const matching = context.session.index().search(options.query, isFailure);
+  const hits = matching.slice(0, limit).map(searchHit);
   return { ranking: 'query', query: options.query, total: matching.length, hits, ...cut(hits.length, matching.length, 'matching fragments') };
 }
 
@@ -129,39 +148,45 @@ export function getFileHistory(context: ToolContext, path: string, limit?: numbe
 
 export type ContextDetail = 'summary' | 'full';
 
-/** `buildContext`'s object plus, in summary mode, where its two growing lists were cut. */
-export type BuildContextResult = ContextResult & {
-  listed?: {
-    omitted: { shown: number; total: number; byReason: Partial<Record<OmissionReason, number>> };
-    merges: { shown: number; total: number };
-  };
-};
-
-export function buildContextFromStore(context: ToolContext, task: string, tokenBudget: number | undefined, detail: ContextDetail = 'summary'): BuildContextResult {
-  const input = tokenBudget === undefined ? { ...context.store.all(), task } : { ...context.store.all(), task, tokenBudget };
-  const result = context.optimizer.buildContext(input);
-  return detail === 'full' ? result : summarize(result);
-}
+/** The columns of a summary's `sources.rows`, in order. */
+export const SOURCE_COLUMNS = ['fragmentId', 'tokens', 'score', 'mandatory'] as const;
+export type SourceRow = [fragmentId: string, tokens: number, score: number, mandatory: string | null];
 
 /**
- * `omitted` and `report.dedupe.merges` grow with the session, not with the budget: the summary
- * keeps the first entries of each and says in `listed` how many there were and why.
+ * build_context at detail "summary": the context once, and per source only what the context does
+ * not already say (one row each, in the context's order; `mandatory` is why it had to be kept, or
+ * null). The record id and label are in the fragment's [source: ...] tag in the context, and the
+ * record id is the fragment id before its `#`: repeating them cost about 12 tokens a source, which
+ * put a 20,000-token context's answer at 1.30x. Score breakdowns, every omission and merge, and
+ * the report are detail "full".
  */
-function summarize(result: ContextResult): BuildContextResult {
-  const merges: readonly MergeEntry[] = result.report.dedupe.merges;
-  if (result.omitted.length <= SUMMARY_LIST_LENGTH && merges.length <= SUMMARY_LIST_LENGTH) return result;
+export interface ContextSummary {
+  context: string;
+  /** Absent when listing them would put the answer over the cap: the context's source tags still name each fragment. */
+  sources?: { columns: typeof SOURCE_COLUMNS; rows: SourceRow[] };
+  omitted: { total: number; byReason: Partial<Record<OmissionReason, number>> };
+  merges: number;
+  stats: ContextStats;
+  conflict?: BudgetConflict;
+  /** Set when the server changed what was asked (a smaller budget, no source list) to stay under its cap. */
+  note?: string;
+}
+
+export function summarizeContext(result: ContextResult): ContextSummary {
   const byReason: Partial<Record<OmissionReason, number>> = {};
   for (const entry of result.omitted) byReason[entry.reason] = (byReason[entry.reason] ?? 0) + 1;
-  const omitted: OmittedEntry[] = result.omitted.slice(0, SUMMARY_LIST_LENGTH);
-  return {
-    ...result,
-    omitted,
-    report: { ...result.report, dedupe: { merges: merges.slice(0, SUMMARY_LIST_LENGTH) } },
-    listed: {
-      omitted: { shown: omitted.length, total: result.omitted.length, byReason },
-      merges: { shown: Math.min(merges.length, SUMMARY_LIST_LENGTH), total: merges.length },
-    },
+  const rows = result.sources.map(
+    (source): SourceRow => [source.fragmentId, source.tokens, Math.round(source.score * 100) / 100, source.mandatoryReason ?? (source.mandatory ? 'mandatory' : null)],
+  );
+  const summary: ContextSummary = {
+    context: result.context,
+    sources: { columns: SOURCE_COLUMNS, rows },
+    omitted: { total: result.omitted.length, byReason },
+    merges: result.report.dedupe.merges.length,
+    stats: result.stats,
   };
+  if (result.report.selection.conflict !== undefined) summary.conflict = result.report.selection.conflict;
+  return summary;
 }
 
 function validation(context: ToolContext): { maxRecordChars?: number } {
@@ -170,11 +195,7 @@ function validation(context: ToolContext): { maxRecordChars?: number } {
 
 /** Every stored record normalized together, so ids are the ones build_context's source tags use. */
 function storedRecords(context: ToolContext): NormalizedRecord[] {
-  return normalizeRecords(context.store.all(), validation(context)).records;
-}
-
-function countRecords(records: SessionRecords): number {
-  return Object.values(records).reduce((sum: number, list: unknown[] | undefined) => sum + (list?.length ?? 0), 0);
+  return [...context.session.records()];
 }
 
 function statusRank(record: NormalizedRecord): number {

@@ -6,21 +6,23 @@ import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod';
 import { isMcpctxError } from '../../errors/index.js';
 import { countTokens, isWithinTokenLimit } from '../../tokens/index.js';
-import { ContextOptimizer } from '../_optimizer.js';
+import { ContextBuilder } from './_builder.js';
+import { PreparedSession } from './_prepared.js';
 import {
   DEFAULT_ERROR_LIMIT,
   DEFAULT_SEARCH_LIMIT,
-  SUMMARY_LIST_LENGTH,
-  buildContextFromStore,
+  SOURCE_COLUMNS,
   getDecisions,
   getFileHistory,
   getRelevantErrors,
   ingestRecords,
   searchContext,
+  summarizeContext,
+  type ContextDetail,
   type ToolContext,
 } from './_server-tools.js';
 import type { RecordStore } from '../_store.js';
-import type { OptimizerOptions } from '../_types.js';
+import type { ContextResult, OptimizerOptions } from '../_types.js';
 
 /** No result of this server may put more o200k tokens than this into a model's context. */
 export const MAX_RESULT_TOKENS = 25_000;
@@ -49,11 +51,11 @@ export interface OptimizerServerOptions {
 /** The tools, for `--help` and the README. */
 export const OPTIMIZER_TOOLS: readonly { name: string; args: string; summary: string }[] = [
   { name: 'ingest_records', args: '{messages?, toolOutputs?, errors?, files?, diffs?, testResults?, decisions?}', summary: 'store a batch of records, all or nothing; returns { added, total }' },
-  { name: 'search_context', args: '{query, limit?}', summary: 'ranked fragments with score breakdown and provenance' },
+  { name: 'search_context', args: '{query, limit?}', summary: 'fragments ranked for the query (BM25, exact phrase first), with provenance' },
   { name: 'get_decisions', args: '{status?, limit?}', summary: 'decisions with ids: accepted, proposed, rejected, newest first within' },
   { name: 'get_relevant_errors', args: '{query?, limit?}', summary: 'errors, failed tests, non-zero exits: ranked by query, else newest first' },
   { name: 'get_file_history', args: '{path, limit?}', summary: 'snapshots, diffs and errors of one file, in time order' },
-  { name: 'build_context', args: '{task, tokenBudget?, detail?}', summary: "buildContext's object: context with source tags, sources, omitted, report" },
+  { name: 'build_context', args: '{task, tokenBudget?, detail?}', summary: 'context with source tags, one row per source; detail "full": buildContext\'s whole object' },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -153,6 +155,19 @@ function answering<A>(tool: string, log: (line: string) => void, remedyFor: (cod
   };
 }
 
+/** `answering` for a tool whose work is asynchronous (build_context waits for its worker). */
+function answeringAsync<A>(tool: string, log: (line: string) => void, work: (args: A) => Promise<TextResult>): (args: A) => Promise<TextResult> {
+  return async (args) => {
+    try {
+      return await work(args);
+    } catch (error) {
+      if (isMcpctxError(error)) return refusal(`${error.code}: ${asSentence(error.message)}`);
+      log(`${tool} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return refusal(`INTERNAL: ${tool} failed unexpectedly (${error instanceof Error ? error.message : String(error)}); the server logged the details on its stderr.`);
+    }
+  };
+}
+
 const noRemedy = (): string => '';
 
 function logToStderr(line: string): void {
@@ -163,11 +178,17 @@ function asSentence(message: string): string {
   return /[.!?)]$/.test(message) ? message : `${message}.`;
 }
 
-/** An McpServer with the optimizer's six tools over `store`. The caller connects a transport and owns the store. */
+/**
+ * An McpServer with the optimizer's six tools over `store`. The caller connects a transport and
+ * owns the store. The store is read once, here (a damaged one throws before anything is served);
+ * the records are then held in memory and each ingest is appended to the store and to them.
+ * build_context runs in a worker thread, terminated when the server closes.
+ */
 export function createOptimizerServer(options: OptimizerServerOptions): McpServer {
-  const optimizer = new ContextOptimizer(options.optimizer);
   const maxRecordChars = options.optimizer?.maxRecordChars;
-  const context: ToolContext = maxRecordChars === undefined ? { store: options.store, optimizer } : { store: options.store, optimizer, maxRecordChars };
+  const session = new PreparedSession(options.store, maxRecordChars === undefined ? {} : { maxRecordChars });
+  const builder = new ContextBuilder(() => session.given(), options.optimizer);
+  const context: ToolContext = maxRecordChars === undefined ? { session, builder } : { session, builder, maxRecordChars };
   const log = options.log ?? logToStderr;
   const server = new McpServer(
     { name: 'mcpctx-optimizer', version: options.version ?? '0.0.0' },
@@ -200,7 +221,9 @@ export function createOptimizerServer(options: OptimizerServerOptions): McpServe
   server.registerTool(
     'search_context',
     {
-      description: 'Stored fragments ranked for a free-text query, best first (no token budget): each with its text, score, per-signal breakdown and provenance (fragment and record id, origin, label).',
+      description:
+        'Stored fragments ranked for a free-text query by BM25 over their text and label (identifiers also match by their parts: parseExpression, src/a.ts), best first; ' +
+        'a fragment holding the query verbatim (or a "quoted phrase" of it) ranks above all others. Returns {records, total, hits: [{fragmentId, recordId, kind, origin, label, timestamp?, score, phrase, text}]}; ids are those of build_context\'s source tags.',
       inputSchema: z.strictObject({ query: queryText('what to look for: words, identifiers, paths, error text'), limit: limitArg(String(DEFAULT_SEARCH_LIMIT)) }),
       annotations: readOnly,
     },
@@ -255,7 +278,10 @@ export function createOptimizerServer(options: OptimizerServerOptions): McpServe
     'build_context',
     {
       description:
-        `A compact context for a task from the stored records within tokenBudget tokens: {context, sources, omitted, report, stats}, every fragment tagged [source: fragment id | record id | label]. detail "summary" (default) lists the first ${SUMMARY_LIST_LENGTH} omitted entries and merges and counts the rest in "listed"; "full" lists all.`,
+        'A compact context for a task from the stored records within tokenBudget tokens, every fragment tagged [source: fragment id | record id | label]. ' +
+        `detail "summary" (default): {context, sources: {columns: [${SOURCE_COLUMNS.join(', ')}], rows}, omitted: {total, byReason}, merges, stats, conflict?, note?}, ` +
+        "a row per fragment in the context's order (its record id and label are in its source tag; mandatory: why it had to be kept, or null); " +
+        '"full": the whole result with score breakdowns, every omission and merge, and the report. The context is never cut to fit the server\'s cap: lists are dropped first, then the budget is lowered (said in note).',
       inputSchema: z.strictObject({
         task: queryText('what the context is for'),
         tokenBudget: z.number().int().min(1).max(MAX_TOKEN_BUDGET).optional().describe('tokens the context may use, default 8000'),
@@ -263,15 +289,13 @@ export function createOptimizerServer(options: OptimizerServerOptions): McpServe
       }),
       annotations: readOnly,
     },
-    answering('build_context', log, noRemedy, ({ task, tokenBudget, detail }) => {
-      const result = buildContextFromStore(context, task, tokenBudget, detail ?? 'summary');
-      const remedy =
-        `Pass a smaller tokenBudget (this call: ${result.report.budget.toLocaleString('en-US')}; the context itself is ${result.stats.tokensOut.toLocaleString('en-US')} tokens)` +
-        (detail === 'full' ? ', or detail "summary".' : '.');
-      return jsonResult('build_context', result, remedy);
-    }),
+    answeringAsync('build_context', log, ({ task, tokenBudget, detail }) => answerBuildContext(builder, task, tokenBudget, detail ?? 'summary')),
   );
 
+  // Whoever closes the server (its transport closing, or close()) ends the worker with it.
+  server.server.onclose = () => {
+    void builder.close();
+  };
   return server;
 }
 
@@ -292,4 +316,68 @@ export async function serveOptimizerStdio(options: StdioServeOptions): Promise<v
   transport.onerror = (error) => log(`stdio: ${error.message}`);
   await server.connect(transport);
   await closed;
+  await server.close();
+}
+
+/** Whether a tool result fits this server's cap: the JSON text, or undefined with its size. */
+function fitting(value: unknown): { text: string } | { tokens: number } {
+  if (holdsMoreTextThan(value, MAX_RESULT_TOKENS * O200K_MAX_TOKEN_CHARS)) return { tokens: Number.POSITIVE_INFINITY };
+  const json = JSON.stringify(value);
+  if (isWithinTokenLimit(json, MAX_RESULT_TOKENS) !== false) return { text: json };
+  return { tokens: json.length <= EXACT_COUNT_MAX_CHARS ? countTokens(json) : Number.POSITIVE_INFINITY };
+}
+
+// Lowering the budget when the context alone is over the cap: a few tries, each aiming a little under.
+const BUDGET_RETRIES = 3;
+const BUDGET_AIM = 0.95;
+
+/**
+ * build_context's answer under the cap, never by cutting the context: over the cap, "full" falls
+ * back to the summary, the summary drops its source rows, and then (for a budget up to the cap,
+ * when no mandatory conflict makes the context as large as it is) the context is built again
+ * with a smaller budget. Only a context that cannot get smaller is refused.
+ */
+async function answerBuildContext(builder: ContextBuilder, task: string, tokenBudget: number | undefined, detail: ContextDetail): Promise<TextResult> {
+  let result: ContextResult = await builder.build(task, tokenBudget);
+  const asked = result.report.budget;
+  const notes: string[] = [];
+  for (let attempt = 0; ; attempt++) {
+    if (detail === 'full' && notes.length === 0) {
+      const whole = fitting(result);
+      if ('text' in whole) return { content: [{ type: 'text', text: whole.text }] };
+      notes.push(`detail "full" would be ${formatTokens(whole.tokens)} tokens, over the cap of ${formatTokens(MAX_RESULT_TOKENS)}: this is the summary`);
+    }
+    const summary = summarizeContext(result);
+    const note = (): string | undefined => (notes.length === 0 ? undefined : `${notes.join('; ')}.`);
+    const listed = fitting({ ...summary, note: note() });
+    if ('text' in listed) return textOf({ ...summary, ...optional('note', note()) });
+    const { sources: _dropped, ...bare } = summary;
+    notes.push(`${summary.sources?.rows.length ?? 0} source rows left out to stay under the cap (the context's source tags name each fragment)`);
+    const unlisted = fitting({ ...bare, note: note() });
+    if ('text' in unlisted) return textOf({ ...bare, ...optional('note', note()) });
+    const budget = result.report.budget;
+    if (attempt >= BUDGET_RETRIES || asked > MAX_RESULT_TOKENS || result.report.selection.conflict !== undefined || !Number.isFinite(unlisted.tokens)) {
+      return tooLarge(
+        'build_context',
+        Number.isFinite(unlisted.tokens) ? `${formatTokens(unlisted.tokens)} tokens` : `more than ${formatTokens(MAX_RESULT_TOKENS)} tokens`,
+        `Pass a smaller tokenBudget (this call: ${formatTokens(asked)}; the context itself is ${formatTokens(result.stats.tokensOut)} tokens).`,
+      );
+    }
+    const lower = Math.max(1, Math.floor((budget * MAX_RESULT_TOKENS * BUDGET_AIM) / unlisted.tokens));
+    notes.length = 0;
+    notes.push(`built with tokenBudget ${formatTokens(lower)} instead of ${formatTokens(asked)}: at ${formatTokens(asked)} the answer would be over the cap of ${formatTokens(MAX_RESULT_TOKENS)} tokens`);
+    result = await builder.build(task, lower);
+  }
+}
+
+function textOf(value: unknown): TextResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }] };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
+
+function formatTokens(count: number): string {
+  return count.toLocaleString('en-US');
 }

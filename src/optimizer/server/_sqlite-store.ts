@@ -1,10 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import { McpctxError, isMcpctxError } from '../../errors/index.js';
 import { RECORD_ARRAYS, type RecordArrayName, type SessionRecords } from '../_types.js';
 import { batchEntries, callerId, checkUniqueIds, groupRecords, storableRecords, type RecordStore } from '../_store.js';
+import { parseSessionRecords } from '../_validate.js';
 
 /** `PRAGMA application_id` of an mcpctx store: "mctx" in ASCII, so a stranger's database is told apart. */
 export const STORE_APPLICATION_ID = 0x6d637478;
@@ -40,15 +41,31 @@ function openDatabase(path: string): Db {
 export class SqliteRecordStore implements RecordStore {
   readonly file: string;
   readonly #db: Db;
+  /** The rows read and checked at open, handed to the first `all()` so a server's start reads the file once. */
+  #firstRead: SessionRecords | undefined;
 
   private constructor(file: string, db: Db) {
     this.file = file;
     this.#db = db;
   }
 
-  /** Opens (or creates, with its parent directory) the store at `file`. Throws IO for a file that is not an mcpctx store. */
-  static open(file: string): SqliteRecordStore {
+  /**
+   * Opens (or creates, with its parent directory) the store at `file`. Throws IO for a file that is
+   * not an mcpctx store, for an existing 0-byte file unless `create` (an empty file is more often a
+   * truncated store than a new one), and for a damaged store (reason 'corrupt'): a page that
+   * `PRAGMA quick_check` reports, or a row that is not a record. Every row is read and checked here,
+   * so nothing of a damaged store is ever served or appended to; a refused file is left as it was.
+   */
+  static open(file: string, options: { create?: boolean } = {}): SqliteRecordStore {
     const path = resolve(file);
+    const size = fileSize(path);
+    if (size === 0 && options.create !== true) {
+      throw new McpctxError(
+        'IO',
+        `${path} is an empty file (0 bytes), not an mcpctx record store; it may be a store that lost its content. Pass --create to turn it into a new store, or give --store another file`,
+        { file: path, reason: 'empty-file' },
+      );
+    }
     try {
       mkdirSync(dirname(path), { recursive: true });
     } catch (error) {
@@ -60,28 +77,37 @@ export class SqliteRecordStore implements RecordStore {
     } catch (error) {
       throw new McpctxError('IO', `cannot open record store ${path}: ${(error as Error).message}`, { file: path });
     }
+    let store: SqliteRecordStore;
     try {
+      // Before anything may write: a damaged file is refused byte for byte as it was.
+      if (size !== undefined) checkIntegrity(db, path);
       // IMMEDIATE: two servers starting on a new file must not both create the table.
       db.transaction(() => prepareSchema(db, path)).immediate();
+      store = new SqliteRecordStore(path, db);
+      store.#firstRead = store.#readRows();
     } catch (error) {
       db.close();
       if (isMcpctxError(error)) throw error;
       const message = (error as Error).message;
       const notDatabase = /not a database|file is encrypted/i.test(message);
+      const corrupt = /malformed|corrupt/i.test(message);
       throw new McpctxError(
         'IO',
         notDatabase
           ? `${path} is not an mcpctx record store (not a SQLite database); give --store a new file or one an mcpctx server created`
-          : `cannot open record store ${path}: ${message}`,
-        { file: path, reason: notDatabase ? 'not-a-store' : 'open-failed' },
+          : corrupt
+            ? `record store ${path} is damaged: ${message}; it is left as it was (restore it from a copy, or give --store another file)`
+            : `cannot open record store ${path}: ${message}`,
+        { file: path, reason: notDatabase ? 'not-a-store' : corrupt ? 'corrupt' : 'open-failed' },
       );
     }
-    return new SqliteRecordStore(path, db);
+    return store;
   }
 
   add(records: SessionRecords): { added: number } {
     const entries = batchEntries(storableRecords(records));
     const db = this.#open();
+    this.#firstRead = undefined;
     return this.#io('write to', () =>
       db
         .transaction(() => {
@@ -97,6 +123,17 @@ export class SqliteRecordStore implements RecordStore {
   }
 
   all(): SessionRecords {
+    this.#open();
+    const first = this.#firstRead;
+    if (first !== undefined) {
+      this.#firstRead = undefined;
+      return first;
+    }
+    return this.#readRows();
+  }
+
+  /** Every row as a record, checked as the input format: a row that is not one is damage, not a refusal of the caller. */
+  #readRows(): SessionRecords {
     const db = this.#open();
     const rows = this.#io('read', () => db.prepare<[], { seq: number; array: string; record: string }>('SELECT seq, array, record FROM records ORDER BY seq').all());
     return groupRecords(
@@ -106,7 +143,12 @@ export class SqliteRecordStore implements RecordStore {
         try {
           record = JSON.parse(row.record);
         } catch (error) {
-          throw this.#damaged(row.seq, (error as Error).message);
+          throw this.#damaged(row.seq, `the record is not JSON (${(error as Error).message})`);
+        }
+        try {
+          parseSessionRecords({ [row.array]: [record] }, { maxRecordChars: Number.MAX_SAFE_INTEGER });
+        } catch (error) {
+          throw this.#damaged(row.seq, `the record is not a ${row.array} record (${(error as Error).message})`);
         }
         return { array: row.array as RecordArrayName, record };
       }),
@@ -138,8 +180,48 @@ export class SqliteRecordStore implements RecordStore {
   }
 
   #damaged(seq: number, problem: string): McpctxError {
-    return new McpctxError('IO', `record store ${this.file} is damaged: row ${seq}: ${problem}`, { file: this.file, seq });
+    return new McpctxError('IO', `record store ${this.file} is damaged: row ${seq}: ${problem}; it is left as it was (restore it from a copy, or give --store another file)`, {
+      file: this.file,
+      reason: 'corrupt',
+      seq,
+    });
   }
+}
+
+/** The file's size, or undefined when there is no file (it will be created). */
+function fileSize(path: string): number | undefined {
+  try {
+    return statSync(path).size;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new McpctxError('IO', `cannot open record store ${path}: ${(error as Error).message}`, { file: path });
+  }
+}
+
+// quick_check lists at most this many problems; the message quotes the first few.
+const QUICK_CHECK_MAX_ROWS = 20;
+const QUICK_CHECK_QUOTED = 3;
+
+/** `PRAGMA quick_check`: every page readable and well-formed (without the slower index cross-check). */
+function checkIntegrity(db: Db, path: string): void {
+  let problems: string[];
+  try {
+    const findings = db.pragma(`quick_check(${QUICK_CHECK_MAX_ROWS})`, { simple: false }) as Array<Record<string, unknown>>;
+    problems = findings.map((row) => String(Object.values(row)[0])).filter((line) => line !== 'ok');
+  } catch (error) {
+    const message = (error as Error).message;
+    // A page so broken that the check itself stops: that is its finding. Not a database at all is another refusal.
+    if (/not a database|file is encrypted/i.test(message)) throw error;
+    problems = [message];
+  }
+  if (problems.length === 0) return;
+  const quoted = problems.slice(0, QUICK_CHECK_QUOTED).join('; ');
+  const more = problems.length > QUICK_CHECK_QUOTED ? ` (and ${problems.length - QUICK_CHECK_QUOTED} more)` : '';
+  throw new McpctxError(
+    'IO',
+    `record store ${path} is damaged: PRAGMA quick_check says: ${quoted}${more}; it is left as it was (restore it from a copy, or give --store another file)`,
+    { file: path, reason: 'corrupt', quickCheck: problems },
+  );
 }
 
 /** Creates the schema in an empty database; checks it in one that has any. */

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ExitStatus } from '../../../src/mcp/index.js';
-import { comparablePath, mentionsPath, samePath } from '../../../src/optimizer/server/_server-tools.js';
+import { comparablePath, mentionsPath, samePath, type ContextSummary, type SearchHit } from '../../../src/optimizer/server/_server-tools.js';
 import type * as ServerEntry from '../../../src/optimizer/server/index.js';
 import { jsonResult } from '../../../src/optimizer/server/_server.js';
-import { ContextOptimizer, parseSourceTags, type ContextResult, type SearchHit, type SessionRecords } from '../../../src/optimizer/index.js';
+import { ContextOptimizer, parseSourceTags, type ContextResult, type SessionRecords } from '../../../src/optimizer/index.js';
 import { startSession } from '../../support/mcp-session.js';
 import { markedEnv, waitForNoMarkedProcesses } from '../../support/processes.js';
 
@@ -201,18 +201,18 @@ describe('optimizer serve: ingest, search, build', () => {
     expect(ok(await server.call('ingest_records', { messages: [{ role: 'assistant', text: 'Looking at the lexer too.' }] }))).toEqual({ added: 1, total: RECORD_COUNT + 1 });
   });
 
-  it('search_context finds an ingested record with its score breakdown and provenance', async () => {
+  it('search_context finds an ingested record with its score and provenance', async () => {
     const server = await startServer();
     ok(await server.call('ingest_records', SESSION));
-    const { records, hits } = ok<{ records: number; hits: SearchHit[] }>(await server.call('search_context', { query: 'ENOENT config.json', limit: 3 }));
+    const { records, total, hits } = ok<{ records: number; total: number; hits: SearchHit[] }>(await server.call('search_context', { query: 'ENOENT config.json', limit: 3 }));
     expect(records).toBe(RECORD_COUNT);
     expect(hits.length).toBeGreaterThan(0);
     expect(hits.length).toBeLessThanOrEqual(3);
+    expect(total).toBeGreaterThanOrEqual(hits.length);
     const top = hits[0] as SearchHit;
-    expect(top).toMatchObject({ recordId: 'err-config', kind: 'error', origin: 'errors[1]', fragmentId: 'err-config#1' });
+    expect(top).toMatchObject({ recordId: 'err-config', kind: 'error', origin: 'errors[1]', fragmentId: 'err-config#1', label: "ENOENT: no such file or directory, open 'config.json'" });
     expect(top.text).toContain("open 'config.json'");
-    expect(Object.keys(top.signals).sort()).toEqual(['constraint', 'error', 'failing', 'failure', 'identifier', 'ignored', 'lexical', 'priority', 'recency', 'redundancy', 'repeat', 'role']);
-    expect(top.signals.lexical.contribution).toBeGreaterThan(0);
+    expect(top.score).toBeGreaterThan(0);
   });
 
   it('build_context with detail "full" returns exactly what buildContext returns, its source tags naming ingested records', async () => {
@@ -387,19 +387,25 @@ describe('optimizer serve: the 25,000-token cap', () => {
     expect(fits.stats.tokensOut).toBeLessThanOrEqual(4_000);
   });
 
-  it('summarizes the omitted list by default and lists it whole with detail "full"', async () => {
+  it('summarizes by default (the context once, a row per source, omissions counted) and gives the whole result with detail "full"', async () => {
     const server = await startServer();
     const messages = Array.from({ length: 40 }, (_, index) => ({ role: 'assistant', text: `unrelated chatter ${filler(index, 8)}` }));
-    ok(await server.call('ingest_records', { messages }));
-    const summary = ok<ContextResult & { listed?: { omitted: { shown: number; total: number; byReason: Record<string, number> } } }>(
-      await server.call('build_context', { task: 'fix the lexer' }),
-    );
-    const full = ok<ContextResult>(await server.call('build_context', { task: 'fix the lexer', detail: 'full' }));
+    ok(await server.call('ingest_records', { ...SESSION, messages: [...SESSION.messages, ...messages] }));
+    const summary = ok<ContextSummary>(await server.call('build_context', { task: TASK }));
+    const full = ok<ContextResult>(await server.call('build_context', { task: TASK, detail: 'full' }));
     expect(full.omitted.length).toBeGreaterThan(20);
-    expect(summary.omitted).toEqual(full.omitted.slice(0, 20));
-    expect(summary.listed?.omitted).toEqual({ shown: 20, total: full.omitted.length, byReason: { 'low-relevance': full.omitted.length } });
+    expect(summary.omitted).toEqual({ total: full.omitted.length, byReason: expect.objectContaining({ 'low-relevance': expect.any(Number) }) });
+    expect(Object.values(summary.omitted.byReason).reduce((sum, count) => sum + count, 0)).toBe(full.omitted.length);
+    expect(summary.merges).toBe(full.report.dedupe.merges.length);
     expect(summary.context).toBe(full.context);
     expect(summary.stats).toEqual(full.stats);
+    expect(summary.sources?.columns).toEqual(['fragmentId', 'tokens', 'score', 'mandatory']);
+    expect(summary.sources?.rows).toEqual(full.sources.map((source) => [source.fragmentId, source.tokens, Math.round(source.score * 100) / 100, source.mandatoryReason ?? null]));
+    expect(summary.sources?.rows.some((row) => row[3] !== null)).toBe(true);
+    // Each row's fragment is in the context, its tag naming the record and label.
+    const tags = parseSourceTags(summary.context);
+    expect(summary.sources?.rows.map((row) => row[0])).toEqual(tags.map((tag) => tag.fragmentId));
+    expect(JSON.stringify(summary)).not.toContain('"signals"');
   });
 });
 

@@ -1,0 +1,39 @@
+// The worker thread behind build_context: its own copy of the stored records (sent whole at start,
+// then each ingested batch) and its own optimizer, so a long build never holds up the main thread,
+// where the other tools answer. Messages are handled in order: a build sees every batch sent before it.
+import { parentPort, workerData } from 'node:worker_threads';
+import { ContextOptimizer } from '../_optimizer.js';
+import { RECORD_ARRAYS, type SessionRecords } from '../_types.js';
+import type { BuildReply, BuildRequest, WorkerStart } from './_builder.js';
+
+const start = workerData as WorkerStart;
+const optimizer = new ContextOptimizer(start.optimizer);
+const records: Record<string, unknown[]> = {};
+append(start.records);
+
+function append(batch: SessionRecords): void {
+  for (const { array } of RECORD_ARRAYS) {
+    const list = (batch as Record<string, unknown[] | undefined>)[array];
+    if (list === undefined || list.length === 0) continue;
+    const held = records[array];
+    if (held === undefined) records[array] = [...list];
+    else for (const record of list) held.push(record);
+  }
+}
+
+parentPort?.on('message', (request: BuildRequest) => {
+  if (request.type === 'ingest') {
+    append(request.records);
+    return;
+  }
+  let reply: BuildReply;
+  try {
+    const input = { ...(records as SessionRecords), task: request.task, ...(request.tokenBudget === undefined ? {} : { tokenBudget: request.tokenBudget }) };
+    reply = { id: request.id, result: optimizer.buildContext(input) };
+  } catch (error) {
+    const failure = error as Error & { code?: unknown; data?: unknown };
+    reply = { id: request.id, error: { name: failure.name, message: failure.message, code: typeof failure.code === 'string' ? failure.code : undefined, data: failure.data, stack: failure.stack } };
+  }
+  parentPort?.postMessage(reply);
+});
+

@@ -1,0 +1,101 @@
+// search_context's ranking: BM25 over the stored fragments (minisearch), by the query alone, not
+// by the task signals build_context scores with. A fragment that holds the query's phrase verbatim
+// (a quoted part, or the whole query when it has several words) ranks above every one that does not.
+import MiniSearch from 'minisearch';
+import type { Fragment, NormalizedRecord } from '../_types.js';
+
+/** Label matches count more than text matches: a label is a path, a command, a test name. */
+const LABEL_BOOST = 1.5;
+
+interface IndexedFragment {
+  id: string;
+  text: string;
+  label: string;
+}
+
+export interface FragmentMatch {
+  fragment: Fragment;
+  record: NormalizedRecord;
+  /** BM25 score, plus the phrase bonus when `phrase`. */
+  score: number;
+  /** Whether the fragment holds one of the query's phrases verbatim (case and spacing aside). */
+  phrase: boolean;
+}
+
+/**
+ * Words of prose and code: `parseExpression`, `src/parser.ts` and `user_id` are kept whole and
+ * also split at `_ - . /` and camelCase, so `parse`, `parser` or `id` find them too.
+ */
+export function searchTerms(text: string): string[] {
+  const terms: string[] = [];
+  for (const token of text.split(/[^\p{L}\p{N}_\-./]+/u)) {
+    const word = token.replace(/^[-./]+|[-./]+$/g, '');
+    if (word === '') continue;
+    terms.push(word.toLowerCase());
+    const parts = word
+      .split(/[_\-./]+/)
+      .flatMap((part) => part.split(/(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u))
+      .filter((part) => part !== '');
+    if (parts.length > 1) for (const part of parts) terms.push(part.toLowerCase());
+  }
+  return terms;
+}
+
+/** Lowercase, runs of whitespace as one space: how phrases are compared. */
+function flat(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/** The quoted parts of the query; with none, the whole query when it has more than one word. */
+export function queryPhrases(query: string): string[] {
+  const quoted = [...query.matchAll(/"([^"]+)"|'([^']+)'|“([^”]+)”/g)].map((match) => flat(match[1] ?? match[2] ?? match[3] ?? '')).filter((phrase) => phrase !== '');
+  if (quoted.length > 0) return quoted;
+  const whole = flat(query);
+  return whole.includes(' ') ? [whole] : [];
+}
+
+export class FragmentIndex {
+  readonly #search = new MiniSearch<IndexedFragment>({
+    fields: ['text', 'label'],
+    idField: 'id',
+    tokenize: searchTerms,
+    processTerm: (term) => term,
+    searchOptions: { boost: { label: LABEL_BOOST } },
+  });
+  readonly #entries = new Map<string, { fragment: Fragment; record: NormalizedRecord; flatText: string }>();
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  add(record: NormalizedRecord, fragments: readonly Fragment[]): void {
+    for (const fragment of fragments) {
+      this.#entries.set(fragment.id, { fragment, record, flatText: flat(fragment.text) });
+      this.#search.add({ id: fragment.id, text: fragment.text, label: record.label });
+    }
+  }
+
+  remove(fragmentIds: Iterable<string>): void {
+    for (const id of fragmentIds) {
+      if (!this.#entries.delete(id)) continue;
+      this.#search.discard(id);
+    }
+  }
+
+  /** Best first; ties broken by fragment id so the order never depends on insertion. */
+  search(query: string, accept: (record: NormalizedRecord) => boolean = () => true): FragmentMatch[] {
+    const phrases = queryPhrases(query);
+    const matches: FragmentMatch[] = [];
+    let best = 0;
+    for (const hit of this.#search.search(query)) {
+      const entry = this.#entries.get(hit.id as string);
+      if (entry === undefined || !accept(entry.record)) continue;
+      const phrase = phrases.some((text) => entry.flatText.includes(text));
+      best = Math.max(best, hit.score);
+      matches.push({ fragment: entry.fragment, record: entry.record, score: hit.score, phrase });
+    }
+    // The phrase bonus lifts every phrase match above the best match without it.
+    for (const match of matches) if (match.phrase) match.score += best;
+    return matches.sort((a, b) => b.score - a.score || (a.fragment.id < b.fragment.id ? -1 : a.fragment.id > b.fragment.id ? 1 : 0));
+  }
+}
