@@ -2,12 +2,13 @@
 // when this work began) and a newest-first baseline, on three sets:
 //   - the blind set of bench/optimizer/blind/ (six sessions frozen before the first run; never tuned
 //     on), each at budgets 1,500, 3,000 and 6,000;
+//   - the second tuning set of bench/optimizer/tuning/ (written blind, then tuned on), at the same budgets;
 //   - the twelve tuned scenarios and the six held-out ones, each at its own budget.
 // A fact is kept when it is an exact substring of the context. Budget: o200k tokens of the context.
 import { countTokens } from '../src/tokens/index.js';
 import type { BenchContext, BenchReport } from './_harness.js';
 import { loadPreviousOptimizer, PREVIOUS_REVISION } from './optimizer/_previous.js';
-import { BLIND_DIR, HELDOUT_DIR, loadScenarios, SCENARIO_DIR, type BenchScenario } from './optimizer/_scenarios.js';
+import { BLIND_DIR, HELDOUT_DIR, loadScenarios, SCENARIO_DIR, TUNING_DIR, type BenchScenario } from './optimizer/_scenarios.js';
 import { newestFirstContext } from './optimizer/_strategies.js';
 import { ContextOptimizer } from '../src/optimizer/index.js';
 
@@ -16,7 +17,7 @@ type Contender = 'newest-first' | 'previous' | 'current';
 const CONTENDERS: readonly Contender[] = ['newest-first', 'previous', 'current'];
 
 interface Run {
-  set: 'blind' | 'tuned' | 'heldout';
+  set: 'blind' | 'tuning' | 'tuned' | 'heldout';
   scenario: string;
   budget: number;
   contender: Contender;
@@ -55,9 +56,11 @@ export async function run({ progress }: BenchContext): Promise<BenchReport> {
   const previous = await loadPreviousOptimizer();
   const builders = { previous: new previous.ContextOptimizer() as Builder, current: new ContextOptimizer() as Builder };
   const runs: Run[] = [];
-  for (const scenario of loadScenarios(BLIND_DIR)) {
-    progress(`blind ${scenario.name}`);
-    for (const budget of BLIND_BUDGETS) for (const contender of CONTENDERS) runs.push(measure('blind', scenario, budget, contender, builders));
+  for (const [set, dir] of [['blind', BLIND_DIR], ['tuning', TUNING_DIR]] as const) {
+    for (const scenario of loadScenarios(dir)) {
+      progress(`${set} ${scenario.name}`);
+      for (const budget of BLIND_BUDGETS) for (const contender of CONTENDERS) runs.push(measure(set, scenario, budget, contender, builders));
+    }
   }
   for (const [set, dir] of [['tuned', SCENARIO_DIR], ['heldout', HELDOUT_DIR]] as const) {
     for (const scenario of loadScenarios(dir)) {
@@ -79,7 +82,7 @@ export async function run({ progress }: BenchContext): Promise<BenchReport> {
     });
   };
 
-  const sets = ['blind', 'tuned', 'heldout'] as const;
+  const sets = ['blind', 'tuning', 'tuned', 'heldout'] as const;
   const totals = Object.fromEntries(sets.map((set) => [set, Object.fromEntries(CONTENDERS.map((contender) => [contender, total(runs.filter((entry) => entry.set === set), contender)]))]));
   const blindCurrent = runs.filter((entry) => entry.set === 'blind' && entry.contender === 'current');
   const behindBaseline = blindCurrent.filter((entry) => {
@@ -90,8 +93,8 @@ export async function run({ progress }: BenchContext): Promise<BenchReport> {
   const cells = (set: Run['set']): string =>
     CONTENDERS.map((contender) => `${contender} ${(totals[set] as Record<Contender, { kept: number; facts: number }>)[contender].kept}/${(totals[set] as Record<Contender, { kept: number; facts: number }>)[contender].facts}`).join(', ');
   return {
-    title: `Required facts kept: this tree's optimizer against ${PREVIOUS_REVISION}'s and a newest-first baseline (blind set at 1,500 / 3,000 / 6,000; tuned and held-out sets at their budgets)`,
-    table: { columns: ['set', 'scenario', 'budget', 'newest-first', PREVIOUS_REVISION, 'current', 'current tokens'], rows: [...rowsOf('blind'), ...rowsOf('tuned'), ...rowsOf('heldout')] },
+    title: `Required facts kept: this tree's optimizer against ${PREVIOUS_REVISION}'s and a newest-first baseline (blind and second tuning sets at 1,500 / 3,000 / 6,000; tuned and held-out sets at their budgets)`,
+    table: { columns: ['set', 'scenario', 'budget', 'newest-first', PREVIOUS_REVISION, 'current', 'current tokens'], rows: [...rowsOf('blind'), ...rowsOf('tuning'), ...rowsOf('tuned'), ...rowsOf('heldout')] },
     figures: {
       previousRevision: PREVIOUS_REVISION,
       blindBudgets: BLIND_BUDGETS,
@@ -102,6 +105,7 @@ export async function run({ progress }: BenchContext): Promise<BenchReport> {
     },
     notes: [
       `blind (never tuned on): ${cells('blind')}`,
+      `second tuning set (tuned on): ${cells('tuning')}`,
       `tuned scenarios: ${cells('tuned')}`,
       `held-out (first blind set): ${cells('heldout')}`,
       `current behind the newest-first baseline in ${behindBaseline.length} blind run(s)${behindBaseline.length === 0 ? '' : `: ${behindBaseline.map((entry) => `${entry.scenario}@${entry.budget}`).join(', ')}`}; over budget without a conflict: ${overBudget.length}.`,

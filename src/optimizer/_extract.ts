@@ -47,7 +47,9 @@ export function extractFacts(text: string, context: ExtractionContext): Extracti
 
   if (context.path) paths.add(context.path, context.path);
   const locations = new LocationReader();
-  forEachLine(text, EXTRACTION_LIMITS.maxLineChars, (line) => {
+  forEachLine(text, EXTRACTION_LIMITS.maxLineChars, (framed) => {
+    // Terraform (and other tools) draw a box around a diagnostic: `│ Error: ...`, `│   on main.tf line 4`.
+    const line = framed.replace(BOX_DRAWING_PREFIX, '');
     if (line.trim() === '') return;
     const scan = scanPaths(line);
     for (const path of scan.paths) paths.add(path, path);
@@ -79,6 +81,8 @@ export function extractFacts(text: string, context: ExtractionContext): Extracti
   if (decision.evidence !== undefined) extraction.outcomeEvidence = decision.evidence;
   return extraction;
 }
+
+const BOX_DRAWING_PREFIX = /^[ \t]*[│┃╷╵][ \t]?/;
 
 /** `#512` (a pull request or issue), or a commit hash of 7 to 40 hex digits with a digit and a letter in it. */
 const CHANGE_REFERENCE = /(?<![\w#&])#\d{1,7}(?![\w-])|(?<![\w#-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?![\w-])/g;

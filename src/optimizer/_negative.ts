@@ -1,4 +1,4 @@
-import { tokenizeWords } from './_extract.js';
+import { STOP_WORDS } from './_extract-code.js';
 import type { NormalizedRecord } from './_types.js';
 
 // "Ignore the lint output", "don't worry about the checkov findings", "the e2e failures are a red
@@ -10,25 +10,30 @@ import type { NormalizedRecord } from './_types.js';
 const SET_ASIDE_BEFORE = /\b(?:ignore|disregard|skip|forget about|never mind|don'?t (?:worry|bother) about|do not (?:worry|bother) about|no need to (?:look at|fix|worry about)|leave out|leave aside)\s+(?:the\s+|those\s+|these\s+|any\s+|all\s+(?:the\s+)?)?([^.,;:!?()\n]{1,80})/gi;
 /** A clause that says its subject is beside the point: "the e2e failures are a red herring". */
 const SET_ASIDE_AFTER = /(?:^|[.,;:!?]\s*|\b(?:and|but|so)\s+)(?:the\s+|those\s+|these\s+|that\s+)?([^.,;:!?()\n]{1,60}?)\s+(?:is|are|was|were)\s+(?:just\s+|all\s+|only\s+)?(?:unrelated|irrelevant|noise|a red herring|red herrings|pre-?existing|not (?:related|relevant|the (?:problem|issue|cause)))\b/gi;
-/** Where the object phrase stops: a new clause. */
-const CLAUSE_END = /\b(?:because|since|as|they|those|these|it|it's|that's|which|we|i|and then|for now|until|unless|when|while|and|but|so|are|is|were|was)\b/i;
+/** Where the object phrase stops: a new clause, or a preposition ("the warnings in quarry-core" sets aside the warnings, not the crate). */
+const CLAUSE_END = /\b(?:because|since|as|they|those|these|it|it's|that's|which|we|i|and then|for now|until|unless|when|while|and|but|so|are|is|were|was|in|on|from|for|of|with|at|to|by|under|inside|about|after|before)\b/i;
+/** A set-aside word: a name as written, hyphens and underscores kept (`quarry-core`, `needless_borrow` are one word each). */
+const NAME_WORD = /[a-z0-9][a-z0-9_-]*[a-z0-9]|[a-z0-9]/g;
 /** Words that name a kind of thing every tool prints, not which tool: they single nothing out. */
 const GENERIC_WORDS = new Set([
   'output', 'outputs', 'warning', 'warnings', 'error', 'errors', 'message', 'messages', 'stuff', 'thing', 'things', 'result', 'results',
   'log', 'logs', 'line', 'lines', 'run', 'runs', 'file', 'files', 'noise', 'step', 'steps', 'check', 'checks', 'finding', 'findings',
   'issue', 'issues', 'problem', 'problems', 'report', 'reports', 'old', 'ones', 'one', 'part', 'bit', 'section', 'failure', 'failures',
   'test', 'tests', 'build', 'code', 'change', 'changes', 'now', 'moment', 'time', 'completely', 'entirely', 'totally', 'please',
-  'think', 'guess', 'believe', 'suspect', 'pretty', 'sure', 'probably', 'honestly', 'really', 'actually',
+  'job', 'jobs', 'pile', 'bunch', 'lot', 'lots', 'rest', 'whole', 'think', 'guess', 'believe', 'suspect', 'pretty', 'sure', 'probably', 'honestly', 'really', 'actually',
 ]);
 
 /** The words `text` asks to set aside (lower-cased, as `tokenizeWords` spells them), in order of appearance. */
 export function setAsideWords(text: string): string[] {
   const words = new Set<string>();
-  // Before the verb phrase's object the first clause is the object; before "is unrelated" the last one is the subject.
+  // After "ignore" the object runs to the first clause break or preposition; before "is unrelated"
+  // the subject is the last clause before it ("I think | the flaky storybook job").
   const take = (phrase: string, clauseAt: 'first' | 'last'): void => {
     const clauses = phrase.split(CLAUSE_END);
     const clause = (clauseAt === 'first' ? clauses[0] : clauses[clauses.length - 1]) ?? '';
-    for (const word of tokenizeWords(clause)) if (!GENERIC_WORDS.has(word) && !/^\d+$/.test(word)) words.add(word);
+    for (const word of clause.toLowerCase().replace(/'s\b/g, '').match(NAME_WORD) ?? []) {
+      if (!GENERIC_WORDS.has(word) && !STOP_WORDS.has(word) && !/^\d+$/.test(word) && word.length >= 2) words.add(word);
+    }
   };
   for (const match of text.matchAll(SET_ASIDE_BEFORE)) take(match[1] ?? '', 'first');
   for (const match of text.matchAll(SET_ASIDE_AFTER)) take(match[1] ?? '', 'last');
@@ -48,13 +53,14 @@ export function sessionSetAsideWords(records: readonly NormalizedRecord[], taskW
 
 /**
  * Whether the record is output of something set aside: a word of its label (`npm run lint`,
- * `checkov -d .`, `reports/eslint.txt`) is, or ends with, a set-aside word (`lint` sets aside `eslint`
- * and `golangci-lint`). Messages are never set aside: the user's words are what is read.
+ * `checkov -d .`, `cargo clippy`) is, or ends with, a set-aside word (`lint` sets aside `eslint` and
+ * `golangci-lint`). Only tool output and test results are set aside: "ignore the warnings" is about
+ * what a run printed, never a file, a diff, an error record or what anyone said.
  */
 export function isSetAside(record: NormalizedRecord, words: ReadonlySet<string>): boolean {
-  if (words.size === 0 || record.kind === 'message' || record.kind === 'decision') return false;
+  if (words.size === 0 || (record.kind !== 'toolOutput' && record.kind !== 'testResult')) return false;
   const label = record.label.toLowerCase();
-  for (const part of label.split(/[^a-z0-9]+/)) {
+  for (const part of label.match(NAME_WORD) ?? []) {
     if (part.length < 2) continue;
     if (words.has(part)) return true;
     for (const word of words) if (word.length >= 4 && part.endsWith(word)) return true;

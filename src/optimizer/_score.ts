@@ -43,6 +43,8 @@ export const RELEVANCE_SIGNALS: readonly SignalName[] = ['lexical', 'identifier'
 const TOUCHES_LEXICAL = 0.15;
 /** The k-th best fragment of one record (k from 0) loses 1 - REPEAT_DECAY^k of what the record's own name earns it: diminishing returns. */
 const REPEAT_DECAY = 0.5;
+/** A task that names what it is about still follows a failure that does not touch it, at this share. */
+const UNTOUCHED_FAILURE_SHARE = 0.5;
 /** Failing records from the newest down to this rank value lead to the code they name (0.6^2: the three newest). */
 const SEED_FAILURE_VALUE = 0.36;
 /** A failing fragment sharing this much of the task's vocabulary leads to the code worth seeing. */
@@ -273,19 +275,21 @@ export function scoreFragments(items: readonly ScoringInput[], task: TaskTerms, 
   });
   // Output the user set aside is not the failure the task is about.
   const ranks = failureRanks(extracted.filter((s) => isFailingRecord(s.subject.record, s.subject.facts) && !isSetAside(s.subject.record, setAside)).map((s) => s.subject.record));
+
   // A task that names its identifiers is about the failures that touch them; one that names none
   // ("the build is broken") is about the newest failures, whatever they say.
   const followsAnyFailure = isGenericFailureTask(task, taskIdentifiers.namesAny);
   const subjects = extracted.map((s) => {
     const rank = ranks.get(s.subject.record.id);
     const touches = s.taskIdentifier > 0 || s.lexical >= TOUCHES_LEXICAL;
-    const failing = failureTask && rank !== undefined && (followsAnyFailure || touches) ? failingValue(rank, s.subject.record, s.subject.facts) : 0;
+    const failing = failureTask && rank !== undefined ? failingValue(rank, s.subject.record, s.subject.facts) * (followsAnyFailure || touches ? 1 : UNTOUCHED_FAILURE_SHARE) : 0;
     return { ...s, failing };
   });
   const seeds = subjects.filter((s) => isSeed(s.subject, s.taskIdentifier, s.lexical, s.failing)).map((s) => s.subject);
   const files = [...new Set(items.filter(({ record }) => record.kind === 'file' || record.kind === 'diff').map(({ record }) => record))];
   const changes = subjects.filter((s) => taskIdentifiers.namesChange(s.subject)).map((s) => s.subject);
   const related = new RelatedModules(seeds, files, changes);
+  // What a record's name alone (its path or command) earns each of its fragments.
   const recordLevel = new Map<NormalizedRecord, number>();
   for (const record of records) {
     const nameOnly: IdentifierSubject = { record, text: '', facts: extractFacts('', { kind: record.kind }) };
@@ -301,7 +305,9 @@ export function scoreFragments(items: readonly ScoringInput[], task: TaskTerms, 
     const identifier = namedLines.length > 0 ? IDENTIFIER_VALUE.path : Math.max(taskIdentifier, related.value(subject));
     const ignored = isSetAside(record, setAside);
     // Full value for a fragment that states an error bearing on the task; where only frames and locations show, less.
-    const errorValue = statesError(record, facts) ? (identifier > 0 || lexical >= 0.25 ? 1 : 0.4) : hasErrorEvidence(record, facts) ? 0.4 : 0;
+    // A fragment holding the line a failure points at is where the error is, as much as the error's own text.
+    const errorValue =
+      namedLines.length > 0 || (statesError(record, facts) && (identifier > 0 || lexical >= 0.25)) ? 1 : hasErrorEvidence(record, facts) ? 0.4 : 0;
     const constraint = constraintValue(record, facts);
     const values: Record<SignalName, number> = {
       lexical,

@@ -7,7 +7,10 @@ describe('set-aside words: what the user says to ignore', () => {
     expect(setAsideWords('Ignore the lint output, those warnings are old and unrelated to the checkout bug.')).toEqual(['lint']);
     expect(setAsideWords("Don't worry about the checkov findings, security signs those off.")).toEqual(['checkov']);
     expect(setAsideWords('Please disregard the e2e suite for now.')).toEqual(['e2e', 'suite']);
-    expect(setAsideWords('I think the flaky storybook job is a red herring.')).toEqual(['flaky', 'storybook', 'job']);
+    expect(setAsideWords('I think the flaky storybook job is a red herring.')).toEqual(['flaky', 'storybook']);
+    // The object ends at a preposition: the crate the warnings are in is not set aside.
+    expect(setAsideWords("Ignore the chrono deprecation warnings in quarry-core, that's QRY-231.")).toEqual(['chrono', 'deprecation']);
+    expect(setAsideWords("The clippy job's needless_borrow lints are pre-existing, ignore them.")).toEqual(['clippy', 'needless_borrow', 'lints']);
   });
 
   it('takes nothing from sentences that set nothing aside', () => {
