@@ -18,7 +18,7 @@
  * `search` runs stages 1-6 and ranks.
  */
 import { McpctxError } from '../errors/index.js';
-import { resolveCounter } from './_counter.js';
+import { countDistinct, resolveCounter } from './_counter.js';
 import { DEFAULT_NEAR_DUPLICATE_THRESHOLD } from './_dedupe.js';
 import { fitRendered } from './_fit.js';
 import { focusWhereOverBudget } from './_focus.js';
@@ -76,7 +76,7 @@ export class ContextOptimizer {
     const parsed = parseOptimizerInput(input, { maxRecordChars: this.maxRecordChars });
     const budget = parsed.tokenBudget ?? this.tokenBudget;
     const counter = this.counter;
-    const tokensIn = rawBodies(parsed).reduce((sum, body) => sum + counter.count(body), 0);
+    const tokensIn = countDistinct(rawBodies(parsed), counter);
     // `prepared.session` is the task's session: the stage that scopes mandatory content reads it there.
     const prepared = prepareSession(parsed, parsed.task, this.prepareSettings(), parsed.session);
     const reservedTokens = renderingReserve(counter, prepared.merges.length + prepared.scored.length);
