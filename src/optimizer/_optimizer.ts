@@ -3,7 +3,7 @@
  * produced (no stage reads the rendered text back):
  *
  *   1. validate        `_validate.ts`    parseOptimizerInput: INVALID_RECORDS naming record and field
- *   2. normalize       `_normalize.ts`   normalizeValidated: ids, line endings, collapsed log lines, paths
+ *   2. normalize       `_normalize.ts`   normalizeValidated: ids, line endings, collapsed log lines, paths (`_paths.ts`)
  *   3. order           `_recency.ts`     compareRecency: the one recency order, oldest first
  *   4. deduplicate     `_dedupe.ts`      dedupeRecords: exact copies, repeated runs, near duplicates
  *   5. fragment        `_fragments.ts`   fragmentRecord: records into fragments
