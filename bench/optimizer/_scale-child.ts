@@ -13,6 +13,8 @@ export interface ScaleSample {
   records: number;
   inputChars: number;
   buildMs: number;
+  /** CPU time (user + system, all threads: the collector's helpers too) during the build: less sensitive than wall time to other load on the machine. */
+  buildCpuMs: number;
   /** Peak resident set size of the process, in KiB (`process.resourceUsage().maxRSS`). */
   maxRssKiBBeforeBuild: number;
   maxRssKiBAfterBuild: number;
@@ -38,13 +40,16 @@ for (const value of Object.values(input)) {
 // Warm the tokenizer outside the timed region: the first count loads its tables.
 countTokens('warm up the encoder');
 const rssBefore = process.resourceUsage().maxRSS;
+const cpuBefore = process.cpuUsage();
 const started = performance.now();
 const result = new ContextOptimizer().buildContext(input);
 const buildMs = performance.now() - started;
+const cpu = process.cpuUsage(cpuBefore);
 const sample: ScaleSample = {
   records,
   inputChars,
   buildMs,
+  buildCpuMs: (cpu.user + cpu.system) / 1000,
   maxRssKiBBeforeBuild: rssBefore,
   maxRssKiBAfterBuild: process.resourceUsage().maxRSS,
   tokensIn: result.stats.tokensIn,

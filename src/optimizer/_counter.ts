@@ -21,3 +21,22 @@ export function resolveCounter(counter: 'o200k' | 'chars/4' | TokenCounter | und
   }
   throw new McpctxError('INVALID_ARGUMENT', `counter must be 'o200k', 'chars/4' or an object with name and count(text), got ${describeValue(counter)}`);
 }
+
+/**
+ * The sum of the counts of `texts`, each distinct text counted once: a session repeats whole
+ * outputs (the same command run again, the same file viewed twice), and a count is a pure function
+ * of the text.
+ */
+export function countDistinct(texts: readonly string[], counter: TokenCounter): number {
+  const counts = new Map<string, number>();
+  let total = 0;
+  for (const text of texts) {
+    let count = counts.get(text);
+    if (count === undefined) {
+      count = counter.count(text);
+      counts.set(text, count);
+    }
+    total += count;
+  }
+  return total;
+}

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sha256Hex } from '../tokens/index.js';
 import {
   RECORD_ARRAYS,
@@ -57,8 +58,39 @@ function normalizeLineEndings(text: string): string {
   return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
 }
 
+/** Whether lines [a, aEnd) and [b, bEnd) of `text` are equal, compared in place. */
+function sameLine(text: string, a: number, aEnd: number, b: number, bEnd: number): boolean {
+  if (aEnd - a !== bEnd - b) return false;
+  for (let i = 0; i < aEnd - a; i++) if (text.charCodeAt(a + i) !== text.charCodeAt(b + i)) return false;
+  return true;
+}
+
+/**
+ * Whether some non-blank line repeats more than COLLAPSE_AFTER times in a row: one pass over the
+ * text that builds no strings, so the common case (nothing to collapse) allocates nothing.
+ */
+function hasCollapsibleRun(text: string): boolean {
+  let previousStart = -1;
+  let previousEnd = -1;
+  let run = 0;
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    if (previousStart >= 0 && sameLine(text, previousStart, previousEnd, start, end)) {
+      run++;
+      if (run > COLLAPSE_AFTER && text.slice(start, end).trim() !== '') return true;
+    } else run = 1;
+    previousStart = start;
+    previousEnd = end;
+    start = end + 1;
+  }
+  return false;
+}
+
 /** Collapses runs of identical consecutive lines (a retry loop printing the same line 10,000 times). */
 export function collapseRepeatedLines(text: string): { text: string; collapsed: number } {
+  if (!hasCollapsibleRun(text)) return { text, collapsed: 0 };
   const lines = text.split('\n');
   if (lines.length <= COLLAPSE_AFTER) return { text, collapsed: 0 };
   const out: string[] = [];
@@ -78,6 +110,20 @@ export function collapseRepeatedLines(text: string): { text: string; collapsed: 
     i = end;
   }
   return collapsed === 0 ? { text, collapsed: 0 } : { text: out.join('\n'), collapsed };
+}
+
+/**
+ * sha256 hex of the parts joined by U+0000, fed to the hash one by one: the same digest as hashing
+ * the joined string (UTF-8 of a concatenation is the concatenation of the UTF-8s, and every part is
+ * well-formed), without building and flattening a copy of every record's text.
+ */
+function sha256OfParts(...parts: string[]): string {
+  const hash = createHash('sha256');
+  parts.forEach((part, index) => {
+    if (index > 0) hash.update('\u0000');
+    hash.update(part);
+  });
+  return hash.digest('hex');
 }
 
 /** One line, no tag syntax: labels go inside `[source: ... | ... | label]`. */
@@ -205,7 +251,7 @@ export function normalizeValidated(records: SessionRecords): NormalizedSession {
       // Records of different sessions are never duplicates or runs of each other: what one session
       // said must stay in that session for scoping, even when another said the same.
       const identity = record.session === undefined ? view.identity : `${view.identity}\u0000session ${record.session}`;
-      const contentHash = sha256Hex(`${kind}\u0000${identity}\u0000${text}`);
+      const contentHash = sha256OfParts(kind, identity, text);
       const fields = record.session === undefined || view.fields.runKey === undefined ? view.fields : { ...view.fields, runKey: `${view.fields.runKey}\u0000session ${record.session}` };
       let id = record.id;
       if (id === undefined) {

@@ -3,7 +3,7 @@
  * produced (no stage reads the rendered text back):
  *
  *   1. validate        `_validate.ts`    parseOptimizerInput: INVALID_RECORDS naming record and field
- *   2. normalize       `_normalize.ts`   normalizeValidated: ids, line endings, collapsed log lines, paths
+ *   2. normalize       `_normalize.ts`   normalizeValidated: ids, line endings, collapsed log lines, paths (`_paths.ts`)
  *   3. order           `_recency.ts`     compareRecency: the one recency order, oldest first
  *   4. deduplicate     `_dedupe.ts`      dedupeRecords: exact copies, repeated runs, near duplicates
  *   5. fragment        `_fragments.ts`   fragmentRecord: records into fragments
@@ -18,7 +18,7 @@
  * `search` runs stages 1-6 and ranks.
  */
 import { McpctxError } from '../errors/index.js';
-import { resolveCounter } from './_counter.js';
+import { countDistinct, resolveCounter } from './_counter.js';
 import { DEFAULT_NEAR_DUPLICATE_THRESHOLD } from './_dedupe.js';
 import { fitRendered } from './_fit.js';
 import { focusWhereOverBudget } from './_focus.js';
@@ -76,7 +76,7 @@ export class ContextOptimizer {
     const parsed = parseOptimizerInput(input, { maxRecordChars: this.maxRecordChars });
     const budget = parsed.tokenBudget ?? this.tokenBudget;
     const counter = this.counter;
-    const tokensIn = rawBodies(parsed).reduce((sum, body) => sum + counter.count(body), 0);
+    const tokensIn = countDistinct(rawBodies(parsed), counter);
     // `prepared.session` is the task's session: the stage that scopes mandatory content reads it there.
     const prepared = prepareSession(parsed, parsed.task, this.prepareSettings(), parsed.session);
     const reservedTokens = renderingReserve(counter, prepared.merges.length + prepared.scored.length);

@@ -105,8 +105,9 @@ export function countWords(text: string, stopAt = Infinity): number {
  * all-whitespace text has none.
  */
 export function wordShingles(text: string): ShingleSet {
-  // At most one trigram per word start; sized up front so the pass allocates once.
-  const hashes = new Uint32Array(Math.max(1, Math.ceil(text.length / 2)));
+  // At most one trigram per word start. The pass writes into a scratch buffer kept between calls
+  // (texts are shingled one at a time), so only the result is allocated.
+  const hashes = scratchFor(Math.max(1, Math.ceil(text.length / 2)));
   let count = 0;
   let words = 0;
   let previous2 = 0;
@@ -137,8 +138,16 @@ export function wordShingles(text: string): ShingleSet {
   return uniqueSorted(hashes.subarray(0, count));
 }
 
+let scratch = new Uint32Array(1024);
+
+function scratchFor(length: number): Uint32Array {
+  if (scratch.length < length) scratch = new Uint32Array(Math.max(length, scratch.length * 2));
+  return scratch;
+}
+
+/** Sorts `values` in place (a view of the scratch buffer) and returns a copy without repeats. */
 function uniqueSorted(values: Uint32Array): Uint32Array {
-  const sorted = values.slice().sort();
+  const sorted = values.sort();
   let kept = 0;
   for (let i = 0; i < sorted.length; i++) {
     const value = sorted[i]!;
@@ -287,8 +296,11 @@ export class LshIndex {
   readonly bands: number;
   readonly rows: number;
   readonly maxBucketSize: number;
-  private readonly buckets: Map<number, string[]>[];
-  private readonly signatures = new Map<string, MinHashSignature>();
+  /** Keys by internal id (insertion order); buckets hold ids, small integers V8 keeps unboxed. */
+  private readonly keys: string[] = [];
+  private readonly idByKey = new Map<string, number>();
+  private readonly signatures: MinHashSignature[] = [];
+  private readonly buckets: Map<number, number[]>[];
 
   constructor(options: LshOptions = {}) {
     this.bands = options.bands ?? 16;
@@ -297,54 +309,61 @@ export class LshIndex {
     for (const [name, value] of [['bands', this.bands], ['rows', this.rows], ['maxBucketSize', this.maxBucketSize]] as const) {
       if (!Number.isInteger(value) || value < 1) throw invalid(name, `LshIndex: ${name} must be a positive integer, got ${describeValue(value)}`, value);
     }
-    this.buckets = Array.from({ length: this.bands }, () => new Map<number, string[]>());
+    this.buckets = Array.from({ length: this.bands }, () => new Map<number, number[]>());
   }
 
   get size(): number {
-    return this.signatures.size;
+    return this.keys.length;
   }
 
   has(key: string): boolean {
-    return this.signatures.has(key);
+    return this.idByKey.has(key);
   }
 
   /** Indexes a signature under a key; adding a key twice is an error (its buckets would go stale). */
   add(key: string, signature: MinHashSignature): void {
     this.checkLength(signature);
-    if (this.signatures.has(key)) throw invalid('key', `LshIndex: key ${JSON.stringify(key)} is already indexed`, key);
-    this.signatures.set(key, signature);
+    if (this.idByKey.has(key)) throw invalid('key', `LshIndex: key ${JSON.stringify(key)} is already indexed`, key);
+    const id = this.keys.length;
+    this.keys.push(key);
+    this.idByKey.set(key, id);
+    this.signatures.push(signature);
     for (let band = 0; band < this.bands; band++) {
       const bucketKey = this.bandHash(signature, band);
       const bucket = this.buckets[band]!.get(bucketKey);
-      if (bucket === undefined) this.buckets[band]!.set(bucketKey, [key]);
-      else if (bucket.length < this.maxBucketSize) bucket.push(key);
+      if (bucket === undefined) this.buckets[band]!.set(bucketKey, [id]);
+      else if (bucket.length < this.maxBucketSize) bucket.push(id);
     }
   }
 
   /**
    * Keys sharing at least one band bucket with the signature, most similar first (estimated
-   * similarity, then bands shared, then insertion order), at most `limit` of them.
+   * similarity, then bands shared, then the order they were first met in), at most `limit` of them.
    */
   candidates(signature: MinHashSignature, limit = Infinity): string[] {
     this.checkLength(signature);
-    const sharedBands = new Map<string, number>();
+    const sharedBands = new Map<number, number>();
     for (let band = 0; band < this.bands; band++) {
       const bucket = this.buckets[band]!.get(this.bandHash(signature, band));
       if (bucket === undefined) continue;
-      for (const key of bucket) sharedBands.set(key, (sharedBands.get(key) ?? 0) + 1);
+      for (const id of bucket) sharedBands.set(id, (sharedBands.get(id) ?? 0) + 1);
     }
-    const ranked = [...sharedBands].map(([key, bands], position) => ({
-      key,
-      bands,
-      position,
-      similarity: estimateSimilarity(signature, this.signatures.get(key)!),
-    }));
+    if (sharedBands.size === 0) return [];
+    const ranked: Array<{ id: number; bands: number; position: number; similarity: number }> = [];
+    let position = 0;
+    for (const [id, bands] of sharedBands) {
+      ranked.push({ id, bands, position: position++, similarity: estimateSimilarity(signature, this.signatures[id]!) });
+    }
     ranked.sort((x, y) => y.similarity - x.similarity || y.bands - x.bands || x.position - y.position);
-    return ranked.slice(0, limit).map((entry) => entry.key);
+    const count = Math.min(limit, ranked.length);
+    const keys: string[] = [];
+    for (let i = 0; i < count; i++) keys.push(this.keys[ranked[i]!.id]!);
+    return keys;
   }
 
   signatureOf(key: string): MinHashSignature | undefined {
-    return this.signatures.get(key);
+    const id = this.idByKey.get(key);
+    return id === undefined ? undefined : this.signatures[id];
   }
 
   private bandHash(signature: MinHashSignature, band: number): number {
