@@ -41,8 +41,8 @@ export interface SearchHit {
   text: string;
 }
 
-export function searchContext(context: ToolContext, query: string, limit = DEFAULT_SEARCH_LIMIT): { records: number; total: number; hits: SearchHit[] } {
-  const matches = context.session.index().search(query);
+export async function searchContext(context: ToolContext, query: string, limit = DEFAULT_SEARCH_LIMIT): Promise<{ records: number; total: number; hits: SearchHit[] }> {
+  const matches = (await context.session.index()).search(query);
   return { records: context.session.count(), total: matches.length, hits: matches.slice(0, limit).map(searchHit) };
 }
 
@@ -116,7 +116,7 @@ export type RelevantErrors =
   | { ranking: 'newest'; total: number; errors: RecordView[]; note?: string }
   | { ranking: 'query'; query: string; total: number; hits: SearchHit[]; note?: string };
 
-export function getRelevantErrors(context: ToolContext, options: { query?: string; limit?: number } = {}): RelevantErrors {
+export async function getRelevantErrors(context: ToolContext, options: { query?: string; limit?: number } = {}): Promise<RelevantErrors> {
   const limit = options.limit ?? DEFAULT_ERROR_LIMIT;
   const failures = context.session.records().filter(isFailure);
   const cut = (shown: number, of: number, noun: string): { note?: string } =>
@@ -126,7 +126,7 @@ export function getRelevantErrors(context: ToolContext, options: { query?: strin
     return { ranking: 'newest', total: failures.length, errors, ...cut(errors.length, failures.length, 'failures, newest first') };
   }
   // Ranked over every stored fragment, so scores mean what they mean in search_context; then only failures kept.
-  const matching = context.session.index().search(options.query, isFailure);
+  const matching = (await context.session.index()).search(options.query, isFailure);
   const hits = matching.slice(0, limit).map(searchHit);
   return { ranking: 'query', query: options.query, total: matching.length, hits, ...cut(hits.length, matching.length, 'matching fragments') };
 }
