@@ -279,8 +279,8 @@ export function createOptimizerServer(options: OptimizerServerOptions): McpServe
     {
       description:
         'A compact context for a task from the stored records within tokenBudget tokens, every fragment tagged [source: fragment id | record id | label]. ' +
-        `detail "summary" (default): {context, sources: {columns: [${SOURCE_COLUMNS.join(', ')}], rows}, omitted: {total, byReason}, merges, stats, conflict?, note?}, ` +
-        "a row per fragment in the context's order (its record id and label are in its source tag; mandatory: why it had to be kept, or null); " +
+        `detail "summary" (default): {context, sources: {columns: [${SOURCE_COLUMNS.join(', ')}], mandatoryReasons, rows}, omitted: {total, byReason}, merges, stats, conflict?, note?}, ` +
+        "a row per fragment in the context's order (its record id and label are in its source tag; mandatory: the index in mandatoryReasons of why it had to be kept, or null); " +
         '"full": the whole result with score breakdowns, every omission and merge, and the report. The context is never cut to fit the server\'s cap: lists are dropped first, then the budget is lowered (said in note).',
       inputSchema: z.strictObject({
         task: queryText('what the context is for'),
