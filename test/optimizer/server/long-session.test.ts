@@ -161,14 +161,15 @@ describe('build_context off the main thread', () => {
       arrivals.push('build_context');
       return result;
     });
-    const decisions = server.call('get_decisions', { limit: 5 }).then((result) => {
+    // Let the build start (a macrotask), then ask three times in a row, each after the last answer:
+    // a build on the main thread would hold all three (or all but one) until it ends.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let call = 0; call < 3; call++) {
+      answerText(await server.call('get_decisions', { limit: 5 }));
       arrivals.push('get_decisions');
-      return result;
-    });
-    const [built, listed] = await Promise.all([build, decisions]);
-    answerText(built);
-    answerText(listed);
-    expect(arrivals).toEqual(['get_decisions', 'build_context']);
+    }
+    answerText(await build);
+    expect(arrivals).toEqual(['get_decisions', 'get_decisions', 'get_decisions', 'build_context']);
     expect(liveBuildWorkers()).toBe(1);
     await running.pop()?.close();
     await vi.waitFor(() => expect(liveBuildWorkers()).toBe(0), { timeout: 20_000, interval: 50 });
