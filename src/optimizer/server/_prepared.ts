@@ -1,7 +1,9 @@
 // What the server keeps between tool calls, so no call re-reads the store: the stored records as
 // given (what build_context's worker builds from), the same records normalized (ids exactly as
 // build_context's source tags name them) and the search index over their fragments. Read from the
-// store once at start; each successful ingest appends its batch.
+// store once at start; each successful ingest appends its batch. The index is filled in the
+// background in small slices (about 4 s per 10,000 records), so the other tools answer meanwhile;
+// a search waits for it.
 import { fragmentRecord } from '../_fragments.js';
 import { normalizeRecords } from '../_normalize.js';
 import { storableRecords, type RecordStore } from '../_store.js';
@@ -9,12 +11,19 @@ import { RECORD_ARRAYS, type NormalizedRecord, type RecordArrayName, type Sessio
 import type { ValidationOptions } from '../_validate.js';
 import { FragmentIndex } from './_search.js';
 
+/** Records indexed between two yields to the event loop (a few tens of milliseconds). */
+const INDEX_SLICE = 100;
+
 export class PreparedSession {
   readonly #store: RecordStore;
   readonly #validation: ValidationOptions;
   readonly #given: Record<RecordArrayName, unknown[]>;
   #records: NormalizedRecord[] = [];
-  #index = new FragmentIndex();
+  readonly #index = new FragmentIndex();
+  /** Records not yet in the index, by position (`messages[3]`). */
+  readonly #unindexed = new Map<string, NormalizedRecord>();
+  #filling: Promise<void> | undefined;
+  #closed = false;
 
   constructor(store: RecordStore, validation: ValidationOptions = {}) {
     this.#store = store;
@@ -22,6 +31,7 @@ export class PreparedSession {
     const stored = store.all() as Record<string, unknown[] | undefined>;
     this.#given = Object.fromEntries(RECORD_ARRAYS.map(({ array }) => [array, [...(stored[array] ?? [])]])) as Record<RecordArrayName, unknown[]>;
     this.#renormalize();
+    void this.#fill();
   }
 
   /** Stores the batch (all or nothing, the store's refusals pass through), then adds it here. Returns what the store kept. */
@@ -33,6 +43,7 @@ export class PreparedSession {
       if (list !== undefined) this.#given[array].push(...list);
     }
     this.#renormalize();
+    void this.#fill();
     return { added, stored };
   }
 
@@ -52,8 +63,33 @@ export class PreparedSession {
     return this.#records.length;
   }
 
-  index(): FragmentIndex {
+  /** The search index with every record in it. */
+  async index(): Promise<FragmentIndex> {
+    while (this.#unindexed.size > 0 && !this.#closed) await this.#fill();
     return this.#index;
+  }
+
+  /** Stops filling the index, so a closed server leaves nothing running. */
+  close(): void {
+    this.#closed = true;
+  }
+
+  /** Adds the unindexed records a slice at a time, yielding to the event loop between slices. */
+  #fill(): Promise<void> {
+    this.#filling ??= (async () => {
+      while (this.#unindexed.size > 0 && !this.#closed) {
+        let slice = 0;
+        for (const [key, record] of this.#unindexed) {
+          this.#unindexed.delete(key);
+          this.#index.add(record, fragmentRecord(record));
+          if (++slice >= INDEX_SLICE) break;
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })().finally(() => {
+      this.#filling = undefined;
+    });
+    return this.#filling;
   }
 
   /**
@@ -68,11 +104,20 @@ export class PreparedSession {
       const key = `${record.origin.array}[${record.origin.index}]`;
       const before = previous.get(key);
       previous.delete(key);
-      if (before !== undefined && before.id === record.id && before.contentHash === record.contentHash && before.label === record.label) continue;
-      if (before !== undefined) this.#index.remove(fragmentRecord(before).map((fragment) => fragment.id));
-      this.#index.add(record, fragmentRecord(record));
+      if (before !== undefined && before.id === record.id && before.contentHash === record.contentHash && before.label === record.label) {
+        // Unchanged: what is indexed stays; what waits keeps waiting, as the current record.
+        if (this.#unindexed.has(key)) this.#unindexed.set(key, record);
+        continue;
+      }
+      if (before !== undefined) this.#unindex(key, before);
+      this.#unindexed.set(key, record);
     }
-    for (const gone of previous.values()) this.#index.remove(fragmentRecord(gone).map((fragment) => fragment.id));
+    for (const [key, gone] of previous) this.#unindex(key, gone);
     this.#records = records;
+  }
+
+  #unindex(key: string, record: NormalizedRecord): void {
+    if (this.#unindexed.delete(key)) return;
+    this.#index.remove(fragmentRecord(record).map((fragment) => fragment.id));
   }
 }

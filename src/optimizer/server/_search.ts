@@ -22,23 +22,40 @@ export interface FragmentMatch {
   phrase: boolean;
 }
 
+const WORD = /[\p{L}\p{N}_\-./]+/gu;
+const SPLIT_HINT = /[_\-./]|[a-z][A-Z]|[A-Z][A-Z][a-z]|[A-Za-z][0-9]|[0-9][A-Za-z]/;
+
 /**
  * Words of prose and code: `parseExpression`, `src/parser.ts` and `user_id` are kept whole and
- * also split at `_ - . /` and camelCase, so `parse`, `parser` or `id` find them too.
+ * also split at `_ - . /` and camelCase, so `parse`, `parser` or `id` find them too. Plain
+ * regular expressions and a test before splitting: this runs over every stored fragment.
  */
 export function searchTerms(text: string): string[] {
   const terms: string[] = [];
-  for (const token of text.split(/[^\p{L}\p{N}_\-./]+/u)) {
-    const word = token.replace(/^[-./]+|[-./]+$/g, '');
+  for (const match of text.matchAll(WORD)) {
+    const word = trimSeparators(match[0]);
     if (word === '') continue;
     terms.push(word.toLowerCase());
+    if (!SPLIT_HINT.test(word)) continue;
     const parts = word
-      .split(/[_\-./]+/)
-      .flatMap((part) => part.split(/(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u))
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .replace(/([A-Z])([A-Z][a-z])/g, '$1 $2')
+      .replace(/([A-Za-z])([0-9])/g, '$1 $2')
+      .replace(/([0-9])([A-Za-z])/g, '$1 $2')
+      .toLowerCase()
+      .split(/[\s_\-./]+/)
       .filter((part) => part !== '');
-    if (parts.length > 1) for (const part of parts) terms.push(part.toLowerCase());
+    if (parts.length > 1) for (const part of parts) terms.push(part);
   }
   return terms;
+}
+
+function trimSeparators(word: string): string {
+  let start = 0;
+  let end = word.length;
+  while (start < end && '-./'.includes(word[start] as string)) start++;
+  while (end > start && '-./'.includes(word[end - 1] as string)) end--;
+  return start === 0 && end === word.length ? word : word.slice(start, end);
 }
 
 /** Lowercase, runs of whitespace as one space: how phrases are compared. */

@@ -41,8 +41,8 @@ export interface SearchHit {
   text: string;
 }
 
-export function searchContext(context: ToolContext, query: string, limit = DEFAULT_SEARCH_LIMIT): { records: number; total: number; hits: SearchHit[] } {
-  const matches = context.session.index().search(query);
+export async function searchContext(context: ToolContext, query: string, limit = DEFAULT_SEARCH_LIMIT): Promise<{ records: number; total: number; hits: SearchHit[] }> {
+  const matches = (await context.session.index()).search(query);
   return { records: context.session.count(), total: matches.length, hits: matches.slice(0, limit).map(searchHit) };
 }
 
@@ -116,7 +116,7 @@ export type RelevantErrors =
   | { ranking: 'newest'; total: number; errors: RecordView[]; note?: string }
   | { ranking: 'query'; query: string; total: number; hits: SearchHit[]; note?: string };
 
-export function getRelevantErrors(context: ToolContext, options: { query?: string; limit?: number } = {}): RelevantErrors {
+export async function getRelevantErrors(context: ToolContext, options: { query?: string; limit?: number } = {}): Promise<RelevantErrors> {
   const limit = options.limit ?? DEFAULT_ERROR_LIMIT;
   const failures = context.session.records().filter(isFailure);
   const cut = (shown: number, of: number, noun: string): { note?: string } =>
@@ -126,7 +126,7 @@ export function getRelevantErrors(context: ToolContext, options: { query?: strin
     return { ranking: 'newest', total: failures.length, errors, ...cut(errors.length, failures.length, 'failures, newest first') };
   }
   // Ranked over every stored fragment, so scores mean what they mean in search_context; then only failures kept.
-  const matching = context.session.index().search(options.query, isFailure);
+  const matching = (await context.session.index()).search(options.query, isFailure);
   const hits = matching.slice(0, limit).map(searchHit);
   return { ranking: 'query', query: options.query, total: matching.length, hits, ...cut(hits.length, matching.length, 'matching fragments') };
 }
@@ -150,12 +150,13 @@ export type ContextDetail = 'summary' | 'full';
 
 /** The columns of a summary's `sources.rows`, in order. */
 export const SOURCE_COLUMNS = ['fragmentId', 'tokens', 'score', 'mandatory'] as const;
-export type SourceRow = [fragmentId: string, tokens: number, score: number, mandatory: string | null];
+/** `mandatory` is an index into the summary's `sources.mandatoryReasons`, or null for a fragment kept on its score. */
+export type SourceRow = [fragmentId: string, tokens: number, score: number, mandatory: number | null];
 
 /**
  * build_context at detail "summary": the context once, and per source only what the context does
- * not already say (one row each, in the context's order; `mandatory` is why it had to be kept, or
- * null). The record id and label are in the fragment's [source: ...] tag in the context, and the
+ * not already say (one row each, in the context's order; `mandatory` is why it had to be kept, as
+ * an index into `mandatoryReasons`, or null). The record id and label are in the fragment's [source: ...] tag in the context, and the
  * record id is the fragment id before its `#`: repeating them cost about 12 tokens a source, which
  * put a 20,000-token context's answer at 1.30x. Score breakdowns, every omission and merge, and
  * the report are detail "full".
@@ -163,7 +164,7 @@ export type SourceRow = [fragmentId: string, tokens: number, score: number, mand
 export interface ContextSummary {
   context: string;
   /** Absent when listing them would put the answer over the cap: the context's source tags still name each fragment. */
-  sources?: { columns: typeof SOURCE_COLUMNS; rows: SourceRow[] };
+  sources?: { columns: typeof SOURCE_COLUMNS; mandatoryReasons: string[]; rows: SourceRow[] };
   omitted: { total: number; byReason: Partial<Record<OmissionReason, number>> };
   merges: number;
   stats: ContextStats;
@@ -175,12 +176,23 @@ export interface ContextSummary {
 export function summarizeContext(result: ContextResult): ContextSummary {
   const byReason: Partial<Record<OmissionReason, number>> = {};
   for (const entry of result.omitted) byReason[entry.reason] = (byReason[entry.reason] ?? 0) + 1;
+  // Reasons are few and repeat on every mandatory row: named once, referred to by position.
+  const mandatoryReasons: string[] = [];
+  const reasonIndex = (reason: string): number => {
+    const known = mandatoryReasons.indexOf(reason);
+    return known >= 0 ? known : mandatoryReasons.push(reason) - 1;
+  };
   const rows = result.sources.map(
-    (source): SourceRow => [source.fragmentId, source.tokens, Math.round(source.score * 100) / 100, source.mandatoryReason ?? (source.mandatory ? 'mandatory' : null)],
+    (source): SourceRow => [
+      source.fragmentId,
+      source.tokens,
+      Math.round(source.score * 10) / 10,
+      source.mandatory || source.mandatoryReason !== undefined ? reasonIndex(source.mandatoryReason ?? 'mandatory') : null,
+    ],
   );
   const summary: ContextSummary = {
     context: result.context,
-    sources: { columns: SOURCE_COLUMNS, rows },
+    sources: { columns: SOURCE_COLUMNS, mandatoryReasons, rows },
     omitted: { total: result.omitted.length, byReason },
     merges: result.report.dedupe.merges.length,
     stats: result.stats,

@@ -227,9 +227,9 @@ export function createOptimizerServer(options: OptimizerServerOptions): McpServe
       inputSchema: z.strictObject({ query: queryText('what to look for: words, identifiers, paths, error text'), limit: limitArg(String(DEFAULT_SEARCH_LIMIT)) }),
       annotations: readOnly,
     },
-    answering('search_context', log, noRemedy, ({ query, limit }) => {
+    answeringAsync('search_context', log, async ({ query, limit }) => {
       const chosen = limit ?? DEFAULT_SEARCH_LIMIT;
-      return jsonResult('search_context', searchContext(context, query, chosen), `Pass a smaller limit (this call: ${chosen}) or a narrower query.`);
+      return jsonResult('search_context', await searchContext(context, query, chosen), `Pass a smaller limit (this call: ${chosen}) or a narrower query.`);
     }),
   );
 
@@ -252,10 +252,10 @@ export function createOptimizerServer(options: OptimizerServerOptions): McpServe
       inputSchema: z.strictObject({ query: queryText('rank the failures for this text').optional(), limit: limitArg(String(DEFAULT_ERROR_LIMIT)) }),
       annotations: readOnly,
     },
-    answering('get_relevant_errors', log, noRemedy, ({ query, limit }) =>
+    answeringAsync('get_relevant_errors', log, async ({ query, limit }) =>
       jsonResult(
         'get_relevant_errors',
-        getRelevantErrors(context, { query, limit }),
+        await getRelevantErrors(context, { query, limit }),
         `Pass a smaller limit (this call: ${limit ?? DEFAULT_ERROR_LIMIT})${query === undefined ? ', or a query to rank the failures' : ' or a narrower query'}; or look at one file with get_file_history.`,
       ),
     ),
@@ -279,8 +279,8 @@ export function createOptimizerServer(options: OptimizerServerOptions): McpServe
     {
       description:
         'A compact context for a task from the stored records within tokenBudget tokens, every fragment tagged [source: fragment id | record id | label]. ' +
-        `detail "summary" (default): {context, sources: {columns: [${SOURCE_COLUMNS.join(', ')}], rows}, omitted: {total, byReason}, merges, stats, conflict?, note?}, ` +
-        "a row per fragment in the context's order (its record id and label are in its source tag; mandatory: why it had to be kept, or null); " +
+        `detail "summary" (default): {context, sources: {columns: [${SOURCE_COLUMNS.join(', ')}], mandatoryReasons, rows}, omitted: {total, byReason}, merges, stats, conflict?, note?}, ` +
+        "a row per fragment in the context's order (its record id and label are in its source tag; mandatory: the index in mandatoryReasons of why it had to be kept, or null); " +
         '"full": the whole result with score breakdowns, every omission and merge, and the report. The context is never cut to fit the server\'s cap: lists are dropped first, then the budget is lowered (said in note).',
       inputSchema: z.strictObject({
         task: queryText('what the context is for'),
@@ -294,6 +294,7 @@ export function createOptimizerServer(options: OptimizerServerOptions): McpServe
 
   // Whoever closes the server (its transport closing, or close()) ends the worker with it.
   server.server.onclose = () => {
+    session.close();
     void builder.close();
   };
   return server;

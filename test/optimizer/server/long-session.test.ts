@@ -152,6 +152,29 @@ describe('prepared state', () => {
   });
 });
 
+describe('prepared state across an id change', () => {
+  it('a later caller id equal to an earlier derived id renames the earlier record everywhere, as build_context does', async () => {
+    const server = await serve(new MemoryRecordStore());
+    answerText(await server.call('ingest_records', { decisions: [{ text: 'Keep the lexer streaming; never buffer the whole file.', status: 'accepted' }] }));
+    const first = JSON.parse(answerText(await server.call('get_decisions', {}))) as { decisions: Array<{ id: string; text: string }> };
+    const derived = first.decisions[0]?.id ?? '';
+    answerText(await server.call('ingest_records', { decisions: [{ text: 'Parse numbers with BigInt.', status: 'accepted', id: derived }] }));
+
+    const summary = JSON.parse(answerText(await server.call('build_context', { task: 'lexer streaming buffer', tokenBudget: 2_000 }))) as ContextSummary;
+    // Both decisions are accepted, so both are in: the new one under the id it was given, the old one renamed.
+    const tagged = parseSourceTags(summary.context).map((tag) => tag.recordId);
+    expect(tagged).toContain(derived);
+    const renamed = tagged.find((id) => id !== derived) ?? '';
+    expect(renamed).not.toBe('');
+    const decisions = JSON.parse(answerText(await server.call('get_decisions', {}))) as { decisions: Array<{ id: string; text: string }> };
+    expect(decisions.decisions.find((decision) => decision.text.startsWith('Keep the lexer'))?.id).toBe(renamed);
+    expect(decisions.decisions.find((decision) => decision.text.startsWith('Parse numbers'))?.id).toBe(derived);
+    const { hits } = JSON.parse(answerText(await server.call('search_context', { query: 'never buffer the whole file' }))) as { hits: SearchHit[] };
+    expect(hits[0]?.recordId).toBe(renamed);
+    expect(hits.map((hit) => hit.fragmentId)).not.toContain(`${derived}#1`);
+  });
+});
+
 describe('build_context off the main thread', () => {
   it('answers get_decisions while a build on a large store runs; closing the server ends the worker', async () => {
     const { store, task } = generatedStore(20_000, 7);
@@ -161,14 +184,15 @@ describe('build_context off the main thread', () => {
       arrivals.push('build_context');
       return result;
     });
-    const decisions = server.call('get_decisions', { limit: 5 }).then((result) => {
+    // Let the build start (a macrotask), then ask three times in a row, each after the last answer:
+    // a build on the main thread would hold all three (or all but one) until it ends.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let call = 0; call < 3; call++) {
+      answerText(await server.call('get_decisions', { limit: 5 }));
       arrivals.push('get_decisions');
-      return result;
-    });
-    const [built, listed] = await Promise.all([build, decisions]);
-    answerText(built);
-    answerText(listed);
-    expect(arrivals).toEqual(['get_decisions', 'build_context']);
+    }
+    answerText(await build);
+    expect(arrivals).toEqual(['get_decisions', 'get_decisions', 'get_decisions', 'build_context']);
     expect(liveBuildWorkers()).toBe(1);
     await running.pop()?.close();
     await vi.waitFor(() => expect(liveBuildWorkers()).toBe(0), { timeout: 20_000, interval: 50 });

@@ -400,8 +400,12 @@ describe('optimizer serve: the 25,000-token cap', () => {
     expect(summary.context).toBe(full.context);
     expect(summary.stats).toEqual(full.stats);
     expect(summary.sources?.columns).toEqual(['fragmentId', 'tokens', 'score', 'mandatory']);
-    expect(summary.sources?.rows).toEqual(full.sources.map((source) => [source.fragmentId, source.tokens, Math.round(source.score * 100) / 100, source.mandatoryReason ?? null]));
-    expect(summary.sources?.rows.some((row) => row[3] !== null)).toBe(true);
+    const reasons = summary.sources?.mandatoryReasons ?? [];
+    expect(summary.sources?.rows.map(([fragmentId, tokens, score, mandatory]) => [fragmentId, tokens, score, mandatory === null ? null : reasons[mandatory]])).toEqual(
+      full.sources.map((source) => [source.fragmentId, source.tokens, Math.round(source.score * 10) / 10, source.mandatoryReason ?? null]),
+    );
+    expect(reasons).toEqual(expect.arrayContaining(['accepted decision']));
+    expect(new Set(reasons).size).toBe(reasons.length);
     // Each row's fragment is in the context, its tag naming the record and label.
     const tags = parseSourceTags(summary.context);
     expect(summary.sources?.rows.map((row) => row[0])).toEqual(tags.map((tag) => tag.fragmentId));
