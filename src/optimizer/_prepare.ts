@@ -1,25 +1,55 @@
 /**
- * Stages 1-4 as one step both `buildContext` and `search` take: normalize, put the records in the one
- * recency order, deduplicate, split into fragments, score (with constraint sentences split out).
+ * Stages 2-6 in two halves. `prepareRecords` is everything that does not depend on the task:
+ * normalize, put the records in the one recency order, deduplicate, split into fragments, read each
+ * fragment's facts and words. `scoreSession` adds the task: scores (with constraint sentences split
+ * out). A caller that builds many contexts over the same records (the MCP server) prepares once.
  * From here on records go oldest first (`compareRecency`), not in input order: every list the result
  * holds is then in an order the input's arrangement of dated records cannot change.
  */
 import { splitConstraints } from './_constraints.js';
+import { countDistinct } from './_counter.js';
 import { dedupeRecords } from './_dedupe.js';
-import { extractTaskTerms } from './_extract.js';
+import { extractFacts, extractTaskTerms, tokenizeWords } from './_extract.js';
 import { fragmentRecord } from './_fragments.js';
-import { normalizeValidated, originText } from './_normalize.js';
+import { normalizeValidated, originText, rawBodies } from './_normalize.js';
 import { compareRecency } from './_recency.js';
 import { scoreFragments, type ScoredFragment } from './_score.js';
 import type { DemotedEntry, MandatoryScope } from './_scope.js';
-import type { MergeEntry, NormalizedRecord, OmittedEntry, ScoringWeights, SessionRecords, TaskTerms } from './_types.js';
+import type { Extraction, Fragment, MergeEntry, NormalizedRecord, OmittedEntry, ScoringWeights, SessionRecords, TaskTerms, TokenCounter } from './_types.js';
 
 export interface PrepareSettings {
   weights: ScoringWeights;
   nearDuplicateThreshold: number;
 }
 
-/** What stages 1-4 hand to focus, selection and the report. */
+/** A fragment with what its text says whatever the task: its facts, and where its words occur (`WordPostings`). */
+export interface PreparedFragment {
+  fragment: Fragment;
+  record: NormalizedRecord;
+  facts: Extraction;
+}
+
+/**
+ * For each word (as `tokenizeWords` spells it), the positions of the fragments holding it, ascending:
+ * the task's few words are looked up here instead of re-reading every fragment for each task.
+ */
+export type WordPostings = ReadonlyMap<string, readonly number[]>;
+
+/** The task-independent half (stages 2-6 without scores): computed once per set of records. */
+export interface PreparedRecordsData {
+  /** Records in the input (before deduplication). */
+  recordCount: number;
+  normalizeReport: { records: number; collapsedLines: number; replacedInvalidUtf16: number };
+  merges: MergeEntry[];
+  /** One omitted entry per merged record, in merge order. */
+  mergeOmissions: OmittedEntry[];
+  /** The records kept after deduplication that have fragments, oldest first. */
+  records: NormalizedRecord[];
+  fragments: PreparedFragment[];
+  words: WordPostings;
+}
+
+/** What stages 2-6 hand to focus, selection and the report. */
 export interface PreparedSession {
   /** Records in the input (before deduplication). */
   recordCount: number;
@@ -58,15 +88,29 @@ function mergeOmissions(merges: readonly MergeEntry[], records: readonly Normali
   });
 }
 
-/** Stages 1-4 on validated records (`parseSessionRecords`). */
-export function prepareSession(records: SessionRecords, task: string, settings: PrepareSettings, session?: string): PreparedSession {
+/** The task-independent half on validated records (`parseSessionRecords`). */
+export function prepareRecords(records: SessionRecords, nearDuplicateThreshold: number): PreparedRecordsData {
   const normalized = normalizeValidated(records);
   const oldestFirst = [...normalized.records].sort(compareRecency);
-  const { records: kept, merges } = dedupeRecords(oldestFirst, { nearDuplicateThreshold: settings.nearDuplicateThreshold });
-  const taskTerms = extractTaskTerms(task);
-  const items = kept.flatMap((record) => fragmentRecord(record).map((fragment) => ({ fragment, record })));
-  const scoring = scoreFragments(items, taskTerms, settings.weights, session === undefined ? {} : { session });
-  const prepared: PreparedSession = {
+  const { records: kept, merges } = dedupeRecords(oldestFirst, { nearDuplicateThreshold });
+  const fragments: PreparedFragment[] = [];
+  const postings = new Map<string, number[]>();
+  const withFragments: NormalizedRecord[] = [];
+  for (const record of kept) {
+    const pieces = fragmentRecord(record);
+    if (pieces.length > 0) withFragments.push(record);
+    const context = { kind: record.kind, exitCode: record.exitCode, testStatus: record.testStatus, path: record.path };
+    for (const fragment of pieces) {
+      const position = fragments.length;
+      fragments.push({ fragment, record, facts: extractFacts(fragment.text, context) });
+      for (const word of tokenizeWords(fragment.text)) {
+        const list = postings.get(word);
+        if (list === undefined) postings.set(word, [position]);
+        else list.push(position);
+      }
+    }
+  }
+  return {
     recordCount: normalized.records.length,
     normalizeReport: {
       records: normalized.records.length,
@@ -75,6 +119,27 @@ export function prepareSession(records: SessionRecords, task: string, settings: 
     },
     merges,
     mergeOmissions: mergeOmissions(merges, normalized.records),
+    records: withFragments,
+    fragments,
+    words: postings,
+  };
+}
+
+/** The tokens the records cost as given: each distinct body counted once. */
+export function tokensOfRecords(records: SessionRecords, counter: TokenCounter): number {
+  return countDistinct(rawBodies(records), counter);
+}
+
+/** The task's half: every prepared fragment scored for `task`. */
+export function scoreSession(prepared: PreparedRecordsData, task: string, weights: ScoringWeights, session?: string): PreparedSession {
+  const taskTerms = extractTaskTerms(task);
+  const scoring = scoreFragments(prepared, taskTerms, weights, session === undefined ? {} : { session });
+  const result: PreparedSession = {
+    recordCount: prepared.recordCount,
+    // Copies: a result must not share a list with records prepared for the next build.
+    normalizeReport: { ...prepared.normalizeReport },
+    merges: prepared.merges.map((merge) => ({ ...merge })),
+    mergeOmissions: prepared.mergeOmissions.map((omission) => ({ ...omission })),
     taskTerms,
     scored: splitConstraints(scoring.scored),
     related: scoring.related,
@@ -83,6 +148,6 @@ export function prepareSession(records: SessionRecords, task: string, settings: 
     demoted: scoring.demoted,
     setAside: scoring.setAside,
   };
-  if (session !== undefined) prepared.session = session;
-  return prepared;
+  if (session !== undefined) result.session = session;
+  return result;
 }
