@@ -22,6 +22,7 @@
 import { McpctxError } from '../errors/index.js';
 import { resolveCounter } from './_counter.js';
 import { DEFAULT_NEAR_DUPLICATE_THRESHOLD } from './_dedupe.js';
+import { tokenizeWords } from './_extract.js';
 import { fitRendered } from './_fit.js';
 import { focusWhereOverBudget } from './_focus.js';
 import { prepareRecords, scoreSession, tokensOfRecords, type PreparedRecordsData } from './_prepare.js';
@@ -106,7 +107,8 @@ export class ContextOptimizer {
     const request: ContextRequest = { task: parsed.task };
     if (parsed.tokenBudget !== undefined) request.tokenBudget = parsed.tokenBudget;
     if (parsed.session !== undefined) request.session = parsed.session;
-    return this.build(this.prepareValidated(parsed), request);
+    // One build: only the task's words need postings.
+    return this.build(this.prepareValidated(parsed, new Set(tokenizeWords(parsed.task))), request);
   }
 
   /**
@@ -138,8 +140,8 @@ export class ContextOptimizer {
     return this.build(prepared, parsed);
   }
 
-  private prepareValidated(records: SessionRecords): PreparedRecords {
-    const data = prepareRecords(records, this.nearDuplicateThreshold);
+  private prepareValidated(records: SessionRecords, onlyWords?: ReadonlySet<string>): PreparedRecords {
+    const data = prepareRecords(records, this.nearDuplicateThreshold, onlyWords);
     const settings = { counter: this.counter, maxRecordChars: this.maxRecordChars, nearDuplicateThreshold: this.nearDuplicateThreshold };
     return new PreparedRecords(data, tokensOfRecords(records, this.counter), settings);
   }
@@ -176,7 +178,7 @@ export class ContextOptimizer {
     const task = parseTask(query);
     if (!Number.isSafeInteger(limit) || limit < 1) throw new McpctxError('INVALID_ARGUMENT', `limit must be a positive integer, got ${describeValue(limit)}`);
     const parsed = parseSessionRecords(records, { maxRecordChars: this.maxRecordChars });
-    const { scored } = scoreSession(prepareRecords(parsed, this.nearDuplicateThreshold), task, this.weights);
+    const { scored } = scoreSession(prepareRecords(parsed, this.nearDuplicateThreshold, new Set(tokenizeWords(task))), task, this.weights);
     return scored
       .filter((item) => item.relevance > 0)
       .sort(byRank)

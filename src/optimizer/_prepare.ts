@@ -88,8 +88,11 @@ function mergeOmissions(merges: readonly MergeEntry[], records: readonly Normali
   });
 }
 
-/** The task-independent half on validated records (`parseSessionRecords`). */
-export function prepareRecords(records: SessionRecords, nearDuplicateThreshold: number): PreparedRecordsData {
+/**
+ * The task-independent half on validated records (`parseSessionRecords`). `onlyWords`: keep the
+ * postings of these words only (a single build knows its task's words; the rest would only take memory).
+ */
+export function prepareRecords(records: SessionRecords, nearDuplicateThreshold: number, onlyWords?: ReadonlySet<string>): PreparedRecordsData {
   const normalized = normalizeValidated(records);
   const oldestFirst = [...normalized.records].sort(compareRecency);
   const { records: kept, merges } = dedupeRecords(oldestFirst, { nearDuplicateThreshold });
@@ -104,6 +107,7 @@ export function prepareRecords(records: SessionRecords, nearDuplicateThreshold: 
       const position = fragments.length;
       fragments.push({ fragment, record, facts: extractFacts(fragment.text, context) });
       for (const word of tokenizeWords(fragment.text)) {
+        if (onlyWords !== undefined && !onlyWords.has(word)) continue;
         const list = postings.get(word);
         if (list === undefined) postings.set(word, [position]);
         else list.push(position);
