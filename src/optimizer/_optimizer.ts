@@ -59,13 +59,16 @@ export class PreparedRecords {
   readonly data: PreparedRecordsData;
   /** @internal */
   readonly tokensIn: number;
+  /** @internal the token count of each distinct body, for a later preparation to reuse. */
+  readonly counts: ReadonlyMap<string, number>;
   /** @internal what it was prepared with: the settings a build from it must share. */
   readonly settings: { counter: TokenCounter; maxRecordChars: number; nearDuplicateThreshold: number };
 
   /** @internal use `ContextOptimizer.prepare`. */
-  constructor(data: PreparedRecordsData, tokensIn: number, settings: PreparedRecords['settings']) {
+  constructor(data: PreparedRecordsData, tokensIn: number, counts: ReadonlyMap<string, number>, settings: PreparedRecords['settings']) {
     this.data = data;
     this.tokensIn = tokensIn;
+    this.counts = counts;
     this.settings = settings;
     Object.freeze(this);
   }
@@ -114,10 +117,13 @@ export class ContextOptimizer {
   /**
    * The task-independent part of `buildContext` over `records` (the record arrays of the input
    * format; validated as `buildContext` validates them), to build many contexts from with
-   * `buildContextFrom`.
+   * `buildContextFrom`. `previous`: records prepared before from a part of these (the same store
+   * before an ingest): what they read from unchanged text is reused, not read again. The result is
+   * the same with or without it.
    */
-  prepare(records: SessionRecords): PreparedRecords {
-    return this.prepareValidated(parseSessionRecords(records, { maxRecordChars: this.maxRecordChars }));
+  prepare(records: SessionRecords, previous?: PreparedRecords): PreparedRecords {
+    const parsed = parseSessionRecords(records, { maxRecordChars: this.maxRecordChars });
+    return this.prepareValidated(parsed, undefined, previous instanceof PreparedRecords && this.sameSettings(previous) ? previous : undefined);
   }
 
   /**
@@ -129,8 +135,7 @@ export class ContextOptimizer {
     if (!(prepared instanceof PreparedRecords)) {
       throw new McpctxError('INVALID_ARGUMENT', `prepared must come from ContextOptimizer.prepare, got ${describeValue(prepared)}`);
     }
-    const { counter, maxRecordChars, nearDuplicateThreshold } = prepared.settings;
-    if (counter !== this.counter || maxRecordChars !== this.maxRecordChars || nearDuplicateThreshold !== this.nearDuplicateThreshold) {
+    if (!this.sameSettings(prepared)) {
       throw new McpctxError('INVALID_ARGUMENT', 'prepared records come from an optimizer with another counter, maxRecordChars or nearDuplicateThreshold; prepare them with this one');
     }
     if (!isPlainObject(request)) throw new McpctxError('INVALID_ARGUMENT', `request must be an object with a task, got ${describeValue(request)}`);
@@ -140,10 +145,18 @@ export class ContextOptimizer {
     return this.build(prepared, parsed);
   }
 
-  private prepareValidated(records: SessionRecords, onlyWords?: ReadonlySet<string>): PreparedRecords {
-    const data = prepareRecords(records, this.nearDuplicateThreshold, onlyWords);
+  private sameSettings(prepared: PreparedRecords): boolean {
+    const { counter, maxRecordChars, nearDuplicateThreshold } = prepared.settings;
+    return counter === this.counter && maxRecordChars === this.maxRecordChars && nearDuplicateThreshold === this.nearDuplicateThreshold;
+  }
+
+  private prepareValidated(records: SessionRecords, onlyWords?: ReadonlySet<string>, previous?: PreparedRecords): PreparedRecords {
+    // Counted first: the counter's garbage then piles on the records alone, not on every fragment's facts too (peak memory).
+    const counts = new Map(previous?.counts);
+    const tokensIn = tokensOfRecords(records, this.counter, counts);
+    const data = prepareRecords(records, this.nearDuplicateThreshold, onlyWords, previous?.data);
     const settings = { counter: this.counter, maxRecordChars: this.maxRecordChars, nearDuplicateThreshold: this.nearDuplicateThreshold };
-    return new PreparedRecords(data, tokensOfRecords(records, this.counter), settings);
+    return new PreparedRecords(data, tokensIn, counts, settings);
   }
 
   private build(records: PreparedRecords, request: ContextRequest): ContextResult {

@@ -92,7 +92,13 @@ function mergeOmissions(merges: readonly MergeEntry[], records: readonly Normali
  * The task-independent half on validated records (`parseSessionRecords`). `onlyWords`: keep the
  * postings of these words only (a single build knows its task's words; the rest would only take memory).
  */
-export function prepareRecords(records: SessionRecords, nearDuplicateThreshold: number, onlyWords?: ReadonlySet<string>): PreparedRecordsData {
+export function prepareRecords(
+  records: SessionRecords,
+  nearDuplicateThreshold: number,
+  onlyWords?: ReadonlySet<string>,
+  previous?: PreparedRecordsData,
+): PreparedRecordsData {
+  const known = previous === undefined ? undefined : factsByText(previous);
   const normalized = normalizeValidated(records);
   const oldestFirst = [...normalized.records].sort(compareRecency);
   const { records: kept, merges } = dedupeRecords(oldestFirst, { nearDuplicateThreshold });
@@ -105,7 +111,7 @@ export function prepareRecords(records: SessionRecords, nearDuplicateThreshold: 
     const context = { kind: record.kind, exitCode: record.exitCode, testStatus: record.testStatus, path: record.path };
     for (const fragment of pieces) {
       const position = fragments.length;
-      fragments.push({ fragment, record, facts: extractFacts(fragment.text, context) });
+      fragments.push({ fragment, record, facts: knownFacts(known, fragment.text, context) ?? extractFacts(fragment.text, context) });
       for (const word of tokenizeWords(fragment.text)) {
         if (onlyWords !== undefined && !onlyWords.has(word)) continue;
         const list = postings.get(word);
@@ -129,9 +135,29 @@ export function prepareRecords(records: SessionRecords, nearDuplicateThreshold: 
   };
 }
 
+type FactsContext = Pick<NormalizedRecord, 'kind' | 'exitCode' | 'testStatus' | 'path'>;
+
+/** What earlier prepared records read from each fragment text: extraction is a pure function of text and context. */
+function factsByText(previous: PreparedRecordsData): Map<string, PreparedFragment[]> {
+  const byText = new Map<string, PreparedFragment[]>();
+  for (const item of previous.fragments) {
+    const list = byText.get(item.fragment.text);
+    if (list === undefined) byText.set(item.fragment.text, [item]);
+    else list.push(item);
+  }
+  return byText;
+}
+
+function knownFacts(known: Map<string, PreparedFragment[]> | undefined, text: string, context: FactsContext): Extraction | undefined {
+  const same = known
+    ?.get(text)
+    ?.find(({ record }) => record.kind === context.kind && record.exitCode === context.exitCode && record.testStatus === context.testStatus && record.path === context.path);
+  return same?.facts;
+}
+
 /** The tokens the records cost as given: each distinct body counted once. */
-export function tokensOfRecords(records: SessionRecords, counter: TokenCounter): number {
-  return countDistinct(rawBodies(records), counter);
+export function tokensOfRecords(records: SessionRecords, counter: TokenCounter, counts?: Map<string, number>): number {
+  return countDistinct(rawBodies(records), counter, counts);
 }
 
 /** The task's half: every prepared fragment scored for `task`. */

@@ -51,6 +51,24 @@ describe('ContextOptimizer.prepare and buildContextFrom', () => {
     }
   });
 
+  it('prepared again with an earlier preparation of part of the records, builds the same bytes', () => {
+    const input = generateSession(300);
+    const records = recordsOf(input);
+    const part: SessionRecords = {};
+    const whole: SessionRecords = {};
+    for (const [array, list] of Object.entries(records) as Array<[keyof SessionRecords, unknown[]]>) {
+      (part as Record<string, unknown[]>)[array] = list.slice(0, Math.floor(list.length / 2));
+      (whole as Record<string, unknown[]>)[array] = list;
+    }
+    const optimizer = new ContextOptimizer();
+    const earlier = optimizer.prepare(part);
+    const request = { task: input.task, tokenBudget: 4_000 };
+    const again = optimizer.prepare(whole, earlier);
+    expect(JSON.stringify(optimizer.buildContextFrom(again, request))).toBe(JSON.stringify(optimizer.buildContext({ ...whole, ...request })));
+    // The earlier preparation still builds what it built.
+    expect(JSON.stringify(optimizer.buildContextFrom(earlier, request))).toBe(JSON.stringify(optimizer.buildContext({ ...part, ...request })));
+  });
+
   it('refuses records prepared with other settings, and a bad task, budget or session', () => {
     const records = recordsOf(generateSession(20));
     const prepared = new ContextOptimizer().prepare(records);

@@ -3,7 +3,7 @@
 // where the other tools answer. Messages are handled in order: a build sees every batch sent before it.
 // The records' task-independent preparation (`ContextOptimizer.prepare`) is kept between builds and
 // made again on the first build after an ingest (a batch can change earlier records' derived ids,
-// merges and order, so it is not appended).
+// merges and order, so it is not appended), reusing the facts and token counts of unchanged text.
 import { parentPort, workerData } from 'node:worker_threads';
 import { ContextOptimizer, type PreparedRecords } from '../_optimizer.js';
 import { RECORD_ARRAYS, type ContextRequest, type SessionRecords } from '../_types.js';
@@ -14,9 +14,12 @@ const start = workerData as WorkerStart;
 const optimizer = new ContextOptimizer(start.optimizer);
 const records: Record<string, unknown[]> = {};
 let prepared: PreparedRecords | undefined;
+/** The preparation before the last ingest: what it read from unchanged text is reused. */
+let before: PreparedRecords | undefined;
 append(start.records);
 
 function append(batch: SessionRecords): void {
+  before = prepared ?? before;
   prepared = undefined;
   for (const { array } of RECORD_ARRAYS) {
     const list = (batch as Record<string, unknown[] | undefined>)[array];
@@ -38,7 +41,10 @@ parentPort?.on('message', (request: BuildRequest) => {
     const build: ContextRequest = { task: parseTask(request.task) };
     if (request.tokenBudget !== undefined) build.tokenBudget = parseBudget(request.tokenBudget);
     if (request.session !== undefined) build.session = parseSession(request.session);
-    prepared ??= optimizer.prepare(records as SessionRecords);
+    if (prepared === undefined) {
+      prepared = optimizer.prepare(records as SessionRecords, before);
+      before = undefined;
+    }
     reply = { id: request.id, result: optimizer.buildContextFrom(prepared, build) };
   } catch (error) {
     const failure = error as Error & { code?: unknown; data?: unknown };
