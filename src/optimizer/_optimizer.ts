@@ -123,7 +123,7 @@ export class ContextOptimizer {
    */
   prepare(records: SessionRecords, previous?: PreparedRecords): PreparedRecords {
     const parsed = parseSessionRecords(records, { maxRecordChars: this.maxRecordChars });
-    return this.prepareValidated(parsed, undefined, previous instanceof PreparedRecords && this.sameSettings(previous) ? previous : undefined);
+    return this.prepareValidated(parsed, undefined, previous instanceof PreparedRecords && this.sameSettings(previous) ? previous : undefined, true);
   }
 
   /**
@@ -150,11 +150,11 @@ export class ContextOptimizer {
     return counter === this.counter && maxRecordChars === this.maxRecordChars && nearDuplicateThreshold === this.nearDuplicateThreshold;
   }
 
-  private prepareValidated(records: SessionRecords, onlyWords?: ReadonlySet<string>, previous?: PreparedRecords): PreparedRecords {
+  private prepareValidated(records: SessionRecords, onlyWords?: ReadonlySet<string>, previous?: PreparedRecords, keepReadings = false): PreparedRecords {
     // Counted first: the counter's garbage then piles on the records alone, not on every fragment's facts too (peak memory).
     const counts = new Map(previous?.counts);
     const tokensIn = tokensOfRecords(records, this.counter, counts);
-    const data = prepareRecords(records, this.nearDuplicateThreshold, onlyWords, previous?.data);
+    const data = prepareRecords(records, this.nearDuplicateThreshold, onlyWords, previous?.data, keepReadings);
     const settings = { counter: this.counter, maxRecordChars: this.maxRecordChars, nearDuplicateThreshold: this.nearDuplicateThreshold };
     return new PreparedRecords(data, tokensIn, counts, settings);
   }

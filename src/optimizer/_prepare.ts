@@ -8,7 +8,7 @@
  */
 import { splitConstraints } from './_constraints.js';
 import { countDistinct } from './_counter.js';
-import { dedupeRecords } from './_dedupe.js';
+import { dedupeRecords, type NearDuplicateReadings } from './_dedupe.js';
 import { extractFacts, extractTaskTerms, tokenizeWords } from './_extract.js';
 import { fragmentRecord } from './_fragments.js';
 import { normalizeValidated, originText, rawBodies } from './_normalize.js';
@@ -47,6 +47,8 @@ export interface PreparedRecordsData {
   records: NormalizedRecord[];
   fragments: PreparedFragment[];
   words: WordPostings;
+  /** Kept only for records prepared to be prepared again (`keepReadings`): deduplication's readings of each text. */
+  readings?: NearDuplicateReadings;
 }
 
 /** What stages 2-6 hand to focus, selection and the report. */
@@ -97,11 +99,17 @@ export function prepareRecords(
   nearDuplicateThreshold: number,
   onlyWords?: ReadonlySet<string>,
   previous?: PreparedRecordsData,
+  keepReadings = false,
 ): PreparedRecordsData {
   const known = previous === undefined ? undefined : factsByText(previous);
+  // Only readings of texts still present are kept: a fresh map, filled from the previous one.
+  const readings: NearDuplicateReadings | undefined = keepReadings ? { errors: new Map(), others: new Map() } : undefined;
+  const before = previous?.readings;
+  const lookup: NearDuplicateReadings | undefined =
+    readings === undefined || before === undefined ? readings : { errors: chained(readings.errors, before.errors), others: chained(readings.others, before.others) };
   const normalized = normalizeValidated(records);
   const oldestFirst = [...normalized.records].sort(compareRecency);
-  const { records: kept, merges } = dedupeRecords(oldestFirst, { nearDuplicateThreshold });
+  const { records: kept, merges } = dedupeRecords(oldestFirst, lookup === undefined ? { nearDuplicateThreshold } : { nearDuplicateThreshold, readings: lookup });
   const fragments: PreparedFragment[] = [];
   const postings = new Map<string, number[]>();
   const withFragments: NormalizedRecord[] = [];
@@ -120,7 +128,7 @@ export function prepareRecords(
       }
     }
   }
-  return {
+  const data: PreparedRecordsData = {
     recordCount: normalized.records.length,
     normalizeReport: {
       records: normalized.records.length,
@@ -133,6 +141,23 @@ export function prepareRecords(
     fragments,
     words: postings,
   };
+  if (readings !== undefined) data.readings = readings;
+  return data;
+}
+
+/** A map that reads `fallback` where it has nothing, copying what it finds there into itself. */
+function chained<V>(own: Map<string, V>, fallback: ReadonlyMap<string, V>): Map<string, V> {
+  return new (class extends Map<string, V> {
+    override get(key: string): V | undefined {
+      const value = own.get(key) ?? fallback.get(key);
+      if (value !== undefined) own.set(key, value);
+      return value;
+    }
+    override set(key: string, value: V): this {
+      own.set(key, value);
+      return this;
+    }
+  })();
 }
 
 type FactsContext = Pick<NormalizedRecord, 'kind' | 'exitCode' | 'testStatus' | 'path'>;

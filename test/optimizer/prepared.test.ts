@@ -69,6 +69,26 @@ describe('ContextOptimizer.prepare and buildContextFrom', () => {
     expect(JSON.stringify(optimizer.buildContextFrom(earlier, request))).toBe(JSON.stringify(optimizer.buildContext({ ...part, ...request })));
   });
 
+  it('prepared again after near copies arrive, merges them as buildContext does', () => {
+    const log = (n: number): string =>
+      Array.from({ length: 40 }, (_, i) => `step ${i} compiled module parser-${i} in ${i === 7 ? n : 12} ms with cache warm and lint clean`).join('\n');
+    const error = (line: number): string => `TypeError: cannot read properties of undefined (reading 'tokens')\n    at parseExpression (src/parser.ts:${line}:7)\n    at parse (src/parser.ts:88:3) while reading the expression list of the empty input`;
+    const part: SessionRecords = {
+      toolOutputs: [{ command: 'npm run build', output: log(30), exitCode: 0, timestamp: '2026-01-01T10:00:00Z' }],
+      errors: [{ message: error(41), timestamp: '2026-01-01T10:01:00Z' }],
+    };
+    const whole: SessionRecords = {
+      toolOutputs: [...(part.toolOutputs ?? []), { command: 'npm run build', output: log(31), exitCode: 0, timestamp: '2026-01-01T11:00:00Z' }],
+      errors: [...(part.errors ?? []), { message: error(42), timestamp: '2026-01-01T11:01:00Z' }],
+    };
+    const optimizer = new ContextOptimizer();
+    const request = { task: 'fix the parseExpression TypeError in src/parser.ts', tokenBudget: 2_000 };
+    const expected = optimizer.buildContext({ ...whole, ...request });
+    expect(expected.report.dedupe.merges.filter((merge) => merge.reason === 'near-duplicate').length).toBeGreaterThan(0);
+    const again = optimizer.prepare(whole, optimizer.prepare(part));
+    expect(JSON.stringify(optimizer.buildContextFrom(again, request))).toBe(JSON.stringify(expected));
+  });
+
   it('refuses records prepared with other settings, and a bad task, budget or session', () => {
     const records = recordsOf(generateSession(20));
     const prepared = new ContextOptimizer().prepare(records);
