@@ -25,10 +25,9 @@ export function resolveCounter(counter: 'o200k' | 'chars/4' | TokenCounter | und
 /**
  * The sum of the counts of `texts`, each distinct text counted once: a session repeats whole
  * outputs (the same command run again, the same file viewed twice), and a count is a pure function
- * of the text.
+ * of the text. `counts` (text to count) is read and filled: a caller counting again keeps it.
  */
-export function countDistinct(texts: readonly string[], counter: TokenCounter): number {
-  const counts = new Map<string, number>();
+export function countDistinct(texts: readonly string[], counter: TokenCounter, counts = new Map<string, number>()): number {
   let total = 0;
   for (const text of texts) {
     let count = counts.get(text);

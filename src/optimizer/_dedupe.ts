@@ -12,6 +12,23 @@ import { describeValue } from './_validate.js';
 export interface DedupeOptions {
   /** Trigram containment of the older record in the newer at which they merge, 0 < t ≤ 1. Default 0.9. */
   nearDuplicateThreshold?: number;
+  /**
+   * What near-duplicate detection read from each text before (`NearDuplicateReadings`): read from
+   * here when there, and filled, so that deduplicating the same texts again skips the reading.
+   */
+  readings?: NearDuplicateReadings;
+}
+
+/** A text's shingles and MinHash signature, a pure function of the text (and whether it is an error's). */
+export interface NearDuplicateReading {
+  comparable: { shingles: ShingleSet; withoutErrorType?: ShingleSet };
+  signature: Uint32Array;
+}
+
+/** Readings by text: one map for errors' (masked) texts, one for the rest. */
+export interface NearDuplicateReadings {
+  errors: Map<string, NearDuplicateReading>;
+  others: Map<string, NearDuplicateReading>;
 }
 
 export interface DedupeStats {
@@ -61,7 +78,7 @@ export function dedupeRecords(records: readonly NormalizedRecord[], options: Ded
       value: threshold,
     });
   }
-  const run = new DedupeRun(records, threshold);
+  const run = new DedupeRun(records, threshold, options.readings);
   run.mergeExactDuplicates();
   run.mergeRepeatedRuns();
   run.mergeNearDuplicates();
@@ -88,6 +105,7 @@ class DedupeRun {
   constructor(
     private readonly records: readonly NormalizedRecord[],
     private readonly threshold: number,
+    private readonly readings?: NearDuplicateReadings,
   ) {
     const oldestFirst = recencyOrder(records);
     this.rank = new Array<number>(records.length);
@@ -157,10 +175,8 @@ class DedupeRun {
         continue;
       }
 
-      const comparable: Comparable = { shingles: wordShingles(text) };
-      if (withoutType !== undefined) comparable.withoutErrorType = wordShingles(withoutType);
+      const { comparable, signature } = this.reading(text, withoutType, hasher);
       const indexed = comparable.withoutErrorType ?? comparable.shingles;
-      const signature = hasher.signature(indexed);
       let lsh = indexByGroup.get(group);
       if (lsh === undefined) indexByGroup.set(group, (lsh = new LshIndex()));
 
@@ -174,6 +190,17 @@ class DedupeRun {
         comparableOf.set(index, comparable);
       }
     }
+  }
+
+  private reading(text: string, withoutType: string | undefined, hasher: MinHasher): NearDuplicateReading {
+    const known = withoutType === undefined ? this.readings?.others : this.readings?.errors;
+    const cached = known?.get(text);
+    if (cached !== undefined) return cached;
+    const comparable: Comparable = { shingles: wordShingles(text) };
+    if (withoutType !== undefined) comparable.withoutErrorType = wordShingles(withoutType);
+    const reading = { comparable, signature: hasher.signature(comparable.withoutErrorType ?? comparable.shingles) };
+    known?.set(text, reading);
+    return reading;
   }
 
   result(): DedupeResult {

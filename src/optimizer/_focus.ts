@@ -111,6 +111,8 @@ export function focusWhereOverBudget(scored: readonly ScoredFragment[], options:
     const count = options.counter.count(renderBlock(item));
     tokens.set(item.fragment.id, count);
     total += count;
+    // Not everything fits: the rest need not be counted here (selection counts what it weighs).
+    if (total > options.available) break;
   }
   if (total <= options.available) return { candidates: [...scored], tokens };
   const candidates = scored.map((item) => focusFragment(item, options.taskWordWeights));

@@ -1,5 +1,5 @@
 import { McpctxError } from '../errors/index.js';
-import { extractFacts, tokenizeWords } from './_extract.js';
+import { extractFacts } from './_extract.js';
 import { failingValue, failureRanks, isFailingRecord, isFailureTask, isGenericFailureTask, showsError } from './_failure.js';
 import { IDENTIFIER_VALUE, RelatedModules, TaskIdentifiers, type IdentifierSubject } from './_identifiers.js';
 import { isSetAside, sessionSetAsideWords } from './_negative.js';
@@ -99,15 +99,11 @@ class LexicalIndex {
   private readonly idf = new Map<string, number>();
   private readonly total: number;
 
-  constructor(taskWords: readonly string[], fragmentWords: readonly ReadonlySet<string>[]) {
-    const documentFrequency = new Map<string, number>(taskWords.map((word) => [word, 0]));
-    for (const words of fragmentWords) {
-      for (const word of taskWords) if (words.has(word)) documentFrequency.set(word, (documentFrequency.get(word) ?? 0) + 1);
-    }
-    const n = fragmentWords.length;
+  /** `documentFrequency(word)`: how many of the `fragments` fragments hold the word. */
+  constructor(taskWords: readonly string[], fragments: number, documentFrequency: (word: string) => number) {
     let total = 0;
     for (const word of taskWords) {
-      const idf = Math.log(1 + n / (1 + (documentFrequency.get(word) ?? 0)));
+      const idf = Math.log(1 + fragments / (1 + documentFrequency(word)));
       this.idf.set(word, idf);
       total += idf;
     }
@@ -119,8 +115,8 @@ class LexicalIndex {
     return this.idf;
   }
 
-  overlap(words: ReadonlySet<string>): number {
-    if (this.total === 0) return 0;
+  overlap(words: ReadonlySet<string> | undefined): number {
+    if (this.total === 0 || words === undefined) return 0;
     let shared = 0;
     for (const [word, idf] of this.idf) if (words.has(word)) shared += idf;
     return shared / this.total;
@@ -198,6 +194,16 @@ function keepNewestMandatoryErrors(scored: ScoredFragment[]): void {
 export interface ScoringInput {
   fragment: Fragment;
   record: NormalizedRecord;
+  facts: Extraction;
+}
+
+/** The task-independent reading of the session (`prepareRecords`) that scoring starts from. */
+export interface ScoringSource {
+  fragments: readonly ScoringInput[];
+  /** The records of `fragments`, each once, in their order. */
+  records: readonly NormalizedRecord[];
+  /** For each word, the positions in `fragments` of the fragments holding it. */
+  words: ReadonlyMap<string, readonly number[]>;
 }
 
 export interface Scoring {
@@ -256,22 +262,25 @@ function withDiminishingReturns(scored: readonly ScoredFragment[]): ScoredFragme
  * Stage 4: every fragment's signals, each with value, weight and contribution. Redundancy is left at
  * 0 here: it depends on what ranks above, and selection fills it in.
  */
-export function scoreFragments(items: readonly ScoringInput[], task: TaskTerms, weights: ScoringWeights, options: { session?: string } = {}): Scoring {
+export function scoreFragments(source: ScoringSource, task: TaskTerms, weights: ScoringWeights, options: { session?: string } = {}): Scoring {
+  const items = source.fragments;
   let newestTime: number | undefined;
   for (const { record } of items) if (record.time !== undefined && (newestTime === undefined || record.time > newestTime)) newestTime = record.time;
-  const taskWords = new Set(task.words);
-  const wordSets = items.map(({ fragment }) => new Set(tokenizeWords(fragment.text).filter((word) => taskWords.has(word))));
-  const lexicalIndex = new LexicalIndex(task.words, wordSets);
+  // Each fragment's share of the task's words, from the word postings: only fragments holding one are visited.
+  const taskWordsIn: Array<Set<string> | undefined> = new Array<Set<string> | undefined>(items.length);
+  for (const word of task.words) {
+    for (const position of source.words.get(word) ?? []) (taskWordsIn[position] ??= new Set<string>()).add(word);
+  }
+  const lexicalIndex = new LexicalIndex(task.words, items.length, (word) => source.words.get(word)?.length ?? 0);
   const taskIdentifiers = new TaskIdentifiers(task);
 
-  const records = [...new Set(items.map(({ record }) => record))];
+  const records = source.records;
   const setAside = sessionSetAsideWords(records, task.words);
   const failureTask = isFailureTask(task);
 
-  const extracted = items.map(({ fragment, record }, i) => {
-    const facts = extractFacts(fragment.text, { kind: record.kind, exitCode: record.exitCode, testStatus: record.testStatus, path: record.path });
+  const extracted = items.map(({ fragment, record, facts }, i) => {
     const subject: IdentifierSubject = { record, text: fragment.text, facts };
-    return { fragment, subject, lexical: lexicalIndex.overlap(wordSets[i] as Set<string>), taskIdentifier: taskIdentifiers.match(subject) };
+    return { fragment, subject, lexical: lexicalIndex.overlap(taskWordsIn[i]), taskIdentifier: taskIdentifiers.match(subject) };
   });
   // Output the user set aside is not the failure the task is about.
   const ranks = failureRanks(extracted.filter((s) => isFailingRecord(s.subject.record, s.subject.facts) && !isSetAside(s.subject.record, setAside)).map((s) => s.subject.record));
@@ -291,8 +300,14 @@ export function scoreFragments(items: readonly ScoringInput[], task: TaskTerms, 
   const related = new RelatedModules(seeds, files, changes);
   // What a record's name alone (its path or command) earns each of its fragments.
   const recordLevel = new Map<NormalizedRecord, number>();
+  const noFacts = new Map<string, Extraction>();
   for (const record of records) {
-    const nameOnly: IdentifierSubject = { record, text: '', facts: extractFacts('', { kind: record.kind }) };
+    let facts = noFacts.get(record.kind);
+    if (facts === undefined) {
+      facts = extractFacts('', { kind: record.kind });
+      noFacts.set(record.kind, facts);
+    }
+    const nameOnly: IdentifierSubject = { record, text: '', facts };
     recordLevel.set(record, Math.max(taskIdentifiers.match(nameOnly), related.value(nameOnly)));
   }
 

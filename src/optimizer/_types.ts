@@ -76,6 +76,15 @@ export interface OptimizerInput extends SessionRecords {
   session?: string;
 }
 
+/** One build over prepared records (`ContextOptimizer.buildContextFrom`): the task-side fields of `OptimizerInput`. */
+export interface ContextRequest {
+  task: string;
+  /** Tokens the rendered context may use; defaults to the optimizer's `tokenBudget` option. */
+  tokenBudget?: number;
+  /** The session the task belongs to (1 to 200 characters). */
+  session?: string;
+}
+
 export type RecordArrayName = keyof SessionRecords;
 export type RecordKind = 'message' | 'toolOutput' | 'error' | 'file' | 'diff' | 'testResult' | 'decision';
 

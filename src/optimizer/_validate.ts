@@ -81,7 +81,7 @@ function refuse(where: string, message: string, data: Record<string, unknown> = 
   throw new McpctxError('INVALID_RECORDS', `${where} ${message}`, { path: where, ...data });
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const prototype = Object.getPrototypeOf(value) as unknown;
   return prototype === Object.prototype || prototype === null;

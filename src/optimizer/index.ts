@@ -2,7 +2,7 @@
 // from here (test/entries/pure-entries.test.ts reads the import graph). The SQLite store and the
 // MCP server are `mcpctx/optimizer/server`.
 export { McpctxError, isMcpctxError, type McpctxErrorCode } from '../errors/index.js';
-export { ContextOptimizer, DEFAULT_TOKEN_BUDGET } from './_optimizer.js';
+export { ContextOptimizer, DEFAULT_TOKEN_BUDGET, PreparedRecords } from './_optimizer.js';
 export { parseOptimizerInput, parseSessionRecords, DEFAULT_MAX_RECORD_CHARS, type ValidationOptions } from './_validate.js';
 export { normalizeRecords, collapseRepeatedLines, type NormalizedSession } from './_normalize.js';
 export { dedupeRecords } from './_dedupe.js';

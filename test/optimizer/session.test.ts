@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { isMcpctxError } from '../../src/errors/index.js';
 import { ContextOptimizer } from '../../src/optimizer/index.js';
 import { normalizeRecords } from '../../src/optimizer/_normalize.js';
-import { prepareSession } from '../../src/optimizer/_prepare.js';
+import { prepareRecords, scoreSession } from '../../src/optimizer/_prepare.js';
 import { DEFAULT_WEIGHTS } from '../../src/optimizer/_score.js';
 import { parseOptimizerInput, parseSessionRecords } from '../../src/optimizer/_validate.js';
 
@@ -55,7 +55,7 @@ describe('session', () => {
 
   it('hands the task session on with the prepared session, for the stage that scopes mandatory content', () => {
     const input = parseOptimizerInput({ task: 'fix the build', session: 'rust-a', messages: [{ role: 'user', text: 'You must not touch Cargo.lock.', session: 'rust-a' }] });
-    const prepared = prepareSession(input, input.task, { weights: { ...DEFAULT_WEIGHTS }, nearDuplicateThreshold: 0.9 }, input.session);
+    const prepared = scoreSession(prepareRecords(input, 0.9), input.task, { ...DEFAULT_WEIGHTS }, input.session);
     expect(prepared.session).toBe('rust-a');
     expect(prepared.scored[0]!.record.session).toBe('rust-a');
     expect(new ContextOptimizer().buildContext({ task: 'fix the build', session: 'rust-a', messages: [{ role: 'user', text: 'hi' }] }).stats.records).toBe(1);

@@ -10,7 +10,7 @@ export interface WorkerStart {
   optimizer?: OptimizerOptions;
 }
 
-export type BuildRequest = { type: 'ingest'; records: SessionRecords } | { type: 'build'; id: number; task: string; tokenBudget?: number };
+export type BuildRequest = { type: 'ingest'; records: SessionRecords } | { type: 'build'; id: number; task: string; tokenBudget?: number; session?: string };
 
 export type BuildReply =
   | { id: number; result: ContextResult }
@@ -60,13 +60,13 @@ export class ContextBuilder {
     this.#worker?.postMessage({ type: 'ingest', records } satisfies BuildRequest);
   }
 
-  build(task: string, tokenBudget: number | undefined): Promise<ContextResult> {
+  build(task: string, tokenBudget: number | undefined, session?: string): Promise<ContextResult> {
     if (this.#closed) return Promise.reject(new McpctxError('IO', 'the server is closing; build_context was not run'));
     const worker = this.#worker ?? this.#start();
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      worker.postMessage({ type: 'build', id, task, ...(tokenBudget === undefined ? {} : { tokenBudget }) } satisfies BuildRequest);
+      worker.postMessage({ type: 'build', id, task, ...(tokenBudget === undefined ? {} : { tokenBudget }), ...(session === undefined ? {} : { session }) } satisfies BuildRequest);
     });
   }
 

@@ -23,6 +23,7 @@ import {
 } from './_server-tools.js';
 import type { RecordStore } from '../_store.js';
 import type { ContextResult, OptimizerOptions } from '../_types.js';
+import { MAX_SESSION_CHARS } from '../_validate.js';
 
 /** No result of this server may put more o200k tokens than this into a model's context. */
 export const MAX_RESULT_TOKENS = 25_000;
@@ -55,7 +56,7 @@ export const OPTIMIZER_TOOLS: readonly { name: string; args: string; summary: st
   { name: 'get_decisions', args: '{status?, limit?}', summary: 'decisions with ids: accepted, proposed, rejected, newest first within' },
   { name: 'get_relevant_errors', args: '{query?, limit?}', summary: 'errors, failed tests, non-zero exits: ranked by query, else newest first' },
   { name: 'get_file_history', args: '{path, limit?}', summary: 'snapshots, diffs and errors of one file, in time order' },
-  { name: 'build_context', args: '{task, tokenBudget?, detail?}', summary: 'context with source tags, one row per source; detail "full": buildContext\'s whole object' },
+  { name: 'build_context', args: '{task, tokenBudget?, detail?, session?}', summary: 'context with source tags, one row per source; detail "full": buildContext\'s whole object' },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -64,7 +65,7 @@ export const OPTIMIZER_TOOLS: readonly { name: string; args: string; summary: st
 // field (`toolOutputs[1].exitCode`), where a second validator in front would answer first.
 
 // Said once in the tool description rather than seven times here: the catalog is paid for on every turn.
-const COMMON_PROPERTIES = { id: { type: 'string' }, timestamp: { type: 'string' }, priority: { type: 'number' } };
+const COMMON_PROPERTIES = { id: { type: 'string' }, timestamp: { type: 'string' }, priority: { type: 'number' }, session: { type: 'string' } };
 
 function recordArray(description: string, properties: Record<string, object>, required: string[]) {
   const item = z.unknown().meta({ type: 'object', properties: { ...properties, ...COMMON_PROPERTIES }, required, additionalProperties: false });
@@ -286,10 +287,16 @@ export function createOptimizerServer(options: OptimizerServerOptions): McpServe
         task: queryText('what the context is for'),
         tokenBudget: z.number().int().min(1).max(MAX_TOKEN_BUDGET).optional().describe('tokens the context may use, default 8000'),
         detail: z.enum(['summary', 'full']).optional(),
+        session: z
+          .string()
+          .min(1)
+          .max(MAX_SESSION_CHARS)
+          .optional()
+          .describe("the task's session: mandatory content of other sessions is kept only when it touches the task"),
       }),
       annotations: readOnly,
     },
-    answeringAsync('build_context', log, ({ task, tokenBudget, detail }) => answerBuildContext(builder, task, tokenBudget, detail ?? 'summary')),
+    answeringAsync('build_context', log, ({ task, tokenBudget, detail, session }) => answerBuildContext(builder, { task, tokenBudget, session }, detail ?? 'summary')),
   );
 
   // Whoever closes the server (its transport closing, or close()) ends the worker with it.
@@ -338,8 +345,12 @@ const BUDGET_AIM = 0.95;
  * when no mandatory conflict makes the context as large as it is) the context is built again
  * with a smaller budget. Only a context that cannot get smaller is refused.
  */
-async function answerBuildContext(builder: ContextBuilder, task: string, tokenBudget: number | undefined, detail: ContextDetail): Promise<TextResult> {
-  let result: ContextResult = await builder.build(task, tokenBudget);
+async function answerBuildContext(
+  builder: ContextBuilder,
+  { task, tokenBudget, session }: { task: string; tokenBudget: number | undefined; session: string | undefined },
+  detail: ContextDetail,
+): Promise<TextResult> {
+  let result: ContextResult = await builder.build(task, tokenBudget, session);
   const asked = result.report.budget;
   const notes: string[] = [];
   for (let attempt = 0; ; attempt++) {
@@ -367,7 +378,7 @@ async function answerBuildContext(builder: ContextBuilder, task: string, tokenBu
     const lower = Math.max(1, Math.floor((budget * MAX_RESULT_TOKENS * BUDGET_AIM) / unlisted.tokens));
     notes.length = 0;
     notes.push(`built with tokenBudget ${formatTokens(lower)} instead of ${formatTokens(asked)}: at ${formatTokens(asked)} the answer would be over the cap of ${formatTokens(MAX_RESULT_TOKENS)} tokens`);
-    result = await builder.build(task, lower);
+    result = await builder.build(task, lower, session);
   }
 }
 

@@ -228,6 +228,20 @@ describe('optimizer serve: ingest, search, build', () => {
     expect(tags.map((tag) => tag.recordId)).toEqual(expect.arrayContaining(['dec-api', 'dec-empty']));
   });
 
+  it('build_context passes its session on, and builds again after an ingest from the records as they are then', async () => {
+    const server = await startServer();
+    ok(await server.call('ingest_records', SESSION));
+    const scoped = ok<ContextResult>(await server.call('build_context', { task: TASK, tokenBudget: 2_000, detail: 'full', session: 'other-session' }));
+    expect(scoped).toEqual(asSent(new ContextOptimizer().buildContext({ ...SESSION, task: TASK, tokenBudget: 2_000, session: 'other-session' })));
+    expect(scoped.report.mandatory.scope).toEqual(asSent(new ContextOptimizer().buildContext({ ...SESSION, task: TASK, session: 'other-session' })).report.mandatory.scope);
+    const later = { messages: [{ id: 'late-note', role: 'user' as const, text: 'Also you must keep the retry limit at 3 in the parser.' }] };
+    ok(await server.call('ingest_records', later));
+    const after = ok<ContextResult>(await server.call('build_context', { task: TASK, tokenBudget: 2_000, detail: 'full' }));
+    const both = { ...SESSION, messages: [...(SESSION.messages ?? []), ...later.messages] };
+    expect(after).toEqual(asSent(new ContextOptimizer().buildContext({ ...both, task: TASK, tokenBudget: 2_000 })));
+    expect(refusal(await server.call('build_context', { task: TASK, session: '' }))).toContain('session');
+  });
+
   it('refuses bad task and budget arguments before doing any work', async () => {
     const server = await startServer();
     expect(refusal(await server.call('build_context', { task: '' }))).toContain('task');
