@@ -129,7 +129,6 @@ function constraintValue(record: NormalizedRecord, facts: Extraction): number {
   return 0;
 }
 
-const hasErrorEvidence = showsError;
 
 /** The fragment states an error (a signature, a failing test, an error record), not only where one happened. */
 function statesError(record: NormalizedRecord, facts: Extraction): boolean {
@@ -223,7 +222,7 @@ function isSeed(subject: IdentifierSubject, taskIdentifier: number, lexical: num
   const { record, facts } = subject;
   if (taskIdentifier >= IDENTIFIER_VALUE.symbol) return true;
   if (record.kind === 'testResult' && record.testStatus === 'failed') return true;
-  if (!(failureValue(record, facts) > 0 && hasErrorEvidence(record, facts))) return false;
+  if (!(failureValue(record, facts) > 0 && showsError(record, facts))) return false;
   return taskIdentifier > 0 || lexical >= SEED_LEXICAL || failing >= SEED_FAILURE_VALUE;
 }
 
@@ -322,7 +321,7 @@ export function scoreFragments(source: ScoringSource, task: TaskTerms, weights: 
     // Full value for a fragment that states an error bearing on the task; where only frames and locations show, less.
     // A fragment holding the line a failure points at is where the error is, as much as the error's own text.
     const errorValue =
-      namedLines.length > 0 || (statesError(record, facts) && (identifier > 0 || lexical >= 0.25)) ? 1 : hasErrorEvidence(record, facts) ? 0.4 : 0;
+      namedLines.length > 0 || (statesError(record, facts) && (identifier > 0 || lexical >= 0.25)) ? 1 : showsError(record, facts) ? 0.4 : 0;
     const constraint = constraintValue(record, facts);
     const values: Record<SignalName, number> = {
       lexical,

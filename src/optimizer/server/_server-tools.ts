@@ -1,6 +1,7 @@
 // What each tool of the optimizer's MCP server computes, as plain functions over a store: no
 // protocol, no caps (the server adds those). Each returns the JSON value the tool sends.
 import { originText } from '../_normalize.js';
+import { normalizePath } from '../_paths.js';
 import { compareRecency } from '../_recency.js';
 import type { BudgetConflict, ContextResult, ContextStats, DecisionStatus, NormalizedRecord, OmissionReason, RecordKind } from '../_types.js';
 import { parseSessionRecords } from '../_validate.js';
@@ -132,10 +133,10 @@ export async function getRelevantErrors(context: ToolContext, options: { query?:
 }
 
 export function getFileHistory(context: ToolContext, path: string, limit?: number): { path: string; total: number; entries: RecordView[]; note?: string } {
-  const wanted = comparablePath(path);
+  const wanted = normalizePath(path);
   const entries = storedRecords(context)
     .filter((record) => {
-      if (record.kind === 'file' || record.kind === 'diff') return record.path !== undefined && samePath(comparablePath(record.path), wanted);
+      if (record.kind === 'file' || record.kind === 'diff') return record.path !== undefined && samePath(normalizePath(record.path), wanted);
       return record.kind === 'error' && mentionsPath(record.text, wanted);
     })
     .sort(compareRecency);
@@ -231,11 +232,6 @@ function recordView(record: NormalizedRecord): RecordView {
     ...(record.testStatus === undefined ? {} : { status: record.testStatus }),
     text: record.text,
   };
-}
-
-/** Forward slashes, no leading `./`, no trailing slash: `.\src\a.ts` and `src/a.ts` compare equal. */
-export function comparablePath(path: string): string {
-  return path.trim().replace(/\\/g, '/').replace(/^(?:\.\/)+/, '').replace(/\/+$/, '');
 }
 
 /** Equal, or one is the other with more leading folders (`/repo/src/a.ts` and `src/a.ts`). */

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ExitStatus } from '../../../src/mcp/index.js';
-import { comparablePath, mentionsPath, samePath, type ContextSummary, type SearchHit } from '../../../src/optimizer/server/_server-tools.js';
+import { normalizePath } from '../../../src/optimizer/_paths.js';
+import { mentionsPath, samePath, type ContextSummary, type SearchHit } from '../../../src/optimizer/server/_server-tools.js';
 import type * as ServerEntry from '../../../src/optimizer/server/index.js';
 import { jsonResult } from '../../../src/optimizer/server/_server.js';
 import { ContextOptimizer, parseSourceTags, type ContextResult, type SessionRecords } from '../../../src/optimizer/index.js';
@@ -442,9 +443,10 @@ describe('the 25,000-token cap, in process', () => {
 
 describe('file path matching (get_file_history)', () => {
   it('compares paths across separators, a leading ./ and extra leading folders', () => {
-    expect(comparablePath('.\\src\\parser.ts')).toBe('src/parser.ts');
-    expect(samePath(comparablePath('/repo/src/parser.ts'), 'src/parser.ts')).toBe(true);
-    expect(samePath('src/parser.ts', comparablePath('C:\\repo\\src\\parser.ts'))).toBe(true);
+    expect(normalizePath('.\\src\\parser.ts')).toBe('src/parser.ts');
+    expect(samePath(normalizePath('src/a/../a/b.rs'), normalizePath('./src/a/b.rs'))).toBe(true);
+    expect(samePath(normalizePath('/repo/src/parser.ts'), 'src/parser.ts')).toBe(true);
+    expect(samePath('src/parser.ts', normalizePath('C:\\repo\\src\\parser.ts'))).toBe(true);
     expect(samePath('src/parser.ts', 'lib/parser.ts')).toBe(false);
     expect(samePath('src/parser.ts', 'mysrc/parser.ts')).toBe(false);
   });
