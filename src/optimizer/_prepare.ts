@@ -14,8 +14,7 @@ import { fragmentRecord } from './_fragments.js';
 import { normalizeValidated, originText, rawBodies } from './_normalize.js';
 import { compareRecency } from './_recency.js';
 import { scoreFragments, type ScoredFragment } from './_score.js';
-import type { DemotedEntry, MandatoryScope } from './_scope.js';
-import type { Extraction, Fragment, MergeEntry, NormalizedRecord, OmittedEntry, ScoringWeights, SessionRecords, TaskTerms, TokenCounter } from './_types.js';
+import type { DemotedEntry, Extraction, Fragment, MandatoryScope, MergeEntry, NormalizedRecord, OmittedEntry, ScoringWeights, SessionRecords, TaskTerms, TokenCounter } from './_types.js';
 
 export interface PrepareSettings {
   weights: ScoringWeights;

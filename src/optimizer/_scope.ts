@@ -1,6 +1,6 @@
 import { compareRecency } from './_recency.js';
 import type { ScoredFragment } from './_score.js';
-import type { NormalizedRecord } from './_types.js';
+import type { DemotedEntry, MandatoryScope, NormalizedRecord } from './_types.js';
 
 // Mandatory content is scoped to the task. A store that holds many sessions (or one session of
 // days) holds constraints and decisions that bound other work; made mandatory all together they
@@ -11,28 +11,6 @@ import type { NormalizedRecord } from './_types.js';
 
 export const SCOPE_WINDOW_HOURS = 24;
 const SCOPE_WINDOW_MS = SCOPE_WINDOW_HOURS * 3_600_000;
-
-export interface MandatoryScope {
-  /** `session`: records of the task's session; `time-window`: records since `since`; `all`: nothing to scope by. */
-  rule: 'session' | 'time-window' | 'all';
-  session?: string;
-  /** ISO time the window starts at (the newest record's time less the window). */
-  since?: string;
-  windowHours?: number;
-}
-
-export interface DemotedEntry {
-  fragmentId: string;
-  recordId: string;
-  /** Why it was mandatory: "constraint", "accepted decision", ... */
-  was: string;
-  reason: string;
-}
-
-export interface ScopedMandatory {
-  scope: MandatoryScope;
-  demoted: DemotedEntry[];
-}
 
 /** The task's scope: its session when records carry one, else a time window ending at the newest dated record. */
 export function mandatoryScope(records: readonly NormalizedRecord[], taskSession: string | undefined): MandatoryScope {

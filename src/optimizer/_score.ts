@@ -4,9 +4,11 @@ import { failingValue, failureRanks, isFailingRecord, isFailureTask, isGenericFa
 import { IDENTIFIER_VALUE, RelatedModules, TaskIdentifiers, type IdentifierSubject } from './_identifiers.js';
 import { isSetAside, sessionSetAsideWords } from './_negative.js';
 import { isNewerRecord } from './_recency.js';
-import { mandatoryScope, scopeMandatory, type DemotedEntry, type MandatoryScope } from './_scope.js';
+import { mandatoryScope, scopeMandatory } from './_scope.js';
 import { describeValue } from './_validate.js';
 import type {
+  DemotedEntry,
+  MandatoryScope,
   Extraction,
   Fragment,
   NormalizedRecord,

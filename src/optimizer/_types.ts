@@ -358,6 +358,25 @@ export interface ContextStats {
   omitted: number;
 }
 
+/** What mandatory content is scoped to (`_scope.ts`). */
+export interface MandatoryScope {
+  /** `session`: records of the task's session; `time-window`: records since `since`; `all`: nothing to scope by. */
+  rule: 'session' | 'time-window' | 'all';
+  session?: string;
+  /** ISO time the window starts at (the newest record's time less the window). */
+  since?: string;
+  windowHours?: number;
+}
+
+/** A fragment that was mandatory and is optional for this task, with why. */
+export interface DemotedEntry {
+  fragmentId: string;
+  recordId: string;
+  /** Why it was mandatory: "constraint", "accepted decision", ... */
+  was: string;
+  reason: string;
+}
+
 export interface ContextReport {
   version: 1;
   counter: { name: string; exact: boolean; note?: string };
@@ -376,10 +395,7 @@ export interface ContextReport {
     conflict?: BudgetConflict;
   };
   /** What mandatory content was scoped to (the task's session or a time window), and each fragment demoted from it with why. */
-  mandatory: {
-    scope: { rule: 'session' | 'time-window' | 'all'; session?: string; since?: string; windowHours?: number };
-    demoted: Array<{ fragmentId: string; recordId: string; was: string; reason: string }>;
-  };
+  mandatory: { scope: MandatoryScope; demoted: DemotedEntry[] };
   /** Words the user's messages set aside ("ignore the lint output"): output whose label carries one ranks against. */
   setAside: string[];
 }

@@ -132,3 +132,21 @@ describe('focus: large outputs shown as the lines that bear on the task', () => 
     }
   });
 });
+
+describe('focus: the line a failure names stays in the excerpt of its file', () => {
+  it('keeps a file line named by a tsc location even when only another line carries the task words', () => {
+    const content = Array.from({ length: 40 }, (_, i) =>
+      i === 4 ? '// the invoice exporter writes one row per customer' : i === 29 ? '  const rowCount: number = String(rows.length); // culprit' : `  step${i}(ledger, cursor${i});`,
+    ).join('\n');
+    const result = new ContextOptimizer().buildContext({
+      task: 'the invoice exporter build fails, fix it',
+      tokenBudget: 500,
+      messages: filler,
+      toolOutputs: [{ id: 'tsc', command: 'npx tsc --noEmit', exitCode: 2, output: "src/export.ts(30,9): error TS2322: Type 'string' is not assignable to type 'number'." }],
+      files: [{ id: 'export', path: 'src/export.ts', content }],
+    });
+    const source = sourceOf(result, 'export');
+    expect(source.excerpt).toBeDefined();
+    expect(blockOf(result, 'export')).toContain('  const rowCount: number = String(rows.length); // culprit');
+  });
+});
