@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { countTokens as countO200k, isWithinTokenLimit as withinO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { McpctxError } from '../errors/index.js';
 import { O200K_PIECES, countExact, needsExactPath } from './_exact-bpe.js';
+import { countByPieces } from './_piece-count.js';
 
 // Special-token strings such as `<|endoftext|>` are ordinary text in tool catalogs and results:
 // an empty disallowed set makes the tokenizer encode them as text instead of throwing.
@@ -20,7 +21,12 @@ export const TOKENIZER = Object.freeze({
 /** o200k_base token count of `text`; never throws on special-token strings. */
 export function countTokens(text: string): number {
   checkText(text, 'countTokens');
-  return needsExactPath(text) ? countExact(text) : countO200k(text, AS_PLAIN_TEXT);
+  return countByPieces(text, countPiece);
+}
+
+/** One pre-tokenizer piece, by gpt-tokenizer unless it is one it gets wrong or too slowly (`_exact-bpe.ts`). */
+function countPiece(piece: string): number {
+  return needsExactPath(piece) ? countExact(piece) : countO200k(piece, AS_PLAIN_TEXT);
 }
 
 /**
