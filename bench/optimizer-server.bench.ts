@@ -62,11 +62,11 @@ export async function run({ progress }: BenchContext): Promise<BenchReport> {
       return { answer, ms: performance.now() - start };
     };
     const measured = (label: string, budget: number, answer: ToolAnswer, ms: number): CallFigures => {
-      const text = answer.content[0]?.text ?? '';
-      if (answer.isError === true) return { call: label, budget, ms, contextTokens: 0, answerTokens: countTokens(text), ratio: 0, isError: true };
-      const context = (JSON.parse(text) as { context: string }).context;
-      const contextTokens = countTokens(context);
-      const answerTokens = countTokens(text);
+      const blocks = answer.content.map((block) => block.text ?? '');
+      const answerTokens = blocks.reduce((sum, text) => sum + countTokens(text), 0);
+      if (answer.isError === true) return { call: label, budget, ms, contextTokens: 0, answerTokens, ratio: 0, isError: true };
+      // The summary's first block is the context as it is; the second, the rest as JSON.
+      const contextTokens = countTokens(blocks[0] ?? '');
       return { call: label, budget, ms, contextTokens, answerTokens, ratio: round(answerTokens / contextTokens, 3), isError: false };
     };
 

@@ -155,7 +155,8 @@ export const SOURCE_COLUMNS = ['fragmentId', 'tokens', 'score', 'mandatory'] as 
 export type SourceRow = [fragmentId: string, tokens: number, score: number, mandatory: number | null];
 
 /**
- * build_context at detail "summary": the context once, and per source only what the context does
+ * build_context at detail "summary", sent as two text blocks (the context as plain text, then the
+ * rest as JSON): the context once, and per source only what the context does
  * not already say (one row each, in the context's order; `mandatory` is why it had to be kept, as
  * an index into `mandatoryReasons`, or null). The record id and label are in the fragment's [source: ...] tag in the context, and the
  * record id is the fragment id before its `#`: repeating them cost about 12 tokens a source, which

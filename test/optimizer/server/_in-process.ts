@@ -4,6 +4,9 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { Deadline, RawClient, initialize } from '../../../src/mcp/index.js';
 import type { RecordStore } from '../../../src/optimizer/index.js';
 import { createOptimizerServer } from '../../../src/optimizer/server/index.js';
+import type { ContextSummary } from '../../../src/optimizer/server/_server-tools.js';
+import { countTokens } from '../../../src/tokens/index.js';
+import { expect } from 'vitest';
 
 export interface ToolResult {
   content: Array<{ type: string; text?: string }>;
@@ -35,3 +38,16 @@ export function answerText(result: ToolResult): string {
   if (result.isError === true) throw new Error(`tool refused: ${result.content[0]?.text ?? ''}`);
   return result.content[0]?.text ?? '';
 }
+
+/**
+ * build_context's default answer: the context as a text block of its own, then the rest as JSON.
+ * Read back into one ContextSummary, with what the whole answer costs.
+ */
+export function summaryOf(result: ToolResult): ContextSummary & { answerTokens: number } {
+  if (result.isError === true) throw new Error(`tool refused: ${result.content[0]?.text ?? ''}`);
+  expect(result.content).toHaveLength(2);
+  const context = result.content[0]?.text ?? '';
+  const rest = result.content[1]?.text ?? '';
+  return { context, ...(JSON.parse(rest) as Omit<ContextSummary, 'context'>), answerTokens: countTokens(context) + countTokens(rest) };
+}
+

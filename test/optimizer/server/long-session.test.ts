@@ -6,9 +6,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { generateSession } from '../../../bench/optimizer/_generate.js';
 import { MemoryRecordStore, parseSourceTags, type RecordStore, type SessionRecords } from '../../../src/optimizer/index.js';
 import { liveBuildWorkers } from '../../../src/optimizer/server/_builder.js';
-import type { ContextSummary, SearchHit } from '../../../src/optimizer/server/_server-tools.js';
+import type { SearchHit } from '../../../src/optimizer/server/_server-tools.js';
 import { countTokens } from '../../../src/tokens/index.js';
-import { answerText, startInProcess, type InProcessServer } from './_in-process.js';
+import { answerText, startInProcess, summaryOf, type InProcessServer } from './_in-process.js';
 
 const running: InProcessServer[] = [];
 
@@ -36,12 +36,10 @@ describe('build_context on a 10k-record session', () => {
     const server = await serve(store);
     const ratios: string[] = [];
     for (const budget of [2_000, 5_000, 10_000, 20_000]) {
-      const result = await server.call('build_context', { task, tokenBudget: budget });
-      const text = answerText(result);
-      const summary = JSON.parse(text) as ContextSummary;
+      const summary = summaryOf(await server.call('build_context', { task, tokenBudget: budget }));
       expect(summary.context.length).toBeGreaterThan(0);
       expect(summary.sources?.rows.length).toBeGreaterThan(0);
-      const ratio = countTokens(text) / countTokens(summary.context);
+      const ratio = summary.answerTokens / countTokens(summary.context);
       ratios.push(`${budget}: ${ratio.toFixed(3)} (${summary.stats.tokensOut} context tokens)`);
       expect(ratio, `budget ${budget}`).toBeLessThanOrEqual(1.25);
     }
@@ -50,9 +48,8 @@ describe('build_context on a 10k-record session', () => {
 
   it('answers the cap itself (25,000) with a context, never RESULT_TOO_LARGE', async () => {
     const server = await serve(store);
-    const text = answerText(await server.call('build_context', { task, tokenBudget: 25_000 }));
-    expect(countTokens(text)).toBeLessThanOrEqual(25_000);
-    const summary = JSON.parse(text) as ContextSummary;
+    const summary = summaryOf(await server.call('build_context', { task, tokenBudget: 25_000 }));
+    expect(summary.answerTokens).toBeLessThanOrEqual(25_000);
     expect(summary.stats.tokensOut).toBeGreaterThan(15_000);
   }, 240_000);
 });
@@ -137,7 +134,7 @@ describe('prepared state', () => {
     ];
     for (const batch of batches) answerText(await server.call('ingest_records', batch as Record<string, unknown>));
     const task = 'fix the parseExpression TypeError in src/parser.ts';
-    const summary = JSON.parse(answerText(await server.call('build_context', { task, tokenBudget: 4_000 }))) as ContextSummary;
+    const summary = summaryOf(await server.call('build_context', { task, tokenBudget: 4_000 }));
     const search = JSON.parse(answerText(await server.call('search_context', { query: 'parseExpression' }))) as { records: number; hits: SearchHit[] };
     const decisions = JSON.parse(answerText(await server.call('get_decisions', {}))) as { decisions: Array<{ id: string }> };
     answerText(await server.call('get_relevant_errors', { query: 'TypeError kind' }));
@@ -160,7 +157,7 @@ describe('prepared state across an id change', () => {
     const derived = first.decisions[0]?.id ?? '';
     answerText(await server.call('ingest_records', { decisions: [{ text: 'Parse numbers with BigInt.', status: 'accepted', id: derived }] }));
 
-    const summary = JSON.parse(answerText(await server.call('build_context', { task: 'lexer streaming buffer', tokenBudget: 2_000 }))) as ContextSummary;
+    const summary = summaryOf(await server.call('build_context', { task: 'lexer streaming buffer', tokenBudget: 2_000 }));
     // Both decisions are accepted, so both are in: the new one under the id it was given, the old one renamed.
     const tagged = parseSourceTags(summary.context).map((tag) => tag.recordId);
     expect(tagged).toContain(derived);

@@ -10,12 +10,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ExitStatus } from '../../../src/mcp/index.js';
 import { normalizePath } from '../../../src/optimizer/_paths.js';
-import { mentionsPath, samePath, type ContextSummary, type SearchHit } from '../../../src/optimizer/server/_server-tools.js';
+import { mentionsPath, samePath, type SearchHit } from '../../../src/optimizer/server/_server-tools.js';
 import type * as ServerEntry from '../../../src/optimizer/server/index.js';
 import { jsonResult } from '../../../src/optimizer/server/_server.js';
 import { ContextOptimizer, parseSourceTags, type ContextResult, type SessionRecords } from '../../../src/optimizer/index.js';
 import { startSession } from '../../support/mcp-session.js';
 import { markedEnv, waitForNoMarkedProcesses } from '../../support/processes.js';
+import { countTokens } from '../../../src/tokens/index.js';
+import { summaryOf } from './_in-process.js';
 
 const CLI = fileURLToPath(new URL('../../../dist/cli/main.js', import.meta.url));
 const CALL_BUDGET_MS = 30_000;
@@ -173,7 +175,7 @@ describe('optimizer serve: catalog and process', () => {
     const server = await startServer();
     expect((await server.toolNames()).sort()).toEqual(['build_context', 'get_decisions', 'get_file_history', 'get_relevant_errors', 'ingest_records', 'search_context']);
     ok(await server.call('ingest_records', SESSION));
-    ok(await server.call('build_context', { task: TASK }));
+    summaryOf(await server.call('build_context', { task: TASK }));
     running.splice(running.indexOf(server), 1);
     const { status, noiseLines } = await server.close();
     expect(noiseLines).toBe(0);
@@ -398,7 +400,7 @@ describe('optimizer serve: the 25,000-token cap', () => {
     expect(searchTooLarge).toContain('cap of 25,000 tokens');
     expect(searchTooLarge).toContain('smaller limit');
 
-    const fits = ok<ContextResult>(await server.call('build_context', { task, tokenBudget: 4_000 }));
+    const fits = summaryOf(await server.call('build_context', { task, tokenBudget: 4_000 }));
     expect(fits.stats.tokensOut).toBeLessThanOrEqual(4_000);
   });
 
@@ -406,8 +408,12 @@ describe('optimizer serve: the 25,000-token cap', () => {
     const server = await startServer();
     const messages = Array.from({ length: 40 }, (_, index) => ({ role: 'assistant', text: `unrelated chatter ${filler(index, 8)}` }));
     ok(await server.call('ingest_records', { ...SESSION, messages: [...SESSION.messages, ...messages] }));
-    const summary = ok<ContextSummary>(await server.call('build_context', { task: TASK }));
+    const summary = summaryOf(await server.call('build_context', { task: TASK }));
     const full = ok<ContextResult>(await server.call('build_context', { task: TASK, detail: 'full' }));
+    // The context travels as plain text, not escaped inside JSON: the second block does not repeat it.
+    const blocks = (await server.call('build_context', { task: TASK })).content.map((block) => block.text ?? '');
+    expect(blocks[0]).toBe(full.context);
+    expect(blocks[1]).not.toContain('"context"');
     expect(full.omitted.length).toBeGreaterThan(20);
     expect(summary.omitted).toEqual({ total: full.omitted.length, byReason: expect.objectContaining({ 'low-relevance': expect.any(Number) }) });
     expect(Object.values(summary.omitted.byReason).reduce((sum, count) => sum + count, 0)).toBe(full.omitted.length);
@@ -425,6 +431,7 @@ describe('optimizer serve: the 25,000-token cap', () => {
     const tags = parseSourceTags(summary.context);
     expect(summary.sources?.rows.map((row) => row[0])).toEqual(tags.map((tag) => tag.fragmentId));
     expect(JSON.stringify(summary)).not.toContain('"signals"');
+    expect(summary.answerTokens).toBe(countTokens(blocks[0] ?? '') + countTokens(blocks[1] ?? ''));
   });
 });
 
