@@ -85,6 +85,7 @@ export function importedStems(filePath: string, text: string): string[] {
 /** Stems indexed by their last segment, so a lookup costs the same however many there are. */
 class StemIndex {
   private readonly byName = new Map<string, Array<{ stem: string; level: number }>>();
+  #size = 0;
 
   add(stem: string, level: number): boolean {
     const name = lastSegment(stem);
@@ -92,7 +93,10 @@ class StemIndex {
     const existing = list.find((entry) => entry.stem === stem);
     if (existing !== undefined && existing.level <= level) return false;
     if (existing !== undefined) existing.level = level;
-    else list.push({ stem, level });
+    else {
+      list.push({ stem, level });
+      this.#size++;
+    }
     this.byName.set(name, list);
     return true;
   }
@@ -107,9 +111,7 @@ class StemIndex {
   }
 
   get size(): number {
-    let n = 0;
-    for (const list of this.byName.values()) n += list.length;
-    return n;
+    return this.#size;
   }
 
   entries(): Array<{ stem: string; level: number }> {
@@ -230,6 +232,8 @@ function changedPaths(change: IdentifierSubject): string[] {
  */
 export class RelatedModules {
   private readonly stems = new StemIndex();
+  /** `value` by record: it reads only the record's own paths, and a record has many fragments. */
+  private readonly valueByRecord = new Map<NormalizedRecord, number>();
   /** The lines the seeds' locations name, by the last segment of the file's stem. */
   private readonly named = new Map<string, Array<{ stem: string; line: number }>>();
 
@@ -266,12 +270,16 @@ export class RelatedModules {
   /** The identifier value a subject earns by being one of the related modules. */
   value(subject: IdentifierSubject): number {
     if (this.stems.size === 0) return 0;
+    const known = this.valueByRecord.get(subject.record);
+    if (known !== undefined) return known;
     let best: number | undefined;
     for (const path of ownPaths(subject.record)) {
       const level = this.stems.levelOf(stemOf(path));
       if (level !== undefined && (best === undefined || level < best)) best = level;
     }
-    return best === undefined ? 0 : IDENTIFIER_VALUE.path * HOP_DECAY ** best;
+    const value = best === undefined ? 0 : IDENTIFIER_VALUE.path * HOP_DECAY ** best;
+    this.valueByRecord.set(subject.record, value);
+    return value;
   }
 
   /** The lines of a file record that a failure's location names (record lines, 1-based, ascending). */
