@@ -8,9 +8,9 @@ import { PROJECT_ROOT } from '../_harness.js';
 export const SCENARIO_DIR = `${PROJECT_ROOT}bench/optimizer/scenarios/`;
 /** Scenarios written blind after the optimizer was tuned on SCENARIO_DIR: how it does on data it was not fitted to. */
 export const HELDOUT_DIR = `${PROJECT_ROOT}bench/optimizer/heldout/`;
-/** The second blind set (C++, Rails, Laravel, Swift, Elixir, Helm), frozen before the first run: never tuned on. */
-/** The second tuning set (Rust, Java, .NET, pandas, React, Terraform): written blind, then tuned on. */
+/** The second tuning set (Rust, Java, .NET, pandas, React, Terraform; then Elixir, C++, Helm): written blind, then tuned on. */
 export const TUNING_DIR = `${PROJECT_ROOT}bench/optimizer/tuning/`;
+/** The second blind set (C++, Rails, Laravel, Swift, Elixir, Helm), frozen before the first run: never tuned on. */
 export const BLIND_DIR = `${PROJECT_ROOT}bench/optimizer/blind/`;
 
 export interface BenchScenario {

@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { factsBLostCKept, inputRecordIds, measureStrategy, summarize, type StrategyMetrics } from '../../bench/optimizer/_metrics.js';
-import { type BenchScenario, HELDOUT_DIR, SCENARIO_DIR, loadScenarios } from '../../bench/optimizer/_scenarios.js';
+import { type BenchScenario, BLIND_DIR, HELDOUT_DIR, SCENARIO_DIR, TUNING_DIR, loadScenarios } from '../../bench/optimizer/_scenarios.js';
 import { STRATEGIES, type StrategyName } from '../../bench/optimizer/_strategies.js';
 import { parseJestSnapshot, realScenarioFiles } from '../../bench/optimizer/import-real.js';
 import { ContextOptimizer, parseOptimizerInput } from '../../src/optimizer/index.js';
@@ -258,4 +258,44 @@ describe('optimizer benchmark: acceptance of C (the optimizer)', () => {
     expect(summarize('C', rows).averageReduction).toBeGreaterThanOrEqual(summarize('B', rows).averageReduction);
     expect(factsBLostCKept(rows).length).toBeGreaterThan(0);
   });
+});
+
+/**
+ * The blind and tuning sets were frozen before their first run: each FROZEN-*.txt holds the sha256
+ * of its files' bytes and of every required fact. A file or a fact changed since is a different
+ * benchmark, and its figures could not be compared with the ones published.
+ */
+/**
+ * Files whose bytes differ from their frozen hash, and why. Their facts still match. Only a tuning
+ * set may appear here: a blind file that changed is no longer blind.
+ */
+const CHANGED_AFTER_FREEZE: Readonly<Record<string, string>> = {
+  'tune-python-pandas-depot-merge-dtype.json': 'tuning set: the bytes changed between its hash in FROZEN-D.txt and its first commit (7cfddbe); its six facts did not',
+};
+
+describe('frozen session sets', () => {
+  for (const set of [BLIND_DIR, TUNING_DIR]) {
+    it(`${set.split('/').slice(-2, -1)[0]}/: every file and fact matches its frozen hash, and every file is frozen`, () => {
+      const frozen = readdirSync(set).filter((file) => /^FROZEN-.*\.txt$/.test(file));
+      expect(frozen.length).toBeGreaterThan(0);
+      const hashed = new Set<string>();
+      const sha = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+      for (const list of frozen) {
+        for (const line of readFileSync(`${set}${list}`, 'utf8').split('\n').filter((entry) => entry.trim() !== '')) {
+          const whole = /^sha256\((.+)\) = ([0-9a-f]{64})$/.exec(line);
+          const fact = /^(.+) fact (\d+) = ([0-9a-f]{64})$/.exec(line);
+          if (whole !== null) {
+            const file = whole[1] as string;
+            if (set === TUNING_DIR && CHANGED_AFTER_FREEZE[file] !== undefined) expect(sha(readFileSync(`${set}${file}`))).not.toBe(whole[2]);
+            else expect(sha(readFileSync(`${set}${file}`)), `${list}: ${file}`).toBe(whole[2]);
+            hashed.add(whole[1] as string);
+          } else if (fact !== null) {
+            const scenario = JSON.parse(readFileSync(`${set}${fact[1]}`, 'utf8')) as BenchScenario;
+            expect(sha(scenario.requiredFacts[Number(fact[2]) - 1] ?? ''), `${list}: ${fact[1]} fact ${fact[2]}`).toBe(fact[3]);
+          } else throw new Error(`${list}: unreadable line ${line}`);
+        }
+      }
+      expect([...hashed].sort()).toEqual(readdirSync(set).filter((file) => file.endsWith('.json')).sort());
+    });
+  }
 });
