@@ -37,34 +37,43 @@ function failureLines(item: ScoredFragment, lines: readonly string[]): boolean[]
 }
 
 /**
- * How much each line bears on the task: the IDF weights of the task words on it, leaving out words
- * so common in this fragment that they single out no line.
+ * How much each line bears on one set of focus words: their weights on it, leaving out words so
+ * common in this fragment that they single out no line.
  */
-function lineWeights(lines: readonly string[], idf: ReadonlyMap<string, number>): number[] {
-  const words = lines.map((line) => tokenizeWords(line).filter((word) => idf.has(word)));
+function lineWeights(lines: readonly string[], lineWords: readonly (readonly string[])[], weights: ReadonlyMap<string, number>): number[] {
   const linesWith = new Map<string, number>();
-  for (const list of words) for (const word of list) linesWith.set(word, (linesWith.get(word) ?? 0) + 1);
+  for (const list of lineWords) for (const word of list) if (weights.has(word)) linesWith.set(word, (linesWith.get(word) ?? 0) + 1);
   const common = COMMON_WORD_SHARE * lines.length;
-  return words.map((list) => list.reduce((sum, word) => ((linesWith.get(word) ?? 0) <= common ? sum + (idf.get(word) ?? 0) : sum), 0));
+  return lineWords.map((list) => list.reduce((sum, word) => ((linesWith.get(word) ?? 0) <= common ? sum + (weights.get(word) ?? 0) : sum), 0));
 }
 
 /**
- * A large fragment of tool output or a file, cut to the lines that bear on the task (task words,
- * failures) with CONTEXT_LINES around each; every run of hidden lines is replaced by a marker that
- * says how many. Returns the fragment unchanged when nothing stands out or too little would go.
- * Its signals are those of the whole fragment: the excerpt is how it is shown, not what it is.
+ * Word weights that single out the lines of an excerpt. Each set picks its own best lines: the
+ * task's words (by IDF), and the words of the accepted decisions the task carries (`_score.ts`).
  */
-export function focusFragment(item: ScoredFragment, idf: ReadonlyMap<string, number>): ScoredFragment {
+export type FocusWordSets = readonly ReadonlyMap<string, number>[];
+
+/**
+ * A large fragment of tool output or a file, cut to the lines that bear on the task (the best lines
+ * of each focus word set, failures) with CONTEXT_LINES around each; every run of hidden lines is
+ * replaced by a marker that says how many. Returns the fragment unchanged when nothing stands out
+ * or too little would go. Its signals are those of the whole fragment: the excerpt is how it is
+ * shown, not what it is.
+ */
+export function focusFragment(item: ScoredFragment, wordSets: FocusWordSets): ScoredFragment {
   const { fragment } = item;
   if (!FOCUSED_KINDS.has(item.record.kind) || fragment.text.length <= FOCUS_ABOVE_CHARS) return item;
   const lines = fragment.text.split('\n');
-  const weights = lineWeights(lines, idf);
+  const lineWords = lines.map((line) => tokenizeWords(line));
+  const hits = wordSets.filter((weights) => weights.size > 0).map((weights) => {
+    const perLine = lineWeights(lines, lineWords, weights);
+    const best = Math.max(...perLine);
+    return perLine.map((weight) => weight > 0 && weight >= HIT_SHARE * best);
+  });
   const failing = failureLines(item, lines);
-  const best = Math.max(...weights);
   const shown = new Array<boolean>(lines.length).fill(false);
   lines.forEach((_, i) => {
-    const weight = weights[i] as number;
-    if (!failing[i] && !(weight > 0 && weight >= HIT_SHARE * best)) return;
+    if (!failing[i] && !hits.some((hit) => hit[i])) return;
     for (let j = Math.max(0, i - CONTEXT_LINES); j <= Math.min(lines.length - 1, i + CONTEXT_LINES); j++) shown[j] = true;
   });
   const shownLines = shown.filter(Boolean).length;
@@ -90,7 +99,8 @@ export interface FocusOptions {
   /** Tokens the fragments may take (the budget less headings and the omission line). */
   available: number;
   minRelevance: number;
-  taskWordWeights: ReadonlyMap<string, number>;
+  /** The word sets that pick an excerpt's lines. */
+  focusWords: FocusWordSets;
 }
 
 export interface Focused {
@@ -115,7 +125,7 @@ export function focusWhereOverBudget(scored: readonly ScoredFragment[], options:
     if (total > options.available) break;
   }
   if (total <= options.available) return { candidates: [...scored], tokens };
-  const candidates = scored.map((item) => focusFragment(item, options.taskWordWeights));
+  const candidates = scored.map((item) => focusFragment(item, options.focusWords));
   for (const item of candidates) if (item.fragment.excerpt !== undefined) tokens.delete(item.fragment.id);
   return { candidates, tokens };
 }

@@ -170,7 +170,7 @@ export class ContextOptimizer {
       counter,
       available: budget - reservedTokens,
       minRelevance: this.minRelevance,
-      taskWordWeights: prepared.taskWordWeights,
+      focusWords: prepared.focusWords,
     });
     const selection = selectFragments(focused.candidates, {
       countedTokens: focused.tokens,

@@ -10,6 +10,7 @@ import { splitConstraints } from './_constraints.js';
 import { countDistinct } from './_counter.js';
 import { dedupeRecords, type NearDuplicateReadings } from './_dedupe.js';
 import { extractFacts, extractTaskTerms, tokenizeWords } from './_extract.js';
+import type { FocusWordSets } from './_focus.js';
 import { fragmentRecord } from './_fragments.js';
 import { normalizeValidated, originText, rawBodies } from './_normalize.js';
 import { compareRecency } from './_recency.js';
@@ -67,7 +68,8 @@ export interface PreparedSession {
   /** Every fragment with its signals, in the oldest-first record order, constraint sentences last. */
   scored: ScoredFragment[];
   related: Array<{ stem: string; hops: number }>;
-  taskWordWeights: ReadonlyMap<string, number>;
+  /** The word sets that pick an excerpt's lines: the task's words by IDF, the accepted decisions' words. */
+  focusWords: FocusWordSets;
   /** What mandatory content was scoped to, and what was demoted from it (`_scope.ts`). */
   scope: MandatoryScope;
   demoted: DemotedEntry[];
@@ -197,7 +199,7 @@ export function scoreSession(prepared: PreparedRecordsData, task: string, weight
     taskTerms,
     scored: splitConstraints(scoring.scored),
     related: scoring.related,
-    taskWordWeights: scoring.taskWordWeights,
+    focusWords: [scoring.taskWordWeights, scoring.decisionWords],
     scope: scoring.scope,
     demoted: scoring.demoted,
     setAside: scoring.setAside,

@@ -1,5 +1,5 @@
 import { McpctxError } from '../errors/index.js';
-import { extractFacts } from './_extract.js';
+import { extractFacts, tokenizeWords } from './_extract.js';
 import { failingValue, failureRanks, isFailingRecord, isFailureTask, isGenericFailureTask, showsError } from './_failure.js';
 import { IDENTIFIER_VALUE, RelatedModules, TaskIdentifiers, type IdentifierSubject } from './_identifiers.js';
 import { isSetAside, sessionSetAsideWords } from './_negative.js';
@@ -218,6 +218,8 @@ export interface Scoring {
   related: Array<{ stem: string; hops: number }>;
   /** Each task word's IDF weight over the session, for finding the lines of a fragment that matter. */
   taskWordWeights: ReadonlyMap<string, number>;
+  /** The words of the accepted decisions the task carries, for the same (`acceptedDecisionWords`). */
+  decisionWords: ReadonlyMap<string, number>;
 }
 
 function isSeed(subject: IdentifierSubject, taskIdentifier: number, lexical: number, failing: number): boolean {
@@ -369,7 +371,23 @@ export function scoreFragments(source: ScoringSource, task: TaskTerms, weights: 
     setAside: [...setAside],
     related: related.list(),
     taskWordWeights: lexicalIndex.weights,
+    decisionWords: acceptedDecisionWords(scored),
   };
+}
+
+/**
+ * The words of the accepted decisions the task carries (mandatory, in scope), each weighing 1: an
+ * accepted decision says what to change ("parse the since/until strings in for_job/2"), so the
+ * lines of a file that best match it are where the change goes, even when the task's own words
+ * are elsewhere in the file. Excerpts show them beside the lines that best match the task.
+ */
+function acceptedDecisionWords(scored: readonly ScoredFragment[]): ReadonlyMap<string, number> {
+  const words = new Map<string, number>();
+  for (const item of scored) {
+    if (item.record.kind !== 'decision' || item.record.decisionStatus !== 'accepted' || item.mandatoryReason === undefined) continue;
+    for (const word of tokenizeWords(item.fragment.text)) words.set(word, 1);
+  }
+  return words;
 }
 
 /**

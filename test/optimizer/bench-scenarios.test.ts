@@ -58,6 +58,11 @@ const HELDOUT_LOSSES: Readonly<Record<string, readonly string[]>> = {
     'return obj.lines.count()',
   ],
   'heldout-invoice-pagination-drop': ['while (offset + limit < first.total) {'],
+  // Lost since excerpts also show the lines that best match the accepted decisions (tuned on
+  // bench/optimizer/tuning/, +3 facts there): the accepted decision's words (report, timezone,
+  // conversion) are on most of rosterly/reports.py's fourth fragment, so it is shown whole (146
+  // tokens), over the 87 left; its 115-token excerpt held this line.
+  'heldout-night-shift-local-day': ['tz = ZoneInfo(cfg.report_timezone)'],
   'heldout-rate-key-service-collision': [
     'RateCacheTest > express and standard quotes for the same lane are cached separately() FAILED',
     'return origin == other.origin && destination == other.destination && weightBand == other.weightBand',

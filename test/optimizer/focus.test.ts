@@ -150,3 +150,37 @@ describe('focus: the line a failure names stays in the excerpt of its file', () 
     expect(blockOf(result, 'export')).toContain('  const rowCount: number = String(rows.length); // culprit');
   });
 });
+
+describe('focus: the lines an accepted decision names', () => {
+  // A 70-line module, one fragment: the task's words are on the function that crashes (near the
+  // top); the accepted decision names the other function, whose line is where the change goes.
+  const module = Array.from({ length: 70 }, (_, i) => {
+    if (i === 5) return 'def clamp_window(since, until) do';
+    if (i === 6) return '  DateTime.compare(since, until)';
+    if (i === 55) return 'def parse_bounds(args) do';
+    if (i === 56) return '  cutoff = Map.get(args, "cutoff") || now';
+    return `  step_${i}()`;
+  }).join('\n');
+  const input = {
+    task: 'Fix the FunctionClauseError in clamp_window',
+    files: [{ id: 'window', path: 'lib/digest/window.ex', content: module }],
+    decisions: [{ id: 'plan', text: 'Convert the cutoff string with parse_bounds before clamping', status: 'accepted' as const }],
+    messages: filler,
+    tokenBudget: 250,
+  };
+
+  it('keeps the line of the function the decision names in the excerpt, beside the task\u2019s lines', () => {
+    const result = new ContextOptimizer().buildContext(input);
+    expect(result.stats.withinBudget).toBe(true);
+    expect(sourceOf(result, 'window').excerpt).toBeDefined();
+    const block = blockOf(result, 'window');
+    expect(block).toContain('  DateTime.compare(since, until)');
+    expect(block).toContain('  cutoff = Map.get(args, "cutoff") || now');
+  });
+
+  it('reads only accepted decisions: a rejected one names no lines', () => {
+    const rejected = { ...input, decisions: [{ ...input.decisions[0]!, status: 'rejected' as const }] };
+    const result = new ContextOptimizer().buildContext(rejected);
+    expect(blockOf(result, 'window')).not.toContain('  cutoff = Map.get(args, "cutoff") || now');
+  });
+});
