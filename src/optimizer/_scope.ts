@@ -26,7 +26,8 @@ export function mandatoryScope(records: readonly NormalizedRecord[], taskSession
   return { rule: 'time-window', since: new Date(newest.time - SCOPE_WINDOW_MS).toISOString(), windowHours: SCOPE_WINDOW_HOURS };
 }
 
-function outOfScope(record: NormalizedRecord, scope: MandatoryScope): string | undefined {
+/** Why `record` is outside the task's scope, or undefined when it is inside. */
+export function outOfScope(record: NormalizedRecord, scope: MandatoryScope): string | undefined {
   if (scope.rule === 'session') {
     const session = record.session;
     return session === scope.session ? undefined : `from ${session === undefined ? 'no session' : `session ${JSON.stringify(session)}`}, not the task's session ${JSON.stringify(scope.session)}`;

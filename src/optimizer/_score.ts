@@ -1,10 +1,10 @@
 import { McpctxError } from '../errors/index.js';
-import { extractFacts, tokenizeWords } from './_extract.js';
+import { extractFacts, extractTaskTerms, tokenizeWords } from './_extract.js';
 import { failingValue, failureRanks, isFailingRecord, isFailureTask, isGenericFailureTask, showsError } from './_failure.js';
 import { IDENTIFIER_VALUE, RelatedModules, TaskIdentifiers, type IdentifierSubject } from './_identifiers.js';
 import { isSetAside, sessionSetAsideWords } from './_negative.js';
 import { isNewerRecord } from './_recency.js';
-import { mandatoryScope, scopeMandatory } from './_scope.js';
+import { mandatoryScope, outOfScope, scopeMandatory } from './_scope.js';
 import { describeValue } from './_validate.js';
 import type {
   DemotedEntry,
@@ -278,12 +278,20 @@ export function scoreFragments(source: ScoringSource, task: TaskTerms, weights: 
   const taskIdentifiers = new TaskIdentifiers(task);
 
   const records = source.records;
+  const scope = mandatoryScope(records, options.session);
+  const decisionIdentifiers = acceptedDecisionIdentifiers(records, scope);
   const setAside = sessionSetAsideWords(records, task.words);
   const failureTask = isFailureTask(task);
 
   const extracted = items.map(({ fragment, record, facts }, i) => {
     const subject: IdentifierSubject = { record, text: fragment.text, facts };
-    return { fragment, subject, lexical: lexicalIndex.overlap(taskWordsIn[i]), taskIdentifier: taskIdentifiers.match(subject) };
+    return {
+      fragment,
+      subject,
+      lexical: lexicalIndex.overlap(taskWordsIn[i]),
+      taskIdentifier: taskIdentifiers.match(subject),
+      decided: decisionIdentifiers === undefined ? 0 : DECIDED_SHARE * decisionIdentifiers.match(subject),
+    };
   });
   // Output the user set aside is not the failure the task is about.
   const ranks = failureRanks(extracted.filter((s) => isFailingRecord(s.subject.record, s.subject.facts) && !isSetAside(s.subject.record, setAside)).map((s) => s.subject.record));
@@ -314,13 +322,13 @@ export function scoreFragments(source: ScoringSource, task: TaskTerms, weights: 
     recordLevel.set(record, Math.max(taskIdentifiers.match(nameOnly), related.value(nameOnly)));
   }
 
-  const scored = subjects.map(({ fragment, subject, lexical, taskIdentifier, failing }) => {
+  const scored = subjects.map(({ fragment, subject, lexical, taskIdentifier, decided, failing }) => {
     const { record, facts } = subject;
     const firstLine = fragment.firstLine;
     const lastLine = firstLine + lineCount(fragment.text) - 1;
     const namedLines = related.namedLines(record).filter((line) => line >= firstLine && line <= lastLine);
     // The fragment holding the line a failure names is the place to look, above the rest of its file.
-    const identifier = namedLines.length > 0 ? IDENTIFIER_VALUE.path : Math.max(taskIdentifier, related.value(subject));
+    const identifier = namedLines.length > 0 ? IDENTIFIER_VALUE.path : Math.max(taskIdentifier, related.value(subject), decided);
     const ignored = isSetAside(record, setAside);
     // Full value for a fragment that states an error bearing on the task; where only frames and locations show, less.
     // A fragment holding the line a failure points at is where the error is, as much as the error's own text.
@@ -362,7 +370,6 @@ export function scoreFragments(source: ScoringSource, task: TaskTerms, weights: 
     return item;
   });
   keepNewestMandatoryErrors(scored);
-  const scope = mandatoryScope(records, options.session);
   const demoted = scopeMandatory(scored, scope);
   return {
     scored: withDiminishingReturns(scored),
@@ -373,6 +380,22 @@ export function scoreFragments(source: ScoringSource, task: TaskTerms, weights: 
     taskWordWeights: lexicalIndex.weights,
     decisionWords: acceptedDecisionWords(scored),
   };
+}
+
+/** What naming an accepted decision's identifier earns a fragment, as a share of naming the task's. */
+const DECIDED_SHARE = 0.5;
+
+/**
+ * The identifiers (paths, files, symbols) of the accepted decisions in the task's scope: a decision
+ * says where the change goes ("give unique_constraint the index name in Membership.changeset/2"),
+ * so a fragment naming them bears on the task at half the value of one naming the task's own. Their
+ * plain words are left out: a decision's prose names no file.
+ */
+function acceptedDecisionIdentifiers(records: readonly NormalizedRecord[], scope: MandatoryScope): TaskIdentifiers | undefined {
+  const decided = records.filter((record) => record.kind === 'decision' && record.decisionStatus === 'accepted' && outOfScope(record, scope) === undefined);
+  if (decided.length === 0) return undefined;
+  const terms = extractTaskTerms(decided.map((record) => record.text).join('\n'));
+  return new TaskIdentifiers({ ...terms, words: [] });
 }
 
 /**

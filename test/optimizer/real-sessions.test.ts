@@ -301,3 +301,30 @@ describe('cause 5: only the task\'s own constraints and decisions are mandatory'
     expect(kept(result, 'migrate')).toBe(true);
   });
 });
+
+describe('what an accepted decision names bears on the task', () => {
+  // The task names nothing; the accepted decision names the symbol to change. The file holding it
+  // and a file of the same size that nothing names: only the named one bears on the task.
+  const membership = sourceFile(40, 22, '    |> unique_constraint([:org_id, :user_id], message: "is already a member")', (i) => `    # membership step ${i}`);
+  const billing = sourceFile(40, 22, '    |> validate_required([:plan, :seats])', (i) => `    # billing step ${i}`);
+  const input = (status: 'accepted' | 'rejected'): OptimizerInput => ({
+    task: 'finish the memberships work so the duplicate member case is handled',
+    tokenBudget: 3_000,
+    decisions: [{ id: 'plan', timestamp: at(1), text: 'Give unique_constraint the existing index name: name: :memberships_org_user_index', status }],
+    files: [
+      { id: 'membership', path: 'lib/trellis/orgs/membership.ex', timestamp: at(2), content: membership },
+      { id: 'billing', path: 'lib/trellis/billing/plan.ex', timestamp: at(3), content: billing },
+    ],
+  });
+
+  it('elixir: the file holding the symbol the accepted decision names is kept; one nothing names is not', () => {
+    const result = optimizer.buildContext(input('accepted'));
+    expect(kept(result, 'membership')).toBe(true);
+    expect(result.context).toContain('|> unique_constraint([:org_id, :user_id], message: "is already a member")');
+    expect(kept(result, 'billing')).toBe(false);
+  });
+
+  it('a rejected decision names nothing to change', () => {
+    expect(kept(optimizer.buildContext(input('rejected')), 'membership')).toBe(false);
+  });
+});
