@@ -354,9 +354,8 @@ function isLower(char: string | undefined): boolean {
 const PYTHON_FRAME = /^File "([^"]+)", line (\d+)(?:, in (\S+))?/;
 const NODE_ALIAS = / \[as [^\]]*\]$/;
 
-/** A Node (`at fn (file:1:2)`) or Python (`File "x.py", line 3, in fn`) frame, if the line is one. */
-export function frameInLine(line: string): StackFrame | undefined {
-  const trimmed = line.trim();
+/** A Node (`at fn (file:1:2)`) or Python (`File "x.py", line 3, in fn`) frame, if the line (trimmed) is one. */
+export function frameInLine(trimmed: string): StackFrame | undefined {
   if (trimmed.startsWith('at ')) return nodeFrame(trimmed.slice(3).trim());
   if (trimmed.startsWith('File "')) {
     const match = PYTHON_FRAME.exec(trimmed);

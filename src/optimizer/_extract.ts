@@ -50,19 +50,20 @@ export function extractFacts(text: string, context: ExtractionContext): Extracti
   forEachLine(text, EXTRACTION_LIMITS.maxLineChars, (framed) => {
     // Terraform (and other tools) draw a box around a diagnostic: `│ Error: ...`, `│   on main.tf line 4`.
     const line = framed.replace(BOX_DRAWING_PREFIX, '');
-    if (line.trim() === '') return;
+    const trimmed = line.trim();
+    if (trimmed === '') return;
     const scan = scanPaths(line);
     for (const path of scan.paths) paths.add(path, path);
     if (!symbols.full) for (const symbol of scanSymbols(scan.masked)) symbols.add(symbol, symbol);
-    const frame = frameInLine(line) ?? locations.read(line);
+    const frame = frameInLine(trimmed) ?? locations.read(line, trimmed);
     if (frame) frames.add(frame, frameKey(frame));
-    const signature = errorSignatureInLine(line);
+    const signature = errorSignatureInLine(trimmed);
     if (signature !== undefined) errorSignatures.add(signature, signature);
-    const failedTest = testFailureInLine(line);
+    const failedTest = testFailureInLine(trimmed);
     if (failedTest !== undefined) testFailures.add(failedTest, failedTest);
     if (!requirements.full) for (const sentence of requirementsInLine(line)) requirements.add(sentence, sentence);
     if (!firstFailure) {
-      const marker = outcomeMarkerInLine(line);
+      const marker = outcomeMarkerInLine(trimmed);
       if (marker?.outcome === 'failure') firstFailure = marker;
       else if (marker && !firstSuccess) firstSuccess = marker;
     }
