@@ -377,30 +377,49 @@ function looksRandom(name: string): boolean {
 
 /** `parseConfigFile` → parse, Config, File; `HTTPServer` → HTTP, Server; `read_file` → read, file. */
 export function identifierParts(run: string): string[] {
+  const bounds: number[] = [];
+  identifierPartBounds(run, 0, run.length, bounds);
   const parts: string[] = [];
-  for (const piece of run.split('_')) {
-    let start = 0;
-    for (let index = 1; index < piece.length; index += 1) {
-      const char = piece[index] ?? '';
-      if (!isUpperCase(char)) continue;
-      const previous = piece[index - 1] ?? '';
-      const next = piece[index + 1] ?? '';
-      const startsWord = isUpperCase(previous) ? isLowerCase(next) : isLowerCase(previous) || isDigit(previous);
-      if (startsWord) {
-        parts.push(piece.slice(start, index));
-        start = index;
-      }
-    }
-    parts.push(piece.slice(start));
-  }
-  return parts.filter((part) => part !== '');
+  for (let index = 0; index < bounds.length; index += 2) parts.push(run.slice(bounds[index], bounds[index + 1]));
+  return parts;
 }
 
-// Unicode-aware case tests, for words in any script.
-function isUpperCase(char: string): boolean {
+/**
+ * The parts `identifierParts` gives for `text[start, end)`, as positions in `text`: pushes each
+ * part's start and end onto `bounds`. The word splitter reads them without cutting the run out.
+ */
+export function identifierPartBounds(text: string, start: number, end: number, bounds: number[]): void {
+  let partStart = start;
+  let pieceStart = start;
+  for (let index = start; index < end; index += 1) {
+    if (text[index] === '_') {
+      if (index > partStart) bounds.push(partStart, index);
+      partStart = index + 1;
+      pieceStart = index + 1;
+      continue;
+    }
+    if (index === pieceStart || !isUpperCaseAt(text, index)) continue;
+    const nextIsLower = index + 1 < end && isLowerCaseAt(text, index + 1);
+    const startsWord = isUpperCaseAt(text, index - 1) ? nextIsLower : isLowerCaseAt(text, index - 1) || isDigit(text[index - 1]);
+    if (startsWord) {
+      bounds.push(partStart, index);
+      partStart = index;
+    }
+  }
+  if (end > partStart) bounds.push(partStart, end);
+}
+
+// Unicode-aware case tests, for words in any script; ASCII is answered without a case mapping.
+function isUpperCaseAt(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  if (code < 128) return code >= 65 && code <= 90;
+  const char = text.charAt(index);
   return char !== char.toLowerCase();
 }
-function isLowerCase(char: string): boolean {
+function isLowerCaseAt(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  if (code < 128) return code >= 97 && code <= 122;
+  const char = text.charAt(index);
   return char !== char.toUpperCase();
 }
 
