@@ -115,12 +115,15 @@ export function scanPaths(line: string): PathScan {
   PATH_MARK.lastIndex = 0;
   while (PATH_MARK.test(line)) {
     // The token around the mark: a mark's characters are never breaks, and the search resumes
-    // after each token, so tokens come in order and each once.
-    let start = PATH_MARK.lastIndex - 1;
+    // after each token, so tokens come in order and each once, and the token's first mark ends at `mark`.
+    const mark = PATH_MARK.lastIndex - 1;
+    let start = mark;
     while (start > 0 && !PATH_TOKEN_BREAK.at(line, start - 1)) start -= 1;
-    let end = PATH_MARK.lastIndex;
+    let end = mark + 1;
     while (end < line.length && !PATH_TOKEN_BREAK.at(line, end)) end += 1;
     PATH_MARK.lastIndex = end;
+    // Its only mark a closing `.` or `:` (`retry.`, `Expected:`), which `stripTrailing` drops: a plain word.
+    if (end === mark + 1 && (line[mark] === '.' || line[mark] === ':')) continue;
     const verdict = classifyToken(line.slice(start, end), line[end] === '(', diffHeader);
     if (verdict.path !== undefined) paths.push(verdict.path);
     if (verdict.mask) {
