@@ -1,8 +1,11 @@
+import { CharClass } from './_scan.js';
 import type { StackFrame } from './_types.js';
 
 // Code facts found in one line of text: file paths, identifiers and stack frames. Every function
 // here reads one line the caller has already capped in length, and walks it with single-pass
-// regexes or index scans (no nested quantifiers), so the cost stays linear in the line.
+// regexes or index scans (no nested quantifiers), so the cost stays linear in the line. The scans
+// that run on every token of every line (paths, identifiers) cut a substring only for a token
+// that can still be a fact, since most of a log's tokens are plain words.
 
 /** Extensions that make a name without a separator (`parser.ts`, `README.md`) a file. Lower case. */
 const FILE_EXTENSIONS = new Set([
@@ -13,7 +16,7 @@ const FILE_EXTENSIONS = new Set([
   'yml', 'toml', 'ini', 'cfg', 'conf', 'env', 'xml', 'html', 'htm', 'css', 'scss', 'sass', 'less', 'vue', 'svelte',
   'astro', 'md', 'mdx', 'rst', 'txt', 'csv', 'tsv', 'lock', 'log', 'tf', 'hcl', 'cmake', 'mk', 'snap', 'patch', 'diff',
 ]);
-/** Files whose name has no extension but that every engineer recognises. */
+/** Files whose name has no extension but that every engineer recognises. All end in `file` (`PATH_MARK` counts on it). */
 const EXTENSIONLESS_FILES = new Set(['Dockerfile', 'Makefile', 'Jenkinsfile', 'Gemfile', 'Rakefile', 'Procfile', 'Vagrantfile']);
 const DOTFILES = new Set([
   '.env', '.gitignore', '.gitattributes', '.npmrc', '.nvmrc', '.editorconfig', '.prettierrc', '.eslintrc', '.babelrc',
@@ -86,10 +89,17 @@ export interface PathScan {
 }
 
 // Path tokens end at whitespace and at characters that never sit inside a path we want.
-const PATH_TOKEN = /[^\s()"'`,;<>{}|=]+/g;
+const PATH_TOKEN_BREAK = new CharClass(/[\s()"'`,;<>{}|=]/);
+/**
+ * What a token needs for `classifyToken` to take it for a URL or a path: a `.`, `/`, `\` or `:`
+ * (a scheme, a separator, an extension, a dotfile), or else `file`, which ends every name in
+ * `EXTENSIONLESS_FILES`. Only tokens holding one are looked at; the rest of the line is skipped.
+ */
+const PATH_MARK = /[./\\:]|file/g;
 const DIFF_HEADER = /^(?:--- |\+\+\+ |diff --git )/;
 const SEGMENT = /^[\p{L}\p{N}_.@$~+#%-]+$/u;
 const HAS_LETTER = /\p{L}/u;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const URL_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]+:/;
 const SCP_REMOTE = /^[\w.+-]+@[\w.-]+:/;
 const WINDOWS_DRIVE = /^[A-Za-z]:[\\/]/;
@@ -102,14 +112,22 @@ export function scanPaths(line: string): PathScan {
   const diffHeader = DIFF_HEADER.test(line);
   let masked = '';
   let copiedUpTo = 0;
-  for (const match of line.matchAll(PATH_TOKEN)) {
-    const start = match.index;
-    const token = match[0];
-    const end = start + token.length;
-    const verdict = classifyToken(token, line[end] === '(', diffHeader);
+  PATH_MARK.lastIndex = 0;
+  while (PATH_MARK.test(line)) {
+    // The token around the mark: a mark's characters are never breaks, and the search resumes
+    // after each token, so tokens come in order and each once, and the token's first mark ends at `mark`.
+    const mark = PATH_MARK.lastIndex - 1;
+    let start = mark;
+    while (start > 0 && !PATH_TOKEN_BREAK.at(line, start - 1)) start -= 1;
+    let end = mark + 1;
+    while (end < line.length && !PATH_TOKEN_BREAK.at(line, end)) end += 1;
+    PATH_MARK.lastIndex = end;
+    // Its only mark a closing `.` or `:` (`retry.`, `Expected:`), which `stripTrailing` drops: a plain word.
+    if (end === mark + 1 && (line[mark] === '.' || line[mark] === ':')) continue;
+    const verdict = classifyToken(line.slice(start, end), line[end] === '(', diffHeader);
     if (verdict.path !== undefined) paths.push(verdict.path);
     if (verdict.mask) {
-      masked += line.slice(copiedUpTo, start) + ' '.repeat(token.length);
+      masked += line.slice(copiedUpTo, start) + ' '.repeat(end - start);
       copiedUpTo = end;
     }
   }
@@ -118,35 +136,38 @@ export function scanPaths(line: string): PathScan {
 }
 
 interface TokenVerdict {
-  path?: string;
+  readonly path?: string;
   /** True for paths and for URLs: neither may yield symbols. */
-  mask: boolean;
+  readonly mask: boolean;
 }
 
+const NOT_A_PATH: TokenVerdict = { mask: false };
+const NOT_A_PATH_MASKED: TokenVerdict = { mask: true };
+
 function classifyToken(token: string, followedByParen: boolean, diffHeader: boolean): TokenVerdict {
-  if (token.length > MAX_CANDIDATE_CHARS) return { mask: false };
+  if (token.length > MAX_CANDIDATE_CHARS) return NOT_A_PATH;
   let candidate = stripTrailing(stripLeading(token));
   if (candidate.startsWith('file://')) {
     candidate = candidate.slice('file://'.length);
     if (/^\/[A-Za-z]:\//.test(candidate)) candidate = candidate.slice(1);
   } else if (candidate.includes('://') || URL_SCHEME.test(candidate) || SCP_REMOTE.test(candidate) || candidate.startsWith('www.')) {
-    return { mask: true };
+    return NOT_A_PATH_MASKED;
   }
   // A pytest node id (`tests/test_x.py::test_name`) names its file before the `::`.
   const nodeIdAt = candidate.indexOf('::');
   if (nodeIdAt >= 0) candidate = candidate.slice(0, nodeIdAt);
   const colon = candidate.indexOf(':');
-  if (colon >= 0 && !(colon === 1 && WINDOWS_DRIVE.test(candidate))) return { mask: false };
-  if (candidate.includes('*') || candidate.includes('?')) return { mask: false };
+  if (colon >= 0 && !(colon === 1 && WINDOWS_DRIVE.test(candidate))) return NOT_A_PATH;
+  if (candidate.includes('*') || candidate.includes('?')) return NOT_A_PATH;
   if (diffHeader) {
-    if (candidate === '/dev/null') return { mask: true };
+    if (candidate === '/dev/null') return NOT_A_PATH_MASKED;
     if (candidate.startsWith('a/') || candidate.startsWith('b/')) candidate = candidate.slice(2);
   }
   const isPath =
     candidate.includes('/') || candidate.includes('\\')
       ? isSeparatedPath(candidate)
       : !followedByParen && isBareFileName(candidate);
-  return isPath ? { path: candidate, mask: true } : { mask: false };
+  return isPath ? { path: candidate, mask: true } : NOT_A_PATH;
 }
 
 function stripLeading(token: string): string {
@@ -181,7 +202,7 @@ function isBareFileName(name: string): boolean {
     FILE_EXTENSIONS.has(extension) &&
     !NOT_FILES.has(name.toLowerCase()) &&
     SEGMENT.test(name) &&
-    /[\p{L}\p{N}]/u.test(name.slice(0, dot))
+    LETTER_OR_DIGIT.test(name.slice(0, dot))
   );
 }
 
@@ -198,23 +219,36 @@ function hasFileExtension(segment: string): boolean {
  */
 function isSeparatedPath(path: string): boolean {
   const drive = WINDOWS_DRIVE.test(path);
-  const body = drive ? path.slice(3) : path;
-  const segments = body.split(/[\\/]/);
-  const first = segments[0] ?? '';
-  const last = segments[segments.length - 1] ?? '';
-  const named = segments.filter((segment) => segment !== '' && segment !== '.' && segment !== '..' && segment !== '~');
-  if (named.length === 0 || !named.every((segment) => SEGMENT.test(segment))) return false;
-  if (!named.some((segment) => HAS_LETTER.test(segment))) return false;
-  // Empty segments only at the start (root) or the end (a folder's trailing separator).
-  if (segments.slice(1, -1).some((segment) => segment === '')) return false;
+  const bodyStart = drive ? 3 : 0;
+  let first = '';
+  let last = '';
+  let named = 0;
+  let lettered = false;
+  let segmentStart = bodyStart;
+  for (let index = bodyStart; index <= path.length; index += 1) {
+    if (index < path.length && !isSeparator(path[index])) continue;
+    const segment = path.slice(segmentStart, index);
+    const isFirst = segmentStart === bodyStart;
+    // Empty segments only at the start (root) or the end (a folder's trailing separator).
+    if (segment === '' && !isFirst && index < path.length) return false;
+    if (segment !== '' && segment !== '.' && segment !== '..' && segment !== '~') {
+      if (!SEGMENT.test(segment)) return false;
+      named += 1;
+      lettered ||= HAS_LETTER.test(segment);
+    }
+    if (isFirst) first = segment;
+    last = segment;
+    segmentStart = index + 1;
+  }
+  if (named === 0 || !lettered) return false;
   if (drive) return true;
   if (!path.includes('/')) {
     // Backslashes alone: only relative Windows paths that end in a file, to keep out escapes like `\n`.
     return first !== '' && hasFileExtension(last);
   }
   if (first === '.' || first === '..' || first === '~') return true;
-  if (first === '') return named.length >= 2 || hasFileExtension(last);
-  if (named.length >= 3) return true;
+  if (first === '') return named >= 2 || hasFileExtension(last);
+  if (named >= 3) return true;
   if (hasFileExtension(last)) return true;
   return ROOT_FOLDERS.has(first);
 }
@@ -223,38 +257,77 @@ function isSeparatedPath(path: string): boolean {
 // Symbols
 // ---------------------------------------------------------------------------------------------
 
-// One run of identifier characters and dots; dotted access is split and checked afterwards,
-// which keeps the regex free of nested quantifiers.
-const IDENTIFIER_RUN = /[A-Za-z_$][\w$.]*/g;
-const IDENTIFIER_SEGMENT = /^[A-Za-z_$][\w$]*$/;
-const WORD_CHAR = /[\w$]/;
+// Identifiers are read from runs of identifier characters and dots: the regex `[A-Za-z_$][\w$.]*`,
+// scanning left to right. A run reaches the end of its stretch of `[\w$.]` characters, so a stretch
+// holds at most one run, starting at its first `[A-Za-z_$]`. The dotted access a run starts with is
+// cut out afterwards, which keeps the scan free of nested repetition.
+const IDENTIFIER_START = new CharClass(/[A-Za-z_$]/);
+const IDENTIFIER_RUN_CHAR = new CharClass(/[\w$.]/);
+const WORD_CHAR = new CharClass(/[\w$]/);
+/**
+ * What a run needs to yield a symbol (`isSymbol`): a `.`, `_` or capital in it (member access,
+ * snake_case, camelCase), a `(` right after it (a call) or a backquote right before it (a quote).
+ * Only the stretches these marks touch are read; a line of plain words is skipped by one search.
+ */
+const SYMBOL_MARK = /[._A-Z(`]/g;
 
 /** Identifiers in one line; `masked` comes from `scanPaths`, so paths and URLs yield none. */
 export function scanSymbols(masked: string): string[] {
   const symbols: string[] = [];
-  for (const match of masked.matchAll(IDENTIFIER_RUN)) {
-    const start = match.index;
-    if (start > 0 && WORD_CHAR.test(masked[start - 1] ?? '')) continue;
-    const name = leadingMemberAccess(match[0]);
-    if (name.length > MAX_SYMBOL_CHARS) continue;
-    const end = start + name.length;
-    const next = masked[end];
-    const called = next === '(' && !masked.startsWith('(s)', end) && !masked.startsWith('(es)', end);
-    const quoted =
-      masked[start - 1] === '`' && (next === '`' || (masked.startsWith('()', end) && masked[end + 2] === '`'));
-    if (isSymbol(name, called, quoted)) symbols.push(name);
+  let readUpTo = 0;
+  SYMBOL_MARK.lastIndex = 0;
+  while (SYMBOL_MARK.test(masked)) {
+    const mark = SYMBOL_MARK.lastIndex - 1;
+    // The stretch the mark touches: `(` follows one, a backquote precedes one, the others are in one.
+    const char = masked[mark];
+    let start = char === '(' ? mark - 1 : char === '`' ? mark + 1 : mark;
+    if (start < readUpTo || !IDENTIFIER_RUN_CHAR.at(masked, start)) continue;
+    while (start > 0 && IDENTIFIER_RUN_CHAR.at(masked, start - 1)) start -= 1;
+    let end = start + 1;
+    while (IDENTIFIER_RUN_CHAR.at(masked, end)) end += 1;
+    readUpTo = end;
+    SYMBOL_MARK.lastIndex = Math.max(SYMBOL_MARK.lastIndex, end);
+    while (start < end && !IDENTIFIER_START.at(masked, start)) start += 1;
+    if (start === end) continue;
+    const symbol = symbolOfRun(masked, start, end);
+    if (symbol !== undefined) symbols.push(symbol);
   }
   return symbols;
 }
 
-/** `a.b.c.` → `a.b.c`; `v1..x` → `v1`; stops at a segment that is not an identifier. */
-function leadingMemberAccess(run: string): string {
-  const kept: string[] = [];
-  for (const segment of run.split('.')) {
-    if (!IDENTIFIER_SEGMENT.test(segment)) break;
-    kept.push(segment);
+/** The symbol the run `masked[start, runEnd)` names, if it names one. */
+function symbolOfRun(masked: string, start: number, runEnd: number): string | undefined {
+  if (start > 0 && WORD_CHAR.at(masked, start - 1)) return undefined;
+  const end = leadingMemberAccessEnd(masked, start, runEnd);
+  if (end - start > MAX_SYMBOL_CHARS) return undefined;
+  const next = masked[end];
+  const called = next === '(' && !masked.startsWith('(s)', end) && !masked.startsWith('(es)', end);
+  const quoted =
+    masked[start - 1] === '`' && (next === '`' || (masked.startsWith('()', end) && masked[end + 2] === '`'));
+  // Only a call or a quote can make a symbol of a name that is neither dotted, camelCase nor snake_case.
+  if (!called && !quoted && !hasSymbolShape(masked, start, end)) return undefined;
+  const name = masked.slice(start, end);
+  return isSymbol(name, called, quoted) ? name : undefined;
+}
+
+/**
+ * Where the member access at the start of the run `text[start, runEnd)` ends: `a.b.c.` → `a.b.c`,
+ * `v1..x` → `v1`; it stops before a `.` not followed by an identifier.
+ */
+function leadingMemberAccessEnd(text: string, start: number, runEnd: number): number {
+  for (let index = start + 1; index < runEnd; index += 1) {
+    if (text[index] === '.' && !(index + 1 < runEnd && IDENTIFIER_START.at(text, index + 1))) return index;
   }
-  return kept.join('.');
+  return runEnd;
+}
+
+/** Whether `text[start, end)` has a `.`, a `_` or an ASCII capital after its first character (what `isMemberAccess`, `isSnakeCase` and `isCamelCase` need). */
+function hasSymbolShape(text: string, start: number, end: number): boolean {
+  for (let index = start; index < end; index += 1) {
+    const char = text[index];
+    if (char === '.' || char === '_' || (index > start && isUpper(char))) return true;
+  }
+  return false;
 }
 
 function isSymbol(name: string, called: boolean, quoted: boolean): boolean {
@@ -268,9 +341,8 @@ function isSymbol(name: string, called: boolean, quoted: boolean): boolean {
 }
 
 function isMemberAccess(name: string, called: boolean): boolean {
-  const segments = name.split('.');
-  const first = segments[0] ?? '';
-  const last = (segments[segments.length - 1] ?? '').toLowerCase();
+  const first = name.slice(0, name.indexOf('.'));
+  const last = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
   // `e.g`, `i.e` and other one-letter abbreviations.
   if (first.length < 2) return false;
   if (DOMAIN_SUFFIXES.has(last) || NOT_FILES.has(name.toLowerCase())) return false;
@@ -284,7 +356,10 @@ function isMemberAccess(name: string, called: boolean): boolean {
  * which keeps out plurals of acronyms (`URLs`, `APIs`) and all-caps words.
  */
 function isCamelCase(name: string): boolean {
-  if (name.length < 3 || looksRandom(name)) return false;
+  return name.length >= 3 && hasWordStartingCapital(name) && !looksRandom(name);
+}
+
+function hasWordStartingCapital(name: string): boolean {
   for (let index = 1; index < name.length; index += 1) {
     if (!isUpper(name[index])) continue;
     const previous = name[index - 1];
@@ -305,30 +380,49 @@ function looksRandom(name: string): boolean {
 
 /** `parseConfigFile` → parse, Config, File; `HTTPServer` → HTTP, Server; `read_file` → read, file. */
 export function identifierParts(run: string): string[] {
+  const bounds: number[] = [];
+  identifierPartBounds(run, 0, run.length, bounds);
   const parts: string[] = [];
-  for (const piece of run.split('_')) {
-    let start = 0;
-    for (let index = 1; index < piece.length; index += 1) {
-      const char = piece[index] ?? '';
-      if (!isUpperCase(char)) continue;
-      const previous = piece[index - 1] ?? '';
-      const next = piece[index + 1] ?? '';
-      const startsWord = isUpperCase(previous) ? isLowerCase(next) : isLowerCase(previous) || isDigit(previous);
-      if (startsWord) {
-        parts.push(piece.slice(start, index));
-        start = index;
-      }
-    }
-    parts.push(piece.slice(start));
-  }
-  return parts.filter((part) => part !== '');
+  for (let index = 0; index < bounds.length; index += 2) parts.push(run.slice(bounds[index], bounds[index + 1]));
+  return parts;
 }
 
-// Unicode-aware case tests, for words in any script.
-function isUpperCase(char: string): boolean {
+/**
+ * The parts `identifierParts` gives for `text[start, end)`, as positions in `text`: pushes each
+ * part's start and end onto `bounds`. The word splitter reads them without cutting the run out.
+ */
+export function identifierPartBounds(text: string, start: number, end: number, bounds: number[]): void {
+  let partStart = start;
+  let pieceStart = start;
+  for (let index = start; index < end; index += 1) {
+    if (text[index] === '_') {
+      if (index > partStart) bounds.push(partStart, index);
+      partStart = index + 1;
+      pieceStart = index + 1;
+      continue;
+    }
+    if (index === pieceStart || !isUpperCaseAt(text, index)) continue;
+    const nextIsLower = index + 1 < end && isLowerCaseAt(text, index + 1);
+    const startsWord = isUpperCaseAt(text, index - 1) ? nextIsLower : isLowerCaseAt(text, index - 1) || isDigit(text[index - 1]);
+    if (startsWord) {
+      bounds.push(partStart, index);
+      partStart = index;
+    }
+  }
+  if (end > partStart) bounds.push(partStart, end);
+}
+
+// Unicode-aware case tests, for words in any script; ASCII is answered without a case mapping.
+function isUpperCaseAt(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  if (code < 128) return code >= 65 && code <= 90;
+  const char = text.charAt(index);
   return char !== char.toLowerCase();
 }
-function isLowerCase(char: string): boolean {
+function isLowerCaseAt(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  if (code < 128) return code >= 97 && code <= 122;
+  const char = text.charAt(index);
   return char !== char.toUpperCase();
 }
 
@@ -354,9 +448,8 @@ function isLower(char: string | undefined): boolean {
 const PYTHON_FRAME = /^File "([^"]+)", line (\d+)(?:, in (\S+))?/;
 const NODE_ALIAS = / \[as [^\]]*\]$/;
 
-/** A Node (`at fn (file:1:2)`) or Python (`File "x.py", line 3, in fn`) frame, if the line is one. */
-export function frameInLine(line: string): StackFrame | undefined {
-  const trimmed = line.trim();
+/** A Node (`at fn (file:1:2)`) or Python (`File "x.py", line 3, in fn`) frame, if the line (trimmed) is one. */
+export function frameInLine(trimmed: string): StackFrame | undefined {
   if (trimmed.startsWith('at ')) return nodeFrame(trimmed.slice(3).trim());
   if (trimmed.startsWith('File "')) {
     const match = PYTHON_FRAME.exec(trimmed);

@@ -2,7 +2,9 @@ import type { Outcome, RecordKind, TestStatus } from './_types.js';
 
 // What went wrong or right, found in one line of text: error signatures, failing tests,
 // requirement sentences and outcome markers; and the outcome of a whole record. The caller
-// caps each line's length; the regexes here are single-pass (no nested quantifiers).
+// caps each line's length and trims it once for all the readers that take `trimmed`; the regexes
+// here are single-pass (no nested quantifiers). A regex that searches the whole line is run only
+// when the line holds a literal the regex requires (`includes` is much cheaper than a search).
 
 /** Error signatures and test names are cut to this many characters. */
 const MAX_SIGNATURE_CHARS = 200;
@@ -22,16 +24,27 @@ const PYTEST_ERROR_LINE = /^E\s+/;
 const THROWN_PREFIX = /^(?:Uncaught |Caused by: |Exception in thread "[^"]*" )/;
 const LEADING_NAME = /^[A-Za-z_$][\w$.]*/;
 
-/** The line as an error signature (`TypeError: x is not a function`), if it states an error. */
-export function errorSignatureInLine(line: string): string | undefined {
-  const trimmed = line.trim();
+/** The line (trimmed) as an error signature (`TypeError: x is not a function`), if it states an error. */
+export function errorSignatureInLine(trimmed: string): string | undefined {
   if (trimmed === '') return undefined;
-  if (TSC_ERROR.test(trimmed) || COMPILER_ERROR.test(trimmed) || GO_PANIC.test(trimmed) || RUST_PANIC.test(trimmed) || FATAL.test(trimmed)) {
+  if (
+    (trimmed.includes('error TS') && TSC_ERROR.test(trimmed)) ||
+    COMPILER_ERROR.test(trimmed) ||
+    GO_PANIC.test(trimmed) ||
+    RUST_PANIC.test(trimmed) ||
+    ((trimmed.includes('FATAL') || trimmed.startsWith('fatal: ')) && FATAL.test(trimmed))
+  ) {
     return cap(trimmed, MAX_SIGNATURE_CHARS);
   }
+  // The thrown error's name is in the statement, a part of the line.
+  if (!mayNameThrownError(trimmed)) return undefined;
   // pytest's `E   AssertionError: ...` is the same signature as the traceback's last line.
   const statement = trimmed.replace(PYTEST_ERROR_LINE, '').replace(THROWN_PREFIX, '');
   return namesThrownError(statement) ? cap(statement, MAX_SIGNATURE_CHARS) : undefined;
+}
+
+function mayNameThrownError(text: string): boolean {
+  return text.includes('Error') || text.includes('Exception');
 }
 
 /** `TypeError: ...`, `AssertionError`, `java.lang.IllegalStateException: ...`, `TypeError [ERR_X]: ...`. */
@@ -58,10 +71,10 @@ function namesThrownError(statement: string): boolean {
 const FAILED_MARKS = new Set(['✕', '×', '✗', '✖']);
 const TRAILING_DURATION = /\s\(?\d+(?:\.\d+)? ?m?s\)?$/;
 const PYTEST_TRAILING_FAILED = /\sFAILED(?:\s+\[\s*\d+%\])?$/;
+const FAIL_LINE = /^FAIL\s/;
 
-/** The name of a failing test the line reports (jest, vitest, pytest, go), if any. */
-export function testFailureInLine(line: string): string | undefined {
-  const trimmed = line.trim();
+/** The name of a failing test the line (trimmed) reports (jest, vitest, pytest, go), if any. */
+export function testFailureInLine(trimmed: string): string | undefined {
   const name = failingTestName(trimmed);
   return name ? cap(name, MAX_SIGNATURE_CHARS) : undefined;
 }
@@ -79,12 +92,12 @@ function failingTestName(trimmed: string): string | undefined {
     const reasonAt = rest.indexOf(' - ');
     return firstWord(reasonAt >= 0 ? rest.slice(0, reasonAt) : rest);
   }
-  if (/^FAIL\s/.test(trimmed)) {
+  if (FAIL_LINE.test(trimmed)) {
     const rest = trimmed.slice(4).trim();
     // vitest names the test after the file (`FAIL src/a.test.ts > suite > name`); jest and go name a file or package.
     return rest.includes(' > ') ? withoutDuration(rest) : firstWord(rest);
   }
-  if (PYTEST_TRAILING_FAILED.test(trimmed)) {
+  if (trimmed.includes('FAILED') && PYTEST_TRAILING_FAILED.test(trimmed)) {
     const nodeId = firstWord(trimmed);
     return nodeId?.includes('::') ? nodeId : undefined;
   }
@@ -159,10 +172,11 @@ const COUNT_PASSED = /\b\d+ passed\b/;
 const COUNT_TOTAL = /\b\d+ total\b/;
 const PYTEST_DURATION = /\bin \d+(?:\.\d+)?s\b/;
 const FAILURE_LINE = /^(?:FAIL(?:\s|$)|FAILED\s|--- FAIL:|npm (?:ERR!|error)(?:\s|$))/;
+const TSC_ERROR_CODE = /\berror TS\d+\b/;
+const VITEST_PASSED = /^Tests\s+\d+ passed\b/;
 
-/** Whether the line is an explicit marker of a failed or successful run. */
-export function outcomeMarkerInLine(line: string): OutcomeMarker | undefined {
-  const trimmed = line.trim();
+/** Whether the line (trimmed) is an explicit marker of a failed or successful run. */
+export function outcomeMarkerInLine(trimmed: string): OutcomeMarker | undefined {
   if (trimmed === '') return undefined;
   const outcome = markerOutcome(trimmed);
   if (!outcome) return undefined;
@@ -172,11 +186,11 @@ export function outcomeMarkerInLine(line: string): OutcomeMarker | undefined {
 function markerOutcome(trimmed: string): OutcomeMarker['outcome'] | undefined {
   const summary = SUMMARY_LINE.test(trimmed);
   // pytest's closing line: `=== 1 failed, 2 passed in 0.12s ===` or, with -q, `2 passed in 0.1s`.
-  const pytestSummary = trimmed.startsWith('=') || PYTEST_DURATION.test(trimmed);
+  const pytestSummary = trimmed.startsWith('=') || (trimmed.includes('in ') && PYTEST_DURATION.test(trimmed));
   if (
     FAILURE_LINE.test(trimmed) ||
     trimmed.includes('Traceback (most recent call last)') ||
-    /\berror TS\d+\b/.test(trimmed) ||
+    (trimmed.includes('error TS') && TSC_ERROR_CODE.test(trimmed)) ||
     trimmed.includes('BUILD FAILED') ||
     ((summary || pytestSummary) && COUNT_FAILED.test(trimmed))
   ) {
@@ -184,7 +198,7 @@ function markerOutcome(trimmed: string): OutcomeMarker['outcome'] | undefined {
   }
   if (trimmed.includes('BUILD SUCCESSFUL')) return 'success';
   if (trimmed.startsWith('Tests:') && COUNT_PASSED.test(trimmed) && COUNT_TOTAL.test(trimmed)) return 'success';
-  if (/^Tests\s+\d+ passed\b/.test(trimmed)) return 'success'; // vitest
+  if (VITEST_PASSED.test(trimmed)) return 'success';
   if (pytestSummary && COUNT_PASSED.test(trimmed)) return 'success';
   return undefined;
 }

@@ -1,4 +1,4 @@
-import { basename, frameInLine, identifierParts, scanPaths, scanSymbols, STOP_WORDS } from './_extract-code.js';
+import { basename, frameInLine, identifierPartBounds, scanPaths, scanSymbols, STOP_WORDS } from './_extract-code.js';
 import {
   decideOutcome,
   errorSignatureInLine,
@@ -7,6 +7,7 @@ import {
   testFailureInLine,
   type OutcomeMarker,
 } from './_extract-outcome.js';
+import { CharClass } from './_scan.js';
 import { LocationReader } from './_locations.js';
 import type { Extraction, RecordKind, StackFrame, TaskTerms, TestStatus } from './_types.js';
 
@@ -50,19 +51,20 @@ export function extractFacts(text: string, context: ExtractionContext): Extracti
   forEachLine(text, EXTRACTION_LIMITS.maxLineChars, (framed) => {
     // Terraform (and other tools) draw a box around a diagnostic: `│ Error: ...`, `│   on main.tf line 4`.
     const line = framed.replace(BOX_DRAWING_PREFIX, '');
-    if (line.trim() === '') return;
+    const trimmed = line.trim();
+    if (trimmed === '') return;
     const scan = scanPaths(line);
     for (const path of scan.paths) paths.add(path, path);
     if (!symbols.full) for (const symbol of scanSymbols(scan.masked)) symbols.add(symbol, symbol);
-    const frame = frameInLine(line) ?? locations.read(line);
+    const frame = frameInLine(trimmed) ?? locations.read(line, trimmed);
     if (frame) frames.add(frame, frameKey(frame));
-    const signature = errorSignatureInLine(line);
+    const signature = errorSignatureInLine(trimmed);
     if (signature !== undefined) errorSignatures.add(signature, signature);
-    const failedTest = testFailureInLine(line);
+    const failedTest = testFailureInLine(trimmed);
     if (failedTest !== undefined) testFailures.add(failedTest, failedTest);
     if (!requirements.full) for (const sentence of requirementsInLine(line)) requirements.add(sentence, sentence);
     if (!firstFailure) {
-      const marker = outcomeMarkerInLine(line);
+      const marker = outcomeMarkerInLine(trimmed);
       if (marker?.outcome === 'failure') firstFailure = marker;
       else if (marker && !firstSuccess) firstSuccess = marker;
     }
@@ -98,36 +100,82 @@ export function extractTaskTerms(task: string): TaskTerms {
   return { words: tokenizeWords(task), paths: facts.paths, basenames, symbols: facts.symbols, references: changeReferences(task) };
 }
 
-// Runs of letters, digits and underscores; camelCase and snake_case are split afterwards.
-const WORD_RUN = /[\p{L}\p{N}_]+/gu;
-
 /**
  * The words lexical scoring counts: lower-cased, 2+ characters, stop words removed, each
  * identifier kept whole and also split into its camelCase and snake_case parts
  * (`parseConfigFile` → `parseconfigfile`, `parse`, `config`, `file`). De-duplicated, in order
- * of first appearance.
+ * of first appearance. Words are the runs of letters, digits and underscores (the regex
+ * `[\p{L}\p{N}_]+` with the `u` flag), found by an index scan that cuts out only what it keeps.
  */
 export function tokenizeWords(text: string): string[] {
   const words = new Set<string>();
-  const add = (word: string): void => {
-    if (word.length >= 2 && !STOP_WORDS.has(word)) words.add(word);
-  };
-  for (const match of text.matchAll(WORD_RUN)) {
-    const run = match[0];
-    if (run.length > EXTRACTION_LIMITS.maxWordChars) continue;
-    add(trimUnderscores(run).toLowerCase());
-    const parts = identifierParts(run);
-    if (parts.length > 1) for (const part of parts) add(part.toLowerCase());
+  // ASCII lower-cases character by character, so the lower-cased text has the same positions and
+  // its slices are the slices' lower case (outside ASCII a character may lower-case to two).
+  const lower = NON_ASCII.test(text) ? undefined : text.toLowerCase();
+  let index = 0;
+  while (index < text.length) {
+    const start = index;
+    index = wordRunEnd(text, start);
+    if (index === start) {
+      index += codePointWidth(text, index);
+      continue;
+    }
+    if (index - start > EXTRACTION_LIMITS.maxWordChars) continue;
+    let wordStart = start;
+    let wordEnd = index;
+    while (wordStart < wordEnd && text.charCodeAt(wordStart) === UNDERSCORE) wordStart += 1;
+    while (wordEnd > wordStart && text.charCodeAt(wordEnd - 1) === UNDERSCORE) wordEnd -= 1;
+    addWord(words, lowerCased(text, lower, wordStart, wordEnd));
+    if (!mayHaveParts(text, start, index)) continue;
+    const parts: number[] = [];
+    identifierPartBounds(text, start, index, parts);
+    if (parts.length > 2) for (let part = 0; part < parts.length; part += 2) addWord(words, lowerCased(text, lower, parts[part] ?? 0, parts[part + 1] ?? 0));
   }
   return [...words];
 }
 
-function trimUnderscores(run: string): string {
-  let start = 0;
-  let end = run.length;
-  while (start < end && run[start] === '_') start += 1;
-  while (end > start && run[end - 1] === '_') end -= 1;
-  return run.slice(start, end);
+const NON_ASCII = /[\u0080-\uffff]/;
+const UNDERSCORE = 95;
+
+function lowerCased(text: string, lower: string | undefined, start: number, end: number): string {
+  return lower === undefined ? text.slice(start, end).toLowerCase() : lower.slice(start, end);
+}
+
+function addWord(words: Set<string>, word: string): void {
+  if (word.length >= 2 && !STOP_WORDS.has(word)) words.add(word);
+}
+
+const ASCII_WORD_CHAR = new CharClass(/[A-Za-z0-9_]/);
+// Sticky, to test the code point at an index in place; `u`, so a letter outside the BMP is one character.
+const WORD_CHAR_AT = /[\p{L}\p{N}_]/uy;
+
+/** Where the run of word characters starting at `index` ends (`index` itself when there is none). */
+function wordRunEnd(text: string, index: number): number {
+  while (index < text.length) {
+    if (text.charCodeAt(index) < 128) {
+      if (!ASCII_WORD_CHAR.at(text, index)) return index;
+      index += 1;
+      continue;
+    }
+    WORD_CHAR_AT.lastIndex = index;
+    if (!WORD_CHAR_AT.test(text)) return index;
+    index = WORD_CHAR_AT.lastIndex;
+  }
+  return index;
+}
+
+/** 2 for a surrogate pair, else 1: how far a `u` regex steps past a character it does not match. */
+function codePointWidth(text: string, index: number): number {
+  return (text.codePointAt(index) ?? 0) > 0xffff ? 2 : 1;
+}
+
+/** Only an underscore or a capital (any character outside ASCII may be one) splits a run into parts (`identifierParts`). */
+function mayHaveParts(text: string, start: number, end: number): boolean {
+  for (let index = start; index < end; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === UNDERSCORE || (code >= 65 && code <= 90) || code >= 128) return true;
+  }
+  return false;
 }
 
 /** Calls `visit` with each line of `text` (without its `\n` or `\r\n`), cut to `maxChars`. */

@@ -69,6 +69,12 @@ const RULES: readonly LocationRule[] = [
   },
 ];
 
+/**
+ * What every rule needs: a `.` (each names a file with an extension) and a line number after `:`,
+ * `(` or `line `. Most lines have no such number, and skip the rules' thirteen searches.
+ */
+const LINE_NUMBER_MARK = /[:(]\d|line \d/;
+
 /** eslint's stylish format: the file on a line of its own, then `  14:5  error  message  rule`. */
 const ESLINT_FILE = new RegExp(String.raw`^${PATH}$`);
 const ESLINT_MESSAGE = /^\s+(\d+):(\d+)\s+(?:error|warning)\s/;
@@ -80,8 +86,11 @@ const ESLINT_MESSAGE = /^\s+(\d+):(\d+)\s+(?:error|warning)\s/;
 export class LocationReader {
   private eslintFile: string | undefined;
 
-  read(line: string): StackFrame | undefined {
-    const file = ESLINT_FILE.exec(line.trim())?.[1];
+  /** `trimmed` is `line` without its outer whitespace. */
+  read(line: string, trimmed: string): StackFrame | undefined {
+    // A path has a `.` (see `PATH`).
+    const hasDot = line.includes('.');
+    const file = hasDot ? ESLINT_FILE.exec(trimmed)?.[1] : undefined;
     if (file !== undefined && !line.startsWith(' ')) {
       this.eslintFile = file;
       return undefined;
@@ -89,8 +98,9 @@ export class LocationReader {
     if (this.eslintFile !== undefined) {
       const message = ESLINT_MESSAGE.exec(line);
       if (message !== null) return frameOf('eslint', this.eslintFile, message[1], message[2]);
-      if (line.trim() === '' || line.startsWith('✖')) this.eslintFile = undefined;
+      if (trimmed === '' || line.startsWith('✖')) this.eslintFile = undefined;
     }
+    if (!hasDot || !LINE_NUMBER_MARK.test(line)) return undefined;
     for (const rule of RULES) {
       const match = rule.pattern.exec(line);
       if (match === null) continue;
