@@ -22,6 +22,19 @@ function toPosix(path: string): string {
 
 /** `./src/money/convert.ts` → `src/money/convert`: the part of a path that names a module in any spelling. */
 export function stemOf(path: string): string {
+  const known = stems.get(path);
+  if (known !== undefined) return known;
+  const stem = readStem(path);
+  if (stems.size >= MAX_REMEMBERED_STEMS) stems.clear();
+  stems.set(path, stem);
+  return stem;
+}
+
+/** Stems by path: every fragment of a record asks for the same few paths' stems again. */
+const stems = new Map<string, string>();
+const MAX_REMEMBERED_STEMS = 65_536;
+
+function readStem(path: string): string {
   let posix = toPosix(path).replace(/^[a-zA-Z]:/, '').replace(/^(?:\.{1,2}\/)+/, '').replace(/^\/+/, '');
   posix = posix.replace(/:\d+(?::\d+)?$/, '');
   const slash = posix.lastIndexOf('/');
@@ -142,10 +155,22 @@ function pathsOf(subject: IdentifierSubject): string[] {
 }
 
 /** The paths a record is about: a file's or diff's path, or the paths in a command (`cat src/a.ts`, `open fields.py`). */
-function ownPaths(record: NormalizedRecord): string[] {
+function ownPaths(record: NormalizedRecord): readonly string[] {
   if (record.path !== undefined) return [record.path];
   if (record.command === undefined || record.kind !== 'toolOutput') return [];
-  return record.command.split(/\s+/).map((word) => word.replace(/^["'`(]+|["'`),;:]+$/g, '')).filter((word) => /^[\w.@~-]*[\w@~-][\\/][^\s]*$|^[\w@~-][\w.@~-]*\.[a-z]{1,5}$/i.test(word) && !VENDORED.test(word));
+  // Read once per record: scoring asks for each of its fragments, and for each task and decision.
+  let paths = commandPaths.get(record);
+  if (paths === undefined) {
+    paths = pathsInCommand(record.command);
+    commandPaths.set(record, paths);
+  }
+  return paths;
+}
+
+const commandPaths = new WeakMap<NormalizedRecord, readonly string[]>();
+
+function pathsInCommand(command: string): string[] {
+  return command.split(/\s+/).map((word) => word.replace(/^["'`(]+|["'`),;:]+$/g, '')).filter((word) => /^[\w.@~-]*[\w@~-][\\/][^\s]*$|^[\w@~-][\w.@~-]*\.[a-z]{1,5}$/i.test(word) && !VENDORED.test(word));
 }
 
 /**
