@@ -87,7 +87,8 @@ export function dedupeRecords(records: readonly NormalizedRecord[], options: Ded
 
 class DedupeRun {
   private readonly alive: boolean[];
-  private readonly history: TaggedEntry[][];
+  /** Each record's history lines; undefined while it has none (most records never do). */
+  private readonly history: Array<TaggedEntry[] | undefined>;
   private readonly historyChanged: boolean[];
   /** rank[i]: position of record i from oldest (0) to latest. */
   private readonly rank: number[];
@@ -111,10 +112,12 @@ class DedupeRun {
     this.rank = new Array<number>(records.length);
     oldestFirst.forEach((index, position) => (this.rank[index] = position));
     this.latestFirst = oldestFirst.reverse();
-    this.alive = records.map(() => true);
-    this.historyChanged = records.map(() => false);
+    this.alive = new Array<boolean>(records.length).fill(true);
+    this.historyChanged = new Array<boolean>(records.length).fill(false);
     this.history = records.map((record, index) =>
-      record.history.map((entry, position) => ({ entry, rank: this.rank[index]!, step: position - record.history.length })),
+      record.history.length === 0
+        ? undefined
+        : record.history.map((entry, position) => ({ entry, rank: this.rank[index]!, step: position - record.history.length })),
     );
   }
 
@@ -207,7 +210,7 @@ class DedupeRun {
     const survivors: NormalizedRecord[] = [];
     this.records.forEach((record, index) => {
       if (!this.alive[index]) return;
-      survivors.push(this.historyChanged[index] ? { ...record, history: finalHistory(this.history[index]!) } : record);
+      survivors.push(this.historyChanged[index] ? { ...record, history: finalHistory(this.history[index] ?? []) } : record);
     });
     return { records: survivors, merges: this.merges, stats: this.stats };
   }
@@ -266,19 +269,20 @@ class DedupeRun {
     how: { reason: MergeEntry['reason']; detail: string; similarity?: number; addOwnRun: boolean },
   ): void {
     const record = this.records[index]!;
-    this.merges.push({
-      kept: this.records[keeper]!.id,
-      merged: record.id,
-      reason: how.reason,
-      ...(how.similarity === undefined ? {} : { similarity: how.similarity }),
-      detail: how.detail,
-    });
+    const kept = this.records[keeper]!.id;
+    this.merges.push(
+      how.similarity === undefined
+        ? { kept, merged: record.id, reason: how.reason, detail: how.detail }
+        : { kept, merged: record.id, reason: how.reason, similarity: how.similarity, detail: how.detail },
+    );
 
     this.alive[index] = false;
-    const carried = this.history[index]!;
+    const carried = this.history[index] ?? [];
     if (how.addOwnRun) carried.push({ entry: runEntry(record), rank: this.rank[index]!, step: 0 });
     if (carried.length > 0) {
-      this.history[keeper]!.push(...carried);
+      const keeperHistory = this.history[keeper];
+      if (keeperHistory === undefined) this.history[keeper] = carried;
+      else for (const line of carried) keeperHistory.push(line);
       this.historyChanged[keeper] = true;
     }
   }
@@ -286,7 +290,13 @@ class DedupeRun {
 
 /** Record indices from oldest to latest (`compareRecency`; the array position only for records of equal `order`). */
 function recencyOrder(records: readonly NormalizedRecord[]): number[] {
-  return records.map((_, index) => index).sort((a, b) => compareRecency(records[a]!, records[b]!) || a - b);
+  const indices = records.map((_, index) => index);
+  // `prepareRecords` hands the records over in this order already. The comparison is a total order,
+  // so when every record is no older than the one before it the sort would return the indices as
+  // they are: one comparison per record instead of a sort.
+  let ordered = true;
+  for (let index = 1; index < records.length && ordered; index++) ordered = compareRecency(records[index]!, records[index - 1]!) >= 0;
+  return ordered ? indices : indices.sort((a, b) => compareRecency(records[a]!, records[b]!) || a - b);
 }
 
 /** Near duplicates are only looked for among records that could stand for each other, of one session. */
