@@ -161,12 +161,26 @@ class DedupeRun {
     const hasher = new MinHasher();
     const indexByGroup = new Map<string, LshIndex>();
     const shortKeeperByText = new Map<string, number>();
-    const comparableOf = new Map<number, Comparable>();
+    const comparableOf = new Array<Comparable | undefined>(this.records.length);
 
+    // Records are compared only within their group, so a record alone in its group can neither
+    // merge nor take a merge: it needs no shingles, signature or index. (Every file snapshot left
+    // after the repeated-run merge is alone: one per path.) The loop below visits exactly the
+    // records counted here.
+    const groupOf = new Array<string | undefined>(this.records.length);
+    const groupSize = new Map<string, number>();
     for (const index of this.latestFirst) {
       const record = this.records[index]!;
       if (!this.alive[index] || record.kind === 'testResult') continue;
       const group = comparisonGroup(record);
+      groupOf[index] = group;
+      groupSize.set(group, (groupSize.get(group) ?? 0) + 1);
+    }
+
+    for (const index of this.latestFirst) {
+      const record = this.records[index]!;
+      const group = groupOf[index];
+      if (group === undefined || groupSize.get(group) === 1) continue;
       const text = record.kind === 'error' ? maskSourcePositions(record.text) : record.text;
       const withoutType = record.kind === 'error' ? stripErrorType(text) : undefined;
 
@@ -190,7 +204,7 @@ class DedupeRun {
       }
       if (indexed.length > 0) {
         lsh.add(String(index), signature);
-        comparableOf.set(index, comparable);
+        comparableOf[index] = comparable;
       }
     }
   }
@@ -219,12 +233,12 @@ class DedupeRun {
   private bestVerifiedCandidate(
     comparable: Comparable,
     candidates: readonly string[],
-    comparableOf: ReadonlyMap<number, Comparable>,
+    comparableOf: ReadonlyArray<Comparable | undefined>,
   ): { index: number; similarity: number } | undefined {
     let best: { index: number; similarity: number } | undefined;
     for (const key of candidates) {
       const candidateIndex = Number(key);
-      const other = comparableOf.get(candidateIndex)!;
+      const other = comparableOf[candidateIndex]!;
       this.stats.candidatePairs++;
       const similarity = this.verify(comparable, other);
       if (

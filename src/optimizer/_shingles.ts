@@ -35,15 +35,18 @@ const FNV_PRIME = 0x01000193;
 const MURMUR_C1 = 0xcc9e2d51;
 const MURMUR_C2 = 0x1b873593;
 
-/** murmur3's 32-bit finalizer: a bijection that spreads every input bit over the output. */
+/**
+ * murmur3's 32-bit finalizer: a bijection that spreads every input bit over the output. Returned
+ * as a signed 32-bit integer, which V8 never boxes: callers store it in a Uint32Array or use its
+ * bits, where the signed and the unsigned form are the same.
+ */
 function mix32(value: number): number {
-  let h = value >>> 0;
+  let h = value | 0;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return h ^ (h >>> 16);
 }
 
 /** One murmur3 block step: folds a 32-bit word into the running hash. */
@@ -422,7 +425,7 @@ export class LshIndex {
     let h = band;
     const start = band * this.rows;
     for (let i = start; i < start + this.rows; i++) h = murmurStep(h, signature[i]!);
-    return mix32(h ^ this.rows) | 0;
+    return mix32(h ^ this.rows);
   }
 
   private checkLength(signature: MinHashSignature): void {
