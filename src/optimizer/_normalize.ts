@@ -312,7 +312,7 @@ export function normalizeValidated(records: SessionRecords): NormalizedSession {
       // Built one property at a time (a literal with spreads cost more than the rest of this loop), in
       // the order the output has always shown: the kind's given fields, then the common ones.
       const normalized: Record<string, unknown> = {};
-      assignDefined(normalized, view.fields);
+      assignDefined(normalized, view.fields as Record<string, unknown>);
       if (record.session !== undefined && view.fields.runKey !== undefined) normalized.runKey = `${view.fields.runKey}\u0000session ${record.session}`;
       normalized.id = id;
       normalized.kind = kind;
@@ -336,8 +336,8 @@ export function normalizeValidated(records: SessionRecords): NormalizedSession {
 }
 
 /** Copies the fields that are not undefined, in their order. */
-function assignDefined(target: Record<string, unknown>, fields: object): void {
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) target[key] = value;
+function assignDefined(target: Record<string, unknown>, fields: Record<string, unknown>): void {
+  for (const key of Object.keys(fields)) if (fields[key] !== undefined) target[key] = fields[key];
 }
 
 /** Stage 1: validates (throwing INVALID_RECORDS on the first bad record), then normalizes. */

@@ -393,6 +393,7 @@ export class LshIndex {
    */
   candidates(signature: MinHashSignature, limit = Infinity): string[] {
     this.checkLength(signature);
+    if (this.keys.length === 0) return [];
     // Allocated at the first shared bucket: most signatures share none.
     let sharedBands: Map<number, number> | undefined;
     for (let band = 0; band < this.bands; band++) {
