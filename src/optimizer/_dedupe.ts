@@ -87,7 +87,8 @@ export function dedupeRecords(records: readonly NormalizedRecord[], options: Ded
 
 class DedupeRun {
   private readonly alive: boolean[];
-  private readonly history: TaggedEntry[][];
+  /** Each record's history lines; undefined while it has none (most records never do). */
+  private readonly history: Array<TaggedEntry[] | undefined>;
   private readonly historyChanged: boolean[];
   /** rank[i]: position of record i from oldest (0) to latest. */
   private readonly rank: number[];
@@ -111,10 +112,12 @@ class DedupeRun {
     this.rank = new Array<number>(records.length);
     oldestFirst.forEach((index, position) => (this.rank[index] = position));
     this.latestFirst = oldestFirst.reverse();
-    this.alive = records.map(() => true);
-    this.historyChanged = records.map(() => false);
+    this.alive = new Array<boolean>(records.length).fill(true);
+    this.historyChanged = new Array<boolean>(records.length).fill(false);
     this.history = records.map((record, index) =>
-      record.history.map((entry, position) => ({ entry, rank: this.rank[index]!, step: position - record.history.length })),
+      record.history.length === 0
+        ? undefined
+        : record.history.map((entry, position) => ({ entry, rank: this.rank[index]!, step: position - record.history.length })),
     );
   }
 
@@ -158,12 +161,26 @@ class DedupeRun {
     const hasher = new MinHasher();
     const indexByGroup = new Map<string, LshIndex>();
     const shortKeeperByText = new Map<string, number>();
-    const comparableOf = new Map<number, Comparable>();
+    const comparableOf = new Array<Comparable | undefined>(this.records.length);
 
+    // Records are compared only within their group, so a record alone in its group can neither
+    // merge nor take a merge: it needs no shingles, signature or index. (Every file snapshot left
+    // after the repeated-run merge is alone: one per path.) The loop below visits exactly the
+    // records counted here.
+    const groupOf = new Array<string | undefined>(this.records.length);
+    const groupSize = new Map<string, number>();
     for (const index of this.latestFirst) {
       const record = this.records[index]!;
       if (!this.alive[index] || record.kind === 'testResult') continue;
       const group = comparisonGroup(record);
+      groupOf[index] = group;
+      groupSize.set(group, (groupSize.get(group) ?? 0) + 1);
+    }
+
+    for (const index of this.latestFirst) {
+      const record = this.records[index]!;
+      const group = groupOf[index];
+      if (group === undefined || groupSize.get(group) === 1) continue;
       const text = record.kind === 'error' ? maskSourcePositions(record.text) : record.text;
       const withoutType = record.kind === 'error' ? stripErrorType(text) : undefined;
 
@@ -187,7 +204,7 @@ class DedupeRun {
       }
       if (indexed.length > 0) {
         lsh.add(String(index), signature);
-        comparableOf.set(index, comparable);
+        comparableOf[index] = comparable;
       }
     }
   }
@@ -207,7 +224,7 @@ class DedupeRun {
     const survivors: NormalizedRecord[] = [];
     this.records.forEach((record, index) => {
       if (!this.alive[index]) return;
-      survivors.push(this.historyChanged[index] ? { ...record, history: finalHistory(this.history[index]!) } : record);
+      survivors.push(this.historyChanged[index] ? { ...record, history: finalHistory(this.history[index] ?? []) } : record);
     });
     return { records: survivors, merges: this.merges, stats: this.stats };
   }
@@ -216,12 +233,12 @@ class DedupeRun {
   private bestVerifiedCandidate(
     comparable: Comparable,
     candidates: readonly string[],
-    comparableOf: ReadonlyMap<number, Comparable>,
+    comparableOf: ReadonlyArray<Comparable | undefined>,
   ): { index: number; similarity: number } | undefined {
     let best: { index: number; similarity: number } | undefined;
     for (const key of candidates) {
       const candidateIndex = Number(key);
-      const other = comparableOf.get(candidateIndex)!;
+      const other = comparableOf[candidateIndex]!;
       this.stats.candidatePairs++;
       const similarity = this.verify(comparable, other);
       if (
@@ -266,19 +283,20 @@ class DedupeRun {
     how: { reason: MergeEntry['reason']; detail: string; similarity?: number; addOwnRun: boolean },
   ): void {
     const record = this.records[index]!;
-    this.merges.push({
-      kept: this.records[keeper]!.id,
-      merged: record.id,
-      reason: how.reason,
-      ...(how.similarity === undefined ? {} : { similarity: how.similarity }),
-      detail: how.detail,
-    });
+    const kept = this.records[keeper]!.id;
+    this.merges.push(
+      how.similarity === undefined
+        ? { kept, merged: record.id, reason: how.reason, detail: how.detail }
+        : { kept, merged: record.id, reason: how.reason, similarity: how.similarity, detail: how.detail },
+    );
 
     this.alive[index] = false;
-    const carried = this.history[index]!;
+    const carried = this.history[index] ?? [];
     if (how.addOwnRun) carried.push({ entry: runEntry(record), rank: this.rank[index]!, step: 0 });
     if (carried.length > 0) {
-      this.history[keeper]!.push(...carried);
+      const keeperHistory = this.history[keeper];
+      if (keeperHistory === undefined) this.history[keeper] = carried;
+      else for (const line of carried) keeperHistory.push(line);
       this.historyChanged[keeper] = true;
     }
   }
@@ -286,7 +304,13 @@ class DedupeRun {
 
 /** Record indices from oldest to latest (`compareRecency`; the array position only for records of equal `order`). */
 function recencyOrder(records: readonly NormalizedRecord[]): number[] {
-  return records.map((_, index) => index).sort((a, b) => compareRecency(records[a]!, records[b]!) || a - b);
+  const indices = records.map((_, index) => index);
+  // `prepareRecords` hands the records over in this order already. The comparison is a total order,
+  // so when every record is no older than the one before it the sort would return the indices as
+  // they are: one comparison per record instead of a sort.
+  let ordered = true;
+  for (let index = 1; index < records.length && ordered; index++) ordered = compareRecency(records[index]!, records[index - 1]!) >= 0;
+  return ordered ? indices : indices.sort((a, b) => compareRecency(records[a]!, records[b]!) || a - b);
 }
 
 /** Near duplicates are only looked for among records that could stand for each other, of one session. */

@@ -1,5 +1,5 @@
+import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
-import { sha256Hex } from '../tokens/index.js';
 import {
   RECORD_ARRAYS,
   type DecisionRecord,
@@ -43,15 +43,43 @@ interface TextFix {
 
 // A high surrogate not followed by a low one, or a low one not preceded by a high one.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** Any surrogate code unit: a text without one has no lone one either (almost every text). */
+const ANY_SURROGATE = /[\uD800-\uDFFF]/;
 
 /** Lone surrogates become U+FFFD (counted) so every later stage and the tokenizer see valid text. */
 function wellFormed(text: string): TextFix {
+  if (!ANY_SURROGATE.test(text)) return { text, replaced: 0 };
   let replaced = 0;
   const fixed = text.replace(LONE_SURROGATE, () => {
     replaced++;
     return '\uFFFD';
   });
   return { text: replaced === 0 ? text : fixed, replaced };
+}
+
+/**
+ * The record with every string field well-formed (`wellFormed`), and how many code units that
+ * replaced. The record itself when nothing needed replacing, which is almost always: it is only
+ * read from here on, so the copy of every record the old code made bought nothing.
+ */
+function wellFormedFields(given: Record<string, unknown>): { record: Record<string, unknown>; replaced: number } {
+  let copy: Record<string, unknown> | undefined;
+  let replaced = 0;
+  const fields = Object.keys(given);
+  for (let position = 0; position < fields.length; position++) {
+    const value = given[fields[position]!];
+    if (typeof value !== 'string' || !ANY_SURROGATE.test(value)) continue;
+    const fixed = wellFormed(value);
+    if (fixed.replaced === 0) continue;
+    replaced += fixed.replaced;
+    if (copy === undefined) {
+      // Copied in the given field order, like the copy this replaces.
+      copy = {};
+      for (const field of fields) copy[field] = given[field];
+    }
+    copy[fields[position]!] = fixed.text;
+  }
+  return { record: copy ?? given, replaced };
 }
 
 function normalizeLineEndings(text: string): string {
@@ -113,17 +141,43 @@ export function collapseRepeatedLines(text: string): { text: string; collapsed: 
 }
 
 /**
- * sha256 hex of the parts joined by U+0000, fed to the hash one by one: the same digest as hashing
- * the joined string (UTF-8 of a concatenation is the concatenation of the UTF-8s, and every part is
- * well-formed), without building and flattening a copy of every record's text.
+ * sha256 hex of the parts joined by U+0000: the same digest as hashing the joined string (UTF-8 of
+ * a concatenation is the concatenation of the UTF-8s, and every part is well-formed), without
+ * building and flattening a copy of every record's text. The parts are encoded into one buffer kept
+ * between records and hashed in one call: a `Hash` object per record cost more than the hashing.
  */
 function sha256OfParts(...parts: string[]): string {
+  let maxBytes = parts.length;
+  for (const part of parts) maxBytes += part.length * 3; // a UTF-16 code unit is at most 3 UTF-8 bytes
+  if (maxBytes > MAX_HASH_SCRATCH_BYTES) return sha256OfPartsStreamed(parts);
+  if (hashScratch.length < maxBytes) hashScratch = Buffer.allocUnsafe(Math.min(MAX_HASH_SCRATCH_BYTES, Math.max(maxBytes, hashScratch.length * 2)));
+  let length = 0;
+  for (let index = 0; index < parts.length; index++) {
+    if (index > 0) hashScratch[length++] = 0;
+    length += hashScratch.write(parts[index]!, length);
+  }
+  return sha256HexOf(hashScratch.subarray(0, length));
+}
+
+/** Texts whose UTF-8 could pass this are hashed part by part instead of growing the scratch buffer. */
+const MAX_HASH_SCRATCH_BYTES = 4 * 1024 * 1024;
+let hashScratch = Buffer.allocUnsafe(64 * 1024);
+
+function sha256OfPartsStreamed(parts: readonly string[]): string {
   const hash = createHash('sha256');
   parts.forEach((part, index) => {
     if (index > 0) hash.update('\u0000');
     hash.update(part);
   });
   return hash.digest('hex');
+}
+
+/** `crypto.hash` (Node 20.12+) hashes in one call; older Node 20 releases get a `Hash` object. */
+const oneShotHash = typeof crypto.hash === 'function' ? crypto.hash : undefined;
+
+/** sha256 hex of a string's UTF-8 or of bytes, like `sha256Hex`. */
+function sha256HexOf(data: string | Uint8Array): string {
+  return oneShotHash === undefined ? createHash('sha256').update(data).digest('hex') : oneShotHash('sha256', data, 'hex');
 }
 
 /** One line, no tag syntax: labels go inside `[source: ... | ... | label]`. */
@@ -217,7 +271,7 @@ function derivedIdHash(contentHash: string, record: { timestamp?: string; priori
   if (record.timestamp === undefined && record.priority === undefined) return contentHash;
   const parts = [contentHash, record.timestamp ?? ''];
   if (record.priority !== undefined) parts.push(`priority ${record.priority}`);
-  return sha256Hex(parts.join('\u0000'));
+  return sha256HexOf(parts.join('\u0000'));
 }
 
 /** Stage 1 on records that are already validated (`parseSessionRecords`). */
@@ -233,16 +287,9 @@ export function normalizeValidated(records: SessionRecords): NormalizedSession {
   for (const { array, kind } of RECORD_ARRAYS) {
     const list = records[array] ?? [];
     for (let index = 0; index < list.length; index++) {
-      const given = list[index] as unknown as Record<string, unknown>;
-      const record = {} as Record<string, unknown> & { id?: string; timestamp?: string; priority?: number; session?: string };
-      for (const [field, value] of Object.entries(given)) {
-        if (typeof value !== 'string') record[field] = value;
-        else {
-          const fixed = wellFormed(value);
-          replacedInvalidUtf16 += fixed.replaced;
-          record[field] = fixed.text;
-        }
-      }
+      const fixed = wellFormedFields(list[index] as unknown as Record<string, unknown>);
+      replacedInvalidUtf16 += fixed.replaced;
+      const record = fixed.record as Record<string, unknown> & { id?: string; timestamp?: string; priority?: number; session?: string };
       const view = viewOf(kind, record);
       let text = normalizeLineEndings(view.body);
       let collapsed = 0;
@@ -252,7 +299,6 @@ export function normalizeValidated(records: SessionRecords): NormalizedSession {
       // said must stay in that session for scoping, even when another said the same.
       const identity = record.session === undefined ? view.identity : `${view.identity}\u0000session ${record.session}`;
       const contentHash = sha256OfParts(kind, identity, text);
-      const fields = record.session === undefined || view.fields.runKey === undefined ? view.fields : { ...view.fields, runKey: `${view.fields.runKey}\u0000session ${record.session}` };
       let id = record.id;
       if (id === undefined) {
         const base = `${ID_PREFIX[kind]}-${derivedIdHash(contentHash, record).slice(0, 12)}`;
@@ -263,32 +309,35 @@ export function normalizeValidated(records: SessionRecords): NormalizedSession {
         } while (callerIds.has(id));
         derivedIds.set(base, seen);
       }
-      const time = record.timestamp === undefined ? undefined : Date.parse(record.timestamp);
-      const normalized: NormalizedRecord = {
-        ...stripUndefined(fields),
-        id,
-        kind,
-        origin: { array, index },
-        order: order++,
-        ...(record.timestamp === undefined ? {} : { timestamp: record.timestamp, time }),
-        priority: record.priority ?? 0.5,
-        ...(record.session === undefined ? {} : { session: record.session }),
-        label: tagSafe(view.label),
-        text,
-        collapsedLines: collapsed,
-        contentHash,
-        history: [],
-      };
-      out.push(normalized);
+      // Built one property at a time (a literal with spreads cost more than the rest of this loop), in
+      // the order the output has always shown: the kind's given fields, then the common ones.
+      const normalized: Record<string, unknown> = {};
+      assignDefined(normalized, view.fields as Record<string, unknown>);
+      if (record.session !== undefined && view.fields.runKey !== undefined) normalized.runKey = `${view.fields.runKey}\u0000session ${record.session}`;
+      normalized.id = id;
+      normalized.kind = kind;
+      normalized.origin = { array, index };
+      normalized.order = order++;
+      if (record.timestamp !== undefined) {
+        normalized.timestamp = record.timestamp;
+        normalized.time = Date.parse(record.timestamp);
+      }
+      normalized.priority = record.priority ?? 0.5;
+      if (record.session !== undefined) normalized.session = record.session;
+      normalized.label = tagSafe(view.label);
+      normalized.text = text;
+      normalized.collapsedLines = collapsed;
+      normalized.contentHash = contentHash;
+      normalized.history = [];
+      out.push(normalized as unknown as NormalizedRecord);
     }
   }
   return { records: out, collapsedLines, replacedInvalidUtf16 };
 }
 
-function stripUndefined<T extends object>(fields: T): T {
-  const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) copy[key] = value;
-  return copy as T;
+/** Copies the fields that are not undefined, in their order. */
+function assignDefined(target: Record<string, unknown>, fields: Record<string, unknown>): void {
+  for (const key of Object.keys(fields)) if (fields[key] !== undefined) target[key] = fields[key];
 }
 
 /** Stage 1: validates (throwing INVALID_RECORDS on the first bad record), then normalizes. */

@@ -35,15 +35,18 @@ const FNV_PRIME = 0x01000193;
 const MURMUR_C1 = 0xcc9e2d51;
 const MURMUR_C2 = 0x1b873593;
 
-/** murmur3's 32-bit finalizer: a bijection that spreads every input bit over the output. */
+/**
+ * murmur3's 32-bit finalizer: a bijection that spreads every input bit over the output. Returned
+ * as a signed 32-bit integer, which V8 never boxes: callers store it in a Uint32Array or use its
+ * bits, where the signed and the unsigned form are the same.
+ */
 function mix32(value: number): number {
-  let h = value >>> 0;
+  let h = value | 0;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return h ^ (h >>> 16);
 }
 
 /** One murmur3 block step: folds a 32-bit word into the running hash. */
@@ -243,17 +246,57 @@ export class MinHasher {
   }
 
   signature(shingles: ShingleSet): MinHashSignature {
-    const signature = new Uint32Array(this.permutations).fill(0xffffffff);
+    const signature = new Uint32Array(this.permutations);
     const multipliers = this.multipliers;
     const offsets = this.offsets;
-    for (const shingle of shingles) {
-      for (let i = 0; i < signature.length; i++) {
-        const value = mix32(Math.imul(multipliers[i]!, shingle) + offsets[i]!);
-        if (value < signature[i]!) signature[i] = value;
+    // Four permutations per pass over the shingles, their minima in locals: the same minima as
+    // updating every position for each shingle, without loads and stores of the signature in the
+    // inner loop, and four independent chains the CPU overlaps (about 1.3x faster). Minima are kept
+    // in signed form (`signedPermuted`) so the loop stays in small integers.
+    let i = 0;
+    for (; i + 4 <= signature.length; i += 4) {
+      const a0 = multipliers[i]!, a1 = multipliers[i + 1]!, a2 = multipliers[i + 2]!, a3 = multipliers[i + 3]!;
+      const b0 = offsets[i]!, b1 = offsets[i + 1]!, b2 = offsets[i + 2]!, b3 = offsets[i + 3]!;
+      let min0 = SIGNED_EMPTY_MIN, min1 = SIGNED_EMPTY_MIN, min2 = SIGNED_EMPTY_MIN, min3 = SIGNED_EMPTY_MIN;
+      for (let j = 0; j < shingles.length; j++) {
+        const shingle = shingles[j]!;
+        const value0 = signedPermuted(a0, b0, shingle);
+        const value1 = signedPermuted(a1, b1, shingle);
+        const value2 = signedPermuted(a2, b2, shingle);
+        const value3 = signedPermuted(a3, b3, shingle);
+        if (value0 < min0) min0 = value0;
+        if (value1 < min1) min1 = value1;
+        if (value2 < min2) min2 = value2;
+        if (value3 < min3) min3 = value3;
       }
+      signature[i] = min0 ^ SIGN_BIT;
+      signature[i + 1] = min1 ^ SIGN_BIT;
+      signature[i + 2] = min2 ^ SIGN_BIT;
+      signature[i + 3] = min3 ^ SIGN_BIT;
+    }
+    for (; i < signature.length; i++) {
+      let min = SIGNED_EMPTY_MIN;
+      for (let j = 0; j < shingles.length; j++) {
+        const value = signedPermuted(multipliers[i]!, offsets[i]!, shingles[j]!);
+        if (value < min) min = value;
+      }
+      signature[i] = min ^ SIGN_BIT;
     }
     return signature;
   }
+}
+
+const SIGN_BIT = 0x80000000;
+/** 0xffffffff (the minimum over an empty set) in signed form. */
+const SIGNED_EMPTY_MIN = 0xffffffff ^ SIGN_BIT;
+
+/**
+ * Permutation (multiplier, offset) of a shingle, as a signed 32-bit integer: flipping the top bit
+ * maps the unsigned order onto the signed one, so the signed minimum, flipped back, is the
+ * unsigned minimum.
+ */
+function signedPermuted(multiplier: number, offset: number, shingle: number): number {
+  return mix32(Math.imul(multiplier, shingle) + offset) ^ SIGN_BIT;
 }
 
 /** The share of positions where two signatures agree: an estimate of the sets' Jaccard similarity. */
@@ -300,7 +343,12 @@ export class LshIndex {
   private readonly keys: string[] = [];
   private readonly idByKey = new Map<string, number>();
   private readonly signatures: MinHashSignature[] = [];
-  private readonly buckets: Map<number, number[]>[];
+  /**
+   * Per band, the ids in each bucket in insertion order: a lone id as itself, more as an array.
+   * Most buckets hold one id, and an array for each was most of the index's allocation. Bucket
+   * keys are signed 32-bit (`bucketKey`) so that V8 keeps them unboxed too.
+   */
+  private readonly buckets: Map<number, number | number[]>[];
 
   constructor(options: LshOptions = {}) {
     this.bands = options.bands ?? 16;
@@ -309,7 +357,7 @@ export class LshIndex {
     for (const [name, value] of [['bands', this.bands], ['rows', this.rows], ['maxBucketSize', this.maxBucketSize]] as const) {
       if (!Number.isInteger(value) || value < 1) throw invalid(name, `LshIndex: ${name} must be a positive integer, got ${describeValue(value)}`, value);
     }
-    this.buckets = Array.from({ length: this.bands }, () => new Map<number, number[]>());
+    this.buckets = Array.from({ length: this.bands }, () => new Map<number, number | number[]>());
   }
 
   get size(): number {
@@ -329,10 +377,13 @@ export class LshIndex {
     this.idByKey.set(key, id);
     this.signatures.push(signature);
     for (let band = 0; band < this.bands; band++) {
-      const bucketKey = this.bandHash(signature, band);
-      const bucket = this.buckets[band]!.get(bucketKey);
-      if (bucket === undefined) this.buckets[band]!.set(bucketKey, [id]);
-      else if (bucket.length < this.maxBucketSize) bucket.push(id);
+      const buckets = this.buckets[band]!;
+      const bucketKey = this.bucketKey(signature, band);
+      const bucket = buckets.get(bucketKey);
+      if (bucket === undefined) buckets.set(bucketKey, id);
+      else if (typeof bucket === 'number') {
+        if (this.maxBucketSize > 1) buckets.set(bucketKey, [bucket, id]);
+      } else if (bucket.length < this.maxBucketSize) bucket.push(id);
     }
   }
 
@@ -342,13 +393,17 @@ export class LshIndex {
    */
   candidates(signature: MinHashSignature, limit = Infinity): string[] {
     this.checkLength(signature);
-    const sharedBands = new Map<number, number>();
+    if (this.keys.length === 0) return [];
+    // Allocated at the first shared bucket: most signatures share none.
+    let sharedBands: Map<number, number> | undefined;
     for (let band = 0; band < this.bands; band++) {
-      const bucket = this.buckets[band]!.get(this.bandHash(signature, band));
+      const bucket = this.buckets[band]!.get(this.bucketKey(signature, band));
       if (bucket === undefined) continue;
-      for (const id of bucket) sharedBands.set(id, (sharedBands.get(id) ?? 0) + 1);
+      sharedBands ??= new Map<number, number>();
+      if (typeof bucket === 'number') sharedBands.set(bucket, (sharedBands.get(bucket) ?? 0) + 1);
+      else for (const id of bucket) sharedBands.set(id, (sharedBands.get(id) ?? 0) + 1);
     }
-    if (sharedBands.size === 0) return [];
+    if (sharedBands === undefined) return [];
     const ranked: Array<{ id: number; bands: number; position: number; similarity: number }> = [];
     let position = 0;
     for (const [id, bands] of sharedBands) {
@@ -366,7 +421,8 @@ export class LshIndex {
     return id === undefined ? undefined : this.signatures[id];
   }
 
-  private bandHash(signature: MinHashSignature, band: number): number {
+  /** The band's rows hashed to a signed 32-bit integer (the same buckets as unsigned, unboxed). */
+  private bucketKey(signature: MinHashSignature, band: number): number {
     let h = band;
     const start = band * this.rows;
     for (let i = start; i < start + this.rows; i++) h = murmurStep(h, signature[i]!);
