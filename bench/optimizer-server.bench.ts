@@ -119,7 +119,7 @@ export async function run({ progress }: BenchContext): Promise<BenchReport> {
         notes: [
           `Store open (quick_check, every row read and checked): ${round(storeOpenMs, 0).toLocaleString('en-US')} ms; server start (records normalized; the search index then fills in the background): ${round(serverPrepareMs, 0).toLocaleString('en-US')} ms.`,
           `Slowest later build_context: ${round(slowestLater, 0).toLocaleString('en-US')} ms (target < ${TARGET_LATER_MS.toLocaleString('en-US')} ms: ${slowestLater < TARGET_LATER_MS ? 'met' : 'NOT met'}); the time is the library's buildContext in the worker.`,
-          `Answer/context ratio (o200k tokens of the tool's JSON text over those of its context): at most ${Math.max(...ratios)}; an answer near the 25,000 cap leaves its source rows out (then about 1.06, the JSON escaping of the context).`,
+          `Answer/context ratio (o200k tokens of the answer's blocks, the context as plain text and the summary's JSON, over those of the context): at most ${Math.max(...ratios)}; an answer near the 25,000 cap leaves its source rows out.`,
           `get_decisions sent while a build ran answered in ${round(decisions.ms, 0)} ms, ${arrivals[0] === 'get_decisions' ? 'before' : 'AFTER'} the build (${round(concurrentBuild.ms, 0)} ms). An ingest of one record took ${round(ingest.ms, 0)} ms (every record is normalized again: see the README).`,
         ],
       };
