@@ -218,7 +218,7 @@ export interface Scoring {
   related: Array<{ stem: string; hops: number }>;
   /** Each task word's IDF weight over the session, for finding the lines of a fragment that matter. */
   taskWordWeights: ReadonlyMap<string, number>;
-  /** The words of the accepted decisions the task carries, for the same (`acceptedDecisionWords`). */
+  /** The words of the accepted decisions in the task's scope, for the same (`decisionWordsOf`). */
   decisionWords: ReadonlyMap<string, number>;
 }
 
@@ -279,7 +279,8 @@ export function scoreFragments(source: ScoringSource, task: TaskTerms, weights: 
 
   const records = source.records;
   const scope = mandatoryScope(records, options.session);
-  const decisionIdentifiers = acceptedDecisionIdentifiers(records, scope);
+  const decided = acceptedInScope(records, scope);
+  const decisionIdentifiers = decided.length === 0 ? undefined : decisionIdentifiersOf(decided);
   const setAside = sessionSetAsideWords(records, task.words);
   const failureTask = isFailureTask(task);
 
@@ -378,38 +379,37 @@ export function scoreFragments(source: ScoringSource, task: TaskTerms, weights: 
     setAside: [...setAside],
     related: related.list(),
     taskWordWeights: lexicalIndex.weights,
-    decisionWords: acceptedDecisionWords(scored),
+    decisionWords: decisionWordsOf(decided),
   };
 }
 
 /** What naming an accepted decision's identifier earns a fragment, as a share of naming the task's. */
 const DECIDED_SHARE = 0.5;
 
+/** The accepted decisions in the task's scope: what the session settled on doing. */
+function acceptedInScope(records: readonly NormalizedRecord[], scope: MandatoryScope): NormalizedRecord[] {
+  return records.filter((record) => record.kind === 'decision' && record.decisionStatus === 'accepted' && outOfScope(record, scope) === undefined);
+}
+
 /**
- * The identifiers (paths, files, symbols) of the accepted decisions in the task's scope: a decision
- * says where the change goes ("give unique_constraint the index name in Membership.changeset/2"),
- * so a fragment naming them bears on the task at half the value of one naming the task's own. Their
- * plain words are left out: a decision's prose names no file.
+ * The identifiers (paths, files, symbols) the accepted decisions name: a decision says where the
+ * change goes ("give unique_constraint the index name in Membership.changeset/2"), so a fragment
+ * naming them bears on the task at half the value of one naming the task's own. Their plain words
+ * are left out here: a decision's prose names no file.
  */
-function acceptedDecisionIdentifiers(records: readonly NormalizedRecord[], scope: MandatoryScope): TaskIdentifiers | undefined {
-  const decided = records.filter((record) => record.kind === 'decision' && record.decisionStatus === 'accepted' && outOfScope(record, scope) === undefined);
-  if (decided.length === 0) return undefined;
+function decisionIdentifiersOf(decided: readonly NormalizedRecord[]): TaskIdentifiers {
   const terms = extractTaskTerms(decided.map((record) => record.text).join('\n'));
   return new TaskIdentifiers({ ...terms, words: [] });
 }
 
 /**
- * The words of the accepted decisions the task carries (mandatory, in scope), each weighing 1: an
- * accepted decision says what to change ("parse the since/until strings in for_job/2"), so the
- * lines of a file that best match it are where the change goes, even when the task's own words
- * are elsewhere in the file. Excerpts show them beside the lines that best match the task.
+ * The accepted decisions' words, each weighing 1, for excerpts: the lines of a file that best match
+ * a decision ("parse the since/until strings in for_job/2") are where the change goes, even when the
+ * task's own words are elsewhere in the file. Excerpts show them beside the lines that best match the task.
  */
-function acceptedDecisionWords(scored: readonly ScoredFragment[]): ReadonlyMap<string, number> {
+function decisionWordsOf(decided: readonly NormalizedRecord[]): ReadonlyMap<string, number> {
   const words = new Map<string, number>();
-  for (const item of scored) {
-    if (item.record.kind !== 'decision' || item.record.decisionStatus !== 'accepted' || item.mandatoryReason === undefined) continue;
-    for (const word of tokenizeWords(item.fragment.text)) words.set(word, 1);
-  }
+  for (const record of decided) for (const word of tokenizeWords(record.text)) words.set(word, 1);
   return words;
 }
 

@@ -125,8 +125,9 @@ function holdsMoreTextThan(value: unknown, limit: number): boolean {
 }
 
 /**
- * Results are compact JSON text only (build_context adds its context as a plain block), no structuredContent: a mirror would put the same bytes
- * into the context twice, and the JSON text is what every client shows the model. A result whose
+ * Results are compact JSON text only (build_context adds its context as a plain block), no
+ * structuredContent: a mirror would put the same bytes into the context twice, and the text is
+ * what every client shows the model. A result whose
  * text alone is certainly over the cap is refused before it is serialized: past V8's longest
  * string (about 2^29 characters) `JSON.stringify` would throw, after building hundreds of MB.
  */
