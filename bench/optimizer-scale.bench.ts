@@ -13,7 +13,8 @@ import type { ScaleSample } from './optimizer/_scale-child.js';
 const CHILD = `${PROJECT_ROOT}bench/optimizer/_scale-child.ts`;
 const SIZES = [1_000, 10_000, 100_000] as const;
 /** Fresh processes per size and implementation; the median is reported. */
-const RUNS: Readonly<Record<(typeof SIZES)[number], number>> = { 1_000: 5, 10_000: 3, 100_000: 1 };
+// Three at 100,000: peak RSS there depends on when the collector runs, and varies by about 100 MiB run to run.
+const RUNS: Readonly<Record<(typeof SIZES)[number], number>> = { 1_000: 5, 10_000: 3, 100_000: 3 };
 const CHILD_TIMEOUT_MS = 10 * 60_000;
 const TARGET_100K_MS = 10_000;
 const TARGET_100K_RSS_MIB = 600;
@@ -63,6 +64,8 @@ interface SizeFigures {
   medianBuildCpuMs: number;
   /** Peak RSS of the process after the build, MiB (median over runs); includes the generated input. */
   peakRssMiB: number;
+  /** The highest peak RSS of the runs, MiB: what the target is checked against. */
+  maxPeakRssMiB: number;
   /** Peak RSS growth during the build (generation excluded), MiB. */
   buildRssMiB: number;
 }
@@ -82,6 +85,7 @@ function figuresOf(implementation: Implementation, records: number, samples: rea
     samplesMs: samples.map((sample) => round(sample.buildMs, 1)),
     medianBuildCpuMs: median(samples.map((sample) => sample.buildCpuMs)),
     peakRssMiB: round(median(samples.map((sample) => sample.maxRssKiBAfterBuild)) / 1024, 1),
+    maxPeakRssMiB: round(Math.max(...samples.map((sample) => sample.maxRssKiBAfterBuild)) / 1024, 1),
     buildRssMiB: round(median(samples.map((sample) => sample.maxRssKiBAfterBuild - sample.maxRssKiBBeforeBuild)) / 1024, 1),
   };
 }
@@ -136,7 +140,7 @@ export async function run({ progress }: BenchContext): Promise<BenchReport> {
     build100kUnderMs: TARGET_100K_MS,
     build100kMet: large.medianBuildMs < TARGET_100K_MS,
     peakRss100kUnderMiB: TARGET_100K_RSS_MIB,
-    peakRss100kMet: large.peakRssMiB < TARGET_100K_RSS_MIB,
+    peakRss100kMet: large.maxPeakRssMiB < TARGET_100K_RSS_MIB,
     build10kUnderMs: TARGET_10K_MS,
     build10kMet: medium.medianBuildMs < TARGET_10K_MS,
   };
@@ -162,7 +166,7 @@ export async function run({ progress }: BenchContext): Promise<BenchReport> {
       targets: met,
     },
     notes: [
-      `100,000 records: ${round(large.medianBuildMs, 0).toLocaleString('en-US')} ms (target < ${TARGET_100K_MS.toLocaleString('en-US')}: ${verdict(met.build100kMet)}), peak RSS ${large.peakRssMiB} MiB (target < ${TARGET_100K_RSS_MIB}: ${verdict(met.peakRss100kMet)}); ${PREVIOUS_REVISION}: ${round(at(100_000).previous.medianBuildMs, 0).toLocaleString('en-US')} ms, ${at(100_000).previous.peakRssMiB} MiB.`,
+      `100,000 records: ${round(large.medianBuildMs, 0).toLocaleString('en-US')} ms (target < ${TARGET_100K_MS.toLocaleString('en-US')}: ${verdict(met.build100kMet)}), peak RSS ${large.peakRssMiB} MiB median, ${large.maxPeakRssMiB} MiB at most (target < ${TARGET_100K_RSS_MIB} in every run: ${verdict(met.peakRss100kMet)}); ${PREVIOUS_REVISION}: ${round(at(100_000).previous.medianBuildMs, 0).toLocaleString('en-US')} ms, ${at(100_000).previous.peakRssMiB} MiB.`,
       `10,000 records: ${round(medium.medianBuildMs, 0).toLocaleString('en-US')} ms (target < ${TARGET_10K_MS.toLocaleString('en-US')}: ${verdict(met.build10kMet)}); ${PREVIOUS_REVISION}: ${round(at(10_000).previous.medianBuildMs, 0).toLocaleString('en-US')} ms.`,
       'Build ms is wall time around buildContext only (generation excluded); peak RSS is process.resourceUsage().maxRSS after the build, which includes the generated input (about 330 MiB at 100,000 records).',
       'The two implementations alternate run by run in one session, so the ratio holds even when the machine is shared; the absolute figures depend on its load. Build CPU ms (user + system, the collector threads included) is the less load-sensitive figure.',

@@ -72,12 +72,12 @@ export function extractFacts(text: string, context: ExtractionContext): Extracti
 
   const decision = decideOutcome(context, firstFailure, firstSuccess);
   const extraction: Extraction = {
-    paths: paths.values,
-    symbols: symbols.values,
-    frames: frames.values,
-    errorSignatures: errorSignatures.values,
-    testFailures: testFailures.values,
-    requirements: requirements.values,
+    paths: paths.result(),
+    symbols: symbols.result(),
+    frames: frames.result(),
+    errorSignatures: errorSignatures.result(),
+    testFailures: testFailures.result(),
+    requirements: requirements.result(),
     outcome: decision.outcome,
   };
   if (decision.evidence !== undefined) extraction.outcomeEvidence = decision.evidence;
@@ -197,16 +197,27 @@ function frameKey(frame: StackFrame): string {
 
 /** A de-duplicated list in order of first appearance that stops growing at the category cap. */
 class CappedFacts<T> {
-  readonly values: T[] = [];
-  private readonly seen = new Set<string>();
+  private readonly values: T[] = [];
+  private seen: Set<string> | undefined;
 
   get full(): boolean {
     return this.values.length >= EXTRACTION_LIMITS.maxFactsPerCategory;
   }
 
   add(value: T, key: string): void {
-    if (this.full || this.seen.has(key)) return;
-    this.seen.add(key);
+    if (this.full || this.seen?.has(key) === true) return;
+    (this.seen ??= new Set<string>()).add(key);
     this.values.push(value);
   }
+
+  /**
+   * The facts found, kept for as long as their fragment is: a list the size of its content (a
+   * growing array holds spare room), or one shared empty list, frozen so that no caller can add to
+   * it. Most fragments have no facts in most categories, and 100,000 records have 50,000 fragments.
+   */
+  result(): T[] {
+    return this.values.length === 0 ? (NO_FACTS as unknown as T[]) : this.values.slice();
+  }
 }
+
+const NO_FACTS: readonly never[] = Object.freeze([]);

@@ -168,6 +168,7 @@ function ownPaths(record: NormalizedRecord): readonly string[] {
 }
 
 const commandPaths = new WeakMap<NormalizedRecord, readonly string[]>();
+const NO_LINES: readonly number[] = Object.freeze([]);
 
 function pathsInCommand(command: string): string[] {
   return command.split(/\s+/).map((word) => word.replace(/^["'`(]+|["'`),;:]+$/g, '')).filter((word) => /^[\w.@~-]*[\w@~-][\\/][^\s]*$|^[\w@~-][\w.@~-]*\.[a-z]{1,5}$/i.test(word) && !VENDORED.test(word));
@@ -204,16 +205,19 @@ export class TaskIdentifiers {
 
   /** Whether the fragment names a change the task names (`#512`, a commit): it shows what that change touched. */
   namesChange(subject: IdentifierSubject): boolean {
-    return this.references.some((reference) => namesReference(subject.text, reference));
+    return this.references.length > 0 && this.references.some((reference) => namesReference(subject.text, reference));
   }
 
   match(subject: IdentifierSubject): number {
-    const posixText = toPosix(subject.text);
+    if (this.paths.length > 0) {
+      const posixText = toPosix(subject.text);
+      if (this.paths.some((path) => posixText.includes(path))) return IDENTIFIER_VALUE.path;
+    }
     const paths = pathsOf(subject);
-    if (this.paths.some((path) => posixText.includes(path))) return IDENTIFIER_VALUE.path;
     if (this.stems.size > 0 && paths.some((path) => this.stems.levelOf(stemOf(path)) !== undefined)) return IDENTIFIER_VALUE.path;
     if (this.symbols.some((symbol) => containsWord(subject.text, symbol) || subject.facts.symbols.includes(symbol))) return IDENTIFIER_VALUE.symbol;
     if (this.namesChange(subject)) return IDENTIFIER_VALUE.symbol;
+    if (this.basenames.size === 0 && this.nameWords.size === 0) return 0;
     const names = paths.map(basename);
     if (names.some((name) => this.basenames.has(name))) return IDENTIFIER_VALUE.basename;
     if ([...this.basenames].some((name) => containsWord(subject.text, name))) return IDENTIFIER_VALUE.basename;
@@ -259,6 +263,8 @@ export class RelatedModules {
   private readonly stems = new StemIndex();
   /** `value` by record: it reads only the record's own paths, and a record has many fragments. */
   private readonly valueByRecord = new Map<NormalizedRecord, number>();
+  /** `namedLines` by record, asked once per fragment of it. */
+  private readonly linesByRecord = new Map<NormalizedRecord, readonly number[]>();
   /** The lines the seeds' locations name, by the last segment of the file's stem. */
   private readonly named = new Map<string, Array<{ stem: string; line: number }>>();
 
@@ -308,11 +314,15 @@ export class RelatedModules {
   }
 
   /** The lines of a file record that a failure's location names (record lines, 1-based, ascending). */
-  namedLines(record: NormalizedRecord): number[] {
-    if (record.kind !== 'file' || record.path === undefined) return [];
+  namedLines(record: NormalizedRecord): readonly number[] {
+    if (record.kind !== 'file' || record.path === undefined || this.named.size === 0) return NO_LINES;
+    const known = this.linesByRecord.get(record);
+    if (known !== undefined) return known;
     const stem = stemOf(record.path);
     const lines = (this.named.get(lastSegment(stem)) ?? []).filter((entry) => stemsMatch(stem, entry.stem)).map((entry) => entry.line);
-    return [...new Set(lines)].sort((a, b) => a - b);
+    const named = [...new Set(lines)].sort((a, b) => a - b);
+    this.linesByRecord.set(record, named);
+    return named;
   }
 
   /** For the report: each stem with its hop count. */
