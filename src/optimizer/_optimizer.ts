@@ -106,12 +106,21 @@ export class ContextOptimizer {
   }
 
   buildContext(input: OptimizerInput): ContextResult {
+    const { prepared, request } = this.prepareOnce(input);
+    return this.build(prepared, request, { once: true });
+  }
+
+  /**
+   * `buildContext`'s preparation, for one build: postings of the task's words only, no token counts
+   * kept for a later preparation. The validated copy of the input is dropped on return, before the
+   * build (tens of MB at 100,000 records).
+   */
+  private prepareOnce(input: OptimizerInput): { prepared: PreparedRecords; request: ContextRequest } {
     const parsed = parseOptimizerInput(input, { maxRecordChars: this.maxRecordChars });
     const request: ContextRequest = { task: parsed.task };
     if (parsed.tokenBudget !== undefined) request.tokenBudget = parsed.tokenBudget;
     if (parsed.session !== undefined) request.session = parsed.session;
-    // One build: only the task's words need postings.
-    return this.build(this.prepareValidated(parsed, new Set(tokenizeWords(parsed.task))), request);
+    return { prepared: this.prepareValidated(parsed, new Set(tokenizeWords(parsed.task)), undefined, false, false), request };
   }
 
   /**
@@ -150,21 +159,23 @@ export class ContextOptimizer {
     return counter === this.counter && maxRecordChars === this.maxRecordChars && nearDuplicateThreshold === this.nearDuplicateThreshold;
   }
 
-  private prepareValidated(records: SessionRecords, onlyWords?: ReadonlySet<string>, previous?: PreparedRecords, keepReadings = false): PreparedRecords {
+  private prepareValidated(records: SessionRecords, onlyWords?: ReadonlySet<string>, previous?: PreparedRecords, keepReadings = false, keepCounts = true): PreparedRecords {
     // Counted first: the counter's garbage then piles on the records alone, not on every fragment's facts too (peak memory).
     const counts = new Map(previous?.counts);
     const tokensIn = tokensOfRecords(records, this.counter, counts);
+    if (!keepCounts) counts.clear();
     const data = prepareRecords(records, this.nearDuplicateThreshold, onlyWords, previous?.data, keepReadings);
     const settings = { counter: this.counter, maxRecordChars: this.maxRecordChars, nearDuplicateThreshold: this.nearDuplicateThreshold };
     return new PreparedRecords(data, tokensIn, counts, settings);
   }
 
-  private build(records: PreparedRecords, request: ContextRequest): ContextResult {
+  /** `once`: the records are built from this once (`buildContext`), so the result may keep their lists instead of copies. */
+  private build(records: PreparedRecords, request: ContextRequest, { once = false } = {}): ContextResult {
     const budget = request.tokenBudget ?? this.tokenBudget;
     const counter = this.counter;
     const tokensIn = records.tokensIn;
     // `prepared.session` is the task's session: the stage that scopes mandatory content reads it there.
-    const prepared = scoreSession(records.data, request.task, this.weights, request.session);
+    const prepared = scoreSession(records.data, request.task, this.weights, { session: request.session, shareLists: once });
     const reservedTokens = renderingReserve(counter, prepared.merges.length + prepared.scored.length);
     const focused = focusWhereOverBudget(prepared.scored, {
       counter,
@@ -191,7 +202,7 @@ export class ContextOptimizer {
     const task = parseTask(query);
     if (!Number.isSafeInteger(limit) || limit < 1) throw new McpctxError('INVALID_ARGUMENT', `limit must be a positive integer, got ${describeValue(limit)}`);
     const parsed = parseSessionRecords(records, { maxRecordChars: this.maxRecordChars });
-    const { scored } = scoreSession(prepareRecords(parsed, this.nearDuplicateThreshold, new Set(tokenizeWords(task))), task, this.weights);
+    const { scored } = scoreSession(prepareRecords(parsed, this.nearDuplicateThreshold, new Set(tokenizeWords(task))), task, this.weights, { shareLists: true });
     return scored
       .filter((item) => item.relevance > 0)
       .sort(byRank)

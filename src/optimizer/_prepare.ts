@@ -186,16 +186,19 @@ export function tokensOfRecords(records: SessionRecords, counter: TokenCounter, 
   return countDistinct(rawBodies(records), counter, counts);
 }
 
-/** The task's half: every prepared fragment scored for `task`. */
-export function scoreSession(prepared: PreparedRecordsData, task: string, weights: ScoringWeights, session?: string): PreparedSession {
+/**
+ * The task's half: every prepared fragment scored for `task`. `shareLists`: the prepared records are
+ * built from this once, so the result keeps their merge lists; otherwise it gets copies (a result
+ * must not share a list with records prepared for the next build).
+ */
+export function scoreSession(prepared: PreparedRecordsData, task: string, weights: ScoringWeights, { session, shareLists = false }: { session?: string | undefined; shareLists?: boolean } = {}): PreparedSession {
   const taskTerms = extractTaskTerms(task);
   const scoring = scoreFragments(prepared, taskTerms, weights, session === undefined ? {} : { session });
   const result: PreparedSession = {
     recordCount: prepared.recordCount,
-    // Copies: a result must not share a list with records prepared for the next build.
     normalizeReport: { ...prepared.normalizeReport },
-    merges: prepared.merges.map((merge) => ({ ...merge })),
-    mergeOmissions: prepared.mergeOmissions.map((omission) => ({ ...omission })),
+    merges: shareLists ? prepared.merges : prepared.merges.map((merge) => ({ ...merge })),
+    mergeOmissions: shareLists ? prepared.mergeOmissions : prepared.mergeOmissions.map((omission) => ({ ...omission })),
     taskTerms,
     scored: splitConstraints(scoring.scored),
     related: scoring.related,

@@ -55,7 +55,7 @@ describe('session', () => {
 
   it('hands the task session on with the prepared session, for the stage that scopes mandatory content', () => {
     const input = parseOptimizerInput({ task: 'fix the build', session: 'rust-a', messages: [{ role: 'user', text: 'You must not touch Cargo.lock.', session: 'rust-a' }] });
-    const prepared = scoreSession(prepareRecords(input, 0.9), input.task, { ...DEFAULT_WEIGHTS }, input.session);
+    const prepared = scoreSession(prepareRecords(input, 0.9), input.task, { ...DEFAULT_WEIGHTS }, { session: input.session });
     expect(prepared.session).toBe('rust-a');
     expect(prepared.scored[0]!.record.session).toBe('rust-a');
     expect(new ContextOptimizer().buildContext({ task: 'fix the build', session: 'rust-a', messages: [{ role: 'user', text: 'hi' }] }).stats.records).toBe(1);
