@@ -17,7 +17,8 @@ const SIZES = [1_000, 10_000, 100_000] as const;
 const RUNS: Readonly<Record<(typeof SIZES)[number], number>> = { 1_000: 5, 10_000: 3, 100_000: 3 };
 const CHILD_TIMEOUT_MS = 10 * 60_000;
 const TARGET_100K_MS = 10_000;
-const TARGET_100K_RSS_MIB = 600;
+// The issue's target is 600 MB (10^6 bytes); RSS is reported in MiB: 600 MB is 572.2 MiB.
+const TARGET_100K_RSS_MIB = Math.round((600e6 / 1_048_576) * 10) / 10;
 const TARGET_10K_MS = 2_000;
 
 type Implementation = 'current' | 'previous';
@@ -166,7 +167,7 @@ export async function run({ progress }: BenchContext): Promise<BenchReport> {
       targets: met,
     },
     notes: [
-      `100,000 records: ${round(large.medianBuildMs, 0).toLocaleString('en-US')} ms (target < ${TARGET_100K_MS.toLocaleString('en-US')}: ${verdict(met.build100kMet)}), peak RSS ${large.peakRssMiB} MiB median, ${large.maxPeakRssMiB} MiB at most (target < ${TARGET_100K_RSS_MIB} in every run: ${verdict(met.peakRss100kMet)}); ${PREVIOUS_REVISION}: ${round(at(100_000).previous.medianBuildMs, 0).toLocaleString('en-US')} ms, ${at(100_000).previous.peakRssMiB} MiB.`,
+      `100,000 records: ${round(large.medianBuildMs, 0).toLocaleString('en-US')} ms (target < ${TARGET_100K_MS.toLocaleString('en-US')}: ${verdict(met.build100kMet)}), peak RSS ${large.peakRssMiB} MiB median, ${large.maxPeakRssMiB} MiB at most (target < ${TARGET_100K_RSS_MIB} MiB, 600 MB, in every run: ${verdict(met.peakRss100kMet)}); ${PREVIOUS_REVISION}: ${round(at(100_000).previous.medianBuildMs, 0).toLocaleString('en-US')} ms, ${at(100_000).previous.peakRssMiB} MiB.`,
       `10,000 records: ${round(medium.medianBuildMs, 0).toLocaleString('en-US')} ms (target < ${TARGET_10K_MS.toLocaleString('en-US')}: ${verdict(met.build10kMet)}); ${PREVIOUS_REVISION}: ${round(at(10_000).previous.medianBuildMs, 0).toLocaleString('en-US')} ms.`,
       'Build ms is wall time around buildContext only (generation excluded); peak RSS is process.resourceUsage().maxRSS after the build, which includes the generated input (about 330 MiB at 100,000 records).',
       'The two implementations alternate run by run in one session, so the ratio holds even when the machine is shared; the absolute figures depend on its load. Build CPU ms (user + system, the collector threads included) is the less load-sensitive figure.',
