@@ -125,7 +125,8 @@ export function focusWhereOverBudget(scored: readonly ScoredFragment[], options:
     if (total > options.available) break;
   }
   if (total <= options.available) return { candidates: [...scored], tokens };
-  const candidates = scored.map((item) => focusFragment(item, options.focusWords));
+  // A fragment that cannot be selected (optional and under minRelevance) is only listed as omitted: not worth an excerpt.
+  const candidates = scored.map((item) => (item.mandatoryReason === undefined && item.relevance < options.minRelevance ? item : focusFragment(item, options.focusWords)));
   for (const item of candidates) if (item.fragment.excerpt !== undefined) tokens.delete(item.fragment.id);
   return { candidates, tokens };
 }
