@@ -25,14 +25,20 @@ export function stemOf(path: string): string {
   const known = stems.get(path);
   if (known !== undefined) return known;
   const stem = readStem(path);
+  if (path.length > MAX_REMEMBERED_PATH_CHARS) return stem;
   if (stems.size >= MAX_REMEMBERED_STEMS) stems.clear();
   stems.set(path, stem);
   return stem;
 }
 
-/** Stems by path: every fragment of a record asks for the same few paths' stems again. */
+/**
+ * Stems by path: every fragment of a record asks for the same few paths' stems again. Bounded in
+ * entries and in length (a hostile session's 2,000-character "paths" are read, never kept), so the
+ * process holds at most a few tens of MB for it.
+ */
 const stems = new Map<string, string>();
 const MAX_REMEMBERED_STEMS = 65_536;
+const MAX_REMEMBERED_PATH_CHARS = 256;
 
 function readStem(path: string): string {
   let posix = toPosix(path).replace(/^[a-zA-Z]:/, '').replace(/^(?:\.{1,2}\/)+/, '').replace(/^\/+/, '');

@@ -1,5 +1,5 @@
-import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
+import { sha256Hex } from '../tokens/index.js';
 import {
   RECORD_ARRAYS,
   type DecisionRecord,
@@ -156,7 +156,7 @@ function sha256OfParts(...parts: string[]): string {
     if (index > 0) hashScratch[length++] = 0;
     length += hashScratch.write(parts[index]!, length);
   }
-  return sha256HexOf(hashScratch.subarray(0, length));
+  return sha256Hex(hashScratch.subarray(0, length));
 }
 
 /** Texts whose UTF-8 could pass this are hashed part by part instead of growing the scratch buffer. */
@@ -170,14 +170,6 @@ function sha256OfPartsStreamed(parts: readonly string[]): string {
     hash.update(part);
   });
   return hash.digest('hex');
-}
-
-/** `crypto.hash` (Node 20.12+) hashes in one call; older Node 20 releases get a `Hash` object. */
-const oneShotHash = typeof crypto.hash === 'function' ? crypto.hash : undefined;
-
-/** sha256 hex of a string's UTF-8 or of bytes, like `sha256Hex`. */
-function sha256HexOf(data: string | Uint8Array): string {
-  return oneShotHash === undefined ? createHash('sha256').update(data).digest('hex') : oneShotHash('sha256', data, 'hex');
 }
 
 /** One line, no tag syntax: labels go inside `[source: ... | ... | label]`. */
@@ -271,7 +263,7 @@ function derivedIdHash(contentHash: string, record: { timestamp?: string; priori
   if (record.timestamp === undefined && record.priority === undefined) return contentHash;
   const parts = [contentHash, record.timestamp ?? ''];
   if (record.priority !== undefined) parts.push(`priority ${record.priority}`);
-  return sha256HexOf(parts.join('\u0000'));
+  return sha256Hex(parts.join('\u0000'));
 }
 
 /** Stage 1 on records that are already validated (`parseSessionRecords`). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isMcpctxError } from '../../src/errors/index.js';
 import { collapseRepeatedLines, normalizeRecords } from '../../src/optimizer/_normalize.js';
 import { parseOptimizerInput, parseSessionRecords } from '../../src/optimizer/_validate.js';
+import { refusal } from './_refusal.js';
 import type { SessionRecords } from '../../src/optimizer/_types.js';
 
 function deepFreeze<T>(value: T): T {
@@ -10,16 +10,6 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
-}
-
-function refusal(run: () => unknown): { code: string; message: string; path: unknown } {
-  try {
-    run();
-  } catch (error) {
-    if (isMcpctxError(error)) return { code: error.code, message: error.message, path: error.data.path };
-    throw error;
-  }
-  throw new Error('expected a refusal');
 }
 
 describe('validation names the record and the field, and keeps nothing partial', () => {

@@ -1,22 +1,12 @@
 // `session` on records and on the task: validated like the other common fields, carried through
 // normalization, kept apart by deduplication, and handed on with the prepared session.
 import { describe, expect, it } from 'vitest';
-import { isMcpctxError } from '../../src/errors/index.js';
 import { ContextOptimizer } from '../../src/optimizer/index.js';
 import { normalizeRecords } from '../../src/optimizer/_normalize.js';
 import { prepareRecords, scoreSession } from '../../src/optimizer/_prepare.js';
 import { DEFAULT_WEIGHTS } from '../../src/optimizer/_score.js';
 import { parseOptimizerInput, parseSessionRecords } from '../../src/optimizer/_validate.js';
-
-function refusal(run: () => unknown): { code: string; message: string; path: unknown } {
-  try {
-    run();
-  } catch (error) {
-    if (isMcpctxError(error)) return { code: error.code, message: error.message, path: error.data.path };
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
+import { refusal } from './_refusal.js';
 
 describe('session', () => {
   it.each([
