@@ -1,0 +1,163 @@
+/**
+ * The shapes `mcpctx audit` passes between its stages: where configs live (`_places.ts`), what an
+ * entry in one says (`_read-config.ts`), what Claude Code's settings files set (`_claude-settings.ts`)
+ * and the deferral posture read from them (`_deferral.ts`). Values of env variables and headers a
+ * config holds never leave `ConfigEntry.launchEnv`: every other field here is safe to print.
+ */
+
+/** The platform whose paths are consulted; the host's by default, overridable for tests. */
+export type AuditPlatform = 'linux' | 'darwin' | 'win32';
+
+/** Where discovery looks. Every path is built from these, so a test can point all of them at a temp folder. */
+export interface AuditRoots {
+  home: string;
+  cwd: string;
+  platform: AuditPlatform;
+  /**
+   * Prefix of system-wide paths (Claude Code's managed settings and managed MCP file): `/` in real
+   * use (on Windows the drive root), a temp folder in tests. `/etc/claude-code/...` is read as
+   * `<systemRoot>/etc/claude-code/...`.
+   */
+  systemRoot: string;
+  /** Windows `%APPDATA%`; default `<home>/AppData/Roaming`. Unused on other platforms. */
+  appData?: string;
+}
+
+export const CLIENT_IDS = [
+  'claude-code',
+  'claude-desktop',
+  'cursor',
+  'vscode',
+  'windsurf',
+  'gemini-cli',
+  'zed',
+  'goose',
+  'codex-cli',
+  'kiro',
+  /** A file given with `--config`: which client reads it is not knowable from the file. */
+  'custom',
+] as const;
+export type ClientId = (typeof CLIENT_IDS)[number];
+
+export type ConfigFormat = 'json' | 'jsonc' | 'yaml' | 'toml';
+
+/** One place a client keeps MCP servers. */
+export interface ConfigPlace {
+  client: ClientId;
+  /** `user`, `project`, `local` (Claude Code's per-project map in ~/.claude.json), `managed`, `workspace`, `given`. */
+  scope: string;
+  path: string;
+  format: ConfigFormat;
+  /** Where the servers sit inside the document, as a key path (`['mcpServers']`, `['mcp', 'servers']`, `['projects', <cwd>, 'mcpServers']`). */
+  serversAt: readonly string[];
+}
+
+/** What reading a place found: read, absent, or unreadable with why (and where, for a parse error: 1-based). */
+export type PlaceState =
+  | { state: 'read' }
+  | { state: 'absent' }
+  | { state: 'unreadable'; why: string; line?: number; column?: number };
+
+/** A `${VAR}` or `${env:VAR}` in a value: reported as set, never evaluated. */
+export interface Expansion {
+  /** Where in the entry: `command`, `args[2]`, `env.GITHUB_TOKEN`, `url`, `headers.Authorization`. */
+  where: string;
+  /** The variable names it refers to, in order. */
+  variables: string[];
+}
+
+/** How an entry is reached: a command over stdio, a URL over HTTP, or inside the client (Goose builtins). */
+export type EntryTransport = 'stdio' | 'remote' | 'builtin';
+
+/** One server entry of one config place. */
+export interface ConfigEntry {
+  /** The key the config gives it: a local label, not an identity. */
+  name: string;
+  client: ClientId;
+  scope: string;
+  /** The config file it was read from. */
+  path: string;
+  transport: EntryTransport;
+  command?: string;
+  args?: string[];
+  /** Names of the variables the entry sets for the server (sorted); values stay in `launchEnv`. */
+  envNames: string[];
+  url?: string;
+  /** `type`/`transport` of a remote entry when the config states it (`sse`, `http`, `streamable-http`). */
+  remoteType?: string;
+  /** Names of the headers the entry sends (sorted), never their values. */
+  headerNames: string[];
+  disabled: boolean;
+  /** Claude Code's `alwaysLoad: true`: loads at session start whatever deferral says. */
+  alwaysLoad: boolean;
+  expansions: Expansion[];
+  /** Why the entry cannot be launched as written (no command or url, a field of the wrong type). Absent when it can. */
+  problem?: string;
+  /**
+   * The variables to start the server with: the entry's literal values, without the ones holding an
+   * expansion (they are not evaluated). Never printed, never written: only `envNames` is.
+   */
+  launchEnv: Record<string, string>;
+}
+
+/** A place with what reading it found. */
+export interface PlaceReport extends ConfigPlace {
+  state: PlaceState;
+  /** Entries in file order; empty unless `state` is read. */
+  entries: ConfigEntry[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Claude Code settings and deferral
+// ---------------------------------------------------------------------------------------------
+
+/** The settings files Claude Code reads, in precedence order (managed first, user last). */
+export type SettingsTier = 'managed' | 'managed-drop-in' | 'local' | 'project' | 'user';
+
+/** A variable an env block sets: a string, or something else (a JSON boolean, number, null, object), which is unreadable. */
+export type EnvSetting = { kind: 'string'; value: string } | { kind: 'unreadable'; jsonType: string };
+
+/** One entry of `allowedMcpServers` / `deniedMcpServers`. */
+export type ServerRule =
+  | { serverName: string }
+  | { serverCommand: string[] }
+  | { serverUrl: string }
+  /** Anything else: reported, never applied. */
+  | { unrecognized: string };
+
+export interface SettingsSource {
+  path: string;
+  tier: SettingsTier;
+  state: PlaceState;
+  /** What its `env` block sets (only when read): variable name -> setting. */
+  env: Record<string, EnvSetting>;
+  allowedMcpServers?: ServerRule[];
+  deniedMcpServers?: ServerRule[];
+  /** `allowManagedMcpServersOnly` when the file sets it: true/false, or unreadable (not a boolean). */
+  allowManagedMcpServersOnly?: boolean | 'unreadable';
+}
+
+/** Where a variable's value came from: the shell, or a settings file. */
+export interface PostureEvidence {
+  variable: 'CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS' | 'ENABLE_TOOL_SEARCH' | 'ANTHROPIC_BASE_URL';
+  /** `shell`, or the settings file's path. */
+  source: string;
+  /** The value as read (ANTHROPIC_BASE_URL: its host only); absent when it is not a string. */
+  value?: string;
+}
+
+/** Why no posture is claimed; each is a different thing for the reader to check. */
+export type PostureRefusal =
+  | 'conflict'
+  | 'unreadable-settings'
+  | 'unreadable-value'
+  | 'unrecognized-value'
+  | 'threshold-straddles'
+  | 'total-unknown';
+
+export type DeferralPosture =
+  /** Every definition in context at session start. */
+  | { posture: 'up-front'; evidence: PostureEvidence[]; reason: string }
+  /** Deferred at any size (`threshold` absent), or once definitions reach `thresholdPercent` of the context window. */
+  | { posture: 'deferred'; thresholdPercent?: number; evidence: PostureEvidence[]; reason: string }
+  | { posture: 'refused'; refusal: PostureRefusal; evidence: PostureEvidence[]; reason: string };
