@@ -40,3 +40,5 @@ export {
   type SweepReport,
   type SweptServer,
 } from './sweep/index.js';
+export { CAPTURE_INDEX_FILE, readCaptureIndex, type CaptureIndex } from './history/index.js';
+export { TOOL_SHAPE_FILE, readToolShape, type ToolShape } from './leaderboard/index.js';

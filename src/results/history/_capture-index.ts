@@ -1,4 +1,8 @@
+import { join } from 'node:path';
+import { McpctxError } from '../../errors/index.js';
+import { isPlainObject } from '../../tokens/index.js';
 import type { IsoDate, PublishedServer, ResultsState, ToolVector } from '../_model.js';
+import { parseResultsJson, readResultsText } from '../_read-file.js';
 import { compareText } from './_movement.js';
 
 export const CAPTURE_INDEX_FILE = 'capture-index.json';
@@ -47,4 +51,33 @@ function currentVector(server: PublishedServer): ToolVector | undefined {
   let newest: ToolVector | undefined;
   for (const vector of server.vectors.vectors) if (newest === undefined || vector.lastSeen >= newest.lastSeen) newest = vector;
   return newest;
+}
+
+/**
+ * `capture-index.json` of a results folder, checked for the shape `captureIndex` writes: an edited
+ * or truncated file is refused with INVALID_RESULTS naming it, never half-read.
+ */
+export async function readCaptureIndex(dir: string): Promise<CaptureIndex> {
+  const file = join(dir, CAPTURE_INDEX_FILE);
+  const value = parseResultsJson(await readResultsText(file, true), file);
+  const bad = (what: string): never => {
+    throw new McpctxError('INVALID_RESULTS', `${file}: ${what}; rebuild results/ with mcpctx sweep`, { file });
+  };
+  if (!isPlainObject(value) || value.method !== CAPTURE_INDEX_METHOD) return bad(`expected an object with method ${CAPTURE_INDEX_METHOD}`);
+  const { captures, current } = value;
+  if (!isPlainObject(captures) || !isPlainObject(current)) return bad('expected captures and current maps');
+  for (const [hash, capture] of Object.entries(captures)) {
+    if (!/^[0-9a-f]{64}$/.test(hash)) return bad(`capture key ${JSON.stringify(hash.slice(0, 80))} is not a sha256`);
+    if (!isPlainObject(capture) || typeof capture.server !== 'string' || typeof capture.current !== 'boolean' || !isIsoDate(capture.firstSeen) || !isIsoDate(capture.lastSeen)) {
+      return bad(`capture ${hash} is not { server, firstSeen, lastSeen, current }`);
+    }
+  }
+  for (const [server, hash] of Object.entries(current)) {
+    if (hash !== null && (typeof hash !== 'string' || !Object.hasOwn(captures, hash))) return bad(`current capture of ${JSON.stringify(server)} is not a capture of the index`);
+  }
+  return value as unknown as CaptureIndex;
+}
+
+function isIsoDate(value: unknown): value is IsoDate {
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value);
 }

@@ -21,4 +21,4 @@ export {
   type ToolDelta,
 } from './_movement.js';
 export { REGRESSIONS_FILE, regressionsMarkdown } from './_regressions.js';
-export { CAPTURE_INDEX_FILE, CAPTURE_INDEX_METHOD, captureIndex, captureIndexJson, type CaptureIndex } from './_capture-index.js';
+export { CAPTURE_INDEX_FILE, CAPTURE_INDEX_METHOD, captureIndex, captureIndexJson, readCaptureIndex, type CaptureIndex } from './_capture-index.js';

@@ -1,4 +1,7 @@
+import { join } from 'node:path';
 import { McpctxError } from '../../errors/index.js';
+import { isPlainObject } from '../../tokens/index.js';
+import { parseResultsJson, readResultsText } from '../_read-file.js';
 import type { ResultsState } from '../_model.js';
 
 export const TOOL_SHAPE_FILE = 'tool-shape.json';
@@ -75,4 +78,23 @@ export function nearestRankQuantiles(values: readonly number[], points: number =
 
 function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+/** `tool-shape.json` of a results folder, checked for its shape (INVALID_RESULTS naming the file otherwise). */
+export async function readToolShape(dir: string): Promise<ToolShape> {
+  const file = join(dir, TOOL_SHAPE_FILE);
+  const value = parseResultsJson(await readResultsText(file, true), file);
+  const quantiles = isPlainObject(value) ? value.quantiles : undefined;
+  const valid =
+    isPlainObject(value) &&
+    value.method === TOOL_SHAPE_METHOD &&
+    isCount(value.servers) &&
+    isCount(value.tools) &&
+    isPlainObject(quantiles) &&
+    (['whole', 'description', 'inputSchema'] as const).every((metric) => {
+      const points = quantiles[metric];
+      return Array.isArray(points) && (points.length === 0 || points.length === DEFAULT_POINTS) && points.every(isCount);
+    });
+  if (!valid) throw new McpctxError('INVALID_RESULTS', `${file}: not a ${TOOL_SHAPE_METHOD} table (101 nearest-rank points per metric); rebuild results/ with mcpctx sweep`, { file });
+  return value as unknown as ToolShape;
 }

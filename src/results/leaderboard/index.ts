@@ -11,5 +11,5 @@ export {
   type LeaderboardTrend,
 } from './_rows.js';
 export { leaderboardMarkdown } from './_markdown.js';
-export { TOOL_SHAPE_FILE, TOOL_SHAPE_METHOD, nearestRankQuantiles, toolShape, toolShapeJson, type ToolShape } from './_tool-shape.js';
+export { TOOL_SHAPE_FILE, TOOL_SHAPE_METHOD, nearestRankQuantiles, readToolShape, toolShape, toolShapeJson, type ToolShape } from './_tool-shape.js';
 export { BADGES_DIR, badgeFileName, badgeSvg } from './_badge.js';
