@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { McpctxError } from '../errors/index.js';
 import { MCPCTX_CLIENT_INFO } from '../mcp/index.js';
+import { registerAudit } from './audit.js';
 import { EXIT, type CliIo } from './_io.js';
 import { registerGateway } from './gateway.js';
 import { registerInspectResult } from './inspect-result.js';
@@ -39,6 +40,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   registerGateway(program, io, setExit);
   registerSite(program, io, setExit);
   registerSweep(program, io, setExit);
+  registerAudit(program, io, setExit);
   for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
 
   try {
