@@ -7,7 +7,7 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { isPlainObject } from '../tokens/index.js';
+import { isPlainObject, lineAndColumn } from '../tokens/index.js';
 import type { AuditRoots, EnvSetting, PlaceState, PostureEvidence, ServerRule, SettingsSource, SettingsTier } from './_types.js';
 
 /** The variables whose values decide the deferral posture; the only env values a source keeps. */
@@ -154,20 +154,6 @@ function parseStrictJson(text: string): { value: unknown } | { unreadable: Place
   if (first === undefined) return { value };
   const { line, column } = lineAndColumn(text, first.offset);
   return { unreadable: { state: 'unreadable', why: `JSON parse error: ${printParseErrorCode(first.error)}`, line, column } };
-}
-
-/** 1-based line and column (in UTF-16 code units) of an offset; `\r\n`, `\n` and a lone `\r` each end a line. */
-function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    const ch = text[i];
-    if (ch === '\n' || (ch === '\r' && text[i + 1] !== '\n')) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
 }
 
 function envSetting(value: unknown): EnvSetting {

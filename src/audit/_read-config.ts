@@ -3,7 +3,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { parseDocument } from 'yaml';
-import { isPlainObject, type JsonObject } from '../tokens/index.js';
+import { isPlainObject, lineAndColumn, type JsonObject } from '../tokens/index.js';
 import type { ConfigEntry, ConfigFormat, ConfigPlace, EntryTransport, Expansion, PlaceReport, PlaceState } from './_types.js';
 
 /**
@@ -129,7 +129,7 @@ function parseText(text: string, format: ConfigFormat): Step<JsonObject> {
         document = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
         const first = errors[0];
         if (first !== undefined) {
-          return unreadable(`not valid JSON: ${printParseErrorCode(first.error)}`, lineColumn(text, first.offset));
+          return unreadable(`not valid JSON: ${printParseErrorCode(first.error)}`, lineAndColumn(text, first.offset));
         }
         break;
       }
@@ -141,7 +141,7 @@ function parseText(text: string, format: ConfigFormat): Step<JsonObject> {
           const message = firstLine(first.message).replace(/ at line \d+, column \d+:?$/, '');
           return unreadable(
             `not valid YAML: ${message} (${first.code})`,
-            where === undefined ? lineColumn(text, first.pos[0]) : { line: where.line, column: where.col },
+            where === undefined ? lineAndColumn(text, first.pos[0]) : { line: where.line, column: where.col },
           );
         }
         document = parsed.toJS({ maxAliasCount: 100 });
@@ -166,17 +166,6 @@ function parseText(text: string, format: ConfigFormat): Step<JsonObject> {
 function firstLine(message: string): string {
   const end = message.indexOf('\n');
   return (end === -1 ? message : message.slice(0, end)).slice(0, 200);
-}
-
-/** 1-based line and column of a character offset. */
-function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let newline = text.indexOf('\n'); newline !== -1 && newline < offset; newline = text.indexOf('\n', newline + 1)) {
-    line += 1;
-    lineStart = newline + 1;
-  }
-  return { line, column: offset - lineStart + 1 };
 }
 
 function kindOf(value: unknown): string {

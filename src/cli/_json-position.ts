@@ -7,17 +7,6 @@ export function jsonSyntaxErrorOffset(text: string): number | undefined {
   return new Scanner(text).firstError();
 }
 
-/** 1-based line and column of `offset` in `text` (lines end at \n). */
-export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let index = text.indexOf('\n'); index !== -1 && index < offset; index = text.indexOf('\n', index + 1)) {
-    line += 1;
-    lineStart = index + 1;
-  }
-  return { line, column: offset - lineStart + 1 };
-}
-
 type Step = 'scalar' | 'open' | 'bad';
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;

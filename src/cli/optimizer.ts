@@ -6,7 +6,8 @@ import { MCPCTX_CLIENT_INFO } from '../mcp/index.js';
 import { ContextOptimizer, DEFAULT_TOKEN_BUDGET, parseOptimizerInput, type ContextResult } from '../optimizer/index.js';
 import { MAX_RESULT_TOKENS, MemoryRecordStore, OPTIMIZER_TOOLS, SqliteRecordStore, serveOptimizerStdio, type RecordStore } from '../optimizer/server/index.js';
 import { EXIT, type CliIo } from './_io.js';
-import { jsonSyntaxErrorOffset, lineAndColumn } from './_json-position.js';
+import { lineAndColumn } from '../tokens/index.js';
+import { jsonSyntaxErrorOffset } from './_json-position.js';
 import { parsePositiveInteger } from './_parse.js';
 import { formatCount } from './_table.js';
 

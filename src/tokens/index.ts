@@ -8,3 +8,4 @@ export {
 } from './_count.js';
 export { canonicalJson, jsonText, sha256Hex } from './_canonical.js';
 export { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan, type JsonObject } from './_json-value.js';
+export { lineAndColumn } from './_text-position.js';

@@ -4,24 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { launchKey, measureEntries, whyNotLaunched } from '../../src/audit/_measure-entries.js';
 import type { ConfigEntry } from '../../src/audit/_types.js';
 import type { MeasureOptions, Measurement } from '../../src/measure/index.js';
+import { configEntry } from './_config-entry.js';
 
 function entry(overrides: Partial<ConfigEntry>): ConfigEntry {
-  return {
-    name: 'srv',
-    client: 'cursor',
-    scope: 'user',
-    path: '/home/u/.cursor/mcp.json',
-    transport: 'stdio',
-    command: 'node',
-    args: ['server.js'],
-    envNames: [],
-    headerNames: [],
-    disabled: false,
-    alwaysLoad: false,
-    expansions: [],
-    launchEnv: {},
-    ...overrides,
-  };
+  return configEntry('srv', { client: 'cursor', path: '/home/u/.cursor/mcp.json', args: ['server.js'], ...overrides });
 }
 
 function fakeMeasure(calls: MeasureOptions[]): (options: MeasureOptions) => Promise<Measurement> {

@@ -11,25 +11,9 @@ import { launchKey } from '../../src/audit/_measure-entries.js';
 import { composeSessions, sessionTotals } from '../../src/audit/_sessions.js';
 import type { ConfigEntry, PlaceReport, SettingsSource } from '../../src/audit/_types.js';
 import type { MeasureOptions, Measurement } from '../../src/measure/index.js';
+import { configEntry } from './_config-entry.js';
 
-function entry(name: string, overrides: Partial<ConfigEntry> = {}): ConfigEntry {
-  return {
-    name,
-    client: 'claude-code',
-    scope: 'user',
-    path: '/h/.claude.json',
-    transport: 'stdio',
-    command: 'node',
-    args: [`${name}.js`],
-    envNames: [],
-    headerNames: [],
-    disabled: false,
-    alwaysLoad: false,
-    expansions: [],
-    launchEnv: {},
-    ...overrides,
-  };
-}
+const entry = configEntry;
 
 function place(scope: string, path: string, entries: ConfigEntry[], state: PlaceReport['state'] = { state: 'read' }, client: ConfigEntry['client'] = 'claude-code'): PlaceReport {
   return { client, scope, path, format: 'json', serversAt: ['mcpServers'], state, entries: entries.map((item) => ({ ...item, scope, path, client })) };

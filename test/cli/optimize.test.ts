@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { jsonSyntaxErrorOffset, lineAndColumn } from '../../src/cli/_json-position.js';
+import { jsonSyntaxErrorOffset } from '../../src/cli/_json-position.js';
+import { lineAndColumn } from '../../src/tokens/index.js';
 import { ContextOptimizer, type ContextResult, type OptimizerInput } from '../../src/optimizer/index.js';
 import { runCliCaptured, type CliRun } from '../support/cli-run.js';
 
