@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parseTree, printParseErrorCode, type Node as JsoncNode, type ParseError } from 'jsonc-parser';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { parseDocument } from 'yaml';
 import { isPlainObject, lineAndColumn, type JsonObject } from '../tokens/index.js';
@@ -126,11 +126,12 @@ function parseText(text: string, format: ConfigFormat): Step<JsonObject> {
         // Claude's and Cursor's files are plain JSON, but their readers tolerate comments and
         // trailing commas the way VS Code's do, so one lenient parser reads both.
         const errors: ParseError[] = [];
-        document = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+        const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
         const first = errors[0];
         if (first !== undefined) {
           return unreadable(`not valid JSON: ${printParseErrorCode(first.error)}`, lineAndColumn(text, first.offset));
         }
+        document = tree === undefined ? undefined : jsonValue(tree);
         break;
       }
       case 'yaml': {
@@ -161,6 +162,23 @@ function parseText(text: string, format: ConfigFormat): Step<JsonObject> {
   }
   if (!isPlainObject(document)) return unreadable(`expected an object at the top, found ${kindOf(document)}`);
   return { ok: document };
+}
+
+/**
+ * The value of a parsed JSON tree, every key an own property. jsonc-parser's own `parse` assigns
+ * keys, so a server named `__proto__` would set the object's prototype and vanish from the audit,
+ * while the client (JSON.parse) loads it. Duplicate keys: the last wins, as with JSON.parse.
+ */
+function jsonValue(node: JsoncNode): unknown {
+  if (node.type === 'array') return (node.children ?? []).map(jsonValue);
+  if (node.type !== 'object') return node.value as unknown;
+  const object: JsonObject = {};
+  for (const property of node.children ?? []) {
+    const [key, value] = property.children ?? [];
+    if (key === undefined) continue;
+    Object.defineProperty(object, String(key.value), { value: value === undefined ? null : jsonValue(value), enumerable: true, writable: true, configurable: true });
+  }
+  return object;
 }
 
 function firstLine(message: string): string {

@@ -484,6 +484,15 @@ describe('readPlace on broken and missing files', () => {
     expect(d).toMatchObject({ state: { state: 'read' }, serversAt: [], entries: [] });
   });
 
+  it('reads a server named __proto__ (JSON.parse gives the client one) and takes the last of duplicate keys', async () => {
+    write(join(roots.home, '.cursor', 'mcp.json'), '{ "mcpServers": { "__proto__": { "command": "hidden" }, "a": { "command": "first" }, "a": { "command": "second" } } }');
+    const report = await readPlace(place('cursor', 'user'));
+    expect(report.entries.map((entry) => [entry.name, entry.command])).toEqual([
+      ['__proto__', 'hidden'],
+      ['a', 'second'],
+    ]);
+  });
+
   it('tells absent from unreadable', async () => {
     expect((await readPlace(givenPlace(join(scratch, 'missing.json')))).state).toEqual({ state: 'absent' });
     const file = write(join(scratch, 'file.json'), '{}');
