@@ -38,7 +38,13 @@ export type McpctxErrorCode =
   | 'RESULT_TOO_LARGE'
   | 'AUTH_REQUIRED'
   | 'UNREACHABLE'
-  | 'HTTP_STATUS';
+  | 'HTTP_STATUS'
+  /** A model provider answered with an error (after retries), or not in its API's shape. */
+  | 'PROVIDER_ERROR'
+  /** A provider needs an API key and the env variable named for it is unset. */
+  | 'MISSING_KEY'
+  /** A scripted provider has no turn for this request. */
+  | 'NO_SCRIPTED_TURN';
 
 export class McpctxError extends Error {
   readonly code: McpctxErrorCode;

@@ -1,0 +1,102 @@
+/**
+ * One interface over model providers (Anthropic Messages, OpenAI-compatible chat completions, a
+ * scripted provider for tests and demos): a chat turn with native tool use, an optional output
+ * JSON schema, usage, the stop reason, and the exact bytes sent and received, for receipts. API
+ * keys are read from an env variable named by the caller and never appear in a request record, a
+ * response record, an error or a log.
+ */
+
+/** A tool offered to the model natively (the provider's tools field). */
+export interface ProviderTool {
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments (MCP's `inputSchema`). */
+  inputSchema: Record<string, unknown>;
+}
+
+export type ContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | { type: 'tool_result'; toolUseId: string; content: string; isError?: boolean };
+
+/**
+ * A message of the conversation. Every `tool_use` of an assistant message must be answered by a
+ * `tool_result` with its id in the next user message, and a `tool_result` must answer a `tool_use`
+ * of the message before: providers refuse a conversation that breaks this (INVALID_ARGUMENT)
+ * before anything is sent.
+ */
+export interface ChatMessage {
+  role: 'user' | 'assistant';
+  content: ContentBlock[];
+}
+
+export interface ChatRequest {
+  model: string;
+  system?: string;
+  messages: ChatMessage[];
+  tools?: ProviderTool[];
+  /** Constrain the answer to this JSON schema (structured output, `response_format`). */
+  outputSchema?: { name: string; schema: Record<string, unknown> };
+  maxTokens: number;
+  temperature?: number;
+  /** Hard deadline for the whole call, retries included, in ms. Default 120,000. */
+  timeoutMs?: number;
+}
+
+/** Normalized stop reasons; `rawStopReason` keeps the provider's own word. */
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'other';
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+
+/** What was sent and received, byte for byte (the last attempt), for receipts. Never a key or an auth header. */
+export interface RawExchange {
+  url: string;
+  /** The request body as sent. */
+  request: string;
+  /** The response body as received (for a stream, the whole event stream). */
+  response: string;
+  status: number;
+}
+
+export interface ChatResponse {
+  /** Text and tool_use blocks, in order. */
+  content: ContentBlock[];
+  stopReason: StopReason;
+  rawStopReason: string | null;
+  usage: Usage;
+  /** The model the provider says answered. */
+  model: string;
+  raw: RawExchange;
+  /** HTTP attempts made (1 without retries). */
+  attempts: number;
+}
+
+export type ProviderName = 'anthropic' | 'openai-compatible' | 'scripted';
+
+export interface Provider {
+  readonly name: ProviderName;
+  /** The API base URL used (recorded in receipts); null for the scripted provider. */
+  readonly baseUrl: string | null;
+  chat(request: ChatRequest): Promise<ChatResponse>;
+  /** Input tokens the request would cost, where the API can count them (Anthropic's count_tokens). */
+  countTokens?(request: Omit<ChatRequest, 'maxTokens'>): Promise<{ inputTokens: number; raw: RawExchange }>;
+}
+
+/** Settings shared by the HTTP providers. */
+export interface HttpProviderOptions {
+  /** Default: the vendor's public API (Anthropic), or required (OpenAI-compatible). */
+  baseUrl?: string;
+  /** NAME of the env variable holding the API key (never the key). */
+  apiKeyEnv?: string;
+  /** Where the key is read; default process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Retries after the first attempt on 408/409/429/5xx (Anthropic's 529 included). Default 3. */
+  maxRetries?: number;
+  /** fetch to use (tests); default globalThis.fetch. */
+  fetch?: typeof fetch;
+}

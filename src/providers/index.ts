@@ -1,0 +1,16 @@
+// Model providers behind one interface (`Provider`): Anthropic Messages, OpenAI-compatible chat
+// completions (Ollama, vLLM, llama.cpp server) and a scripted provider for offline runs.
+export { checkConversation } from './_conversation.js';
+export type {
+  ChatMessage,
+  ChatRequest,
+  ChatResponse,
+  ContentBlock,
+  HttpProviderOptions,
+  Provider,
+  ProviderName,
+  ProviderTool,
+  RawExchange,
+  StopReason,
+  Usage,
+} from './_types.js';
