@@ -1,3 +1,4 @@
+import type { ClaudeDivergence } from './_claude-divergence.js';
 import { McpctxError } from '../errors/index.js';
 import {
   DEFAULT_PROTOCOL_VERSION,
@@ -130,6 +131,8 @@ export interface Measurement {
   timings: CaptureTimings & { elapsedMs: number };
   attempts: AttemptSummary[];
   stderrTail?: string;
+  /** Claude divergence (tools-delta/v1), only when measured with a Claude model (`measure --claude-model`). */
+  claude?: ClaudeDivergence;
 }
 
 /**

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { McpctxError } from '../errors/index.js';
 import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan } from '../tokens/index.js';
 import { catalogCost, type CatalogCost } from './_catalog-cost.js';
+import { projectionFigures } from './_claude-divergence.js';
 import { MEASUREMENT_FILE } from './_files.js';
 import { METHODOLOGY } from './_measure.js';
 import { RECORD_STATUSES, plural, shortJson } from './_status.js';
@@ -103,16 +104,44 @@ export function verifyMeasurement(value: unknown): VerifyReport {
   }
   const cost = catalogCost(capture, typeof instructions === 'string' ? instructions : null);
   const differences = compareFigures(recorded, cost);
+  const checked: string[] = [...FIGURES];
+  // The claude block is checked only when present: what re-derives from the capture must.
+  if (recorded.claude !== undefined) {
+    differences.push(...compareClaude(recorded.claude, capture, cost));
+    checked.push('claude');
+  }
+  const claudeNote = recorded.claude === undefined ? '' : '; claude.claudeTokens comes from count_tokens and is not re-derivable offline';
   return {
     ...identity,
     ok: differences.length === 0,
     differences,
-    checked: [...FIGURES],
+    checked,
     note:
-      differences.length === 0
+      (differences.length === 0
         ? `re-derived ${cost.totalTokens} tokens, ${cost.canonicalBytes} bytes, sha256 ${cost.canonicalSha256} from rawToolsCapture`
-        : `${plural(differences.length, 'recorded figure')} ${differences.length === 1 ? 'does' : 'do'} not re-derive from rawToolsCapture`,
+        : `${plural(differences.length, 'recorded figure')} ${differences.length === 1 ? 'does' : 'do'} not re-derive from rawToolsCapture`) + claudeNote,
   };
+}
+
+/** The Claude divergence block against the capture: its projection figures, its capture hash, and its own arithmetic. */
+function compareClaude(claude: unknown, capture: readonly unknown[], cost: CatalogCost): VerifyDifference[] {
+  if (!isPlainObject(claude)) return [{ field: 'claude', recorded: claude, recomputed: 'an object (tools-delta/v1)' }];
+  const differences: VerifyDifference[] = [];
+  let expected: ReturnType<typeof projectionFigures> | undefined;
+  try {
+    expected = projectionFigures(capture, cost.totalTokens);
+  } catch {
+    return [{ field: 'claude', recorded: claude.projectedTokens, recomputed: 'a capture whose tools all have names' }];
+  }
+  const compare = (field: string, had: unknown, want: unknown): void => {
+    if (JSON.stringify(had) !== JSON.stringify(want)) differences.push({ field: `claude.${field}`, recorded: had, recomputed: want });
+  };
+  compare('projectedTokens', claude.projectedTokens, expected.projectedTokens);
+  compare('fieldSelectionShare', claude.fieldSelectionShare, expected.fieldSelectionShare);
+  compare('canonicalSha256', claude.canonicalSha256, cost.canonicalSha256);
+  const { withTools, withoutTools } = claude;
+  compare('claudeTokens', claude.claudeTokens, typeof withTools === 'number' && typeof withoutTools === 'number' ? withTools - withoutTools : 'withTools - withoutTools');
+  return differences;
 }
 
 /** Every recorded figure against its recomputed value; per-tool and session-start figures one by one. */

@@ -1,5 +1,14 @@
 export { BAND_LIMITS, bandFor, type Band } from './_band.js';
 export {
+  CLAUDE_DIVERGENCE_METHOD,
+  claudeDivergence,
+  claudeProjection,
+  projectionFigures,
+  type AnthropicToolProjection,
+  type ClaudeDivergence,
+  type ClaudeTokenCounter,
+} from './_claude-divergence.js';
+export {
   catalogCost,
   type CatalogCost,
   type CatalogCostOptions,

@@ -15,6 +15,8 @@ const EMPTY = '—';
  */
 export function leaderboardMarkdown(state: ResultsState): string {
   const board = leaderboard(state);
+  // The column appears only when some record carries the block: older results keep their bytes.
+  const withClaude = board.rows.some((row) => row.claude !== undefined);
   const lines: string[] = [
     '# Context cost leaderboard',
     '',
@@ -27,8 +29,8 @@ export function leaderboardMarkdown(state: ResultsState): string {
       'tool definitions loads; ≥ marks a floor, a record that predates capturing the instructions. ' +
       'Trend compares the last two measurements taken under the same isolation.',
     '',
-    tableLine(['rank', 'server', 'band', 'tools', 'tokens', 'session start', 'status', 'last measured', 'trend']),
-    '|---:|:---|:---|---:|---:|---:|:---|:---|:---|',
+    tableLine(['rank', 'server', 'band', 'tools', 'tokens', 'session start', ...(withClaude ? ['claude'] : []), 'status', 'last measured', 'trend']),
+    `|---:|:---|:---|---:|---:|---:|${withClaude ? '---:|' : ''}:---|:---|:---|`,
     ...board.rows.map((row) =>
       tableLine([
         row.rank === null ? EMPTY : String(row.rank),
@@ -37,12 +39,17 @@ export function leaderboardMarkdown(state: ResultsState): string {
         formatCount(row.tools),
         formatCount(row.tokens),
         row.sessionStart === null ? EMPTY : `${row.sessionStartFloor ? '≥ ' : ''}${formatCount(row.sessionStart)}`,
+        ...(withClaude ? [row.claude === undefined ? EMPTY : formatCount(row.claude.tokens)] : []),
         row.status,
         row.lastMeasured ?? 'never',
         formatTrend(row.trend),
       ]),
     ),
   ];
+  if (withClaude) {
+    const models = [...new Set(board.rows.flatMap((row) => (row.claude === undefined ? [] : [row.claude.model])))];
+    lines.push('', `Claude is what the tools add to an Anthropic request (count_tokens with and without them, method tools-delta/v1; ${models.map(markdownText).join(', ')}), shown only where the record carries it for its current capture.`);
+  }
 
   const deferringCostsMore = board.rows.filter((row) => row.sessionStart !== null && row.tokens !== null && row.sessionStart > row.tokens);
   if (deferringCostsMore.length > 0) {

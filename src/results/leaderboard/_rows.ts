@@ -36,6 +36,11 @@ export interface LeaderboardRow {
   canonicalSha256: string | null;
   /** The record's note, printable and on one line; '' when none. */
   note: string;
+  /**
+   * Claude divergence (tools-delta/v1): what the tools add to an Anthropic request, on `model`.
+   * Present only when the record carries it for the capture it holds (a stale block is left out).
+   */
+  claude?: { tokens: number; model: string };
 }
 
 export interface Leaderboard {
@@ -99,7 +104,18 @@ function rowFor(server: PublishedServer, state: ResultsState): LeaderboardRow {
     isolation: record?.isolation?.kind ?? null,
     canonicalSha256: record?.canonicalSha256 ?? null,
     note: printableText(typeof record?.note === 'string' ? record.note : '', 'note'),
+    ...claudeOf(record),
   };
+}
+
+/** The claude column of a record, when its block belongs to the record's own capture. */
+function claudeOf(record: Measurement | null | undefined): Pick<LeaderboardRow, 'claude'> {
+  const block: unknown = record?.claude;
+  if (typeof block !== 'object' || block === null) return {};
+  const { claudeTokens, model, canonicalSha256 } = block as Record<string, unknown>;
+  const tokens = count(claudeTokens);
+  if (tokens === null || typeof model !== 'string' || canonicalSha256 !== record?.canonicalSha256) return {};
+  return { claude: { tokens, model: printableText(model, 'note') } };
 }
 
 // A record made before session-start load existed has no serverInstructions field at all; null
