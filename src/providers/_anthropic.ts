@@ -1,0 +1,436 @@
+// The Anthropic Messages API behind `Provider`: a streamed chat turn assembled into one message, and
+// count_tokens. Built on @anthropic-ai/sdk with its own retries off (maxRetries 0): retries here
+// follow one documented policy, are counted, and stop at one hard deadline for the whole call.
+import Anthropic, { APIConnectionError, APIError } from '@anthropic-ai/sdk';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { McpctxError } from '../errors/index.js';
+import { isPlainObject } from '../tokens/index.js';
+import { checkConversation } from './_conversation.js';
+import type {
+  ChatMessage,
+  ChatRequest,
+  ChatResponse,
+  ContentBlock,
+  HttpProviderOptions,
+  Provider,
+  ProviderTool,
+  RawExchange,
+  StopReason,
+  Usage,
+} from './_types.js';
+
+const DEFAULT_BASE_URL = 'https://api.anthropic.com';
+const DEFAULT_KEY_ENV = 'ANTHROPIC_API_KEY';
+const DEFAULT_TIMEOUT_MS = 120_000;
+const DEFAULT_MAX_RETRIES = 3;
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 8_000;
+
+export function anthropicProvider(options: HttpProviderOptions = {}): Provider {
+  const baseUrl = checkBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+    throw new McpctxError('INVALID_ARGUMENT', `maxRetries must be a non-negative integer, got ${String(maxRetries)}`);
+  }
+  const settings: CallSettings = {
+    baseUrl,
+    maxRetries,
+    apiKeyEnv: options.apiKeyEnv ?? DEFAULT_KEY_ENV,
+    env: options.env ?? process.env,
+    fetch: options.fetch ?? globalThis.fetch,
+  };
+  return {
+    name: 'anthropic',
+    baseUrl,
+    async chat(request) {
+      checkConversation(request.messages);
+      checkRequest(request);
+      const body = messagesBody(request);
+      const { value, raw, attempts } = await callWithRetries(settings, request.timeoutMs, async (client, signal) => {
+        const stream = await client.messages.create(body, { signal });
+        return assembleStream(stream);
+      });
+      return { ...value, raw, attempts };
+    },
+    async countTokens(request) {
+      checkConversation(request.messages);
+      checkRequest(request);
+      const body = countTokensBody(request);
+      const { value, raw } = await callWithRetries(settings, request.timeoutMs, async (client, signal) => {
+        const answer: unknown = await client.messages.countTokens(body, { signal });
+        if (!isPlainObject(answer) || !isTokenCount(answer.input_tokens)) throw notInShape('count_tokens answered without a numeric input_tokens');
+        return answer.input_tokens;
+      });
+      return { inputTokens: value, raw };
+    },
+  };
+}
+
+// ---------------------------------------------------------------- request bodies
+
+type CountRequest = Omit<ChatRequest, 'maxTokens'>;
+
+function messagesBody(request: ChatRequest): Anthropic.MessageCreateParamsStreaming {
+  return {
+    model: request.model,
+    max_tokens: request.maxTokens,
+    ...(request.system !== undefined ? { system: request.system } : {}),
+    messages: request.messages.map(toAnthropicMessage),
+    ...(request.tools !== undefined && request.tools.length > 0 ? { tools: request.tools.map(toAnthropicTool) } : {}),
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.outputSchema !== undefined ? outputFormat(request.outputSchema.schema) : {}),
+    stream: true,
+  };
+}
+
+/** count_tokens takes the prompt only: model, system, messages, tools. */
+function countTokensBody(request: CountRequest): Anthropic.MessageCountTokensParams {
+  return {
+    model: request.model,
+    ...(request.system !== undefined ? { system: request.system } : {}),
+    messages: request.messages.map(toAnthropicMessage),
+    ...(request.tools !== undefined && request.tools.length > 0 ? { tools: request.tools.map(toAnthropicTool) } : {}),
+  };
+}
+
+/**
+ * Structured outputs, as documented today (platform.claude.com, build-with-claude/structured-outputs):
+ * `output_config.format = { type: 'json_schema', schema }`. The earlier beta spelled it as a
+ * top-level `output_format` behind a beta header; only this function knows the spelling.
+ */
+function outputFormat(schema: Record<string, unknown>): { output_config: Anthropic.OutputConfig } {
+  return { output_config: { format: { type: 'json_schema', schema } } };
+}
+
+function toAnthropicMessage(message: ChatMessage): Anthropic.MessageParam {
+  return { role: message.role, content: message.content.map(toAnthropicBlock) };
+}
+
+function toAnthropicBlock(block: ContentBlock): Anthropic.ContentBlockParam {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'tool_use':
+      return { type: 'tool_use', id: block.id, name: block.name, input: block.input };
+    case 'tool_result':
+      return {
+        type: 'tool_result',
+        tool_use_id: block.toolUseId,
+        content: block.content,
+        ...(block.isError !== undefined ? { is_error: block.isError } : {}),
+      };
+  }
+}
+
+function toAnthropicTool(tool: ProviderTool): Anthropic.Tool {
+  return {
+    name: tool.name,
+    ...(tool.description !== undefined ? { description: tool.description } : {}),
+    // MCP's inputSchema is sent as is; the SDK's type only insists on `type: 'object'`, which MCP requires too.
+    input_schema: tool.inputSchema as Anthropic.Tool.InputSchema,
+  };
+}
+
+function checkRequest(request: CountRequest & { maxTokens?: number }): void {
+  if (typeof request.model !== 'string' || request.model === '') throw new McpctxError('INVALID_ARGUMENT', 'a chat request needs a model');
+  if (request.maxTokens !== undefined && (!Number.isInteger(request.maxTokens) || request.maxTokens < 1)) {
+    throw new McpctxError('INVALID_ARGUMENT', `maxTokens must be a positive integer, got ${String(request.maxTokens)}`);
+  }
+  if (request.timeoutMs !== undefined && (!Number.isFinite(request.timeoutMs) || request.timeoutMs <= 0)) {
+    throw new McpctxError('INVALID_ARGUMENT', `timeoutMs must be a positive number of milliseconds, got ${String(request.timeoutMs)}`);
+  }
+}
+
+function checkBaseUrl(baseUrl: string): string {
+  if (!URL.canParse(baseUrl)) throw new McpctxError('INVALID_ARGUMENT', `baseUrl is not a URL: ${JSON.stringify(baseUrl)}`);
+  return baseUrl.replace(/\/+$/, '');
+}
+
+// ---------------------------------------------------------------- the streamed answer
+
+type PendingBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; json: string; startInput: unknown }
+  /** Blocks mcpctx does not carry (thinking, server tools): read past, left out. */
+  | { type: 'skipped' };
+
+type AssembledTurn = Omit<ChatResponse, 'raw' | 'attempts'>;
+
+const STOP_REASONS: Readonly<Record<string, StopReason>> = {
+  end_turn: 'end_turn',
+  tool_use: 'tool_use',
+  max_tokens: 'max_tokens',
+  stop_sequence: 'stop_sequence',
+  refusal: 'refusal',
+};
+
+/**
+ * Folds the event stream into one message. The stream must reach `message_stop`: one that ends
+ * before it (the connection closed, or the server just stopped) is a truncated stream, and is not
+ * retried, because the model may already have acted on part of the turn.
+ */
+async function assembleStream(events: AsyncIterable<unknown>): Promise<AssembledTurn> {
+  let model: string | undefined;
+  let usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  let rawStopReason: string | null = null;
+  let stopped = false;
+  const blocks: PendingBlock[] = [];
+  try {
+    for await (const event of events) {
+      if (!isPlainObject(event) || typeof event.type !== 'string') throw notInShape('a stream event without a type');
+      switch (event.type) {
+        case 'message_start': {
+          const message = event.message;
+          if (!isPlainObject(message) || typeof message.model !== 'string' || !isPlainObject(message.usage)) {
+            throw notInShape('message_start without a message, its model and its usage');
+          }
+          model = message.model;
+          usage = readUsage(message.usage, usage);
+          break;
+        }
+        case 'content_block_start':
+          blocks[blockIndex(event)] = startBlock(event.content_block);
+          break;
+        case 'content_block_delta': {
+          const index = blockIndex(event);
+          const block = blocks[index];
+          if (block === undefined) throw notInShape(`a delta for content block ${index}, which never started`);
+          addDelta(block, event.delta);
+          break;
+        }
+        case 'message_delta': {
+          const delta = event.delta;
+          if (isPlainObject(delta) && typeof delta.stop_reason === 'string') rawStopReason = delta.stop_reason;
+          if (isPlainObject(event.usage)) usage = readUsage(event.usage, usage);
+          break;
+        }
+        case 'message_stop':
+          stopped = true;
+          break;
+        // content_block_stop needs nothing; unknown events are skipped, as the API's versioning asks.
+      }
+    }
+  } catch (error) {
+    if (error instanceof McpctxError) throw error;
+    if (error instanceof APIError) throw new McpctxError('PROVIDER_ERROR', `the stream reported an error: ${apiErrorText(error)}`, {}, { cause: error });
+    throw new McpctxError('PROVIDER_ERROR', 'truncated stream: the connection broke before message_stop', {}, { cause: error });
+  }
+  if (!stopped) throw new McpctxError('PROVIDER_ERROR', 'truncated stream: it ended before message_stop');
+  if (model === undefined) throw notInShape('a stream without message_start');
+  return {
+    content: blocks.flatMap(finishBlock),
+    stopReason: rawStopReason !== null ? (STOP_REASONS[rawStopReason] ?? 'other') : 'other',
+    rawStopReason,
+    usage,
+    model,
+  };
+}
+
+function blockIndex(event: Record<string, unknown>): number {
+  const index = event.index;
+  if (typeof index !== 'number' || !Number.isInteger(index) || index < 0) throw notInShape(`${String(event.type)} without a block index`);
+  return index;
+}
+
+function startBlock(block: unknown): PendingBlock {
+  if (!isPlainObject(block)) throw notInShape('content_block_start without a content_block');
+  if (block.type === 'text') return { type: 'text', text: typeof block.text === 'string' ? block.text : '' };
+  if (block.type === 'tool_use') {
+    if (typeof block.id !== 'string' || typeof block.name !== 'string') throw notInShape('a tool_use block without its id and name');
+    return { type: 'tool_use', id: block.id, name: block.name, json: '', startInput: block.input };
+  }
+  return { type: 'skipped' };
+}
+
+function addDelta(block: PendingBlock, delta: unknown): void {
+  if (!isPlainObject(delta)) throw notInShape('content_block_delta without a delta');
+  if (delta.type === 'text_delta' && block.type === 'text' && typeof delta.text === 'string') block.text += delta.text;
+  else if (delta.type === 'input_json_delta' && block.type === 'tool_use' && typeof delta.partial_json === 'string') block.json += delta.partial_json;
+}
+
+function finishBlock(block: PendingBlock): ContentBlock[] {
+  if (block.type === 'skipped') return [];
+  if (block.type === 'text') return [{ type: 'text', text: block.text }];
+  // A tool called without arguments streams no input_json_delta; its input is the start's `{}`.
+  if (block.json === '') return [{ type: 'tool_use', id: block.id, name: block.name, input: block.startInput ?? {} }];
+  try {
+    return [{ type: 'tool_use', id: block.id, name: block.name, input: JSON.parse(block.json) as unknown }];
+  } catch {
+    throw notInShape(`the input of tool_use ${JSON.stringify(block.id)} is not JSON`);
+  }
+}
+
+/** Usage fields absent from an event keep their earlier value; message_delta's counts are cumulative. */
+function readUsage(value: Record<string, unknown>, previous: Usage): Usage {
+  const count = (key: string, fallback: number): number => {
+    const found = value[key];
+    return isTokenCount(found) ? found : fallback;
+  };
+  return {
+    inputTokens: count('input_tokens', previous.inputTokens),
+    outputTokens: count('output_tokens', previous.outputTokens),
+    cacheReadTokens: count('cache_read_input_tokens', previous.cacheReadTokens),
+    cacheWriteTokens: count('cache_creation_input_tokens', previous.cacheWriteTokens),
+  };
+}
+
+function isTokenCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+function notInShape(what: string): McpctxError {
+  return new McpctxError('PROVIDER_ERROR', `the Anthropic API answered outside its documented shape: ${what}`);
+}
+
+// ---------------------------------------------------------------- HTTP: key, recording, retries, deadline
+
+interface CallSettings {
+  baseUrl: string;
+  maxRetries: number;
+  apiKeyEnv: string;
+  env: Readonly<Record<string, string | undefined>>;
+  fetch: typeof fetch;
+}
+
+/** What the recording fetch saw: attempts so far and the last attempt's bytes (never its headers). */
+interface Recorder {
+  attempts: number;
+  last: RawExchange | undefined;
+}
+
+/**
+ * Runs `attempt` until it succeeds, retrying on 408/409/429/5xx (529 included) after the server's
+ * retry-after-ms / retry-after or an exponential backoff with jitter, at most `maxRetries` times
+ * and never past the deadline. Only HTTP statuses are retried: a connection failure or a stream
+ * that broke mid-way is reported at once.
+ */
+async function callWithRetries<T>(
+  settings: CallSettings,
+  timeoutMs: number | undefined,
+  attempt: (client: Anthropic, signal: AbortSignal) => Promise<T>,
+): Promise<{ value: T; raw: RawExchange; attempts: number }> {
+  const apiKey = settings.env[settings.apiKeyEnv];
+  if (apiKey === undefined || apiKey === '') {
+    throw new McpctxError('MISSING_KEY', `no Anthropic API key: the environment variable ${settings.apiKeyEnv} is unset or empty`, { variable: settings.apiKeyEnv });
+  }
+  const budgetMs = timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadlineAt = Date.now() + budgetMs;
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), budgetMs);
+  const recorder: Recorder = { attempts: 0, last: undefined };
+  const client = new Anthropic({
+    apiKey,
+    baseURL: settings.baseUrl,
+    fetch: recordingFetch(settings.fetch, recorder),
+    maxRetries: 0,
+    timeout: budgetMs,
+    // The SDK's logger could print request details; mcpctx reports through errors instead.
+    logLevel: 'off',
+  });
+  try {
+    for (let retry = 0; ; retry += 1) {
+      try {
+        const value = await attempt(client, deadline.signal);
+        return { value, raw: lastExchange(recorder), attempts: recorder.attempts };
+      } catch (error) {
+        if (deadline.signal.aborted || Date.now() >= deadlineAt) throw deadlineError(budgetMs, recorder, error);
+        const status = error instanceof APIError ? error.status : undefined;
+        if (status === undefined || !isRetryable(status) || retry >= settings.maxRetries) throw providerError(error, recorder);
+        const waitMs = retryDelayMs(error instanceof APIError ? error.headers : undefined, retry);
+        if (Date.now() + waitMs >= deadlineAt) {
+          throw providerError(error, recorder, `; not retried: waiting ${Math.round(waitMs)} ms would pass the ${budgetMs} ms deadline`);
+        }
+        try {
+          await sleep(waitMs, undefined, { signal: deadline.signal });
+        } catch (slept) {
+          throw deadlineError(budgetMs, recorder, slept);
+        }
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function isRetryable(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+function retryDelayMs(headers: Headers | undefined, retry: number): number {
+  const afterMs = headers?.get('retry-after-ms');
+  if (afterMs != null && afterMs.trim() !== '' && Number(afterMs) >= 0) return Number(afterMs);
+  const after = headers?.get('retry-after');
+  if (after != null && after.trim() !== '') {
+    if (Number(after) >= 0) return Number(after) * 1000;
+    const date = Date.parse(after);
+    if (!Number.isNaN(date)) return Math.max(0, date - Date.now());
+  }
+  // Full backoff shrunk by up to a quarter at random, so clients that failed together retry apart.
+  return Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retry) * (1 - Math.random() * 0.25);
+}
+
+/**
+ * A fetch that counts attempts and keeps the URL, request body, status and response body of the
+ * last one. The response body is copied as the SDK reads it, so a stream is recorded whole,
+ * including when it breaks. Headers are never kept: the key rides in them.
+ */
+function recordingFetch(base: typeof fetch, recorder: Recorder): typeof fetch {
+  return async (input, init) => {
+    recorder.attempts += 1;
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const exchange: RawExchange = { url, request: typeof init?.body === 'string' ? init.body : '', response: '', status: 0 };
+    recorder.last = exchange;
+    const response = await base(input, init);
+    exchange.status = response.status;
+    if (response.body === null) return response;
+    const decoder = new TextDecoder();
+    const copy = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        exchange.response += decoder.decode(chunk, { stream: true });
+        controller.enqueue(chunk);
+      },
+      flush() {
+        exchange.response += decoder.decode();
+      },
+    });
+    return new Response(response.body.pipeThrough(copy), { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
+function lastExchange(recorder: Recorder): RawExchange {
+  // Never undefined after an attempt; the fallback keeps the type honest.
+  return recorder.last !== undefined ? { ...recorder.last } : { url: '', request: '', response: '', status: 0 };
+}
+
+function providerError(error: unknown, recorder: Recorder, suffix = ''): McpctxError {
+  if (error instanceof McpctxError) {
+    if (error.code !== 'PROVIDER_ERROR') return error;
+    return new McpctxError('PROVIDER_ERROR', error.message + suffix, { ...error.data, attempts: recorder.attempts, raw: lastExchange(recorder) }, { cause: error.cause });
+  }
+  const raw = lastExchange(recorder);
+  const message =
+    error instanceof APIError && error.status !== undefined
+      ? `Anthropic answered HTTP ${error.status}: ${apiErrorText(error)}`
+      : error instanceof APIConnectionError
+        ? `could not reach ${raw.url || 'the Anthropic API'}: ${describeCause(error)}`
+        : `the Anthropic call failed: ${error instanceof Error ? error.message : String(error)}`;
+  const status = error instanceof APIError && error.status !== undefined ? error.status : null;
+  return new McpctxError('PROVIDER_ERROR', message + suffix, { status, attempts: recorder.attempts, raw }, { cause: error });
+}
+
+function deadlineError(budgetMs: number, recorder: Recorder, cause: unknown): McpctxError {
+  return new McpctxError('DEADLINE', `the Anthropic call passed its ${budgetMs} ms deadline`, { timeoutMs: budgetMs, attempts: recorder.attempts }, { cause });
+}
+
+/** The API's own `error.type: error.message` when the body carries one, else the SDK's message. */
+function apiErrorText(error: APIError): string {
+  const body = error.error;
+  const inner = isPlainObject(body) && isPlainObject(body.error) ? body.error : undefined;
+  if (inner !== undefined && typeof inner.message === 'string') return typeof inner.type === 'string' ? `${inner.type}: ${inner.message}` : inner.message;
+  return error.message;
+}
+
+function describeCause(error: Error): string {
+  const cause = error.cause;
+  return cause instanceof Error ? cause.message : error.message;
+}
