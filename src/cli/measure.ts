@@ -5,6 +5,8 @@ import {
   DEFAULT_RUNS,
   DEFAULT_TIMEOUT_MS,
   bandFor,
+  claudeDivergence,
+  type ClaudeTokenCounter,
   checkMeasurementTarget,
   loadServersFile,
   measureServer,
@@ -16,6 +18,7 @@ import {
   type ServersFile,
 } from '../measure/index.js';
 import { DECLARABLE_CAPABILITIES, DEFAULT_PROTOCOL_VERSION, checkRemoteSpec, type RemoteSpec } from '../mcp/index.js';
+import { anthropicProvider } from '../providers/index.js';
 import { EXIT, type CliIo } from './_io.js';
 import { formatCount, formatShare, renderTable } from './_table.js';
 import { MALFORMED_HEADER, collectEnv, collectHeader, parseCapabilities, parsePositiveInteger, parseTimeoutMs } from './_parse.js';
@@ -35,7 +38,12 @@ interface MeasureFlags {
   cwd?: string;
   name?: string;
   recordArgs?: boolean;
+  claudeModel?: string;
+  claudeKeyEnv: string;
+  claudeBaseUrl?: string;
 }
+
+const DEFAULT_CLAUDE_KEY_ENV = 'ANTHROPIC_API_KEY';
 
 export function registerMeasure(program: Command, io: CliIo, setExit: (code: number) => void): void {
   program
@@ -49,7 +57,8 @@ export function registerMeasure(program: Command, io: CliIo, setExit: (code: num
         'Statuses: measured, dynamic (the catalog changed between captures), auth-required, startup-failure, timeout, protocol-mismatch, remote-auth-wall.',
         'The default name is the npm package with its scope (@eslint/mcp: eslint-mcp), else the script or command name. --out never replaces the measurement of another server (another command or arguments) under the same name: it refuses before measuring; pass --name. With --servers, each result is written as soon as it is known.',
         '--servers FILE takes a YAML or JSON list of servers, or an MCP client config with an "mcpServers" map (Claude Desktop, Cursor; VS Code\'s "servers" map too). An entry with url instead of command is a remote server: headers is a map of Header-Name: ENV_VAR_NAME (the variable\'s name, never the value), type sse forces HTTP+SSE, http or streamable-http streamable HTTP; without type the transport is detected.',
-        'Exit codes: 0 measured; 2 usage error (also a missing servers file, or a name taken by another server); 3 a server could not be measured (its status says why).',
+        'Claude divergence (method tools-delta/v1): --claude-model M projects the capture onto the three fields an Anthropic tool has (name, description, input_schema), asks count_tokens for a one-token message with and without those tools, and records the difference as claudeTokens in a claude block of measurement.json, beside the field-selection share (o200k of the projection against the whole capture) and the model id. The key is read from ANTHROPIC_API_KEY (or the variable --claude-key-env names) and is never printed or written; without it the flag is a usage error. --claude-base-url points at another endpoint (a proxy, a test server).',
+        'Exit codes: 0 measured; 2 usage error (also a missing servers file, a name taken by another server, or --claude-model without a key); 3 a server could not be measured (its status says why), or count_tokens failed.',
       ].join('\n\n'),
     )
     .usage('[options] -- <command> [args...]\n       mcpctx measure --url URL [--header NAME=ENV_NAME] [options]\n       mcpctx measure --servers FILE [--json] [--out DIR]')
@@ -77,6 +86,9 @@ export function registerMeasure(program: Command, io: CliIo, setExit: (code: num
     .option('--cwd <dir>', 'working directory of the server')
     .option('--name <label>', 'label for the table and the output folder')
     .option('--record-args', 'record the server arguments as given, credential-looking values included')
+    .option('--claude-model <model>', 'also measure what the tools add to an Anthropic request on this model (count_tokens; tools-delta/v1)')
+    .option('--claude-key-env <NAME>', 'with --claude-model: the environment variable holding the Anthropic API key', DEFAULT_CLAUDE_KEY_ENV)
+    .option('--claude-base-url <url>', 'with --claude-model: the Messages API base URL (default https://api.anthropic.com)')
     .action(async (server: string[], flags: MeasureFlags) => {
       setExit(await runMeasure(server, flags, io));
     });
@@ -89,10 +101,13 @@ async function runMeasure(server: string[], flags: MeasureFlags, io: CliIo): Pro
   if (out !== undefined) {
     for (const job of jobs) await checkMeasurementTarget(out, job.name, recordedLaunch(job.launch, { recordArgs: job.recordArgs }));
   }
+  const claude = flags.claudeModel === undefined ? undefined : claudeCounter(flags.claudeModel, flags, io);
+  let claudeFailed = false;
   const measurements: Measurement[] = [];
   for (const [index, job] of jobs.entries()) {
     if (io.stderr.isTTY && jobs.length > 1) io.stderr.write(`measuring ${index + 1}/${jobs.length}: ${job.name}\n`);
     const measurement = await measureServer(job);
+    if (claude !== undefined && !(await addClaudeDivergence(measurement, flags.claudeModel ?? '', claude, io))) claudeFailed = true;
     measurements.push(measurement);
     // Written at once, so an interrupted list keeps everything measured so far.
     if (out !== undefined) io.stderr.write(`wrote ${await writeMeasurement(out, measurement)}\n`);
@@ -107,11 +122,57 @@ async function runMeasure(server: string[], flags: MeasureFlags, io: CliIo): Pro
       if (measurement.note && worthShowing) io.stdout.write(`${printableText(measurement.name, 'note')}: ${measurement.note}\n`);
     }
     const only = measurements.length === 1 ? measurements[0] : undefined;
+    for (const measurement of measurements) {
+      const block = measurement.claude;
+      if (block === undefined) continue;
+      io.stdout.write(
+        `${printableText(measurement.name, 'note')}: on ${printableText(block.model, 'note')} the tools add ${formatCount(block.claudeTokens)} tokens to a request (count_tokens ${formatCount(block.withTools)} with, ${formatCount(block.withoutTools)} without); the three fields an Anthropic tool has are ${formatCount(block.projectedTokens)} o200k tokens, ${(block.fieldSelectionShare * 100).toFixed(1)}% of the capture\n`,
+      );
+    }
     if (only?.perTool && only.perTool.length > 0) io.stdout.write(`\n${perToolTable(only)}`);
     if (only?.stderrTail) io.stdout.write(`\nstderr (last ${only.stderrTail.length} chars):\n${only.stderrTail.trimEnd()}\n`);
   }
   const allMeasured = measurements.every((measurement) => measurement.status === 'measured' || measurement.status === 'dynamic');
-  return allMeasured ? EXIT.ok : EXIT.failed;
+  return allMeasured && !claudeFailed ? EXIT.ok : EXIT.failed;
+}
+
+/** count_tokens of a one-token message with the given tools (none: undefined), through Anthropic. Refuses (USAGE) without a key. */
+function claudeCounter(model: string, flags: MeasureFlags, io: CliIo): ClaudeTokenCounter {
+  const keyEnv = flags.claudeKeyEnv;
+  const key = io.env[keyEnv];
+  if (key === undefined || key === '') {
+    throw new McpctxError('USAGE', `--claude-model needs an Anthropic API key in the environment variable ${keyEnv}${keyEnv === DEFAULT_CLAUDE_KEY_ENV ? ' (or the one --claude-key-env names)' : ''}; it is unset or empty`, { variable: keyEnv });
+  }
+  const provider = anthropicProvider({ apiKeyEnv: keyEnv, env: io.env, ...(flags.claudeBaseUrl === undefined ? {} : { baseUrl: flags.claudeBaseUrl }) });
+  return async (tools) => {
+    const request = {
+      model,
+      messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: '.' }] }],
+      ...(tools === undefined ? {} : { tools: tools.map((tool) => ({ name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), inputSchema: tool.input_schema as Record<string, unknown> })) }),
+    };
+    const counted = await provider.countTokens!(request);
+    return counted.inputTokens;
+  };
+}
+
+/**
+ * Adds the claude block to a measurement that has a capture to project. A capture redacted before
+ * recording is left without one (its projection would not be the server's). False when count_tokens failed.
+ */
+async function addClaudeDivergence(measurement: Measurement, model: string, count: ClaudeTokenCounter, io: CliIo): Promise<boolean> {
+  const { rawToolsCapture, totalTokens, canonicalSha256 } = measurement;
+  if (rawToolsCapture === null || totalTokens === null || canonicalSha256 === null) return true;
+  if (measurement.captureRedaction !== null) {
+    io.stderr.write(`${printableText(measurement.name, 'note')}: no claude divergence: the capture was redacted before recording, so its projection is not the server's\n`);
+    return true;
+  }
+  try {
+    measurement.claude = await claudeDivergence(rawToolsCapture, { totalTokens, canonicalSha256 }, model, count);
+    return true;
+  } catch (error) {
+    io.stderr.write(`${printableText(measurement.name, 'note')}: claude divergence failed: ${printableText(error instanceof Error ? error.message : String(error), 'note')}\n`);
+    return false;
+  }
 }
 
 function parseTransport(value: string): NonNullable<RemoteSpec['transport']> {

@@ -14,3 +14,4 @@ export type {
   StopReason,
   Usage,
 } from './_types.js';
+export { anthropicProvider } from './_anthropic.js';
