@@ -41,7 +41,9 @@ const BACKOFF_MAX_MS = 8_000;
  *   (MCP error results carry their own text).
  * - Usage the server does not report (no usage chunk, no cached_tokens) is 0; cache writes are
  *   never reported by this API, so always 0.
+ * - A request that gets no HTTP answer (refused, reset) is PROVIDER_ERROR at once, not retried.
  * - No `countTokens`: the API has no token-counting endpoint.
+ * - The SDK still adds headers from OPENAI_CUSTOM_HEADERS when that variable is set in process.env.
  */
 export function openAiCompatibleProvider(options: HttpProviderOptions & { baseUrl: string }): Provider {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -66,22 +68,22 @@ async function chat(request: ChatRequest, options: ResolvedOptions): Promise<Cha
   const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) throw new McpctxError('INVALID_ARGUMENT', `timeoutMs must be a positive number, got ${String(timeoutMs)}`);
   const call = new CallRecord(options.baseUrl, readKey(options), timeoutMs);
-  const client = new OpenAI({
-    baseURL: options.baseUrl,
-    // The SDK insists on a key; without one the Authorization header is removed instead.
-    apiKey: call.key ?? 'no-key',
-    defaultHeaders: call.key === undefined ? { Authorization: null } : {},
-    // Explicit, so that nothing is read from process.env behind the caller's back.
-    organization: null,
-    project: null,
-    adminAPIKey: null,
-    webhookSecret: null,
-    logLevel: 'off',
-    maxRetries: 0,
-    fetch: recordingFetch(options.fetch ?? globalThis.fetch, (exchange) => (call.last = exchange)),
-  });
-  const body = requestBody(request);
   try {
+    const client = new OpenAI({
+      baseURL: options.baseUrl,
+      // The SDK insists on a key; without one the Authorization header is removed instead.
+      apiKey: call.key ?? 'no-key',
+      defaultHeaders: call.key === undefined ? { Authorization: null } : {},
+      // Explicit, so that nothing is read from process.env behind the caller's back.
+      organization: null,
+      project: null,
+      adminAPIKey: null,
+      webhookSecret: null,
+      logLevel: 'off',
+      maxRetries: 0,
+      fetch: recordingFetch(options.fetch ?? globalThis.fetch, (exchange) => (call.last = exchange)),
+    });
+    const body = requestBody(request);
     for (;;) {
       call.attempts += 1;
       let stream: AsyncIterable<ChatCompletionChunk>;
