@@ -1,0 +1,421 @@
+import OpenAI, { APIError, APIUserAbortError } from 'openai';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionContentPartText,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionMessageParam,
+  ChatCompletionFunctionTool,
+} from 'openai/resources/chat/completions';
+import { McpctxError } from '../errors/index.js';
+import { isPlainObject } from '../tokens/index.js';
+import { checkConversation } from './_conversation.js';
+import type { ChatMessage, ChatRequest, ChatResponse, ContentBlock, HttpProviderOptions, Provider, RawExchange, StopReason, Usage } from './_types.js';
+
+const DEFAULT_KEY_ENV = 'OPENAI_API_KEY';
+const DEFAULT_MAX_RETRIES = 3;
+const DEFAULT_TIMEOUT_MS = 120_000;
+const RETRYABLE_STATUS = new Set([408, 409, 429]);
+const BACKOFF_FIRST_MS = 500;
+const BACKOFF_MAX_MS = 8_000;
+
+/**
+ * Chat completions of an OpenAI-compatible server (OpenAI, Ollama at `http://localhost:11434/v1`,
+ * vLLM, llama.cpp server), streamed, on the `openai` SDK with its own retries off: retries on
+ * 408/409/429/5xx are made here so that each attempt is counted, `retry-after-ms` / `retry-after`
+ * are honoured, and the waits stop at the hard deadline (`timeoutMs`, all attempts included).
+ *
+ * Documented behaviour:
+ * - The key is read from `options.env ?? process.env` under `apiKeyEnv` (MISSING_KEY when that
+ *   variable is unset or empty). Without `apiKeyEnv`, OPENAI_API_KEY is used if set, else no
+ *   Authorization header is sent (local servers need none). The key text is also scrubbed from
+ *   every recorded body and error, in case a server echoes it.
+ * - A stream that ends without `data: [DONE]` (closed or cut mid-stream) is PROVIDER_ERROR
+ *   "truncated stream" and is NOT retried: the model may already have acted on the turn.
+ * - Tool call arguments are parsed as JSON; when they are not a JSON object (not JSON at all, or
+ *   JSON but not an object, which function arguments must be), `input` is the raw arguments TEXT,
+ *   unparsed. So a string `input` always means "raw arguments": it is sent back verbatim when the
+ *   conversation is replayed. Empty arguments (a call with no parameters, as some local servers
+ *   send it) are `{}`. A call without an id (some local servers) gets `call_<index>`.
+ * - Chat completions have no error flag on a tool message: a `tool_result`'s `isError` is not sent
+ *   (MCP error results carry their own text).
+ * - Usage the server does not report (no usage chunk, no cached_tokens) is 0; cache writes are
+ *   never reported by this API, so always 0.
+ * - A request that gets no HTTP answer (refused, reset) is PROVIDER_ERROR at once, not retried.
+ * - No `countTokens`: the API has no token-counting endpoint.
+ * - The SDK still adds headers from OPENAI_CUSTOM_HEADERS when that variable is set in process.env.
+ */
+export function openAiCompatibleProvider(options: HttpProviderOptions & { baseUrl: string }): Provider {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+    throw new McpctxError('INVALID_ARGUMENT', `maxRetries must be a whole number >= 0, got ${String(maxRetries)}`);
+  }
+  return {
+    name: 'openai-compatible',
+    baseUrl,
+    chat: (request) => chat(request, { ...options, baseUrl, maxRetries }),
+  };
+}
+
+interface ResolvedOptions extends HttpProviderOptions {
+  baseUrl: string;
+  maxRetries: number;
+}
+
+async function chat(request: ChatRequest, options: ResolvedOptions): Promise<ChatResponse> {
+  checkConversation(request.messages);
+  const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) throw new McpctxError('INVALID_ARGUMENT', `timeoutMs must be a positive number, got ${String(timeoutMs)}`);
+  const call = new CallRecord(options.baseUrl, readKey(options), timeoutMs);
+  try {
+    const client = new OpenAI({
+      baseURL: options.baseUrl,
+      // The SDK insists on a key; without one the Authorization header is removed instead.
+      apiKey: call.key ?? 'no-key',
+      defaultHeaders: call.key === undefined ? { Authorization: null } : {},
+      // Explicit, so that nothing is read from process.env behind the caller's back.
+      organization: null,
+      project: null,
+      adminAPIKey: null,
+      webhookSecret: null,
+      logLevel: 'off',
+      maxRetries: 0,
+      fetch: recordingFetch(options.fetch ?? globalThis.fetch, (exchange) => (call.last = exchange)),
+    });
+    const body = requestBody(request);
+    for (;;) {
+      call.attempts += 1;
+      let stream: AsyncIterable<ChatCompletionChunk>;
+      try {
+        stream = await client.chat.completions.create(body, { signal: call.signal, timeout: call.remainingMs() + 1_000 });
+      } catch (error) {
+        await waitToRetry(error, call, options.maxRetries);
+        continue;
+      }
+      const turn = await readStream(stream, call);
+      return { ...turn, model: turn.model ?? request.model, raw: call.raw(), attempts: call.attempts };
+    }
+  } finally {
+    call.finish();
+  }
+}
+
+/** One chat call: its deadline, attempts, the last exchange, and the errors it ends with (key scrubbed). */
+class CallRecord {
+  attempts = 0;
+  last: RawExchange | undefined;
+  private readonly deadline = new AbortController();
+  private readonly deadlineAt: number;
+  private readonly timer: ReturnType<typeof setTimeout>;
+
+  constructor(
+    private readonly baseUrl: string,
+    readonly key: string | undefined,
+    private readonly timeoutMs: number,
+  ) {
+    this.deadlineAt = Date.now() + timeoutMs;
+    this.timer = setTimeout(() => this.deadline.abort(), timeoutMs);
+  }
+
+  get signal(): AbortSignal {
+    return this.deadline.signal;
+  }
+
+  remainingMs(): number {
+    return Math.max(0, this.deadlineAt - Date.now());
+  }
+
+  finish(): void {
+    clearTimeout(this.timer);
+  }
+
+  /** The key text never leaves: a server may echo it in an error body. */
+  scrub(text: string): string {
+    return this.key === undefined ? text : text.replaceAll(this.key, '[redacted]');
+  }
+
+  /** The last attempt, as recorded (status 0: no answer came). */
+  raw(): RawExchange {
+    const last = this.last ?? { url: `${this.baseUrl}/chat/completions`, request: '', response: '', status: 0 };
+    return { url: last.url, request: this.scrub(last.request), response: this.scrub(last.response), status: last.status };
+  }
+
+  deadlineError(): McpctxError {
+    return new McpctxError('DEADLINE', `the chat call passed its deadline of ${this.timeoutMs} ms (${this.attempts} attempt(s))`, {
+      timeoutMs: this.timeoutMs,
+      attempts: this.attempts,
+      raw: this.raw(),
+    });
+  }
+
+  providerError(message: string, status: number | undefined = this.last?.status, cause?: unknown): McpctxError {
+    return new McpctxError(
+      'PROVIDER_ERROR',
+      `${this.baseUrl}/chat/completions: ${this.scrub(message)}`,
+      { status, attempts: this.attempts, raw: this.raw() },
+      cause === undefined ? undefined : { cause },
+    );
+  }
+}
+
+/** Returns after the wait when the failed attempt may be retried; throws the call's error otherwise. */
+async function waitToRetry(error: unknown, call: CallRecord, maxRetries: number): Promise<void> {
+  if (call.signal.aborted || error instanceof APIUserAbortError) throw call.deadlineError();
+  if (!(error instanceof APIError) || error.status === undefined) {
+    // No HTTP answer (refused, reset): not one of the retried statuses.
+    throw call.providerError(`request failed: ${causeChain(error)}`, undefined, error);
+  }
+  const status = error.status;
+  // The SDK's message quotes the body; it is scrubbed, and the SDK error is not kept as the cause.
+  const failure = `HTTP ${error.message}`;
+  if (!(RETRYABLE_STATUS.has(status) || status >= 500)) throw call.providerError(failure, status);
+  if (call.attempts > maxRetries) throw call.providerError(`${failure} (after ${call.attempts} attempts)`, status);
+  const wait = retryWaitMs(error.headers, call.attempts);
+  if (wait >= call.remainingMs()) throw call.providerError(`${failure} (the next retry, in ${Math.round(wait)} ms, would pass the deadline)`, status);
+  await sleep(wait, call.signal);
+  if (call.signal.aborted) throw call.deadlineError();
+}
+
+function causeChain(error: unknown): string {
+  const messages: string[] = [];
+  for (let link: unknown = error; link instanceof Error && messages.length < 4; link = link.cause) messages.push(link.message);
+  return messages.length === 0 ? String(error) : messages.join(': ');
+}
+
+function readKey(options: HttpProviderOptions): string | undefined {
+  const env = options.env ?? process.env;
+  const name = options.apiKeyEnv ?? DEFAULT_KEY_ENV;
+  const value = env[name];
+  if (value !== undefined && value !== '') return value;
+  if (options.apiKeyEnv === undefined) return undefined;
+  throw new McpctxError('MISSING_KEY', `the API key variable ${name} is unset or empty`, { variable: name });
+}
+
+// ---- request ---------------------------------------------------------------------------------
+
+function requestBody(request: ChatRequest): ChatCompletionCreateParamsStreaming {
+  const messages: ChatCompletionMessageParam[] = [];
+  if (request.system !== undefined) messages.push({ role: 'system', content: request.system });
+  for (const message of request.messages) messages.push(...toMessages(message));
+  const body: ChatCompletionCreateParamsStreaming = {
+    model: request.model,
+    messages,
+    stream: true,
+    stream_options: { include_usage: true },
+    max_tokens: request.maxTokens,
+  };
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.tools !== undefined && request.tools.length > 0) {
+    body.tools = request.tools.map(
+      (tool): ChatCompletionFunctionTool => ({
+        type: 'function',
+        function: { name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), parameters: tool.inputSchema },
+      }),
+    );
+  }
+  if (request.outputSchema !== undefined) {
+    body.response_format = { type: 'json_schema', json_schema: { name: request.outputSchema.name, schema: request.outputSchema.schema, strict: true } };
+  }
+  return body;
+}
+
+function toMessages(message: ChatMessage): ChatCompletionMessageParam[] {
+  const texts = message.content.flatMap((block): ChatCompletionContentPartText[] => (block.type === 'text' ? [{ type: 'text', text: block.text }] : []));
+  const content = texts.length === 1 && texts[0] !== undefined ? texts[0].text : texts;
+  if (message.role === 'assistant') {
+    const toolCalls = message.content.flatMap((block): ChatCompletionMessageFunctionToolCall[] =>
+      block.type === 'tool_use'
+        ? [{ id: block.id, type: 'function', function: { name: block.name, arguments: typeof block.input === 'string' ? block.input : JSON.stringify(block.input ?? {}) } }]
+        : [],
+    );
+    return [{ role: 'assistant', ...(texts.length > 0 ? { content } : {}), ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) }];
+  }
+  // Tool messages must follow the assistant's tool_calls directly, so they come before the user's text.
+  const results: ChatCompletionMessageParam[] = message.content.flatMap((block): ChatCompletionMessageParam[] =>
+    block.type === 'tool_result' ? [{ role: 'tool', tool_call_id: block.toolUseId, content: block.content }] : [],
+  );
+  if (texts.length > 0 || results.length === 0) results.push({ role: 'user', content: texts.length === 0 ? '' : content });
+  return results;
+}
+
+// ---- HTTP: recording, failures, retry waits --------------------------------------------------
+
+/** A fetch that records URL, request body, status and the whole response body (as read) of each attempt; never headers. */
+function recordingFetch(base: typeof fetch, onAttempt: (exchange: RawExchange) => void): typeof fetch {
+  return async (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const exchange: RawExchange = { url, request: typeof init?.body === 'string' ? init.body : '', response: '', status: 0 };
+    onAttempt(exchange);
+    const response = await base(input, init);
+    exchange.status = response.status;
+    if (response.body === null) return response;
+    const decoder = new TextDecoder();
+    const recorded = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          exchange.response += decoder.decode(chunk, { stream: true });
+          controller.enqueue(chunk);
+        },
+        flush() {
+          exchange.response += decoder.decode();
+        },
+      }),
+    );
+    return new Response(recorded, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
+/** `retry-after-ms`, then `retry-after` (seconds or an HTTP date), else exponential backoff with jitter. */
+function retryWaitMs(headers: Headers | undefined, attempt: number): number {
+  const afterMs = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
+  if (Number.isFinite(afterMs) && afterMs >= 0) return afterMs;
+  const after = headers?.get('retry-after');
+  if (after !== undefined && after !== null) {
+    const seconds = Number.parseFloat(after);
+    if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+    const date = Date.parse(after);
+    if (Number.isFinite(date)) return Math.max(0, date - Date.now());
+  }
+  const backoff = Math.min(BACKOFF_FIRST_MS * 2 ** (attempt - 1), BACKOFF_MAX_MS);
+  return backoff * (1 - Math.random() * 0.25);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+// ---- response: assembling the stream ---------------------------------------------------------
+
+interface AssembledTurn {
+  content: ContentBlock[];
+  stopReason: StopReason;
+  rawStopReason: string | null;
+  usage: Usage;
+  model: string | undefined;
+}
+
+/**
+ * Reads the chunks into one turn. The SDK ends the iteration quietly when the request is aborted
+ * and does not say whether `[DONE]` came, so both are checked afterwards (on the recorded text).
+ */
+async function readStream(stream: AsyncIterable<ChatCompletionChunk>, call: CallRecord): Promise<AssembledTurn> {
+  const turn = new TurnAssembly();
+  const notInShape = (message: string): McpctxError => call.providerError(message);
+  try {
+    for await (const chunk of stream) turn.add(chunk, notInShape);
+  } catch (error) {
+    if (call.signal.aborted) throw call.deadlineError();
+    if (error instanceof McpctxError) throw error;
+    if (error instanceof APIError) throw call.providerError(`the stream reported an error: ${error.message}`);
+    if (error instanceof SyntaxError) throw call.providerError(`an event of the stream is not JSON: ${error.message}`);
+    throw call.providerError(`truncated stream (not retried: the model may have acted): ${causeChain(error)}`);
+  }
+  if (call.signal.aborted) throw call.deadlineError();
+  const text = call.last?.response ?? '';
+  if (!/^data:/m.test(text)) throw call.providerError('the answer is not an event stream of chat.completion.chunk events');
+  if (!/^data: ?\[DONE\]/m.test(text)) throw call.providerError('truncated stream: it ended before "data: [DONE]" (not retried: the model may have acted)');
+  return turn.result();
+}
+
+interface PendingCall {
+  id: string | undefined;
+  name: string;
+  arguments: string;
+}
+
+class TurnAssembly {
+  private text = '';
+  private refusal = '';
+  private readonly calls = new Map<number, PendingCall>();
+  private finishReason: string | null = null;
+  private usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  private model: string | undefined;
+
+  add(chunk: unknown, providerError: (message: string) => McpctxError): void {
+    if (!isPlainObject(chunk) || !Array.isArray(chunk.choices)) throw providerError(`an event is not a chat.completion.chunk: ${JSON.stringify(chunk).slice(0, 200)}`);
+    if (typeof chunk.model === 'string' && chunk.model !== '' && this.model === undefined) this.model = chunk.model;
+    if (isPlainObject(chunk.usage)) this.usage = readUsage(chunk.usage, providerError);
+    for (const choice of chunk.choices as unknown[]) {
+      if (!isPlainObject(choice) || (choice.index !== undefined && choice.index !== 0)) continue;
+      if (typeof choice.finish_reason === 'string') this.finishReason = choice.finish_reason;
+      const delta = choice.delta;
+      if (!isPlainObject(delta)) continue;
+      if (typeof delta.content === 'string') this.text += delta.content;
+      if (typeof delta.refusal === 'string') this.refusal += delta.refusal;
+      if (Array.isArray(delta.tool_calls)) for (const call of delta.tool_calls as unknown[]) this.addCallPiece(call, providerError);
+    }
+  }
+
+  /** Arguments arrive in pieces, keyed by `index`; the first piece of a call carries its id and name. */
+  private addCallPiece(piece: unknown, providerError: (message: string) => McpctxError): void {
+    if (!isPlainObject(piece)) throw providerError('a tool_calls delta is not an object');
+    const fn = isPlainObject(piece.function) ? piece.function : {};
+    const index = typeof piece.index === 'number' ? piece.index : typeof piece.id === 'string' || this.calls.size === 0 ? this.calls.size : this.calls.size - 1;
+    const call = this.calls.get(index) ?? { id: undefined, name: '', arguments: '' };
+    if (typeof piece.id === 'string' && piece.id !== '') call.id = piece.id;
+    if (typeof fn.name === 'string') call.name += fn.name;
+    if (typeof fn.arguments === 'string') call.arguments += fn.arguments;
+    this.calls.set(index, call);
+  }
+
+  result(): AssembledTurn {
+    const content: ContentBlock[] = [];
+    if (this.text !== '') content.push({ type: 'text', text: this.text });
+    if (this.refusal !== '') content.push({ type: 'text', text: this.refusal });
+    for (const [index, call] of [...this.calls].sort(([a], [b]) => a - b)) {
+      content.push({ type: 'tool_use', id: call.id ?? `call_${index}`, name: call.name, input: parseArguments(call.arguments) });
+    }
+    const stopReason = this.refusal !== '' ? 'refusal' : stopReasonOf(this.finishReason);
+    return { content, stopReason, rawStopReason: this.finishReason, usage: this.usage, model: this.model };
+  }
+}
+
+function stopReasonOf(finishReason: string | null): StopReason {
+  switch (finishReason) {
+    case 'stop':
+      return 'end_turn';
+    case 'tool_calls':
+      return 'tool_use';
+    case 'length':
+      return 'max_tokens';
+    case 'content_filter':
+      return 'refusal';
+    default:
+      return 'other';
+  }
+}
+
+function readUsage(usage: Record<string, unknown>, providerError: (message: string) => McpctxError): Usage {
+  const count = (value: unknown, what: string): number => {
+    if (value === undefined || value === null) return 0;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw providerError(`usage.${what} is not a token count: ${JSON.stringify(value)}`);
+    return value;
+  };
+  const details = isPlainObject(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
+  return {
+    inputTokens: count(usage.prompt_tokens, 'prompt_tokens'),
+    outputTokens: count(usage.completion_tokens, 'completion_tokens'),
+    cacheReadTokens: count(details.cached_tokens, 'prompt_tokens_details.cached_tokens'),
+    cacheWriteTokens: 0,
+  };
+}
+
+/** A JSON object, or the raw text when the arguments are not one (see the provider's doc). */
+function parseArguments(text: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isPlainObject(parsed) ? parsed : text;
+  } catch {
+    return text;
+  }
+}
