@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { McpctxError } from '../errors/index.js';
 import { isPlainObject } from '../tokens/index.js';
 import { checkConversation } from './_conversation.js';
+import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, isRetryableStatus, recordingFetch, retryDelayMs } from './_http.js';
 import type {
   ChatMessage,
   ChatRequest,
@@ -21,10 +22,6 @@ import type {
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 const DEFAULT_KEY_ENV = 'ANTHROPIC_API_KEY';
-const DEFAULT_TIMEOUT_MS = 120_000;
-const DEFAULT_MAX_RETRIES = 3;
-const BACKOFF_BASE_MS = 500;
-const BACKOFF_CAP_MS = 8_000;
 
 export function anthropicProvider(options: HttpProviderOptions = {}): Provider {
   const baseUrl = checkBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
@@ -321,7 +318,10 @@ async function callWithRetries<T>(
   const client = new Anthropic({
     apiKey,
     baseURL: settings.baseUrl,
-    fetch: recordingFetch(settings.fetch, recorder),
+    fetch: recordingFetch(settings.fetch, (exchange) => {
+      recorder.attempts += 1;
+      recorder.last = exchange;
+    }),
     maxRetries: 0,
     timeout: budgetMs,
     // The SDK's logger could print request details; mcpctx reports through errors instead.
@@ -335,7 +335,7 @@ async function callWithRetries<T>(
       } catch (error) {
         if (deadline.signal.aborted || Date.now() >= deadlineAt) throw deadlineError(budgetMs, recorder, error);
         const status = error instanceof APIError ? error.status : undefined;
-        if (status === undefined || !isRetryable(status) || retry >= settings.maxRetries) throw providerError(error, recorder);
+        if (status === undefined || !isRetryableStatus(status) || retry >= settings.maxRetries) throw providerError(error, recorder);
         const waitMs = retryDelayMs(error instanceof APIError ? error.headers : undefined, retry);
         if (Date.now() + waitMs >= deadlineAt) {
           throw providerError(error, recorder, `; not retried: waiting ${Math.round(waitMs)} ms would pass the ${budgetMs} ms deadline`);
@@ -350,51 +350,6 @@ async function callWithRetries<T>(
   } finally {
     clearTimeout(timer);
   }
-}
-
-function isRetryable(status: number): boolean {
-  return status === 408 || status === 409 || status === 429 || status >= 500;
-}
-
-function retryDelayMs(headers: Headers | undefined, retry: number): number {
-  const afterMs = headers?.get('retry-after-ms');
-  if (afterMs != null && afterMs.trim() !== '' && Number(afterMs) >= 0) return Number(afterMs);
-  const after = headers?.get('retry-after');
-  if (after != null && after.trim() !== '') {
-    if (Number(after) >= 0) return Number(after) * 1000;
-    const date = Date.parse(after);
-    if (!Number.isNaN(date)) return Math.max(0, date - Date.now());
-  }
-  // Full backoff shrunk by up to a quarter at random, so clients that failed together retry apart.
-  return Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retry) * (1 - Math.random() * 0.25);
-}
-
-/**
- * A fetch that counts attempts and keeps the URL, request body, status and response body of the
- * last one. The response body is copied as the SDK reads it, so a stream is recorded whole,
- * including when it breaks. Headers are never kept: the key rides in them.
- */
-function recordingFetch(base: typeof fetch, recorder: Recorder): typeof fetch {
-  return async (input, init) => {
-    recorder.attempts += 1;
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const exchange: RawExchange = { url, request: typeof init?.body === 'string' ? init.body : '', response: '', status: 0 };
-    recorder.last = exchange;
-    const response = await base(input, init);
-    exchange.status = response.status;
-    if (response.body === null) return response;
-    const decoder = new TextDecoder();
-    const copy = new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        exchange.response += decoder.decode(chunk, { stream: true });
-        controller.enqueue(chunk);
-      },
-      flush() {
-        exchange.response += decoder.decode();
-      },
-    });
-    return new Response(response.body.pipeThrough(copy), { status: response.status, statusText: response.statusText, headers: response.headers });
-  };
 }
 
 function lastExchange(recorder: Recorder): RawExchange {

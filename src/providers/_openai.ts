@@ -10,14 +10,10 @@ import type {
 import { McpctxError } from '../errors/index.js';
 import { isPlainObject } from '../tokens/index.js';
 import { checkConversation } from './_conversation.js';
+import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, isRetryableStatus, recordingFetch, retryDelayMs } from './_http.js';
 import type { ChatMessage, ChatRequest, ChatResponse, ContentBlock, HttpProviderOptions, Provider, RawExchange, StopReason, Usage } from './_types.js';
 
 const DEFAULT_KEY_ENV = 'OPENAI_API_KEY';
-const DEFAULT_MAX_RETRIES = 3;
-const DEFAULT_TIMEOUT_MS = 120_000;
-const RETRYABLE_STATUS = new Set([408, 409, 429]);
-const BACKOFF_FIRST_MS = 500;
-const BACKOFF_MAX_MS = 8_000;
 
 /**
  * Chat completions of an OpenAI-compatible server (OpenAI, Ollama at `http://localhost:11434/v1`,
@@ -169,9 +165,9 @@ async function waitToRetry(error: unknown, call: CallRecord, maxRetries: number)
   const status = error.status;
   // The SDK's message quotes the body; it is scrubbed, and the SDK error is not kept as the cause.
   const failure = `HTTP ${error.message}`;
-  if (!(RETRYABLE_STATUS.has(status) || status >= 500)) throw call.providerError(failure, status);
+  if (!isRetryableStatus(status)) throw call.providerError(failure, status);
   if (call.attempts > maxRetries) throw call.providerError(`${failure} (after ${call.attempts} attempts)`, status);
-  const wait = retryWaitMs(error.headers, call.attempts);
+  const wait = retryDelayMs(error.headers, call.attempts - 1);
   if (wait >= call.remainingMs()) throw call.providerError(`${failure} (the next retry, in ${Math.round(wait)} ms, would pass the deadline)`, status);
   await sleep(wait, call.signal);
   if (call.signal.aborted) throw call.deadlineError();
@@ -239,47 +235,7 @@ function toMessages(message: ChatMessage): ChatCompletionMessageParam[] {
   return results;
 }
 
-// ---- HTTP: recording, failures, retry waits --------------------------------------------------
-
-/** A fetch that records URL, request body, status and the whole response body (as read) of each attempt; never headers. */
-function recordingFetch(base: typeof fetch, onAttempt: (exchange: RawExchange) => void): typeof fetch {
-  return async (input, init) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const exchange: RawExchange = { url, request: typeof init?.body === 'string' ? init.body : '', response: '', status: 0 };
-    onAttempt(exchange);
-    const response = await base(input, init);
-    exchange.status = response.status;
-    if (response.body === null) return response;
-    const decoder = new TextDecoder();
-    const recorded = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          exchange.response += decoder.decode(chunk, { stream: true });
-          controller.enqueue(chunk);
-        },
-        flush() {
-          exchange.response += decoder.decode();
-        },
-      }),
-    );
-    return new Response(recorded, { status: response.status, statusText: response.statusText, headers: response.headers });
-  };
-}
-
-/** `retry-after-ms`, then `retry-after` (seconds or an HTTP date), else exponential backoff with jitter. */
-function retryWaitMs(headers: Headers | undefined, attempt: number): number {
-  const afterMs = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
-  if (Number.isFinite(afterMs) && afterMs >= 0) return afterMs;
-  const after = headers?.get('retry-after');
-  if (after !== undefined && after !== null) {
-    const seconds = Number.parseFloat(after);
-    if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-    const date = Date.parse(after);
-    if (Number.isFinite(date)) return Math.max(0, date - Date.now());
-  }
-  const backoff = Math.min(BACKOFF_FIRST_MS * 2 ** (attempt - 1), BACKOFF_MAX_MS);
-  return backoff * (1 - Math.random() * 0.25);
-}
+// ---- HTTP: waiting between attempts ----------------------------------------------------------
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

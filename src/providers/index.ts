@@ -15,3 +15,5 @@ export type {
   Usage,
 } from './_types.js';
 export { anthropicProvider } from './_anthropic.js';
+export { openAiCompatibleProvider } from './_openai.js';
+export { recordTurn, requestKey, scriptedProvider, type ScriptedTurn, type ScriptedTurns } from './_scripted.js';
