@@ -5,7 +5,7 @@ import {
   DEFAULT_RUNS,
   DEFAULT_TIMEOUT_MS,
   bandFor,
-  claudeDivergence,
+  addClaudeDivergence,
   type ClaudeTokenCounter,
   checkMeasurementTarget,
   loadServersFile,
@@ -18,12 +18,12 @@ import {
   type ServersFile,
 } from '../measure/index.js';
 import { DECLARABLE_CAPABILITIES, DEFAULT_PROTOCOL_VERSION, checkRemoteSpec, type RemoteSpec } from '../mcp/index.js';
-import { anthropicProvider } from '../providers/index.js';
+import { DEFAULT_CLAUDE_KEY_ENV, claudeCounter, type ClaudeFlags } from './_claude.js';
 import { EXIT, type CliIo } from './_io.js';
 import { formatCount, formatShare, renderTable } from './_table.js';
 import { MALFORMED_HEADER, collectEnv, collectHeader, parseCapabilities, parsePositiveInteger, parseTimeoutMs } from './_parse.js';
 
-interface MeasureFlags {
+interface MeasureFlags extends ClaudeFlags {
   json?: boolean;
   out?: string;
   servers?: string;
@@ -38,12 +38,7 @@ interface MeasureFlags {
   cwd?: string;
   name?: string;
   recordArgs?: boolean;
-  claudeModel?: string;
-  claudeKeyEnv: string;
-  claudeBaseUrl?: string;
 }
-
-const DEFAULT_CLAUDE_KEY_ENV = 'ANTHROPIC_API_KEY';
 
 export function registerMeasure(program: Command, io: CliIo, setExit: (code: number) => void): void {
   program
@@ -107,7 +102,7 @@ async function runMeasure(server: string[], flags: MeasureFlags, io: CliIo): Pro
   for (const [index, job] of jobs.entries()) {
     if (io.stderr.isTTY && jobs.length > 1) io.stderr.write(`measuring ${index + 1}/${jobs.length}: ${job.name}\n`);
     const measurement = await measureServer(job);
-    if (claude !== undefined && !(await addClaudeDivergence(measurement, flags.claudeModel ?? '', claude, io))) claudeFailed = true;
+    if (claude !== undefined && !(await addClaudeBlock(measurement, flags.claudeModel ?? '', claude, io))) claudeFailed = true;
     measurements.push(measurement);
     // Written at once, so an interrupted list keeps everything measured so far.
     if (out !== undefined) io.stderr.write(`wrote ${await writeMeasurement(out, measurement)}\n`);
@@ -136,38 +131,12 @@ async function runMeasure(server: string[], flags: MeasureFlags, io: CliIo): Pro
   return allMeasured && !claudeFailed ? EXIT.ok : EXIT.failed;
 }
 
-/** count_tokens of a one-token message with the given tools (none: undefined), through Anthropic. Refuses (USAGE) without a key. */
-function claudeCounter(model: string, flags: MeasureFlags, io: CliIo): ClaudeTokenCounter {
-  const keyEnv = flags.claudeKeyEnv;
-  const key = io.env[keyEnv];
-  if (key === undefined || key === '') {
-    throw new McpctxError('USAGE', `--claude-model needs an Anthropic API key in the environment variable ${keyEnv}${keyEnv === DEFAULT_CLAUDE_KEY_ENV ? ' (or the one --claude-key-env names)' : ''}; it is unset or empty`, { variable: keyEnv });
-  }
-  const provider = anthropicProvider({ apiKeyEnv: keyEnv, env: io.env, ...(flags.claudeBaseUrl === undefined ? {} : { baseUrl: flags.claudeBaseUrl }) });
-  return async (tools) => {
-    const request = {
-      model,
-      messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: '.' }] }],
-      ...(tools === undefined ? {} : { tools: tools.map((tool) => ({ name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), inputSchema: tool.input_schema as Record<string, unknown> })) }),
-    };
-    const counted = await provider.countTokens!(request);
-    return counted.inputTokens;
-  };
-}
-
-/**
- * Adds the claude block to a measurement that has a capture to project. A capture redacted before
- * recording is left without one (its projection would not be the server's). False when count_tokens failed.
- */
-async function addClaudeDivergence(measurement: Measurement, model: string, count: ClaudeTokenCounter, io: CliIo): Promise<boolean> {
-  const { rawToolsCapture, totalTokens, canonicalSha256 } = measurement;
-  if (rawToolsCapture === null || totalTokens === null || canonicalSha256 === null) return true;
-  if (measurement.captureRedaction !== null) {
-    io.stderr.write(`${printableText(measurement.name, 'note')}: no claude divergence: the capture was redacted before recording, so its projection is not the server's\n`);
-    return true;
-  }
+/** The claude block for a measured server, reported on stderr when it cannot be added. False when count_tokens failed. */
+async function addClaudeBlock(measurement: Measurement, model: string, count: ClaudeTokenCounter, io: CliIo): Promise<boolean> {
   try {
-    measurement.claude = await claudeDivergence(rawToolsCapture, { totalTokens, canonicalSha256 }, model, count);
+    if ((await addClaudeDivergence(measurement, model, count)) === 'redacted') {
+      io.stderr.write(`${printableText(measurement.name, 'note')}: no claude divergence: the capture was redacted before recording, so its projection is not the server's\n`);
+    }
     return true;
   } catch (error) {
     io.stderr.write(`${printableText(measurement.name, 'note')}: claude divergence failed: ${printableText(error instanceof Error ? error.message : String(error), 'note')}\n`);

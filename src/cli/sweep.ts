@@ -14,11 +14,12 @@ import {
   type ShardSpec,
   type SweepReport,
 } from '../results/sweep/index.js';
+import { DEFAULT_CLAUDE_KEY_ENV, claudeCounter, type ClaudeFlags } from './_claude.js';
 import { EXIT, type CliIo } from './_io.js';
 import { formatCount, renderTable } from './_table.js';
 import { parsePositiveInteger } from './_parse.js';
 
-interface SweepFlags {
+interface SweepFlags extends ClaudeFlags {
   out: string;
   shard?: ShardSpec;
   rotation?: number;
@@ -44,6 +45,7 @@ export function registerSweep(program: Command, io: CliIo, setExit: (code: numbe
         `Harness guard: servers swept this run that had a real number before (measured or dynamic with at least one tool) could regress; if ${GUARD_MIN_REGRESSED} or more of them now fail and they are at least half of those that could, the machine is suspected, not the servers: nothing is written, every file of --out stays byte for byte as it was, and the exit code is 1. Without previous numbers the report says the check could not be made.`,
         `Selection (combined as an intersection): --shard I/N measures a stable slice by a hash of each name (independent of the list order); --rotation WEEKS measures the group of names (by another hash) that the ISO week number of the sweep date picks (week mod WEEKS), so each entry is measured once every WEEKS weeks; --only NAME... measures only those names (an unknown name is a usage error listing the names). Put --only after SERVERS: it takes every name that follows.`,
         `--concurrency K measures K servers at once (default ${DEFAULT_CONCURRENCY}, at most ${MAX_CONCURRENCY}); the results and their order (the servers file's) do not depend on it. --isolation docker runs each stdio entry as docker run --rm -i --network host IMAGE COMMAND ARGS (--docker-image, default ${DEFAULT_DOCKER_IMAGE}; env values pass by name with -e NAME, never in the arguments; paths in the arguments must exist in the image) and records isolation kind docker; remote entries are never wrapped.`,
+        '--claude-model M also measures, for every server measured, what its tools add to an Anthropic request (count_tokens with and without the tools projected to name, description and input_schema; tools-delta/v1), into a claude block of its measurement.json; the leaderboard then shows a claude column. The key comes from ANTHROPIC_API_KEY or --claude-key-env; a failed count leaves that record without the block and is listed after the table.',
         'mcpctx sweep merge DIR... --out RESULTS combines the --out folders of the shards of one sweep into exactly the files one unsharded sweep would write.',
         'Progress goes to stderr when it is a terminal. Exit codes: 0 the sweep was written (whatever the servers\' statuses); 1 the harness guard tripped, nothing written; 2 usage or servers file error (also --isolation docker without docker); 3 the results could not be read or written.',
       ].join('\n\n'),
@@ -57,10 +59,15 @@ export function registerSweep(program: Command, io: CliIo, setExit: (code: numbe
     .option('--isolation <kind>', 'host, or docker (each stdio server in a container)', parseIsolation, 'host' as const)
     .option('--docker-image <image>', 'the image for --isolation docker', DEFAULT_DOCKER_IMAGE)
     .option('--json', 'print the run report as JSON')
+    .option('--claude-model <model>', 'also measure the Claude divergence of every server measured (count_tokens; tools-delta/v1)')
+    .option('--claude-key-env <NAME>', 'with --claude-model: the environment variable holding the Anthropic API key', DEFAULT_CLAUDE_KEY_ENV)
+    .option('--claude-base-url <url>', 'with --claude-model: the Messages API base URL')
     .action(async (servers: string | undefined, flags: SweepFlags) => {
       if (servers === undefined) throw new McpctxError('USAGE', 'give the servers file: mcpctx sweep SERVERS.yaml --out results/');
       if (flags.out === undefined) throw new McpctxError('USAGE', 'give the results folder with --out DIR');
+      const claude = flags.claudeModel === undefined ? undefined : { model: flags.claudeModel, count: claudeCounter(flags.claudeModel, flags, io) };
       const report = await sweep({
+        ...(claude === undefined ? {} : { claude }),
         serversFile: resolve(io.cwd, servers),
         outDir: resolve(io.cwd, flags.out),
         shard: flags.shard,
@@ -79,6 +86,9 @@ export function registerSweep(program: Command, io: CliIo, setExit: (code: numbe
           : undefined,
       });
       io.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report));
+      for (const server of report.servers) {
+        if (server.claudeError !== undefined) io.stderr.write(`${printableText(server.name, 'note')}: claude divergence failed: ${printableText(server.claudeError, 'note')}\n`);
+      }
       setExit(report.guard.tripped ? EXIT.finding : EXIT.ok);
     });
 

@@ -10,6 +10,7 @@
  */
 import { McpctxError } from '../errors/index.js';
 import { canonicalJson, countTokens, isPlainObject } from '../tokens/index.js';
+import type { Measurement } from './_measure.js';
 
 export const CLAUDE_DIVERGENCE_METHOD = 'tools-delta/v1';
 
@@ -83,4 +84,20 @@ export async function claudeDivergence(
     canonicalSha256: figures.canonicalSha256,
     measuredAt: now().toISOString(),
   };
+}
+
+/** Why a measurement got no claude block, or that it got one. */
+export type ClaudeBlockOutcome = 'added' | 'no-capture' | 'redacted';
+
+/**
+ * Adds the claude block to a measurement that has a capture to project (measured or dynamic). A
+ * capture redacted before recording gets none: its projection would not be the server's bytes.
+ * A failing count (the API's error) propagates and the measurement is left as it was.
+ */
+export async function addClaudeDivergence(measurement: Measurement, model: string, count: ClaudeTokenCounter): Promise<ClaudeBlockOutcome> {
+  const { rawToolsCapture, totalTokens, canonicalSha256 } = measurement;
+  if (rawToolsCapture === null || totalTokens === null || canonicalSha256 === null) return 'no-capture';
+  if (measurement.captureRedaction !== null) return 'redacted';
+  measurement.claude = await claudeDivergence(rawToolsCapture, { totalTokens, canonicalSha256 }, model, count);
+  return 'added';
 }

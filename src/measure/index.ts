@@ -1,10 +1,12 @@
 export { BAND_LIMITS, bandFor, type Band } from './_band.js';
 export {
   CLAUDE_DIVERGENCE_METHOD,
+  addClaudeDivergence,
   claudeDivergence,
   claudeProjection,
   projectionFigures,
   type AnthropicToolProjection,
+  type ClaudeBlockOutcome,
   type ClaudeDivergence,
   type ClaudeTokenCounter,
 } from './_claude-divergence.js';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { McpctxError } from '../../errors/index.js';
-import { loadServersFile, measureServer, type Measurement, type ServerEntry } from '../../measure/index.js';
+import { addClaudeDivergence, loadServersFile, measureServer, type ClaudeTokenCounter, type Measurement, type ServerEntry } from '../../measure/index.js';
 import type { IsoDate, PublishedStatus } from '../_model.js';
 import { checkHarness, type GuardReport } from './_guard.js';
 import { DEFAULT_DOCKER_IMAGE, dockerLaunch, findOnPath } from './_docker.js';
@@ -33,6 +33,8 @@ export interface SweepOptions {
   /** Tests: the measurement function (default measureServer) and the PATH searched for docker. */
   measure?: MeasureFunction;
   path?: string;
+  /** Also measure the Claude divergence (tools-delta/v1) of every server measured, with this counter (count_tokens). */
+  claude?: { model: string; count: ClaudeTokenCounter };
 }
 
 export interface SweepProgress {
@@ -59,6 +61,8 @@ export interface SweptServer {
   note: string;
   /** Wall time of this entry's measurements this run (retry included); 0 when not swept. */
   elapsedMs: number;
+  /** With `claude`: why count_tokens failed for this server (its record has no claude block). */
+  claudeError?: string;
 }
 
 export interface SweepReport {
@@ -113,10 +117,17 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
     const { notApplicable, ...measureOptions } = job;
     const retried = await measureWithRetries(measureOptions, measure);
     const measurement = applyNotApplicable(retried.measurement, notApplicable);
+    let claudeError: string | undefined;
+    if (options.claude !== undefined) {
+      // A failed count leaves the record without the block; the failure is reported, never the record lost.
+      await addClaudeDivergence(measurement, options.claude.model, options.claude.count).catch((error: unknown) => {
+        claudeError = error instanceof Error ? error.message : String(error);
+      });
+    }
     const elapsedMs = Math.round(performance.now() - started);
     done += 1;
     options.onProgress?.({ done, total: chosen.length, name: entry.name, status: measurement.status, totalTokens: measurement.totalTokens, elapsedMs });
-    return { measurement, budgetsMs: retried.budgetsMs, elapsedMs };
+    return { measurement, budgetsMs: retried.budgetsMs, elapsedMs, claudeError };
   });
   const byName = new Map(chosen.map((planned, index) => [planned.entry.name, outcomes[index] as (typeof outcomes)[number]]));
   const fresh = new Map<string, Measurement>([...byName].map(([name, outcome]) => [name, outcome.measurement]));
@@ -148,6 +159,7 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
       totalTokens: published?.totalTokens ?? null,
       note: entry.note,
       elapsedMs: outcome?.elapsedMs ?? 0,
+      ...(outcome?.claudeError === undefined ? {} : { claudeError: outcome.claudeError }),
     };
   });
   const report: SweepReport = {

@@ -1,0 +1,36 @@
+// The Claude divergence counter both measure and sweep use: Anthropic's count_tokens for a
+// one-token message with the projected tools (or none), the key from a named env variable.
+import { McpctxError } from '../errors/index.js';
+import type { ClaudeTokenCounter } from '../measure/index.js';
+import { anthropicProvider } from '../providers/index.js';
+import type { CliIo } from './_io.js';
+
+export const DEFAULT_CLAUDE_KEY_ENV = 'ANTHROPIC_API_KEY';
+
+export interface ClaudeFlags {
+  claudeModel?: string;
+  claudeKeyEnv: string;
+  claudeBaseUrl?: string;
+}
+
+/** The counter for `--claude-model`; refuses (USAGE, naming the variable) when the key is unset, before anything is measured. */
+export function claudeCounter(model: string, flags: ClaudeFlags, io: CliIo): ClaudeTokenCounter {
+  const keyEnv = flags.claudeKeyEnv;
+  const key = io.env[keyEnv];
+  if (key === undefined || key === '') {
+    throw new McpctxError('USAGE', `--claude-model needs an Anthropic API key in the environment variable ${keyEnv}${keyEnv === DEFAULT_CLAUDE_KEY_ENV ? ' (or the one --claude-key-env names)' : ''}; it is unset or empty`, { variable: keyEnv });
+  }
+  const provider = anthropicProvider({ apiKeyEnv: keyEnv, env: io.env, ...(flags.claudeBaseUrl === undefined ? {} : { baseUrl: flags.claudeBaseUrl }) });
+  const countTokens = provider.countTokens?.bind(provider);
+  if (countTokens === undefined) throw new McpctxError('INVALID_ARGUMENT', 'the Anthropic provider has no countTokens');
+  return async (tools) => {
+    const counted = await countTokens({
+      model,
+      messages: [{ role: 'user', content: [{ type: 'text', text: '.' }] }],
+      ...(tools === undefined
+        ? {}
+        : { tools: tools.map((tool) => ({ name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), inputSchema: tool.input_schema as Record<string, unknown> })) }),
+    });
+    return counted.inputTokens;
+  };
+}
