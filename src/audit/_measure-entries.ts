@@ -7,7 +7,7 @@
  * measured and say why.
  */
 import { createHash } from 'node:crypto';
-import { measureServer, type Measurement } from '../measure/index.js';
+import { measureServer, remoteTransportOfType, type Measurement } from '../measure/index.js';
 import type { LaunchSpec, RemoteSpec } from '../mcp/index.js';
 import type { ConfigEntry } from './_types.js';
 
@@ -30,13 +30,6 @@ export interface MeasureEntriesOptions {
   measureWith?: typeof measureServer;
 }
 
-const REMOTE_TYPES: Readonly<Record<string, RemoteSpec['transport']>> = {
-  sse: 'sse',
-  http: 'streamable-http',
-  'streamable-http': 'streamable-http',
-  streamable_http: 'streamable-http',
-  streamableHttp: 'streamable-http',
-};
 
 /** Why `entry` is not launched, or undefined when it is. */
 export function whyNotLaunched(entry: ConfigEntry): Unmeasured | undefined {
@@ -54,7 +47,8 @@ export function whyNotLaunched(entry: ConfigEntry): Unmeasured | undefined {
 /** The launch of an entry that can be launched. A remote one is reached without headers. */
 export function launchOf(entry: ConfigEntry): LaunchSpec | RemoteSpec {
   if (entry.transport === 'remote') {
-    const transport = entry.remoteType === undefined ? undefined : REMOTE_TYPES[entry.remoteType];
+    // Goose writes streamable_http where the other clients write streamable-http.
+    const transport = entry.remoteType === undefined ? undefined : remoteTransportOfType(entry.remoteType.replace('_', '-'));
     return transport === undefined ? { url: entry.url ?? '' } : { url: entry.url ?? '', transport };
   }
   const launch: LaunchSpec = { command: entry.command ?? '', args: entry.args ?? [], env: entry.launchEnv };

@@ -45,6 +45,11 @@ const REMOTE_TYPES: ReadonlyMap<string, RemoteSpec['transport']> = new Map([
   ['streamableHttp', 'streamable-http'],
 ]);
 
+/** The transport a client config's `type` names for a url entry (`sse`, `http`, `streamable-http`...); undefined for any other value. */
+export function remoteTransportOfType(type: string): RemoteSpec['transport'] | undefined {
+  return REMOTE_TYPES.get(type);
+}
+
 /**
  * Reads a servers file, YAML or JSON, in either form:
  * - a list of servers (`name`, `command`, `args`, `env`, `cwd`, and optionally `capabilities`,

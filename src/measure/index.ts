@@ -52,7 +52,7 @@ export {
   safeSegment,
   writeMeasurement,
 } from './_files.js';
-export { loadServersFile, type NotApplicable, type ServerEntry, type ServersFile } from './_servers-file.js';
+export { loadServersFile, remoteTransportOfType, type NotApplicable, type ServerEntry, type ServersFile } from './_servers-file.js';
 export {
   verifyDirectory,
   verifyFile,

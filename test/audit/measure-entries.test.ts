@@ -60,10 +60,15 @@ describe('measureEntries', () => {
       [
         entry({ name: 'wall', transport: 'remote', command: undefined, url: 'https://mcp.example.test/mcp', headerNames: ['Authorization'] }),
         entry({ name: 'sse', transport: 'remote', command: undefined, url: 'https://sse.example.test/sse', remoteType: 'sse' }),
+        entry({ name: 'goose', transport: 'remote', command: undefined, url: 'https://goose.example.test/mcp', remoteType: 'streamable_http' }),
       ],
       { measureWith: fakeMeasure(calls) },
     );
-    expect(calls.map((call) => call.launch)).toEqual([{ url: 'https://mcp.example.test/mcp' }, { url: 'https://sse.example.test/sse', transport: 'sse' }]);
+    expect(calls.map((call) => call.launch)).toEqual([
+      { url: 'https://mcp.example.test/mcp' },
+      { url: 'https://sse.example.test/sse', transport: 'sse' },
+      { url: 'https://goose.example.test/mcp', transport: 'streamable-http' },
+    ]);
   });
 
   it('reports progress once per launch and bounds how many run at once', async () => {
