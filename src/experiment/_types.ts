@@ -1,0 +1,306 @@
+/**
+ * The shapes of an answer-checked experiment: its config, its tasks, and the receipt it writes.
+ * The receipt is the experiment's only output of record: every figure in the report is derived
+ * from rows it holds, so `verifyReceipt` can recompute them all from the file alone.
+ */
+import type { LaunchSpec } from '../mcp/index.js';
+import type { ContentBlock, ProviderName, ProviderTool, RawExchange, StopReason, Usage } from '../providers/index.js';
+
+export const CONDITIONS = ['baseline', 'optimized'] as const;
+export type Condition = (typeof CONDITIONS)[number];
+
+export const TASK_KINDS = ['lookup', 'aggregate', 'later_page'] as const;
+export type TaskKind = (typeof TASK_KINDS)[number];
+
+/** One question with its human-checked answer key (the seed's tasks.json entry, plus an id). */
+export interface Task {
+  /** Unique in the file; default `<kind>-<index>` (index from 1). */
+  id: string;
+  kind: TaskKind;
+  question: string;
+  /** The exact string expected in the answer JSON's `answer`. */
+  expectedAnswer: string;
+  /** Ids the answer must cite (every one of them; more are allowed). */
+  evidenceIds: string[];
+  /** Strings each of which some returned caveat must contain (case-insensitive). */
+  requiredCaveats: string[];
+  /** lookup: the allowed field (not id or revision) that only the detail call returns. */
+  detailField?: string;
+  /** aggregate: the count is of records whose `aggregateField` equals `aggregateValue`. */
+  aggregateField?: string;
+  aggregateValue?: string;
+  /** later_page: the query whose matches the evidence is among (`pageField` equals `pageValue`). */
+  pageField?: string;
+  pageValue?: string;
+}
+
+/** A flat record of the snapshot: string fields, `id` and `revision` among them. */
+export type SnapshotRecord = Readonly<Record<string, string>>;
+
+/** One condition: the server to launch, and how its results become model-facing text. */
+export interface ConditionSpec {
+  launch: LaunchSpec;
+  /** Tools offered to the model, in this order; default every tool the server lists. */
+  tools?: string[];
+  /** Top-level keys removed from a JSON text block before the model sees it (e.g. a cache disposition). */
+  dropResultKeys: string[];
+}
+
+/** The tool path the optimized condition must take per task kind (tool and argument names). */
+export interface ToolPaths {
+  lookup: { search: string; matchArgument: string; fieldsArgument: string; detail: string; idArgument: string };
+  aggregate: { count: string };
+  later_page: { page: string; cursorArgument: string };
+}
+
+/** The warm-cache probe: the same direct call twice on one fresh server, excluded from totals. */
+export interface ProbeSpec {
+  condition: Condition;
+  tool: string;
+  arguments: Record<string, unknown>;
+  /** Top-level key of the result JSON that says "hit" or "miss"; null when the server says nothing. */
+  cacheKey: string | null;
+}
+
+export interface ModelSpec {
+  provider: ProviderName;
+  model: string;
+  maxTokens: number;
+  /** scripted: the turns file. */
+  script?: string;
+  /** HTTP providers: base URL (required for openai-compatible). */
+  baseUrl?: string;
+  /** HTTP providers: NAME of the env variable holding the key. */
+  keyEnv?: string;
+  temperature?: number;
+  /** Deadline of one model call, retries included, in ms. */
+  timeoutMs: number;
+}
+
+/** A loaded, checked config; every path absolute. */
+export interface ExperimentConfig {
+  /** The config file itself. */
+  file: string;
+  snapshot: string;
+  fields: string;
+  tasks: string;
+  /** Records per page of the optimized server (a later_page task needs a match past this many). */
+  pageSize: number;
+  conditions: Record<Condition, ConditionSpec>;
+  paths: ToolPaths;
+  probe: ProbeSpec | null;
+  model: ModelSpec;
+  system: string;
+  /** Most model turns per question before TURN_LIMIT. */
+  maxTurns: number;
+  /** Deadline of one MCP request (start, list, call), in ms. */
+  toolTimeoutMs: number;
+}
+
+// ---- the receipt -----------------------------------------------------------------------------------
+
+export const RECEIPT_FORMAT = 'mcpctx-experiment-receipt/v1';
+
+export type RunStatus = 'starting' | 'running' | 'completed' | 'failed';
+export type StageName = 'start' | 'inputs' | 'validate' | 'questions' | 'probe' | 'report';
+
+export interface StageRecord {
+  stage: StageName;
+  status: 'ok' | 'failed';
+  at: string;
+  /** The failure of that stage: an McpctxError code or a check's code, and its message. */
+  error?: { code: string; message: string };
+}
+
+export interface InputFile {
+  path: string;
+  sha256: string;
+  bytes: number;
+}
+
+export interface TaskValidation {
+  taskId: string;
+  kind: TaskKind;
+  ok: boolean;
+  /** Why the task was refused, each a sentence naming the field. */
+  problems: string[];
+  /** aggregate: matches counted in the snapshot, independently of any server. */
+  independentCount?: number;
+  /** later_page: ids matching the page query, in the server's id order, and the evidence's positions in them. */
+  matchingIds?: string[];
+  evidencePositions?: number[];
+}
+
+/** A JSON-RPC frame as it crossed stdio, text exact. */
+export interface Frame {
+  direction: 'sent' | 'received';
+  text: string;
+}
+
+export interface ServerRecord {
+  launch: { command: string; args: string[]; envNames: string[] };
+  protocolVersion: string;
+  serverInfo: unknown;
+  /** The tools offered to the model (MCP name, description, inputSchema). */
+  tools: ProviderTool[];
+  /** sha256 of canonicalJson(tools). */
+  toolsSha256: string;
+  frames: Frame[];
+  /** sha256 over `${direction} ${text}\n` of every frame, in order. */
+  framesSha256: string;
+}
+
+export interface ToolCallRecord {
+  toolUseId: string;
+  name: string;
+  arguments: unknown;
+  /** JSON-RPC id of the tools/call request (to find its frames); null when no request was sent. */
+  rpcId: number | string | null;
+  isError: boolean;
+  /** The result's `content` array as received; null when the call failed before a result. */
+  rawContent: unknown;
+  /** UTF-8 bytes and sha256 of JSON.stringify(rawContent) ('' when null). */
+  rawContentBytes: number;
+  rawContentSha256: string;
+  /** What the model got as the tool_result's content. */
+  modelFacingText: string;
+  modelFacingBytes: number;
+  modelFacingSha256: string;
+  /** o200k_base tokens of modelFacingText. */
+  modelFacingTokens: number;
+  /** Why the call produced no result (unadvertised tool, timeout, transport), when it did not. */
+  error?: string;
+}
+
+export interface TurnRecord {
+  raw: RawExchange;
+  rawRequestSha256: string;
+  rawResponseSha256: string;
+  content: ContentBlock[];
+  stopReason: StopReason;
+  rawStopReason: string | null;
+  usage: Usage;
+  /** The model the provider says answered. */
+  model: string;
+  attempts: number;
+  tools: ToolCallRecord[];
+}
+
+export type QuestionStatus = 'running' | 'passed' | 'failed' | 'skipped';
+
+export interface AnswerChecks {
+  /** The final text parsed as the answer JSON (null when it did not parse). */
+  parsed: { answer: unknown; evidenceIds: unknown; caveats: unknown } | null;
+  answerMatches: boolean;
+  missingEvidenceIds: string[];
+  missingCaveats: string[];
+  /** The tool path the condition requires was taken (always true for the baseline). */
+  pathOk: boolean;
+  /** Why the path check failed, when it did. */
+  pathProblem?: string;
+}
+
+export interface QuestionTotals {
+  /** input + cache read + cache write tokens over every turn (the context the model read). */
+  contextTokens: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  turns: number;
+  toolCalls: number;
+  rawToolBytes: number;
+  modelFacingBytes: number;
+  modelFacingTokens: number;
+}
+
+export interface QuestionRecord {
+  taskId: string;
+  kind: TaskKind;
+  condition: Condition;
+  question: string;
+  status: QuestionStatus;
+  /** Set when status is failed or skipped: a code (STOP_max_tokens, ANSWER_MISMATCH, PRIOR_FAILURE, ...) and a sentence. */
+  failure?: { code: string; message: string };
+  server?: ServerRecord;
+  turns: TurnRecord[];
+  /** The text of the final end_turn answer. */
+  finalText?: string;
+  checks?: AnswerChecks;
+  totals: QuestionTotals;
+}
+
+export interface ProbeCall {
+  rawContent: unknown;
+  rawContentBytes: number;
+  modelFacingTokens: number;
+  /** The cache disposition the server reported, or null. */
+  cache: string | null;
+}
+
+export interface ProbeRecord {
+  status: 'passed' | 'failed' | 'skipped';
+  condition: Condition;
+  tool: string;
+  arguments: Record<string, unknown>;
+  first?: ProbeCall;
+  repeat?: ProbeCall;
+  server?: ServerRecord;
+  failure?: { code: string; message: string };
+  note: string;
+}
+
+export type Verdict = 'compared' | 'cut-lost-answer' | 'baseline-failed' | 'both-failed' | 'skipped';
+
+export interface ConditionRow {
+  status: QuestionStatus;
+  failure?: { code: string; message: string };
+  totals: QuestionTotals;
+}
+
+export interface ReportRow {
+  taskId: string;
+  kind: TaskKind;
+  baseline: ConditionRow;
+  optimized: ConditionRow;
+  verdict: Verdict;
+}
+
+/** A sum over the compared questions, and what the optimized condition changed (null when nothing was compared). */
+export interface Reduction {
+  baseline: number;
+  optimized: number;
+  /** (baseline − optimized) / baseline, as a fraction; negative when optimized cost more. */
+  reduction: number | null;
+}
+
+export interface ExperimentReport {
+  /** Questions both conditions answered correctly: the only ones whose tokens are compared. */
+  compared: number;
+  tasks: number;
+  rows: ReportRow[];
+  /** Task ids the baseline answered right and the optimized condition did not. */
+  lostAnswers: string[];
+  totals: Record<'contextTokens' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'turns' | 'rawToolBytes' | 'modelFacingBytes' | 'modelFacingTokens', Reduction>;
+  /** Every question passed in both conditions, and none was skipped. */
+  allPassed: boolean;
+}
+
+export interface ExperimentReceipt {
+  format: typeof RECEIPT_FORMAT;
+  warning: string;
+  status: RunStatus;
+  startedAt: string;
+  updatedAt: string;
+  stages: StageRecord[];
+  errors: { at: string; stage: StageName; code: string; message: string }[];
+  config?: InputFile & { pageSize: number; maxTurns: number; conditions: Record<Condition, { tools: string[] | null; dropResultKeys: string[] }>; paths: ToolPaths };
+  inputs?: { snapshot: InputFile & { records: number }; fields: InputFile & { allowed: string[] }; tasks: InputFile & { count: number }; script?: InputFile };
+  runtime?: { node: string; mcpctx: string; packages: Record<string, string>; lockfileSha256: string | null; platform: string };
+  model?: { provider: ProviderName; model: string; baseUrl: string | null; maxTokens: number; temperature: number | null; system: string; systemSha256: string };
+  tasks?: Task[];
+  validation?: TaskValidation[];
+  questions: QuestionRecord[];
+  probe?: ProbeRecord;
+  report?: ExperimentReport;
+}
