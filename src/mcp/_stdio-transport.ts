@@ -30,6 +30,12 @@ export interface StdioTransportOptions {
   maxUnreadBytes?: number;
   /** Budget of a write made through the SDK's `send()`, which carries no deadline. Default 30,000 ms. */
   sendTimeoutMs?: number;
+  /**
+   * Sees every JSON-RPC frame as it crossed the pipe, text exact without its newline: what was
+   * written (before the write) and what was received (before it is handled). For receipts;
+   * non-JSON-RPC lines are not frames and are not reported here.
+   */
+  onFrame?: (direction: 'sent' | 'received', text: string) => void;
 }
 
 /** A transport whose writes can be bounded by the caller's deadline, and that knows each received frame's size. */
@@ -76,6 +82,7 @@ export class BoundedStdioTransport implements Transport, BoundedTransport {
   private readonly maxFrameBytes: number;
   private readonly maxUnreadBytes: number;
   private readonly sendTimeoutMs: number;
+  private readonly onFrame: StdioTransportOptions['onFrame'];
   private readonly exitGraceMs: number;
   private readonly termGraceMs: number;
   private readonly stderr: BoundedTail;
@@ -100,6 +107,7 @@ export class BoundedStdioTransport implements Transport, BoundedTransport {
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.maxUnreadBytes = options.maxUnreadBytes ?? 32 * 1024 * 1024;
     this.sendTimeoutMs = options.sendTimeoutMs ?? 30_000;
+    this.onFrame = options.onFrame;
     this.exitGraceMs = options.exitGraceMs ?? 2_000;
     this.termGraceMs = options.termGraceMs ?? 2_000;
     this.stderrTailBytes = options.stderrTailBytes ?? 8 * 1024;
@@ -218,6 +226,7 @@ export class BoundedStdioTransport implements Transport, BoundedTransport {
     const stdin = this.openStdin();
     const line = serialize(message);
     const bytes = Buffer.byteLength(line, 'utf8');
+    this.onFrame?.('sent', line.slice(0, -1));
     // Backpressure: while the server has not read what is already queued, wait for it to read.
     while (stdin.writableLength > 0 && stdin.writableLength + bytes > this.maxUnreadBytes) {
       await this.settleWithin(deadline, `the server to read ${stdin.writableLength} queued bytes from its stdin`, (done) => {
@@ -363,6 +372,7 @@ export class BoundedStdioTransport implements Transport, BoundedTransport {
       return;
     }
     this.frameBytes.set(message as object, Buffer.byteLength(frame, 'utf8'));
+    this.onFrame?.('received', frame);
     this.onmessage?.(message as JSONRPCMessage);
   }
 

@@ -40,6 +40,31 @@ describe('ServerSession over a real server', () => {
     }
   });
 
+  it('reports every frame that crossed the pipe, text exact, to transport.onFrame', async () => {
+    const frames: Array<{ direction: string; text: string }> = [];
+    const session = new ServerSession({ launch, transport: { onFrame: (direction, text) => frames.push({ direction, text }) } });
+    try {
+      await session.open(new Deadline(BUDGET_MS));
+      const result = await session.request('tools/call', { name: 'slow', arguments: { ms: 0, tag: 7 } }, new Deadline(BUDGET_MS));
+      expect(textOf(result)).toEqual({ tag: 7 });
+    } finally {
+      await session.close();
+    }
+    const methods = frames.map((frame) => [frame.direction, (JSON.parse(frame.text) as { method?: string }).method ?? 'response']);
+    expect(methods).toEqual([
+      ['sent', 'initialize'],
+      ['received', 'response'],
+      ['sent', 'notifications/initialized'],
+      ['sent', 'tools/call'],
+      ['received', 'response'],
+    ]);
+    const call = JSON.parse(frames[3]?.text ?? '{}') as { id: number };
+    const answer = JSON.parse(frames[4]?.text ?? '{}') as { id: number; result: unknown };
+    expect(answer.id).toBe(call.id);
+    expect(textOf(answer.result)).toEqual({ tag: 7 });
+    for (const frame of frames) expect(frame.text.endsWith('\n')).toBe(false);
+  });
+
   it('hands notifications (progress) to onNotification', async () => {
     const notifications: ServerNotification[] = [];
     const session = new ServerSession({ launch, onNotification: (note) => notifications.push(note) });
