@@ -42,7 +42,7 @@ const TASKS = [
 
 function write(name: string, value: unknown): string {
   const path = join(dir, name);
-  writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+  writeFileSync(path, typeof value === 'string' ? value : `${JSON.stringify(value, null, 2)}\n`);
   return path;
 }
 
