@@ -152,10 +152,8 @@ function parseCondition(value: unknown, at: string, problems: Problems, baseDir:
   };
   if (given.tools !== undefined) {
     const tools = problems.names(given.tools, childPath(at, 'tools'));
-    if (tools !== undefined && tools.length === 0 && Array.isArray(given.tools) && given.tools.length === 0) {
-      problems.add(childPath(at, 'tools'), 'names no tool; leave it out to offer every tool the server lists');
-    }
-    if (tools !== undefined) spec.tools = tools;
+    if (Array.isArray(given.tools) && given.tools.length === 0) problems.add(childPath(at, 'tools'), 'names no tool; leave it out to offer every tool the server lists');
+    else if (tools !== undefined) spec.tools = tools;
   }
   return spec;
 }

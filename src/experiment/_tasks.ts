@@ -87,8 +87,8 @@ function readTask(entry: Readonly<Record<string, unknown>>, id: string, kind: Ta
     const owner = TASK_KINDS.find((other) => (KIND_KEYS[other] as readonly string[]).includes(key));
     problems.push(
       owner === undefined
-        ? `Unknown key "${key}"; a ${kind} task has ${[...COMMON_KEYS, ...own].join(', ')}.`
-        : `${key} belongs to ${owner} tasks, not to a ${kind} task; remove it or change kind.`,
+        ? `Unknown key "${key}"; ${aTask(kind)} has ${[...COMMON_KEYS, ...own].join(', ')}.`
+        : `${key} belongs to ${owner} tasks, not to ${aTask(kind)}; remove it or change kind.`,
     );
   }
   const task: Task = {
@@ -102,7 +102,7 @@ function readTask(entry: Readonly<Record<string, unknown>>, id: string, kind: Ta
   for (const key of own) {
     const value = entry[key];
     if (typeof value === 'string' && (value !== '' || MAY_BE_EMPTY.has(key))) task[key] = value;
-    else if (value === undefined) problems.push(`${key} is required for a ${kind} task.`);
+    else if (value === undefined) problems.push(`${key} is required for ${aTask(kind)}.`);
     else problems.push(`${key} must be a ${MAY_BE_EMPTY.has(key) ? 'string (the exact value to match; "" matches empty fields)' : 'non-empty string'}.`);
   }
   return { task, problems };
@@ -140,4 +140,9 @@ function strings(value: unknown, name: string, required: boolean, problems: stri
 
 function refuse(problems: ConfigProblem[], file: string): McpctxError {
   return configError(problems, file, 'tasks file');
+}
+
+/** "a lookup task", "an aggregate task". */
+export function aTask(kind: string): string {
+  return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} task`;
 }

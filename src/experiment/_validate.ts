@@ -3,6 +3,7 @@
  * the data, or the experiment would grade the model against a wrong key.
  */
 import type { ExperimentInputs } from './_inputs.js';
+import { aTask } from './_tasks.js';
 import type { ExperimentConfig, SnapshotRecord, Task, TaskValidation } from './_types.js';
 
 /** Fields every record has; a lookup's detail must be something else, that only the detail call returns. */
@@ -120,9 +121,9 @@ function checkLaterPage(task: Task, context: Context, validation: TaskValidation
 /** The query's field and value are there and the field may be searched; problems when not. */
 function queryUsable(field: string | undefined, value: string | undefined, kind: 'aggregate' | 'later_page', context: Context, problems: string[]): field is string {
   const [fieldName, valueName] = kind === 'aggregate' ? ['aggregateField', 'aggregateValue'] : ['pageField', 'pageValue'];
-  if (field === undefined) problems.push(`${fieldName} is required for a ${kind} task.`);
+  if (field === undefined) problems.push(`${fieldName} is required for ${aTask(kind)}.`);
   else if (!context.allowed.has(field)) problems.push(`${fieldName} "${field}" is not in the field allowlist (${allowedList(context)}).`);
-  if (value === undefined) problems.push(`${valueName} is required for a ${kind} task (the exact value to match).`);
+  if (value === undefined) problems.push(`${valueName} is required for ${aTask(kind)} (the exact value to match).`);
   return field !== undefined && value !== undefined && context.allowed.has(field);
 }
 
@@ -139,3 +140,4 @@ function idOf(record: SnapshotRecord): string {
 function allowedList(context: Context): string {
   return [...context.allowed].join(', ');
 }
+

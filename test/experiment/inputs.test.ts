@@ -191,11 +191,11 @@ describe('the tasks file', () => {
     expect(inputs.tasks.tasks.map((task) => task.id)).toEqual(['lookup-1', 'count', 'later_page-3']);
     expect(inputs.tasks.problems[0]).toEqual([]);
     expect(inputs.tasks.problems[1]).toEqual([
-      'detailField belongs to lookup tasks, not to a aggregate task; remove it or change kind.',
-      'Unknown key "note"; a aggregate task has id, kind, question, expectedAnswer, evidenceIds, requiredCaveats, aggregateField, aggregateValue.',
+      'detailField belongs to lookup tasks, not to an aggregate task; remove it or change kind.',
+      'Unknown key "note"; an aggregate task has id, kind, question, expectedAnswer, evidenceIds, requiredCaveats, aggregateField, aggregateValue.',
       'expectedAnswer must be a string: write "2", the exact text expected.',
       'evidenceIds must be a list of strings.',
-      'aggregateValue is required for a aggregate task.',
+      'aggregateValue is required for an aggregate task.',
     ]);
     expect(inputs.tasks.tasks[1]).toMatchObject({ expectedAnswer: '2', evidenceIds: [], aggregateField: 'state' });
     expect(inputs.tasks.problems[2]).toEqual(['question must be a non-empty string.', 'evidenceIds must name at least one id.', 'requiredCaveats[0] must be a non-empty string.']);
