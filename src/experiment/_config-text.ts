@@ -96,11 +96,12 @@ export function configError(problems: readonly ConfigProblem[], file: string | n
 
 /**
  * The document in a config text: JSON (comments and trailing commas allowed) for `.json`/`.jsonc`
- * files and texts that open with `{` or `[`, YAML otherwise. A syntax error is INVALID_CONFIG
+ * files, and for texts that open with `{` or `[` unless the file is `.yaml`/`.yml` (a YAML flow
+ * mapping opens with `{` too); YAML otherwise. A syntax error is INVALID_CONFIG
  * naming the line and column; the text around it is not quoted.
  */
 export function parseConfigText(text: string, file: string, what: string): unknown {
-  const json = /\.jsonc?$/i.test(file) || /^\s*[[{]/.test(text);
+  const json = /\.jsonc?$/i.test(file) || (!/\.ya?ml$/i.test(file) && /^\s*[[{]/.test(text));
   if (json) {
     const errors: ParseError[] = [];
     const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });

@@ -317,3 +317,10 @@ describe('loadExperimentConfig', () => {
     }
   });
 });
+
+describe('the config text', () => {
+  it('reads a .yaml file that opens with a flow mapping as YAML', () => {
+    const text = '{ snapshot: s.json, fields: f.json, tasks: t.json, conditions: { baseline: { command: node }, optimized: { command: node } }, model: { script: t.json } }';
+    expect(parse(text).snapshot).toBe(join(dir, 's.json'));
+  });
+});
