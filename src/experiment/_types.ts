@@ -57,7 +57,11 @@ export interface ToolPaths {
 export interface ProbeSpec {
   condition: Condition;
   tool: string;
-  arguments: Record<string, unknown>;
+  /**
+   * The call's arguments; null when the config gave none: then they need the snapshot, and
+   * `resolveProbe` (in _inputs) fills in `{ field: "id", value: <first snapshot id in id order> }`.
+   */
+  arguments: Record<string, unknown> | null;
   /** Top-level key of the result JSON that says "hit" or "miss"; null when the server says nothing. */
   cacheKey: string | null;
 }

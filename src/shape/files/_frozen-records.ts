@@ -233,10 +233,30 @@ function cannotRead(path: string, what: string, error: unknown): McpctxError {
 }
 
 function parseSnapshot(bytes: SourceBytes, options: FrozenRecordsOptions): FrozenSnapshot {
-  const maxRecords = options.maxRecords ?? 100_000;
-  const maxFieldChars = options.maxFieldChars ?? 10_000;
-  const where = options.path;
-  const parsed = parseJson(bytes.snapshot, where);
+  return { ...parseFlatRecords({ ...options, snapshot: bytes.snapshot, fields: bytes.fields }), revision: bytes.hash };
+}
+
+export interface FlatRecordsBytes {
+  /** The snapshot file's bytes (UTF-8 JSON) and its path, for messages. */
+  readonly snapshot: Uint8Array;
+  readonly path: string;
+  /** The allowlist file's bytes and path, when there is one. */
+  readonly fields?: Uint8Array | undefined;
+  readonly fieldsPath?: string | undefined;
+  readonly maxRecords?: number | undefined;
+  readonly maxFieldChars?: number | undefined;
+}
+
+/**
+ * The records and allowlist in bytes already read, checked by the rules `FrozenRecords.load`
+ * applies (the same function), for callers that must hash and parse one read of the files.
+ * Throws INVALID_RECORDS naming the file, the record (index and id) and the rule.
+ */
+export function parseFlatRecords(input: FlatRecordsBytes): { records: FlatRecord[]; fields: string[]; presentFields: string[] } {
+  const maxRecords = input.maxRecords ?? 100_000;
+  const maxFieldChars = input.maxFieldChars ?? 10_000;
+  const where = input.path;
+  const parsed = parseJson(input.snapshot, where);
   if (!Array.isArray(parsed)) throw invalid(where, 'the snapshot must be a JSON array of records.');
   if (parsed.length > maxRecords) throw invalid(where, `it holds ${parsed.length} records, over the limit of ${maxRecords}.`);
   const ids = new Set<string>();
@@ -260,11 +280,11 @@ function parseSnapshot(bytes: SourceBytes, options: FrozenRecordsOptions): Froze
     // No prototype: a field name such as "constructor" that a record lacks reads as undefined.
     return Object.assign(Object.create(null) as Record<string, string>, record) as FlatRecord;
   });
-  const fields = bytes.fields === undefined ? [...present] : parseAllowlist(bytes.fields, options.fieldsPath ?? '', present);
-  return { records, fields, presentFields: [...present], revision: bytes.hash };
+  const fields = input.fields === undefined ? [...present] : parseAllowlist(input.fields, input.fieldsPath ?? '', present);
+  return { records, fields, presentFields: [...present] };
 }
 
-function parseAllowlist(bytes: Buffer, where: string, present: ReadonlySet<string>): string[] {
+function parseAllowlist(bytes: Uint8Array, where: string, present: ReadonlySet<string>): string[] {
   const parsed = parseJson(bytes, where);
   const list: unknown = Array.isArray(parsed) ? parsed : (parsed as { fields?: unknown } | null)?.fields;
   if (!Array.isArray(list) || !list.every((name): name is string => typeof name === 'string')) {
@@ -279,7 +299,7 @@ function parseAllowlist(bytes: Buffer, where: string, present: ReadonlySet<strin
   return list;
 }
 
-function parseJson(bytes: Buffer, where: string): unknown {
+function parseJson(bytes: Uint8Array, where: string): unknown {
   try {
     return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown;
   } catch (error) {
