@@ -4,6 +4,7 @@
  * can only be what these rules make of the recorded answer.
  */
 import { isPlainObject } from '../tokens/index.js';
+import type { ContentBlock } from '../providers/index.js';
 import type { AnswerChecks, Condition, Task, ToolCallRecord, ToolPaths } from './_types.js';
 
 /** The codes `judge` can fail a question with, in the order they are checked. */
@@ -16,6 +17,14 @@ export interface Judgement {
 }
 
 const SHOWN_CHARS = 200;
+
+/**
+ * The final answer's text: the text blocks of the end_turn turn's content, joined with "\n". The
+ * runner records it as `finalText` and `verifyReceipt` checks it against the turn.
+ */
+export function finalTextOf(content: readonly ContentBlock[]): string {
+  return content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
+}
 
 /**
  * Judges one question. The rules, as documented for users:

@@ -53,3 +53,12 @@ export function rawContentFigures(rawContent: unknown): { bytes: number; sha256:
 export function modelFacingFigures(text: string): { bytes: number; sha256: string; tokens: number } {
   return { bytes: Buffer.byteLength(text, 'utf8'), sha256: sha256Hex(text), tokens: countTokens(text) };
 }
+
+/**
+ * The figures of a warm-cache probe call (a direct call, never shown to a model): its raw content
+ * bytes, and the o200k tokens the model would have been given for it, as a result that is not an
+ * error under the condition's `dropResultKeys`.
+ */
+export function probeCallFigures(rawContent: unknown, dropResultKeys: readonly string[]): { rawContentBytes: number; modelFacingTokens: number } {
+  return { rawContentBytes: rawContentFigures(rawContent).bytes, modelFacingTokens: countTokens(modelFacingText(rawContent, false, dropResultKeys).text) };
+}
