@@ -4,6 +4,7 @@
  * can only be what these rules make of the recorded answer.
  */
 import { isPlainObject } from '../tokens/index.js';
+import { shown as shownUpTo } from './_shown.js';
 import type { ContentBlock } from '../providers/index.js';
 import type { AnswerChecks, Condition, Task, ToolCallRecord, ToolPaths } from './_types.js';
 
@@ -17,6 +18,7 @@ export interface Judgement {
 }
 
 const SHOWN_CHARS = 200;
+const shown = (value: unknown): string => shownUpTo(value, SHOWN_CHARS);
 
 /**
  * The final answer's text: the text blocks of the end_turn turn's content, joined with "\n". The
@@ -197,9 +199,4 @@ function hasObjectWithId(value: unknown, evidenceIds: readonly string[]): boolea
     for (const child of Array.isArray(node) ? (node as unknown[]) : Object.values(node)) stack.push(child);
   }
   return false;
-}
-
-function shown(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
-  return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text;
 }

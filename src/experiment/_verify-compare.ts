@@ -4,6 +4,7 @@
  * its path, never an exception.
  */
 import { isPlainObject } from '../tokens/index.js';
+import { shown as shownUpTo } from './_shown.js';
 
 const SHOWN_CHARS = 120;
 /** Mismatches listed per compared value: a tampered array should not bury the rest. */
@@ -73,7 +74,5 @@ function jsonOf(value: unknown): string | undefined {
 
 /** A value as JSON, cut to 120 characters; `absent` for undefined. */
 export function shown(value: unknown): string {
-  if (value === undefined) return 'absent';
-  const text = jsonOf(value) ?? String(value);
-  return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text;
+  return shownUpTo(value, SHOWN_CHARS);
 }

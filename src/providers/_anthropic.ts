@@ -180,13 +180,13 @@ async function assembleStream(events: AsyncIterable<unknown>): Promise<Assembled
 
 /**
  * The same fold over a recorded event stream (`raw.response` of a streamed call), for receipts:
- * the events are read as the SDK reads them (`ping` and unnamed events skipped, an `error` event
+ * the events are read as the SDK reads them (`ping`, unnamed and empty events skipped, an `error` event
  * is the API's error, every other event's data is JSON) and go through the one assembly.
  */
 export function replayAnthropicStream(text: string): AssembledTurn {
   const message = new MessageAssembly();
   for (const event of recordedSseEvents(text)) {
-    if (event.event === 'ping' || event.event === 'message') continue;
+    if (event.event === 'ping' || event.event === 'message' || event.data === '') continue;
     if (event.event === 'error') throw new McpctxError('PROVIDER_ERROR', `the stream reported an error: ${event.data.slice(0, 200)}`);
     message.add(parseEventData(event.data));
   }

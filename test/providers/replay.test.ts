@@ -37,8 +37,11 @@ describe('replayResponse: anthropic', () => {
     await fake.close();
   });
 
-  async function capture(events: Parameters<typeof messageEvents>[0]): Promise<ChatResponse> {
-    fake.script({ events: messageEvents(events) });
+  /** The message's events, with a ping after message_start, as the API sends keep-alives. */
+  async function capture(message: Parameters<typeof messageEvents>[0]): Promise<ChatResponse> {
+    const events = messageEvents(message);
+    events.splice(1, 0, { event: 'ping', data: { type: 'ping' } });
+    fake.script({ events });
     return anthropicProvider({ baseUrl: fake.baseUrl, env: { ANTHROPIC_API_KEY: 'sk-test' } }).chat(ask);
   }
 
