@@ -177,6 +177,7 @@ function totalsSection(report: ExperimentReport): string[] {
     const total = report.totals[key];
     lines.push(`| ${TOTAL_LABELS[key]} | ${number(total.baseline)} | ${number(total.optimized)} | ${percent(total.reduction)} |`);
   }
+  lines.push('', 'Reduction is (baseline − optimized) / baseline; a negative one means the optimized condition cost more.');
   return lines;
 }
 
