@@ -31,8 +31,9 @@ export function finalTextOf(content: readonly ContentBlock[]): string {
 /**
  * Judges one question. The rules, as documented for users:
  *
- * 1. **The answer JSON.** The final text is trimmed; when it is exactly one fenced block
- *    (```` ```json ```` ... ```` ``` ```` or ```` ``` ```` ... ```` ``` ````), the inside is taken. It must parse
+ * 1. **The answer JSON.** The final text is trimmed; when it is exactly one fenced code block
+ *    (three backticks, optionally tagged `json`, then whitespace, ..., three backticks, with nothing
+ *    before or after), the inside is taken. It must parse
  *    (JSON.parse) to an object; its `answer`, `evidenceIds` and `caveats` are kept (null when
  *    absent). Anything else fails with NON_JSON_ANSWER.
  * 2. **answer.** Both sides are normalized (Unicode NFC, trimmed, every run of whitespace made one
