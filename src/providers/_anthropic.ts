@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { McpctxError } from '../errors/index.js';
 import { isPlainObject } from '../tokens/index.js';
 import { checkConversation } from './_conversation.js';
-import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, isRetryableStatus, recordingFetch, retryDelayMs } from './_http.js';
+import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, isRetryableStatus, recordedSseEvents, recordingFetch, retryDelayMs } from './_http.js';
 import type {
   ChatMessage,
   ChatRequest,
@@ -151,7 +151,7 @@ type PendingBlock =
   /** Blocks mcpctx does not carry (thinking, server tools): read past, left out. */
   | { type: 'skipped' };
 
-type AssembledTurn = Omit<ChatResponse, 'raw' | 'attempts'>;
+export type AssembledTurn = Omit<ChatResponse, 'raw' | 'attempts'>;
 
 const STOP_REASONS: Readonly<Record<string, StopReason>> = {
   end_turn: 'end_turn',
@@ -167,60 +167,95 @@ const STOP_REASONS: Readonly<Record<string, StopReason>> = {
  * retried, because the model may already have acted on part of the turn.
  */
 async function assembleStream(events: AsyncIterable<unknown>): Promise<AssembledTurn> {
-  let model: string | undefined;
-  let usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
-  let rawStopReason: string | null = null;
-  let stopped = false;
-  const blocks: PendingBlock[] = [];
+  const message = new MessageAssembly();
   try {
-    for await (const event of events) {
-      if (!isPlainObject(event) || typeof event.type !== 'string') throw notInShape('a stream event without a type');
-      switch (event.type) {
-        case 'message_start': {
-          const message = event.message;
-          if (!isPlainObject(message) || typeof message.model !== 'string' || !isPlainObject(message.usage)) {
-            throw notInShape('message_start without a message, its model and its usage');
-          }
-          model = message.model;
-          usage = readUsage(message.usage, usage);
-          break;
-        }
-        case 'content_block_start':
-          blocks[blockIndex(event)] = startBlock(event.content_block);
-          break;
-        case 'content_block_delta': {
-          const index = blockIndex(event);
-          const block = blocks[index];
-          if (block === undefined) throw notInShape(`a delta for content block ${index}, which never started`);
-          addDelta(block, event.delta);
-          break;
-        }
-        case 'message_delta': {
-          const delta = event.delta;
-          if (isPlainObject(delta) && typeof delta.stop_reason === 'string') rawStopReason = delta.stop_reason;
-          if (isPlainObject(event.usage)) usage = readUsage(event.usage, usage);
-          break;
-        }
-        case 'message_stop':
-          stopped = true;
-          break;
-        // content_block_stop needs nothing; unknown events are skipped, as the API's versioning asks.
-      }
-    }
+    for await (const event of events) message.add(event);
   } catch (error) {
     if (error instanceof McpctxError) throw error;
     if (error instanceof APIError) throw new McpctxError('PROVIDER_ERROR', `the stream reported an error: ${apiErrorText(error)}`, {}, { cause: error });
     throw new McpctxError('PROVIDER_ERROR', 'truncated stream: the connection broke before message_stop', {}, { cause: error });
   }
-  if (!stopped) throw new McpctxError('PROVIDER_ERROR', 'truncated stream: it ended before message_stop');
-  if (model === undefined) throw notInShape('a stream without message_start');
-  return {
-    content: blocks.flatMap(finishBlock),
-    stopReason: rawStopReason !== null ? (STOP_REASONS[rawStopReason] ?? 'other') : 'other',
-    rawStopReason,
-    usage,
-    model,
-  };
+  return message.result();
+}
+
+/**
+ * The same fold over a recorded event stream (`raw.response` of a streamed call), for receipts:
+ * the events are read as the SDK reads them (`ping`, unnamed and empty events skipped, an `error` event
+ * is the API's error, every other event's data is JSON) and go through the one assembly.
+ */
+export function replayAnthropicStream(text: string): AssembledTurn {
+  const message = new MessageAssembly();
+  for (const event of recordedSseEvents(text)) {
+    if (event.event === 'ping' || event.event === 'message' || event.data === '') continue;
+    if (event.event === 'error') throw new McpctxError('PROVIDER_ERROR', `the stream reported an error: ${event.data.slice(0, 200)}`);
+    message.add(parseEventData(event.data));
+  }
+  return message.result();
+}
+
+/** One message being assembled from stream events, in order. */
+class MessageAssembly {
+  private model: string | undefined;
+  private usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  private rawStopReason: string | null = null;
+  private stopped = false;
+  private readonly blocks: PendingBlock[] = [];
+
+  add(event: unknown): void {
+    if (!isPlainObject(event) || typeof event.type !== 'string') throw notInShape('a stream event without a type');
+    switch (event.type) {
+      case 'message_start': {
+        const message = event.message;
+        if (!isPlainObject(message) || typeof message.model !== 'string' || !isPlainObject(message.usage)) {
+          throw notInShape('message_start without a message, its model and its usage');
+        }
+        this.model = message.model;
+        this.usage = readUsage(message.usage, this.usage);
+        break;
+      }
+      case 'content_block_start':
+        this.blocks[blockIndex(event)] = startBlock(event.content_block);
+        break;
+      case 'content_block_delta': {
+        const index = blockIndex(event);
+        const block = this.blocks[index];
+        if (block === undefined) throw notInShape(`a delta for content block ${index}, which never started`);
+        addDelta(block, event.delta);
+        break;
+      }
+      case 'message_delta': {
+        const delta = event.delta;
+        if (isPlainObject(delta) && typeof delta.stop_reason === 'string') this.rawStopReason = delta.stop_reason;
+        if (isPlainObject(event.usage)) this.usage = readUsage(event.usage, this.usage);
+        break;
+      }
+      case 'message_stop':
+        this.stopped = true;
+        break;
+      // content_block_stop needs nothing; unknown events are skipped, as the API's versioning asks.
+    }
+  }
+
+  result(): AssembledTurn {
+    if (!this.stopped) throw new McpctxError('PROVIDER_ERROR', 'truncated stream: it ended before message_stop');
+    if (this.model === undefined) throw notInShape('a stream without message_start');
+    const rawStopReason = this.rawStopReason;
+    return {
+      content: this.blocks.flatMap(finishBlock),
+      stopReason: rawStopReason !== null ? (STOP_REASONS[rawStopReason] ?? 'other') : 'other',
+      rawStopReason,
+      usage: this.usage,
+      model: this.model,
+    };
+  }
+}
+
+function parseEventData(data: string): unknown {
+  try {
+    return JSON.parse(data) as unknown;
+  } catch {
+    throw notInShape(`an event whose data is not JSON: ${data.slice(0, 200)}`);
+  }
 }
 
 function blockIndex(event: Record<string, unknown>): number {

@@ -3,6 +3,8 @@
  * for receipts (never its headers: the key rides in them), which statuses are retried, and how
  * long to wait before the next attempt.
  */
+import { McpctxError } from '../errors/index.js';
+import { SseReader, type SseEvent } from '../mcp/index.js';
 import type { RawExchange } from './_types.js';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -58,4 +60,19 @@ export function recordingFetch(base: typeof fetch, onAttempt: (exchange: RawExch
     );
     return new Response(recorded, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
+}
+
+/**
+ * The events of a recorded event stream (the `response` of a streamed exchange), parsed by the
+ * project's one event-stream reader (an event without `event:` is named "message"). An event
+ * left unfinished at the end (no blank line after it) was never dispatched, as on the wire.
+ * Text that is not an event stream yields no events; a line that cannot be read is PROVIDER_ERROR.
+ */
+export function recordedSseEvents(text: string): SseEvent[] {
+  const bytes = Buffer.from(text, 'utf8');
+  try {
+    return new SseReader(bytes.length + 1).push(bytes);
+  } catch (error) {
+    throw new McpctxError('PROVIDER_ERROR', `the recorded event stream cannot be read: ${(error as Error).message}`, {}, { cause: error });
+  }
 }

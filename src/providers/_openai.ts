@@ -10,7 +10,7 @@ import type {
 import { McpctxError } from '../errors/index.js';
 import { isPlainObject } from '../tokens/index.js';
 import { checkConversation } from './_conversation.js';
-import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, isRetryableStatus, recordingFetch, retryDelayMs } from './_http.js';
+import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, isRetryableStatus, recordedSseEvents, recordingFetch, retryDelayMs } from './_http.js';
 import type { ChatMessage, ChatRequest, ChatResponse, ContentBlock, HttpProviderOptions, Provider, RawExchange, StopReason, Usage } from './_types.js';
 
 const DEFAULT_KEY_ENV = 'OPENAI_API_KEY';
@@ -276,10 +276,39 @@ async function readStream(stream: AsyncIterable<ChatCompletionChunk>, call: Call
     throw call.providerError(`truncated stream (not retried: the model may have acted): ${causeChain(error)}`);
   }
   if (call.signal.aborted) throw call.deadlineError();
-  const text = call.last?.response ?? '';
-  if (!/^data:/m.test(text)) throw call.providerError('the answer is not an event stream of chat.completion.chunk events');
-  if (!/^data: ?\[DONE\]/m.test(text)) throw call.providerError('truncated stream: it ended before "data: [DONE]" (not retried: the model may have acted)');
+  checkStreamEnded(call.last?.response ?? '', (message) => call.providerError(message));
   return turn.result();
+}
+
+/** The recorded text must be an event stream that reached `data: [DONE]`. */
+function checkStreamEnded(text: string, providerError: (message: string) => McpctxError): void {
+  if (!/^data:/m.test(text)) throw providerError('the answer is not an event stream of chat.completion.chunk events');
+  if (!/^data: ?\[DONE\]/m.test(text)) throw providerError('truncated stream: it ended before "data: [DONE]" (not retried: the model may have acted)');
+}
+
+/**
+ * The same assembly over a recorded stream (`raw.response` of a streamed call), for receipts: the
+ * events are read as the SDK reads them (nothing after `[DONE]`, every other event's data is JSON,
+ * an event carrying `error` is the server's error) and the text must reach `[DONE]`, as live.
+ * `requestModel` stands in when no chunk named the model, as it does live.
+ */
+export function replayOpenAiStream(text: string, requestModel: string): AssembledTurn & { model: string } {
+  const providerError = (message: string): McpctxError => new McpctxError('PROVIDER_ERROR', `the recorded chat completions stream: ${message}`);
+  const turn = new TurnAssembly();
+  for (const event of recordedSseEvents(text)) {
+    if (event.data.startsWith('[DONE]')) break;
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(event.data);
+    } catch {
+      throw providerError(`an event of the stream is not JSON: ${event.data.slice(0, 200)}`);
+    }
+    if (isPlainObject(chunk) && Boolean(chunk.error)) throw providerError(`the stream reported an error: ${JSON.stringify(chunk.error).slice(0, 200)}`);
+    turn.add(chunk, providerError);
+  }
+  checkStreamEnded(text, providerError);
+  const result = turn.result();
+  return { ...result, model: result.model ?? requestModel };
 }
 
 interface PendingCall {

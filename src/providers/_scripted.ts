@@ -51,7 +51,7 @@ export function scriptedProvider(script: ScriptedTurns | string): Provider {
           ...source,
         });
       }
-      return answer(request, requestJson, turn);
+      return answer(request.model, requestJson, turn);
     },
   };
 }
@@ -95,7 +95,32 @@ function canonicalBlock(block: ContentBlock): ContentBlock {
   }
 }
 
-function answer(request: ChatRequest, requestJson: string, turn: ScriptedTurn): ChatResponse {
+/**
+ * The answer a recorded scripted exchange stands for, re-derived from its bytes: `request` is the
+ * canonical request JSON the provider hashed, `response` the turn it answered with (checked as a
+ * script's turn is). Bytes that are neither are PROVIDER_ERROR.
+ */
+export function replayScriptedExchange(requestJson: string, responseJson: string): Omit<ChatResponse, 'raw' | 'attempts'> {
+  let request: unknown;
+  let turn: unknown;
+  try {
+    request = JSON.parse(requestJson);
+    turn = JSON.parse(responseJson);
+  } catch (error) {
+    throw new McpctxError('PROVIDER_ERROR', `the recorded scripted exchange is not JSON: ${(error as Error).message}`);
+  }
+  if (!isPlainObject(request) || typeof request.model !== 'string') throw new McpctxError('PROVIDER_ERROR', 'the recorded scripted request has no model');
+  const problems: string[] = [];
+  checkTurn(turn, 'response', problems);
+  if (problems.length > 0) throw new McpctxError('PROVIDER_ERROR', `the recorded scripted turn is malformed: ${problems.join('; ')}`, { problems });
+  return answeredTurn(request.model, requestJson, turn as ScriptedTurn);
+}
+
+function answer(model: string, requestJson: string, turn: ScriptedTurn): ChatResponse {
+  return { ...answeredTurn(model, requestJson, turn), raw: { url: 'scripted:', request: requestJson, response: canonicalJson(turn), status: 200 }, attempts: 1 };
+}
+
+function answeredTurn(model: string, requestJson: string, turn: ScriptedTurn): Omit<ChatResponse, 'raw' | 'attempts'> {
   const content = structuredClone(turn.content);
   const usage: Usage = {
     inputTokens: turn.usage?.inputTokens ?? countTokens(requestJson),
@@ -104,15 +129,7 @@ function answer(request: ChatRequest, requestJson: string, turn: ScriptedTurn): 
     cacheWriteTokens: turn.usage?.cacheWriteTokens ?? 0,
   };
   const stopReason = turn.stopReason ?? (content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn');
-  return {
-    content,
-    stopReason,
-    rawStopReason: turn.stopReason ?? null,
-    usage,
-    model: request.model,
-    raw: { url: 'scripted:', request: requestJson, response: canonicalJson(turn), status: 200 },
-    attempts: 1,
-  };
+  return { content, stopReason, rawStopReason: turn.stopReason ?? null, usage, model };
 }
 
 // ---- reading and checking a script ---------------------------------------------------------------

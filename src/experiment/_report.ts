@@ -1,0 +1,233 @@
+/**
+ * The experiment's report, derived from the receipt's question records only (so `verifyReceipt`
+ * can rebuild it and compare), and its markdown rendering for people. Tokens are compared only
+ * for tasks both conditions answered right: a cheaper wrong answer is not a saving.
+ */
+import type {
+  Condition,
+  ConditionRow,
+  ExperimentReceipt,
+  ExperimentReport,
+  QuestionRecord,
+  QuestionTotals,
+  Reduction,
+  ReportRow,
+  Task,
+  TurnRecord,
+  Verdict,
+} from './_types.js';
+
+type TotalKey = keyof ExperimentReport['totals'];
+const TOTAL_KEYS: readonly TotalKey[] = ['contextTokens', 'inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens', 'turns', 'rawToolBytes', 'modelFacingBytes', 'modelFacingTokens'];
+
+/**
+ * One question's sums over its turns: the context it read (input + cache read + cache write
+ * tokens: a cache read is cheaper but is still context), output tokens, turns, and over every
+ * turn's tool calls, the calls, raw result bytes, and model-facing bytes and o200k tokens.
+ */
+export function questionTotals(turns: TurnRecord[]): QuestionTotals {
+  const totals: QuestionTotals = {
+    contextTokens: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    turns: turns.length,
+    toolCalls: 0,
+    rawToolBytes: 0,
+    modelFacingBytes: 0,
+    modelFacingTokens: 0,
+  };
+  for (const turn of turns) {
+    const { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens } = turn.usage;
+    totals.contextTokens += inputTokens + cacheReadTokens + cacheWriteTokens;
+    totals.inputTokens += inputTokens;
+    totals.outputTokens += outputTokens;
+    totals.cacheReadTokens += cacheReadTokens;
+    totals.cacheWriteTokens += cacheWriteTokens;
+    for (const call of turn.tools) {
+      totals.toolCalls += 1;
+      totals.rawToolBytes += call.rawContentBytes;
+      totals.modelFacingBytes += call.modelFacingBytes;
+      totals.modelFacingTokens += call.modelFacingTokens;
+    }
+  }
+  return totals;
+}
+
+/**
+ * One row per task, in task order, with each condition's status and totals and a verdict:
+ * both passed → compared; only the baseline passed → cut-lost-answer; only the optimized passed →
+ * baseline-failed; both failed → both-failed; a condition skipped, still running or without a
+ * record → skipped. Totals sum the compared rows only; a reduction is null when nothing was
+ * compared or the baseline sum is 0. `allPassed` needs at least one task, every one compared.
+ */
+export function buildReport(tasks: Task[], questions: QuestionRecord[]): ExperimentReport {
+  const rows = tasks.map((task): ReportRow => {
+    const baseline = conditionRow(questions, task.id, 'baseline');
+    const optimized = conditionRow(questions, task.id, 'optimized');
+    return { taskId: task.id, kind: task.kind, baseline, optimized, verdict: verdictOf(baseline, optimized) };
+  });
+  const compared = rows.filter((row) => row.verdict === 'compared');
+  const totals = Object.fromEntries(
+    TOTAL_KEYS.map((key): [TotalKey, Reduction] => {
+      const baseline = compared.reduce((sum, row) => sum + row.baseline.totals[key], 0);
+      const optimized = compared.reduce((sum, row) => sum + row.optimized.totals[key], 0);
+      return [key, { baseline, optimized, reduction: compared.length === 0 || baseline === 0 ? null : (baseline - optimized) / baseline }];
+    }),
+  ) as ExperimentReport['totals'];
+  return {
+    compared: compared.length,
+    tasks: tasks.length,
+    rows,
+    lostAnswers: rows.filter((row) => row.verdict === 'cut-lost-answer').map((row) => row.taskId),
+    totals,
+    allPassed: rows.length > 0 && compared.length === rows.length,
+  };
+}
+
+function conditionRow(questions: readonly QuestionRecord[], taskId: string, condition: Condition): ConditionRow {
+  const question = questions.find((candidate) => candidate.taskId === taskId && candidate.condition === condition);
+  if (question === undefined) {
+    return { status: 'skipped', failure: { code: 'NOT_RUN', message: `No ${condition} question was recorded for task ${taskId}.` }, totals: questionTotals([]) };
+  }
+  return { status: question.status, ...(question.failure === undefined ? {} : { failure: question.failure }), totals: question.totals };
+}
+
+function verdictOf(baseline: ConditionRow, optimized: ConditionRow): Verdict {
+  const ended = (row: ConditionRow): boolean => row.status === 'passed' || row.status === 'failed';
+  if (!ended(baseline) || !ended(optimized)) return 'skipped';
+  if (baseline.status === 'passed') return optimized.status === 'passed' ? 'compared' : 'cut-lost-answer';
+  return optimized.status === 'passed' ? 'baseline-failed' : 'both-failed';
+}
+
+// ---- markdown -------------------------------------------------------------------------------------
+
+const TOTAL_LABELS: Readonly<Record<TotalKey, string>> = {
+  contextTokens: 'context tokens (input + cache)',
+  inputTokens: 'input tokens',
+  outputTokens: 'output tokens',
+  cacheReadTokens: 'cache read tokens',
+  cacheWriteTokens: 'cache write tokens',
+  turns: 'turns',
+  rawToolBytes: 'raw tool result bytes',
+  modelFacingBytes: 'model-facing bytes',
+  modelFacingTokens: 'model-facing tokens (o200k)',
+};
+
+/**
+ * The report for people: the run, one table row per task and condition, the totals over the
+ * compared tasks with their reduction, every lost answer, the warm-cache probe, and every failure
+ * and skipped question (never dropped). Reads the receipt's report; says so when there is none.
+ */
+export function renderReportMarkdown(receipt: ExperimentReceipt): string {
+  const lines: string[] = ['# Experiment report', ''];
+  const model = receipt.model === undefined ? 'no model recorded' : `${receipt.model.provider} \`${receipt.model.model}\`, max_tokens ${number(receipt.model.maxTokens)}`;
+  lines.push(`Run ${receipt.status}, started ${receipt.startedAt}, updated ${receipt.updatedAt}; ${model}.`, '');
+  const report = receipt.report;
+  if (report === undefined) {
+    lines.push(`No report: the run is ${receipt.status} and did not reach its report stage.`, '');
+  } else {
+    lines.push(...taskTable(report), '', ...totalsSection(report));
+    if (report.lostAnswers.length > 0) {
+      lines.push('', '## Lost answers', '');
+      for (const taskId of report.lostAnswers) {
+        const row = report.rows.find((candidate) => candidate.taskId === taskId);
+        lines.push(`- the cut lost the answer to ${taskId}: ${oneLine(row?.optimized.failure?.message ?? 'the optimized condition did not pass')}`);
+      }
+    }
+  }
+  lines.push('', ...probeSection(receipt), '', ...problemsSection(receipt));
+  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+}
+
+function taskTable(report: ExperimentReport): string[] {
+  const lines = [
+    '## Tasks',
+    '',
+    '| task | kind | condition | status | context tokens | output tokens | turns | raw tool bytes | model-facing tokens | verdict |',
+    '|---|---|---|---|---:|---:|---:|---:|---:|---|',
+  ];
+  for (const row of report.rows) {
+    for (const condition of ['baseline', 'optimized'] as const) {
+      const side = row[condition];
+      const status = side.failure === undefined ? side.status : `${side.status} (${side.failure.code})`;
+      const { contextTokens, outputTokens, turns, rawToolBytes, modelFacingTokens } = side.totals;
+      lines.push(
+        `| ${cell(row.taskId)} | ${row.kind} | ${condition} | ${cell(status)} | ${number(contextTokens)} | ${number(outputTokens)} | ${number(turns)} | ${number(rawToolBytes)} | ${number(modelFacingTokens)} | ${row.verdict} |`,
+      );
+    }
+  }
+  return lines;
+}
+
+function totalsSection(report: ExperimentReport): string[] {
+  const lines = ['## Totals', ''];
+  if (report.compared === 0) {
+    lines.push(`No task was answered right in both conditions (0 of ${number(report.tasks)}), so no tokens are compared.`);
+    return lines;
+  }
+  lines.push(
+    `Over the ${number(report.compared)} of ${number(report.tasks)} tasks answered right in both conditions (n = ${number(report.compared)}):`,
+    '',
+    '| measure | baseline | optimized | reduction |',
+    '|---|---:|---:|---:|',
+  );
+  for (const key of TOTAL_KEYS) {
+    const total = report.totals[key];
+    lines.push(`| ${TOTAL_LABELS[key]} | ${number(total.baseline)} | ${number(total.optimized)} | ${percent(total.reduction)} |`);
+  }
+  lines.push('', 'Reduction is (baseline − optimized) / baseline; a negative one means the optimized condition cost more.');
+  return lines;
+}
+
+function probeSection(receipt: ExperimentReceipt): string[] {
+  const probe = receipt.probe;
+  const lines = ['## Warm-cache probe (excluded from totals)', ''];
+  if (probe === undefined) return [...lines, 'No probe was recorded.'];
+  lines.push(`${probe.status}: \`${probe.tool}\` ${cell(JSON.stringify(probe.arguments))} twice on one fresh ${probe.condition} server. ${oneLine(probe.note)}`);
+  for (const [label, call] of [['first', probe.first], ['repeat', probe.repeat]] as const) {
+    if (call !== undefined) {
+      lines.push(`- ${label}: cache ${call.cache ?? 'not reported'}, ${number(call.rawContentBytes)} raw bytes, ${number(call.modelFacingTokens)} model-facing tokens`);
+    }
+  }
+  if (probe.failure !== undefined) lines.push(`- failure: ${probe.failure.code}: ${oneLine(probe.failure.message)}`);
+  return lines;
+}
+
+function problemsSection(receipt: ExperimentReceipt): string[] {
+  const lines = ['## Failures and skipped questions', ''];
+  const listed: string[] = [];
+  for (const question of receipt.questions) {
+    if (question.status === 'passed') continue;
+    const why = question.failure === undefined ? 'no failure recorded' : `${question.failure.code}: ${oneLine(question.failure.message)}`;
+    listed.push(`- ${question.taskId} (${question.condition}) ${question.status}: ${why}`);
+  }
+  for (const row of receipt.report?.rows ?? []) {
+    for (const condition of ['baseline', 'optimized'] as const) {
+      const failure = row[condition].failure;
+      if (failure?.code === 'NOT_RUN') listed.push(`- ${row.taskId} (${condition}) skipped: ${oneLine(failure.message)}`);
+    }
+  }
+  for (const stage of receipt.stages) {
+    if (stage.error !== undefined) listed.push(`- stage ${stage.stage} ${stage.status}: ${stage.error.code}: ${oneLine(stage.error.message)}`);
+  }
+  for (const error of receipt.errors) listed.push(`- error in ${error.stage} at ${error.at}: ${error.code}: ${oneLine(error.message)}`);
+  return listed.length === 0 ? [...lines, 'None.'] : [...lines, ...listed];
+}
+
+function number(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+function percent(fraction: number | null): string {
+  return fraction === null ? 'n/a' : `${(fraction * 100).toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })}%`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function cell(text: string): string {
+  return oneLine(text).replaceAll('|', '\\|');
+}

@@ -1,0 +1,131 @@
+/**
+ * `mcpctx experiment verify`: recomputes every hash, figure, check and table of a receipt from the
+ * bytes it holds (the MCP frames, the provider exchanges, the raw tool results) and lists every
+ * place where the recorded value is not the recomputed one. A receipt that passes says what it
+ * says because its bytes say it; the bytes themselves (that they came from a real server and a
+ * real model) are the run's word, not something a file can prove.
+ */
+import { isPlainObject, sha256Hex } from '../tokens/index.js';
+import { probeCallFigures, rawContentFigures } from './_model-facing.js';
+import { buildReport } from './_report.js';
+import { Problems, shown } from './_verify-compare.js';
+import { verifyQuestion, verifyServer, type Answers, type Checked, type QuestionContext } from './_verify-question.js';
+import { RECEIPT_FORMAT, type Condition, type ExperimentReceipt, type Task } from './_types.js';
+
+export interface ReceiptVerification {
+  ok: boolean;
+  /** Each a sentence starting with the JSON path it is about. */
+  problems: string[];
+  checked: Checked;
+}
+
+/**
+ * Recomputes and compares, each mismatch one problem naming the JSON path, the recorded and the
+ * recomputed value:
+ * - `model.systemSha256`; per server record (questions' and the probe's) `framesSha256` and
+ *   `toolsSha256`;
+ * - per turn: the raw request and response hashes, and content, stop reasons, usage and model
+ *   replayed from the raw response by the provider's own assembly; its tool_use blocks and its
+ *   tool call records pair 1:1 in order (id, name, input);
+ * - per tool call: raw content bytes and hash; the model-facing text re-derived from the raw
+ *   content with the condition's dropResultKeys (not for a call that failed before a result, or
+ *   whose content gave the model nothing: the runner's in-band text stands); model-facing bytes,
+ *   hash and tokens; the received frame answering its request carries that raw content;
+ * - per question: totals; finalText against the last end_turn turn; checks judged again; a
+ *   passed question, or one failed by the judge, gets the same verdict from `judge` (runtime
+ *   failures such as TOOL_FAILURE or STOP_max_tokens stand as recorded);
+ * - probe calls: raw bytes and model-facing tokens, and a frame of the probe's server carries each;
+ * - validation: an ok aggregate's independentCount is its expected answer, an ok later_page's
+ *   evidence positions are those of its evidence ids in matchingIds, one past the first page;
+ * - the report equals `buildReport(tasks, questions)`; a completed run has one.
+ * Never throws: input that is not a receipt is one problem.
+ */
+export function verifyReceipt(receipt: unknown): ReceiptVerification {
+  const problems = new Problems();
+  const checked: Checked = { questions: 0, turns: 0, toolCalls: 0, frames: 0 };
+  const done = (): ReceiptVerification => ({ ok: problems.list.length === 0, problems: problems.list, checked });
+  if (!isPlainObject(receipt)) {
+    problems.add(`the receipt is not a JSON object (got ${Array.isArray(receipt) ? 'an array' : receipt === null ? 'null' : typeof receipt})`);
+    return done();
+  }
+  if (receipt.format !== RECEIPT_FORMAT) {
+    problems.add(`format: recorded ${shown(receipt.format)}, expected ${JSON.stringify(RECEIPT_FORMAT)}`);
+    return done();
+  }
+  const run = receipt as unknown as ExperimentReceipt;
+  if (run.model !== undefined) problems.guard('model', () => problems.compare('model.systemSha256', run.model?.systemSha256, sha256Hex(run.model?.system as string)));
+  const tasks: Task[] = Array.isArray(run.tasks) ? run.tasks : [];
+  const questions = Array.isArray(run.questions) ? run.questions : [];
+  if (!Array.isArray(run.questions)) problems.add(`questions: recorded ${shown(run.questions)}, expected an array`);
+  if (run.model === undefined && questions.some((question) => Array.isArray(question.turns) && question.turns.length > 0)) {
+    problems.add('model: absent, so no turn can be replayed');
+  }
+  const context: QuestionContext = {
+    provider: run.model?.provider,
+    dropResultKeys: (condition) => dropResultKeysOf(run, condition),
+    tasks,
+    paths: run.config?.paths,
+    problems,
+    checked,
+  };
+  questions.forEach((question, index) => problems.guard(`questions[${index}]`, () => verifyQuestion(question, `questions[${index}]`, context)));
+  if (run.probe !== undefined) problems.guard('probe', () => verifyProbe(run, context));
+  if (run.validation !== undefined) problems.guard('validation', () => verifyValidation(run, tasks, problems));
+  if (run.report !== undefined) problems.guard('report', () => problems.compare('report', run.report, buildReport(tasks, questions)));
+  else if (run.status === 'completed') problems.add('report: absent, but the run is completed');
+  return done();
+}
+
+function dropResultKeysOf(run: ExperimentReceipt, condition: Condition): readonly string[] | undefined {
+  const keys: unknown = run.config?.conditions?.[condition]?.dropResultKeys;
+  return Array.isArray(keys) && keys.every((key) => typeof key === 'string') ? (keys as string[]) : undefined;
+}
+
+function verifyProbe(run: ExperimentReceipt, context: QuestionContext): void {
+  const probe = run.probe;
+  if (probe === undefined) return;
+  const { problems } = context;
+  const answers: Answers | undefined = probe.server === undefined ? undefined : verifyServer(probe.server, 'probe.server', context);
+  const drop = context.dropResultKeys(probe.condition);
+  for (const label of ['first', 'repeat'] as const) {
+    const call = probe[label];
+    if (call === undefined) continue;
+    const path = `probe.${label}`;
+    problems.compare(`${path}.rawContentBytes`, call.rawContentBytes, rawContentFigures(call.rawContent).bytes);
+    const figures = drop === undefined ? undefined : probeCallFigures(call.rawContent, drop);
+    if (figures === undefined) problems.add(`${path}.modelFacingTokens: cannot be re-derived: config.conditions.${probe.condition}.dropResultKeys is absent`);
+    else problems.compare(`${path}.modelFacingTokens`, call.modelFacingTokens, figures.modelFacingTokens);
+    if (answers !== undefined) {
+      const content = JSON.stringify(call.rawContent);
+      const carried = [...answers.values()].some((answer) => isPlainObject(answer.result) && JSON.stringify(answer.result.content) === content);
+      if (!carried) problems.add(`${path}.rawContent: no received frame of probe.server carries ${shown(call.rawContent)}`);
+    }
+  }
+}
+
+function verifyValidation(run: ExperimentReceipt, tasks: readonly Task[], problems: Problems): void {
+  const pageSize = run.config?.pageSize;
+  (run.validation ?? []).forEach((validation, index) => {
+    const path = `validation[${index}]`;
+    problems.guard(path, () => {
+      if (!validation.ok) return;
+      const task = tasks.find((candidate) => candidate.id === validation.taskId);
+      if (task === undefined) {
+        problems.add(`${path}.taskId: no task ${shown(validation.taskId)} in tasks`);
+        return;
+      }
+      if (task.kind === 'aggregate') {
+        if (validation.independentCount !== Number(task.expectedAnswer)) {
+          problems.add(`${path}.independentCount: recorded ${shown(validation.independentCount)}, but the task's expectedAnswer is ${shown(task.expectedAnswer)}`);
+        }
+      } else if (task.kind === 'later_page') {
+        const matching = validation.matchingIds ?? [];
+        problems.compare(`${path}.evidencePositions`, validation.evidencePositions, task.evidenceIds.map((id) => matching.indexOf(id)));
+        if (pageSize === undefined) problems.add(`${path}: cannot be checked: config.pageSize is absent`);
+        else if (!(validation.evidencePositions ?? []).some((position) => position >= pageSize)) {
+          problems.add(`${path}.evidencePositions: recorded ${shown(validation.evidencePositions)}, but an ok later_page task needs evidence at position ${pageSize} or later (pageSize ${pageSize})`);
+        }
+      }
+    });
+  });
+}

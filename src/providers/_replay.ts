@@ -1,0 +1,50 @@
+/**
+ * Re-derives a turn from the bytes a receipt recorded, so an audit needs no model and no network:
+ * each provider's own assembly runs over `raw.response` (for the HTTP providers, the event stream
+ * as received; for the scripted provider, the turn it answered with), exactly as it ran live.
+ */
+import { McpctxError } from '../errors/index.js';
+import { isPlainObject } from '../tokens/index.js';
+import { replayAnthropicStream } from './_anthropic.js';
+import { replayOpenAiStream } from './_openai.js';
+import { replayScriptedExchange } from './_scripted.js';
+import type { ChatResponse, ProviderName, RawExchange } from './_types.js';
+
+export type ReplayedTurn = Omit<ChatResponse, 'raw' | 'attempts'>;
+
+/**
+ * The content, stop reason, raw stop reason, usage and model of a recorded exchange. Anything the
+ * live call would have refused (a non-2xx status, a stream cut before its end, an event outside
+ * the API's shape, a scripted turn that is not one) is PROVIDER_ERROR, as is a `raw` that is not
+ * an exchange at all.
+ */
+export function replayResponse(provider: ProviderName, raw: RawExchange): ReplayedTurn {
+  const exchange: unknown = raw;
+  if (!isPlainObject(exchange) || typeof exchange.request !== 'string' || typeof exchange.response !== 'string' || typeof exchange.status !== 'number') {
+    throw new McpctxError('PROVIDER_ERROR', 'a recorded exchange needs string request and response and a numeric status');
+  }
+  if (exchange.status < 200 || exchange.status > 299) {
+    throw new McpctxError('PROVIDER_ERROR', `the recorded exchange has HTTP status ${exchange.status}, not an answer`, { status: exchange.status });
+  }
+  switch (provider) {
+    case 'anthropic':
+      return replayAnthropicStream(exchange.response);
+    case 'openai-compatible':
+      return replayOpenAiStream(exchange.response, requestModel(exchange.request));
+    case 'scripted':
+      return replayScriptedExchange(exchange.request, exchange.response);
+    default:
+      throw new McpctxError('PROVIDER_ERROR', `no provider is named ${JSON.stringify(provider)}`);
+  }
+}
+
+/** The model a recorded request asked for (the live call's fallback when no chunk names one). */
+function requestModel(request: string): string {
+  try {
+    const body: unknown = JSON.parse(request);
+    if (isPlainObject(body) && typeof body.model === 'string') return body.model;
+  } catch {
+    // Reported below.
+  }
+  throw new McpctxError('PROVIDER_ERROR', 'the recorded request is not a JSON body naming its model');
+}

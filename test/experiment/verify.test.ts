@@ -1,0 +1,351 @@
+// verifyReceipt against a small receipt built here the way the runner builds one: real scripted
+// exchanges, model-facing text and figures from the raw results, the judge's checks, the report.
+// The consistent receipt must pass; each kind of tampered figure must fail, naming its path.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { finalTextOf, judge } from '../../src/experiment/_judge.js';
+import { modelFacingFigures, modelFacingText, probeCallFigures, rawContentFigures } from '../../src/experiment/_model-facing.js';
+import { buildReport, questionTotals } from '../../src/experiment/_report.js';
+import { verifyReceipt } from '../../src/experiment/_verify.js';
+import { RECEIPT_FORMAT } from '../../src/experiment/_types.js';
+import type { Condition, ExperimentReceipt, Frame, QuestionRecord, ServerRecord, Task, ToolCallRecord, ToolPaths, TurnRecord } from '../../src/experiment/_types.js';
+import { recordTurn, scriptedProvider, type ChatRequest, type ChatResponse, type ProviderTool, type ScriptedTurn } from '../../src/providers/index.js';
+import { canonicalJson, sha256Hex } from '../../src/tokens/index.js';
+
+const SYSTEM = 'Answer only from the records. Return JSON only: {"answer","evidenceIds","caveats"}.';
+const MODEL = 'demo-model';
+const paths: ToolPaths = {
+  lookup: { search: 'find_records', matchArgument: 'field', fieldsArgument: 'fields', detail: 'exact_record', idArgument: 'id' },
+  aggregate: { count: 'count_by_field' },
+  later_page: { page: 'find_records', cursorArgument: 'cursor' },
+};
+const dropResultKeys: Record<Condition, string[]> = { baseline: [], optimized: ['cache'] };
+const task: Task = {
+  id: 'aggregate-1',
+  kind: 'aggregate',
+  question: 'How many records are open?',
+  expectedAnswer: '2',
+  evidenceIds: ['7', '9'],
+  requiredCaveats: ['snapshot'],
+  aggregateField: 'state',
+  aggregateValue: 'open',
+};
+const answerText = JSON.stringify({ answer: '2', evidenceIds: ['7', '9'], caveats: ['As of the frozen snapshot'] });
+const setup: Record<Condition, { tool: ProviderTool; args: Record<string, unknown>; result: string }> = {
+  baseline: {
+    tool: { name: 'list_records', description: 'List every record.', inputSchema: { type: 'object', properties: {} } },
+    args: {},
+    result: '{"records":[{"id":"7","state":"open"},{"id":"8","state":"closed"},{"id":"9","state":"open"}]}',
+  },
+  optimized: {
+    tool: { name: 'count_by_field', description: 'Count records.', inputSchema: { type: 'object', properties: { field: { type: 'string' }, value: { type: 'string' } } } },
+    args: { field: 'state', value: 'open' },
+    result: '{"count":2,"items":["7","9"],"truncated":false,"cache":"miss"}',
+  },
+};
+
+function frame(direction: Frame['direction'], message: unknown): Frame {
+  return { direction, text: JSON.stringify(message) };
+}
+
+function serverRecord(tool: ProviderTool, calls: Array<{ id: number; name: string; args: unknown; content: unknown }>): ServerRecord {
+  const frames: Frame[] = [
+    frame('sent', { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'mcpctx', version: '0' } } }),
+    frame('received', { jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'records', version: '1' } } }),
+    frame('sent', { jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    frame('received', { jsonrpc: '2.0', id: 1, result: { tools: [tool] } }),
+    frame('received', { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'ready' } }),
+  ];
+  for (const call of calls) {
+    frames.push(frame('sent', { jsonrpc: '2.0', id: call.id, method: 'tools/call', params: { name: call.name, arguments: call.args } }));
+    frames.push(frame('received', { jsonrpc: '2.0', id: call.id, result: { content: call.content } }));
+  }
+  return {
+    launch: { command: 'node', args: ['server.js'], envNames: ['MODE'] },
+    protocolVersion: '2025-11-25',
+    serverInfo: { name: 'records', version: '1' },
+    tools: [tool],
+    toolsSha256: sha256Hex(canonicalJson([tool])),
+    frames,
+    framesSha256: sha256Hex(frames.map((f) => `${f.direction} ${f.text}\n`).join('')),
+  };
+}
+
+function turnRecord(response: ChatResponse, tools: ToolCallRecord[]): TurnRecord {
+  return {
+    raw: response.raw,
+    rawRequestSha256: sha256Hex(response.raw.request),
+    rawResponseSha256: sha256Hex(response.raw.response),
+    content: response.content,
+    stopReason: response.stopReason,
+    rawStopReason: response.rawStopReason,
+    usage: response.usage,
+    model: response.model,
+    attempts: response.attempts,
+    tools,
+  };
+}
+
+/** One question as the runner runs it: a tool_use turn, the tool's result, an end_turn answer. */
+async function runQuestion(condition: Condition): Promise<QuestionRecord> {
+  const { tool, args, result } = setup[condition];
+  const rawContent = [{ type: 'text', text: result }];
+  const facing = modelFacingText(rawContent, false, dropResultKeys[condition]).text;
+  const toolTurn: ScriptedTurn = { content: [{ type: 'tool_use', id: `toolu_${condition}`, name: tool.name, input: args }] };
+  const answerTurn: ScriptedTurn = { content: [{ type: 'text', text: answerText }], usage: { cacheReadTokens: 40 } };
+  const first: ChatRequest = { model: MODEL, system: SYSTEM, maxTokens: 512, tools: [tool], messages: [{ role: 'user', content: [{ type: 'text', text: task.question }] }] };
+  const second: ChatRequest = {
+    ...first,
+    messages: [...first.messages, { role: 'assistant', content: toolTurn.content }, { role: 'user', content: [{ type: 'tool_result', toolUseId: `toolu_${condition}`, content: facing }] }],
+  };
+  const provider = scriptedProvider(recordTurn(recordTurn({ version: 1, turns: {} }, first, toolTurn), second, answerTurn));
+  const raw = rawContentFigures(rawContent);
+  const figures = modelFacingFigures(facing);
+  const call: ToolCallRecord = {
+    toolUseId: `toolu_${condition}`,
+    name: tool.name,
+    arguments: args,
+    rpcId: 2,
+    isError: false,
+    rawContent,
+    rawContentBytes: raw.bytes,
+    rawContentSha256: raw.sha256,
+    modelFacingText: facing,
+    modelFacingBytes: figures.bytes,
+    modelFacingSha256: figures.sha256,
+    modelFacingTokens: figures.tokens,
+  };
+  const turns = [turnRecord(await provider.chat(first), [call]), turnRecord(await provider.chat(second), [])];
+  const finalText = finalTextOf(turns[1]?.content ?? []);
+  const { checks, failure } = judge(task, condition, paths, [call], finalText);
+  expect(failure).toBeUndefined();
+  return {
+    taskId: task.id,
+    kind: task.kind,
+    condition,
+    question: task.question,
+    status: 'passed',
+    server: serverRecord(tool, [{ id: 2, name: tool.name, args, content: rawContent }]),
+    turns,
+    finalText,
+    checks,
+    totals: questionTotals(turns),
+  };
+}
+
+async function buildReceipt(): Promise<ExperimentReceipt> {
+  const questions = [await runQuestion('baseline'), await runQuestion('optimized')];
+  const probeContent = (cache: string) => [{ type: 'text', text: `{"count":2,"items":["7","9"],"truncated":false,"cache":"${cache}"}` }];
+  const probeCall = (cache: string) => ({ rawContent: probeContent(cache), ...probeCallFigures(probeContent(cache), dropResultKeys.optimized), cache });
+  return {
+    format: RECEIPT_FORMAT,
+    warning: 'Private run.',
+    status: 'completed',
+    startedAt: '2026-12-02T12:00:00.000Z',
+    updatedAt: '2026-12-02T12:01:00.000Z',
+    stages: [],
+    errors: [],
+    config: {
+      path: '/x/experiment.json',
+      sha256: sha256Hex('config'),
+      bytes: 6,
+      pageSize: 5,
+      maxTurns: 8,
+      conditions: { baseline: { tools: null, dropResultKeys: [] }, optimized: { tools: null, dropResultKeys: ['cache'] } },
+      paths,
+    },
+    model: { provider: 'scripted', model: MODEL, baseUrl: null, maxTokens: 512, temperature: null, system: SYSTEM, systemSha256: sha256Hex(SYSTEM) },
+    tasks: [task],
+    validation: [{ taskId: task.id, kind: 'aggregate', ok: true, problems: [], independentCount: 2 }],
+    questions,
+    probe: {
+      status: 'passed',
+      condition: 'optimized',
+      tool: 'count_by_field',
+      arguments: setup.optimized.args,
+      first: probeCall('miss'),
+      repeat: probeCall('hit'),
+      server: serverRecord(setup.optimized.tool, [
+        { id: 2, name: 'count_by_field', args: setup.optimized.args, content: probeContent('miss') },
+        { id: 3, name: 'count_by_field', args: setup.optimized.args, content: probeContent('hit') },
+      ]),
+      note: 'Direct calls on a fresh server, excluded from totals.',
+    },
+    report: buildReport([task], questions),
+  };
+}
+
+let receipt: ExperimentReceipt;
+beforeAll(async () => {
+  receipt = await buildReceipt();
+});
+
+/** A copy as read from receipt.json, changed by `edit`. */
+function tampered(edit: (copy: ExperimentReceipt) => void): ExperimentReceipt {
+  const copy = JSON.parse(JSON.stringify(receipt)) as ExperimentReceipt;
+  edit(copy);
+  return copy;
+}
+
+function question(copy: ExperimentReceipt, index: number): QuestionRecord {
+  const found = copy.questions[index];
+  if (found === undefined) throw new Error(`no question ${index}`);
+  return found;
+}
+
+function problemsOf(copy: unknown): string[] {
+  const result = verifyReceipt(copy);
+  expect(result.ok).toBe(false);
+  return result.problems;
+}
+
+describe('verifyReceipt: a consistent receipt', () => {
+  it('passes, as built and as read back from JSON, and says what it checked', () => {
+    expect(receipt.report?.compared).toBe(1);
+    for (const candidate of [receipt, JSON.parse(JSON.stringify(receipt)) as unknown]) {
+      const result = verifyReceipt(candidate);
+      expect(result.problems).toEqual([]);
+      expect(result.ok).toBe(true);
+      expect(result.checked).toEqual({ questions: 2, turns: 4, toolCalls: 2, frames: 7 + 7 + 9 });
+    }
+  });
+});
+
+describe('verifyReceipt: each tampered figure fails, naming its path', () => {
+  it('a usage number', () => {
+    const problems = problemsOf(tampered((copy) => (question(copy, 0).turns[0]!.usage.inputTokens += 1)));
+    expect(problems.some((problem) => problem.startsWith('questions[0].turns[0].usage.inputTokens: recorded'))).toBe(true);
+    expect(problems.some((problem) => problem.startsWith('questions[0].totals.inputTokens'))).toBe(true);
+  });
+
+  it('a modelFacingTokens', () => {
+    const problems = problemsOf(tampered((copy) => (question(copy, 1).turns[0]!.tools[0]!.modelFacingTokens -= 1)));
+    expect(problems).toContainEqual(expect.stringMatching(/^questions\[1\]\.turns\[0\]\.tools\[0\]\.modelFacingTokens: recorded \d+, recomputed \d+$/));
+  });
+
+  it("a frame's text", () => {
+    const problems = problemsOf(
+      tampered((copy) => {
+        const frames = question(copy, 1).server!.frames;
+        const last = frames[frames.length - 1]!;
+        last.text = last.text.replace('\\"count\\":2', '\\"count\\":3');
+      }),
+    );
+    expect(problems).toContainEqual(expect.stringMatching(/^questions\[1\]\.server\.framesSha256: recorded/));
+    expect(problems).toContainEqual(expect.stringMatching(/^questions\[1\]\.turns\[0\]\.tools\[0\]\.rawContent: recorded .* but the frame answering request 2 carries/));
+  });
+
+  it('a report total', () => {
+    const problems = problemsOf(tampered((copy) => (copy.report!.totals.contextTokens.optimized -= 100)));
+    expect(problems).toContainEqual(expect.stringMatching(/^report\.totals\.contextTokens\.optimized: recorded \d+, recomputed \d+$/));
+  });
+
+  it('an answer text in content', () => {
+    const problems = problemsOf(
+      tampered((copy) => {
+        const block = question(copy, 0).turns[1]!.content[0];
+        if (block?.type === 'text') block.text = block.text.replace('"2"', '"3"');
+      }),
+    );
+    expect(problems).toContainEqual(expect.stringMatching(/^questions\[0\]\.turns\[1\]\.content\[0\]\.text: recorded/));
+    expect(problems).toContainEqual(expect.stringMatching(/^questions\[0\]\.finalText: recorded/));
+  });
+
+  it('a rawContent byte', () => {
+    const problems = problemsOf(
+      tampered((copy) => {
+        const content = question(copy, 1).turns[0]!.tools[0]!.rawContent as Array<{ text: string }>;
+        content[0]!.text = content[0]!.text.replace('"9"', '"8"');
+      }),
+    );
+    expect(problems).toContainEqual(expect.stringMatching(/^questions\[1\]\.turns\[0\]\.tools\[0\]\.rawContentSha256: recorded/));
+    expect(problems).toContainEqual(expect.stringMatching(/^questions\[1\]\.turns\[0\]\.tools\[0\]\.rawContent: recorded/));
+    expect(problems).toContainEqual(expect.stringMatching(/^questions\[1\]\.turns\[0\]\.tools\[0\]\.modelFacingText: recorded/));
+  });
+
+  it('the recorded response bytes, the system prompt and a probe figure', () => {
+    const cut = problemsOf(tampered((copy) => (question(copy, 0).turns[0]!.raw.response = question(copy, 0).turns[0]!.raw.response.slice(0, 30))));
+    expect(cut).toContainEqual(expect.stringMatching(/^questions\[0\]\.turns\[0\]\.raw: the recorded response does not replay \(PROVIDER_ERROR\)/));
+    expect(cut).toContainEqual(expect.stringMatching(/^questions\[0\]\.turns\[0\]\.rawResponseSha256: recorded/));
+    expect(problemsOf(tampered((copy) => (copy.model!.system += ' ')))).toContainEqual(expect.stringMatching(/^model\.systemSha256: recorded/));
+    expect(problemsOf(tampered((copy) => (copy.probe!.repeat!.modelFacingTokens = 0)))).toContainEqual(expect.stringMatching(/^probe\.repeat\.modelFacingTokens: recorded 0/));
+  });
+});
+
+describe('verifyReceipt: records that disagree with each other', () => {
+  it('a tool call record without its tool_use block, and one with another input', () => {
+    expect(problemsOf(tampered((copy) => question(copy, 1).turns[0]!.tools.pop()))).toContainEqual(
+      expect.stringMatching(/^questions\[1\]\.turns\[0\]\.tools: recorded 0 tool calls for the 1 tool_use blocks/),
+    );
+    expect(problemsOf(tampered((copy) => (question(copy, 1).turns[0]!.tools[0]!.arguments = { field: 'state', value: 'closed' })))).toContainEqual(
+      expect.stringMatching(/^questions\[1\]\.turns\[0\]\.tools\[0\]\.arguments\.value: recorded "closed", recomputed "open"/),
+    );
+  });
+
+  it('a verdict the judge does not give, and a failure it does not give', () => {
+    const wrongKey = problemsOf(tampered((copy) => (copy.tasks![0]!.expectedAnswer = '3')));
+    expect(wrongKey).toContainEqual(expect.stringMatching(/^questions\[0\]\.status: recorded passed, recomputed failed \(ANSWER_MISMATCH/));
+    expect(wrongKey).toContainEqual(expect.stringMatching(/^validation\[0\]\.independentCount: recorded 2, but the task's expectedAnswer is "3"/));
+    const invented = problemsOf(
+      tampered((copy) => {
+        const record = question(copy, 1);
+        record.status = 'failed';
+        record.failure = { code: 'ANSWER_MISMATCH', message: 'The answer "2" does not match the expected "3".' };
+      }),
+    );
+    expect(invented).toContainEqual(expect.stringMatching(/^questions\[1\]\.status: recorded failed \(ANSWER_MISMATCH\), recomputed passed/));
+    expect(invented).toContainEqual(expect.stringMatching(/^report\.rows\[0\]\.optimized\.status: recorded "passed", recomputed "failed"/));
+  });
+
+  it('a runtime failure stands as recorded, but a passed question needs its end_turn answer', () => {
+    const runtime = tampered((copy) => {
+      const record = question(copy, 1);
+      record.status = 'failed';
+      record.failure = { code: 'TOOL_FAILURE', message: 'the tool failed' };
+      copy.report = buildReport(copy.tasks!, copy.questions);
+    });
+    expect(verifyReceipt(runtime).problems).toEqual([]);
+    expect(problemsOf(tampered((copy) => delete question(copy, 0).finalText))).toContainEqual(
+      expect.stringMatching(/^questions\[0\]\.status: recorded passed, but the question has no end_turn answer/),
+    );
+  });
+
+  it('validation: an ok later_page task has its evidence positions in matchingIds, one past the first page', () => {
+    const later: Task = { ...task, id: 'later_page-1', kind: 'later_page', pageField: 'state', pageValue: 'open', evidenceIds: ['9'] };
+    const withPage = (matchingIds: string[], evidencePositions: number[]) =>
+      tampered((copy) => {
+        copy.tasks!.push(later);
+        copy.validation!.push({ taskId: later.id, kind: 'later_page', ok: true, problems: [], matchingIds, evidencePositions });
+        copy.report = buildReport(copy.tasks!, copy.questions);
+      });
+    const ids = ['1', '2', '3', '4', '5', '6', '7', '9'];
+    expect(verifyReceipt(withPage(ids, [7])).problems).toEqual([]);
+    expect(problemsOf(withPage(ids, [6]))).toContainEqual(expect.stringMatching(/^validation\[1\]\.evidencePositions\[0\]: recorded 6, recomputed 7/));
+    expect(problemsOf(withPage(['7', '9'], [1]))).toContainEqual(expect.stringMatching(/^validation\[1\]\.evidencePositions: recorded \[1\], but an ok later_page task needs evidence at position 5/));
+  });
+
+  it('a completed run without a report', () => {
+    expect(problemsOf(tampered((copy) => delete copy.report))).toEqual(['report: absent, but the run is completed']);
+  });
+});
+
+describe('verifyReceipt: input that is not a receipt', () => {
+  it('is one problem, never an exception', () => {
+    for (const input of [null, 'receipt', [], 42]) {
+      const result = verifyReceipt(input);
+      expect(result.ok).toBe(false);
+      expect(result.problems).toHaveLength(1);
+    }
+    expect(verifyReceipt({ format: 'other/v9' }).problems).toEqual(['format: recorded "other/v9", expected "mcpctx-experiment-receipt/v1"']);
+  });
+
+  it('reports broken parts by path instead of throwing', () => {
+    const broken = tampered((copy) => {
+      (copy.questions as unknown[]).push({ taskId: 'x', turns: [{}] }, 7);
+      (question(copy, 0).turns[0] as unknown as Record<string, unknown>).raw = null;
+    });
+    const problems = problemsOf(broken);
+    expect(problems).toContainEqual(expect.stringMatching(/^questions\[0\]\.turns\[0\]: cannot be checked/));
+    expect(problems).toContainEqual(expect.stringMatching(/^questions\[2\]/));
+    expect(problems).toContainEqual(expect.stringMatching(/^questions\[3\]: cannot be checked/));
+  });
+});
