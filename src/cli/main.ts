@@ -5,6 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { McpctxError } from '../errors/index.js';
 import { MCPCTX_CLIENT_INFO } from '../mcp/index.js';
 import { registerAudit } from './audit.js';
+import { registerExperiment } from './experiment.js';
 import { EXIT, type CliIo } from './_io.js';
 import { registerGateway } from './gateway.js';
 import { registerInspectResult } from './inspect-result.js';
@@ -41,6 +42,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   registerSite(program, io, setExit);
   registerSweep(program, io, setExit);
   registerAudit(program, io, setExit);
+  registerExperiment(program, io, setExit);
   for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
 
   try {

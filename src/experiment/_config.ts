@@ -10,6 +10,7 @@ import { isEnvName, type LaunchSpec } from '../mcp/index.js';
 import { parseModel } from './_config-model.js';
 import { Problems, childPath, configError, parseConfigText } from './_config-text.js';
 import { CONDITIONS, type Condition, type ConditionSpec, type ExperimentConfig, type ProbeSpec, type ToolPaths } from './_types.js';
+import { sha256Hex } from '../tokens/index.js';
 
 export { DEFAULT_MAX_TOKENS, DEFAULT_MODEL_TIMEOUT_MS, MODEL_OVERRIDE_FLAGS, PROVIDER_NAMES, SCRIPTED_MODEL, applyModelOverrides, type ModelOverrides } from './_config-model.js';
 
@@ -87,6 +88,7 @@ export function parseExperimentConfig(text: string, file: string): ExperimentCon
   const paths = parsePaths(given.paths, problems);
   const config: ExperimentConfig = {
     file: absolute,
+    source: { sha256: sha256Hex(text), bytes: Buffer.byteLength(text, 'utf8') },
     snapshot: path('snapshot'),
     fields: path('fields'),
     tasks: path('tasks'),

@@ -18,7 +18,7 @@ export { compareIds };
 /** Largest input file read, as the records-server's FrozenRecords allows. */
 export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
 
-export type InputName = 'snapshot' | 'fields' | 'tasks' | 'script';
+export type InputName = 'config' | 'snapshot' | 'fields' | 'tasks' | 'script';
 
 export interface InputBytes {
   /** Absolute path. */
@@ -30,6 +30,11 @@ export interface InputBytes {
 }
 
 export interface ExperimentInputs {
+  /**
+   * The config file, as `loadExperimentConfig` hashed it (`config.source`): set by the runner so the
+   * guard watches it like the others, since it names the servers and the model.
+   */
+  config?: InputBytes;
   /** Records in the records-server's id order (`compareIds`), not file order. */
   snapshot: InputBytes & { records: SnapshotRecord[] };
   /** The allowlist as written (its order). */
@@ -103,7 +108,7 @@ export class InputGuard {
   constructor(inputs: ExperimentInputs) {
     const watch = (which: InputName, file: InputBytes | undefined): Watched[] =>
       file === undefined ? [] : [{ which, file: file.file, sha256: file.sha256, identity: null }];
-    this.#watched = [...watch('snapshot', inputs.snapshot), ...watch('fields', inputs.fields), ...watch('tasks', inputs.tasks), ...watch('script', inputs.script)];
+    this.#watched = [...watch('config', inputs.config), ...watch('snapshot', inputs.snapshot), ...watch('fields', inputs.fields), ...watch('tasks', inputs.tasks), ...watch('script', inputs.script)];
   }
 
   /**
@@ -192,6 +197,6 @@ function readInputFile(file: string, which: InputName): FileRead {
 
 function tooLarge(file: string, which: InputName, size: bigint): McpctxError {
   const reason = `is ${size.toLocaleString('en-US')} bytes, over the limit of ${MAX_INPUT_BYTES.toLocaleString('en-US')}`;
-  if (which === 'tasks' || which === 'script') return configError([{ path: '(file)', reason }], file, `${which} file`);
+  if (which === 'config' || which === 'tasks' || which === 'script') return configError([{ path: '(file)', reason }], file, `${which} file`);
   return new McpctxError('INVALID_RECORDS', `The ${which} file ${file} ${reason}.`, { file, which, maxBytes: MAX_INPUT_BYTES });
 }

@@ -83,8 +83,9 @@ export interface ModelSpec {
 
 /** A loaded, checked config; every path absolute. */
 export interface ExperimentConfig {
-  /** The config file itself. */
+  /** The config file itself, and the sha256 and UTF-8 size of the text it was parsed from. */
   file: string;
+  source: { sha256: string; bytes: number };
   snapshot: string;
   fields: string;
   tasks: string;

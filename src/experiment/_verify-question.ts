@@ -6,7 +6,7 @@
 import { isMcpctxError } from '../errors/index.js';
 import { replayResponse, type ProviderName } from '../providers/index.js';
 import { canonicalJson, isPlainObject, sha256Hex } from '../tokens/index.js';
-import { finalTextOf, judge, JUDGE_FAILURE_CODES } from './_judge.js';
+import { finalTextOf, isQuestionOutcome, judge, JUDGE_FAILURE_CODES } from './_judge.js';
 import { modelFacingFigures, modelFacingText, rawContentFigures } from './_model-facing.js';
 import { questionTotals } from './_report.js';
 import { shown, type Problems } from './_verify-compare.js';
@@ -67,15 +67,26 @@ export function verifyQuestion(question: QuestionRecord, path: string, context: 
     problems.guard(`${path}.server`, () => (answers = verifyServer(server, `${path}.server`, context)));
   }
   const drop = context.dropResultKeys(question.condition);
+  // A run that stopped mid-turn (an input changed before a tool call) leaves that turn's last calls unmade.
+  const stoppedMidTurn = question.failure !== undefined && !isQuestionOutcome(question.failure.code);
   question.turns.forEach((turn, index) => {
     const turnPath = `${path}.turns[${index}]`;
-    problems.guard(turnPath, () => verifyTurn(turn, turnPath, question.condition, drop, answers, context));
+    const cutShort = stoppedMidTurn && index === question.turns.length - 1;
+    problems.guard(turnPath, () => verifyTurn(turn, turnPath, question.condition, drop, answers, context, cutShort));
   });
   problems.guard(`${path}.totals`, () => problems.compare(`${path}.totals`, question.totals, questionTotals(question.turns)));
   problems.guard(`${path}.checks`, () => verifyAnswer(question, path, context));
 }
 
-function verifyTurn(turn: TurnRecord, path: string, condition: Condition, drop: readonly string[] | undefined, answers: Answers | undefined, context: QuestionContext): void {
+function verifyTurn(
+  turn: TurnRecord,
+  path: string,
+  condition: Condition,
+  drop: readonly string[] | undefined,
+  answers: Answers | undefined,
+  context: QuestionContext,
+  cutShort: boolean,
+): void {
   const { problems } = context;
   context.checked.turns += 1;
   problems.compare(`${path}.rawRequestSha256`, turn.rawRequestSha256, sha256Hex(turn.raw.request));
@@ -94,10 +105,10 @@ function verifyTurn(turn: TurnRecord, path: string, condition: Condition, drop: 
     }
   }
   const uses = turn.content.filter((block) => block.type === 'tool_use');
-  if (uses.length !== turn.tools.length) {
+  if (uses.length !== turn.tools.length && !(cutShort && turn.tools.length < uses.length)) {
     problems.add(`${path}.tools: recorded ${turn.tools.length} tool calls for the ${uses.length} tool_use blocks of the turn's content`);
   } else {
-    uses.forEach((use, index) => {
+    uses.slice(0, turn.tools.length).forEach((use, index) => {
       const call = turn.tools[index];
       problems.compare(`${path}.tools[${index}]`, { toolUseId: call?.toolUseId, name: call?.name, arguments: call?.arguments }, { toolUseId: use.id, name: use.name, arguments: use.input });
     });

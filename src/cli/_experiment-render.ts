@@ -1,0 +1,25 @@
+import { renderReportMarkdown, type ExperimentRun, type ReceiptVerification } from '../experiment/index.js';
+import { printableText } from '../measure/index.js';
+
+/** The run for people: the report's tables when the run got that far, what stopped it, and where the receipt is. */
+export function renderExperimentRun(run: ExperimentRun): string {
+  const { receipt } = run;
+  const lines: string[] = [];
+  if (receipt.report !== undefined) lines.push(renderReportMarkdown(receipt).trimEnd(), '');
+  for (const error of receipt.errors) {
+    lines.push(`stopped at ${error.stage}: ${error.code}: ${printableText(error.message, 'note')}`);
+  }
+  lines.push(`receipt: ${printableText(run.receiptFile, 'note')}`);
+  if (run.reportFile !== undefined) lines.push(`report: ${printableText(run.reportFile, 'note')}`);
+  lines.push(`check it: mcpctx experiment verify ${printableText(run.receiptFile, 'note')}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function renderVerification(file: string, verification: ReceiptVerification): string {
+  const { checked } = verification;
+  const counts = `${checked.questions} questions, ${checked.turns} model turns, ${checked.toolCalls} tool calls, ${checked.frames} MCP frames`;
+  if (verification.ok) return `verified ${printableText(file, 'note')}: ${counts}; every hash, figure and table recomputes\n`;
+  const lines = [`NOT verified ${printableText(file, 'note')}: ${verification.problems.length} problem(s) (${counts} read)`];
+  for (const problem of verification.problems) lines.push(`  ${printableText(problem, 'note')}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,156 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import { McpctxError } from '../errors/index.js';
+import { runExperiment, verifyReceipt, type ExperimentProgress, type ExperimentRun, type ModelOverrides } from '../experiment/index.js';
+import type { ProviderName } from '../providers/index.js';
+import { printableText } from '../measure/index.js';
+import { EXIT, type CliIo } from './_io.js';
+import { parsePositiveInteger } from './_parse.js';
+import { renderExperimentRun, renderVerification } from './_experiment-render.js';
+
+/** The bundled demo: the records server in both modes, three tasks, scripted turns. */
+export const BUNDLED_EXPERIMENT_CONFIG = fileURLToPath(new URL('../../examples/experiment/config.yaml', import.meta.url));
+
+/** Failures of a run's start that the user fixes in a file or a flag: exit 2, not 3. */
+const INPUT_FAILURES = new Set(['USAGE', 'INVALID_CONFIG', 'INVALID_RECORDS', 'MISSING_KEY', 'TASKS_REFUSED', 'NO_SCRIPTED_TURN']);
+
+interface ExperimentFlags {
+  config?: string;
+  provider?: ProviderName;
+  model?: string;
+  script?: string;
+  baseUrl?: string;
+  keyEnv?: string;
+  maxTokens?: number;
+  out?: string;
+  force?: boolean;
+  json?: boolean;
+  progress?: boolean;
+}
+
+function parseProvider(value: string): ProviderName {
+  if (value === 'anthropic' || value === 'openai-compatible' || value === 'scripted') return value;
+  throw new InvalidArgumentError('expected anthropic, openai-compatible or scripted');
+}
+
+export function registerExperiment(program: Command, io: CliIo, setExit: (code: number) => void): void {
+  const experiment = program
+    .command('experiment')
+    .summary('prove a cut kept the answer: the same questions through a baseline and an optimized server, answers checked first')
+    .description(
+      [
+        'Runs every task of a tasks file through two conditions of an MCP server (baseline and optimized: any two launch specs), each question on a fresh server with the same model, system prompt and max_tokens. Every task is checked against the snapshot before any model call (an aggregate count is recounted; a later_page task must need a continuation). Each tool_use gets exactly one tool_result; any stop reason but end_turn fails the question; the tool path and the answer (answer, evidence ids, caveats) are checked against the key. Tokens are compared only for questions both conditions answered correctly.',
+        'Everything is recorded in OUT/receipt.json, written before the first input is read and after every stage: input hashes, package versions, the negotiated protocol, tool schemas, every raw MCP frame, the bytes the model saw, every model request and response, usage and checks. `mcpctx experiment verify OUT/receipt.json` recomputes every hash and table from it. OUT/report.md has the tables. Input files are re-hashed before every server start, model call and tool call: a change stops the run with SOURCE_CHANGED.',
+        'With no --config, the bundled demo (examples/experiment: the records server in MODE=baseline and MODE=optimized over 30 PyGithub issues) runs offline with its scripted turns:  mcpctx experiment --provider scripted --out DIR',
+        'Against Claude:  ANTHROPIC_API_KEY=... mcpctx experiment --config my.yaml --provider anthropic --model claude-sonnet-4-5   (billable calls)',
+        'Against Ollama:  mcpctx experiment --config my.yaml --provider openai-compatible --base-url http://localhost:11434/v1 --model qwen3:8b',
+        'Exit codes: 0 every answer passed in both conditions; 1 an answer failed its check (or was skipped); 2 bad config, flags, key or answer key (the receipt says which); 3 the run stopped (an input changed, a server or the provider failed) or the receipt cannot be written.',
+      ].join('\n\n'),
+    )
+    .option('--config <file>', 'the experiment config (YAML or JSON); default the bundled demo')
+    .option('--provider <name>', 'anthropic, openai-compatible or scripted (overrides model.provider)', parseProvider)
+    .option('--model <id>', 'the model id (overrides model.model)')
+    .option('--script <file>', 'scripted provider: the turns file (overrides model.script)')
+    .option('--base-url <url>', 'HTTP providers: the API base URL (overrides model.baseUrl)')
+    .option('--key-env <NAME>', 'HTTP providers: the env variable holding the API key (default ANTHROPIC_API_KEY for anthropic)')
+    .option('--max-tokens <n>', 'max_tokens of every model call (overrides model.maxTokens)', parsePositiveInteger)
+    .option('--out <dir>', 'where receipt.json and report.md go (default ./mcpctx-experiment/<UTC time>)')
+    .option('--force', 'replace a receipt already in --out')
+    .option('--json', 'print the run (status, files, report) as JSON')
+    .option('--progress', 'print progress on stderr even when it is not a terminal')
+    .action(async (flags: ExperimentFlags) => {
+      const run = await runExperiment({
+        configFile: flags.config === undefined ? BUNDLED_EXPERIMENT_CONFIG : resolve(io.cwd, flags.config),
+        overrides: overridesFrom(flags, io.cwd),
+        outDir: resolve(io.cwd, flags.out ?? defaultOutDir()),
+        overwrite: flags.force === true,
+        env: io.env,
+        ...(flags.progress === true || io.stderr.isTTY === true ? { onProgress: (event: ExperimentProgress) => io.stderr.write(progressLine(event)) } : {}),
+      });
+      io.stdout.write(flags.json ? `${JSON.stringify(runSummary(run), null, 2)}\n` : renderExperimentRun(run));
+      setExit(exitCodeOf(run));
+    });
+
+  experiment
+    .command('verify')
+    .summary('recompute every hash and table of an experiment receipt')
+    .description(
+      'Reads a receipt.json written by `mcpctx experiment` and recomputes from its rows alone: frame, tool schema, request and response hashes; the model-facing text of every tool result and its bytes and tokens; each turn\u2019s content, stop reason and usage from the raw provider response; every answer check; every total and the report. Exit codes: 0 everything recomputes; 1 something does not (each mismatch listed with its path); 3 the file cannot be read or is not JSON.',
+    )
+    .argument('<receipt>', 'the receipt.json of a run')
+    .option('--json', 'print the verification as JSON')
+    .action(async (file: string, flags: { json?: boolean }) => {
+      const path = resolve(io.cwd, file);
+      const verification = verifyReceipt(await readReceipt(path));
+      io.stdout.write(flags.json ? `${JSON.stringify({ file: path, ...verification }, null, 2)}\n` : renderVerification(path, verification));
+      setExit(verification.ok ? EXIT.ok : EXIT.finding);
+    });
+}
+
+function overridesFrom(flags: ExperimentFlags, cwd: string): ModelOverrides {
+  return {
+    ...(flags.provider === undefined ? {} : { provider: flags.provider }),
+    ...(flags.model === undefined ? {} : { model: flags.model }),
+    ...(flags.script === undefined ? {} : { script: resolve(cwd, flags.script) }),
+    ...(flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl }),
+    ...(flags.keyEnv === undefined ? {} : { keyEnv: flags.keyEnv }),
+    ...(flags.maxTokens === undefined ? {} : { maxTokens: flags.maxTokens }),
+  };
+}
+
+function defaultOutDir(): string {
+  return `mcpctx-experiment/${new Date().toISOString().replace(/[:.]/g, '-')}`;
+}
+
+async function readReceipt(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new McpctxError('IO', `Cannot read the receipt ${file}: ${(error as Error).message}`, { file }, { cause: error });
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new McpctxError('IO', `The receipt ${file} is not JSON: ${(error as Error).message}`, { file }, { cause: error });
+  }
+}
+
+export function exitCodeOf(run: ExperimentRun): number {
+  const { receipt } = run;
+  if (receipt.status !== 'completed') {
+    const code = receipt.errors[0]?.code ?? '';
+    return INPUT_FAILURES.has(code) ? EXIT.usage : EXIT.failed;
+  }
+  return receipt.report?.allPassed === true ? EXIT.ok : EXIT.finding;
+}
+
+function runSummary(run: ExperimentRun): Record<string, unknown> {
+  const { receipt } = run;
+  return {
+    status: receipt.status,
+    receiptFile: run.receiptFile,
+    reportFile: run.reportFile ?? null,
+    errors: receipt.errors,
+    stages: receipt.stages,
+    report: receipt.report ?? null,
+    probe: receipt.probe ?? null,
+  };
+}
+
+function progressLine(event: ExperimentProgress): string {
+  switch (event.type) {
+    case 'stage':
+      return `experiment: ${event.stage}\n`;
+    case 'question':
+      return `experiment: [${event.index}/${event.total}] ${printableText(event.taskId, 'note')} ${event.condition}\n`;
+    case 'answered': {
+      const failure = event.failure === undefined ? '' : `: ${printableText(event.failure.slice(0, 200), 'note')}`;
+      return `experiment:   ${event.status}, ${event.turns} turns, ${event.contextTokens.toLocaleString('en-US')} context tokens${failure}\n`;
+    }
+    case 'probe':
+      return `experiment: warm-cache probe ${event.status}\n`;
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * One question in one condition: a fresh server, the model loop, the checks. The record is
+ * filled in place and `persist` is called after every stage of it, so a receipt read at any moment
+ * (or left by a crash) holds everything done so far.
+ */
+import { McpctxError, isMcpctxError } from '../errors/index.js';
+import type { ChatMessage, ContentBlock, Provider } from '../providers/index.js';
+import { isPlainObject, sha256Hex } from '../tokens/index.js';
+import { finalTextOf, judge } from './_judge.js';
+import { modelFacingFigures, modelFacingText, rawContentFigures } from './_model-facing.js';
+import { questionTotals } from './_report.js';
+import { ConditionServer } from './_server.js';
+import type { Condition, ExperimentConfig, QuestionRecord, Task, ToolCallRecord, TurnRecord } from './_types.js';
+import { launchFor } from './_config.js';
+
+export interface QuestionContext {
+  config: ExperimentConfig;
+  provider: Provider;
+  /** Throws SOURCE_CHANGED when an input file changed; called before every server start, model call and tool call. */
+  assertInputsUnchanged: () => void;
+  persist: () => void;
+}
+
+export function newQuestionRecord(task: Task, condition: Condition): QuestionRecord {
+  return { taskId: task.id, kind: task.kind, condition, question: task.question, status: 'running', turns: [], totals: questionTotals([]) };
+}
+
+/**
+ * Runs the question. Never throws: a failure of the model or the answer is the record's failure
+ * (the run goes on, `isQuestionOutcome`), any other (an input changed, the provider or the
+ * server failed) is recorded too and returned as the reason the run must stop.
+ */
+export async function runQuestion(record: QuestionRecord, task: Task, context: QuestionContext): Promise<McpctxError | undefined> {
+  const { config, persist } = context;
+  const condition = config.conditions[record.condition];
+  let server: ConditionServer | undefined;
+  let stop: McpctxError | undefined;
+  try {
+    context.assertInputsUnchanged();
+    server = await ConditionServer.open(launchFor(config, record.condition), condition.tools, config.toolTimeoutMs);
+    record.server = server.record;
+    persist();
+    await converse(record, server, context);
+    const calls = record.turns.flatMap((turn) => turn.tools);
+    const verdict = judge(task, record.condition, config.paths, calls, record.finalText);
+    record.checks = verdict.checks;
+    if (record.failure === undefined && verdict.failure !== undefined) record.failure = verdict.failure;
+  } catch (error) {
+    stop = isMcpctxError(error) ? error : new McpctxError('PROTOCOL', (error as Error).message, {}, { cause: error });
+    record.failure = { code: stop.code, message: stop.message };
+  } finally {
+    if (server !== undefined) await server.close();
+    record.totals = questionTotals(record.turns);
+    record.status = record.failure === undefined ? 'passed' : 'failed';
+    persist();
+  }
+  return stop;
+}
+
+/** The tool-use loop, up to maxTurns model calls. Sets finalText on end_turn, or a failure. */
+async function converse(record: QuestionRecord, server: ConditionServer, context: QuestionContext): Promise<void> {
+  const { config, provider } = context;
+  const tools = server.record.tools;
+  const messages: ChatMessage[] = [{ role: 'user', content: [{ type: 'text', text: record.question }] }];
+  for (let turnNumber = 1; turnNumber <= config.maxTurns; turnNumber += 1) {
+    context.assertInputsUnchanged();
+    const response = await provider.chat({
+      model: config.model.model,
+      system: config.system,
+      messages,
+      tools,
+      maxTokens: config.model.maxTokens,
+      ...(config.model.temperature === undefined ? {} : { temperature: config.model.temperature }),
+      timeoutMs: config.model.timeoutMs,
+    });
+    const turn: TurnRecord = {
+      raw: response.raw,
+      rawRequestSha256: sha256Hex(response.raw.request),
+      rawResponseSha256: sha256Hex(response.raw.response),
+      content: response.content,
+      stopReason: response.stopReason,
+      rawStopReason: response.rawStopReason,
+      usage: response.usage,
+      model: response.model,
+      attempts: response.attempts,
+      tools: [],
+    };
+    record.turns.push(turn);
+    context.persist();
+    context.assertInputsUnchanged();
+    if (response.stopReason === 'end_turn') {
+      record.finalText = finalTextOf(response.content);
+      return;
+    }
+    if (response.stopReason !== 'tool_use') {
+      const word = response.rawStopReason ?? response.stopReason;
+      record.failure = { code: `STOP_${word}`, message: `the model stopped with ${word} on turn ${turnNumber}; only end_turn ends a question` };
+      return;
+    }
+    const uses = response.content.filter((block): block is Extract<ContentBlock, { type: 'tool_use' }> => block.type === 'tool_use');
+    if (uses.length === 0) {
+      record.failure = { code: 'EMPTY_TOOL_USE', message: `the model stopped for tool use on turn ${turnNumber} without a tool_use block` };
+      return;
+    }
+    messages.push({ role: 'assistant', content: response.content });
+    // One tool_result per tool_use, by construction: each use is answered, an error included.
+    const results: ContentBlock[] = [];
+    for (const use of uses) {
+      const call = await callTool(use, server, record.condition, context);
+      turn.tools.push(call);
+      results.push({ type: 'tool_result', toolUseId: use.id, content: call.modelFacingText, isError: call.isError });
+      context.persist();
+    }
+    messages.push({ role: 'user', content: results });
+    const failed = turn.tools.find((call) => call.isError);
+    if (failed !== undefined) {
+      record.failure = { code: 'TOOL_FAILURE', message: `${failed.name} failed on turn ${turnNumber}: ${failed.modelFacingText.slice(0, 300)}` };
+      return;
+    }
+  }
+  record.failure = { code: 'TURN_LIMIT', message: `no final answer within ${config.maxTurns} model turns` };
+}
+
+/** Calls the tool a tool_use names and says what the model gets back; every outcome is a record, errors included. */
+async function callTool(
+  use: Extract<ContentBlock, { type: 'tool_use' }>,
+  server: ConditionServer,
+  condition: Condition,
+  context: QuestionContext,
+): Promise<ToolCallRecord> {
+  const dropResultKeys = context.config.conditions[condition].dropResultKeys;
+  let rpcId: number | string | null = null;
+  let rawContent: unknown = null;
+  let isError = true;
+  let text: string;
+  let error: string | undefined;
+  context.assertInputsUnchanged();
+  if (!server.record.tools.some((tool) => tool.name === use.name)) {
+    error = `UNADVERTISED_TOOL: ${use.name} is not among the tools offered in this condition`;
+  } else if (!isPlainObject(use.input)) {
+    error = `INVALID_ARGUMENTS: the input of ${use.name} is not a JSON object`;
+  } else {
+    try {
+      const outcome = await server.call(use.name, use.input);
+      rpcId = outcome.rpcId;
+      rawContent = outcome.result.content ?? null;
+      isError = outcome.result.isError === true;
+    } catch (cause) {
+      if (isMcpctxError(cause, 'SOURCE_CHANGED')) throw cause;
+      error = `TOOL_ERROR: ${(cause as Error).message}`;
+    }
+  }
+  if (error !== undefined) text = error;
+  else {
+    const facing = modelFacingText(rawContent, isError, dropResultKeys);
+    text = facing.empty ? 'EMPTY_TOOL_CONTENT' : facing.text;
+    if (facing.empty) isError = true;
+  }
+  const raw = rawContentFigures(rawContent);
+  const facing = modelFacingFigures(text);
+  return {
+    toolUseId: use.id,
+    name: use.name,
+    arguments: use.input,
+    rpcId,
+    isError,
+    rawContent,
+    rawContentBytes: raw.bytes,
+    rawContentSha256: raw.sha256,
+    modelFacingText: text,
+    modelFacingBytes: facing.bytes,
+    modelFacingSha256: facing.sha256,
+    modelFacingTokens: facing.tokens,
+    ...(error === undefined ? {} : { error }),
+  };
+}

@@ -1,0 +1,187 @@
+/**
+ * `runExperiment`: the stages of an answer-checked comparison, in order, each recorded in the
+ * receipt before the next begins: start (the receipt exists), inputs (config, snapshot, allowlist,
+ * tasks read and hashed), validate (every task checked against the snapshot; one bad task refuses
+ * the run before any model call), questions (per task: baseline, then optimized, each on a fresh
+ * server), probe (the warm-cache probe), report (tables derived from the recorded rows).
+ */
+import { sha256Hex } from '../tokens/index.js';
+import { type McpctxError, isMcpctxError } from '../errors/index.js';
+import type { Provider } from '../providers/index.js';
+import { applyModelOverrides, loadExperimentConfig, type ModelOverrides } from './_config.js';
+import { InputGuard, readInputs, resolveProbe } from './_inputs.js';
+import { PROBE_NOTE, runProbe } from './_probe.js';
+import { providerFor } from './_provider.js';
+import { newQuestionRecord, runQuestion } from './_question.js';
+import { REPORT_FILE, ReceiptWriter } from './_receipt.js';
+import { buildReport, renderReportMarkdown } from './_report.js';
+import { runtimeRecord } from './_runtime.js';
+import { CONDITIONS, type Condition, type ExperimentConfig, type ExperimentReceipt, type QuestionStatus, type StageName } from './_types.js';
+import { validateTasks } from './_validate.js';
+
+export type ExperimentProgress =
+  | { type: 'stage'; stage: StageName }
+  | { type: 'question'; taskId: string; condition: Condition; index: number; total: number }
+  | { type: 'answered'; taskId: string; condition: Condition; status: QuestionStatus; failure?: string; contextTokens: number; turns: number }
+  | { type: 'probe'; status: string };
+
+export interface RunExperimentOptions {
+  configFile: string;
+  /** `--provider`, `--model` and the like, applied over the config's `model`. */
+  overrides?: ModelOverrides;
+  outDir: string;
+  /** Replace a receipt already in outDir. */
+  overwrite?: boolean;
+  /** Use this provider instead of the one the config names (tests, recording a script). */
+  provider?: Provider;
+  /** Where API keys are read; default process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
+  onProgress?: (event: ExperimentProgress) => void;
+}
+
+export interface ExperimentRun {
+  receipt: ExperimentReceipt;
+  receiptFile: string;
+  /** The markdown report beside the receipt, once the report stage ran. */
+  reportFile?: string;
+}
+
+/**
+ * Runs the experiment. Throws only when the receipt itself cannot be created or written (IO,
+ * OUTPUT_CONFLICT); every other failure is recorded in the receipt with its stage and the run's
+ * status is `failed`.
+ */
+export async function runExperiment(options: RunExperimentOptions): Promise<ExperimentRun> {
+  const writer = ReceiptWriter.create(options.outDir, { overwrite: options.overwrite ?? false });
+  const receipt = writer.receipt;
+  const progress = options.onProgress ?? (() => {});
+  writer.stageDone('start');
+
+  // ---- inputs
+  progress({ type: 'stage', stage: 'inputs' });
+  let config: ExperimentConfig;
+  let provider: Provider;
+  let guard: InputGuard;
+  let probe: ReturnType<typeof resolveProbe>;
+  try {
+    config = applyModelOverrides(await loadExperimentConfig(options.configFile), options.overrides ?? {});
+    const inputs = await readInputs(config);
+    inputs.config = { file: config.file, ...config.source };
+    guard = new InputGuard(inputs);
+    probe = resolveProbe(config.probe, inputs);
+    provider = options.provider ?? providerFor(config.model, options.env ?? process.env);
+    receipt.config = {
+      path: config.file,
+      ...config.source,
+      pageSize: config.pageSize,
+      maxTurns: config.maxTurns,
+      conditions: {
+        baseline: { tools: config.conditions.baseline.tools ?? null, dropResultKeys: config.conditions.baseline.dropResultKeys },
+        optimized: { tools: config.conditions.optimized.tools ?? null, dropResultKeys: config.conditions.optimized.dropResultKeys },
+      },
+      paths: config.paths,
+    };
+    receipt.inputs = {
+      snapshot: { path: inputs.snapshot.file, sha256: inputs.snapshot.sha256, bytes: inputs.snapshot.bytes, records: inputs.snapshot.records.length },
+      fields: { path: inputs.fields.file, sha256: inputs.fields.sha256, bytes: inputs.fields.bytes, allowed: inputs.fields.allowed },
+      tasks: { path: inputs.tasks.file, sha256: inputs.tasks.sha256, bytes: inputs.tasks.bytes, count: inputs.tasks.tasks.length },
+      ...(inputs.script === undefined ? {} : { script: { path: inputs.script.file, sha256: inputs.script.sha256, bytes: inputs.script.bytes } }),
+    };
+    receipt.runtime = runtimeRecord();
+    receipt.model = {
+      provider: provider.name,
+      model: config.model.model,
+      baseUrl: provider.baseUrl,
+      maxTokens: config.model.maxTokens,
+      temperature: config.model.temperature ?? null,
+      system: config.system,
+      systemSha256: sha256Hex(config.system),
+    };
+    receipt.tasks = inputs.tasks.tasks;
+    receipt.status = 'running';
+    writer.stageDone('inputs');
+
+    // ---- validate
+    progress({ type: 'stage', stage: 'validate' });
+    receipt.validation = validateTasks(inputs, config);
+    const refused = receipt.validation.filter((task) => !task.ok);
+    if (refused.length > 0) {
+      for (const task of inputs.tasks.tasks) {
+        for (const condition of CONDITIONS) {
+          const record = newQuestionRecord(task, condition);
+          record.status = 'skipped';
+          record.failure = { code: 'TASKS_REFUSED', message: 'no question was asked: the answer key did not pass validation' };
+          receipt.questions.push(record);
+        }
+      }
+      const reasons = refused.map((task) => `${task.taskId}: ${task.problems.join('; ')}`).join(' | ');
+      writer.stageFailed('validate', { code: 'TASKS_REFUSED', message: `${refused.length} of ${refused.length + receipt.validation.filter((task) => task.ok).length} tasks refused before any model call: ${reasons}` });
+      return { receipt, receiptFile: writer.file };
+    }
+    writer.stageDone('validate');
+  } catch (error) {
+    const stage: StageName = receipt.stages.some((entry) => entry.stage === 'inputs') ? 'validate' : 'inputs';
+    writer.stageFailed(stage, errorRecord(error));
+    return { receipt, receiptFile: writer.file };
+  }
+
+  // ---- questions
+  progress({ type: 'stage', stage: 'questions' });
+  const assertInputsUnchanged = (): void => guard.assertUnchanged();
+  const tasks = receipt.tasks;
+  let stop: McpctxError | undefined;
+  let index = 0;
+  for (const task of tasks) {
+    for (const condition of CONDITIONS) {
+      index += 1;
+      const record = newQuestionRecord(task, condition);
+      receipt.questions.push(record);
+      if (stop !== undefined) {
+        record.status = 'skipped';
+        record.failure = { code: 'PRIOR_FAILURE', message: `not asked: the run stopped earlier (${stop.code})` };
+        continue;
+      }
+      progress({ type: 'question', taskId: task.id, condition, index, total: tasks.length * CONDITIONS.length });
+      writer.persist();
+      stop = await runQuestion(record, task, { config, provider, assertInputsUnchanged, persist: () => writer.persist() });
+      progress({
+        type: 'answered',
+        taskId: task.id,
+        condition,
+        status: record.status,
+        ...(record.failure === undefined ? {} : { failure: `${record.failure.code}: ${record.failure.message}` }),
+        contextTokens: record.totals.contextTokens,
+        turns: record.totals.turns,
+      });
+    }
+  }
+  if (stop !== undefined) writer.stageFailed('questions', errorRecord(stop));
+  else writer.stageDone('questions');
+
+  // ---- probe
+  if (probe !== null) {
+    progress({ type: 'stage', stage: 'probe' });
+    const spec = probe;
+    receipt.probe = { status: 'skipped', condition: spec.condition, tool: spec.tool, arguments: spec.arguments, note: PROBE_NOTE };
+    if (stop !== undefined) receipt.probe.failure = { code: 'PRIOR_FAILURE', message: `not run: the run stopped earlier (${stop.code})` };
+    else {
+      stop = await runProbe(receipt.probe, spec, config, assertInputsUnchanged);
+      progress({ type: 'probe', status: receipt.probe.status });
+      if (stop !== undefined) writer.stageFailed('probe', errorRecord(stop));
+      else writer.stageDone('probe');
+    }
+  }
+
+  // ---- report: written whatever happened, so a stopped run still shows what it has
+  progress({ type: 'stage', stage: 'report' });
+  receipt.report = buildReport(tasks, receipt.questions);
+  if (stop === undefined) receipt.status = 'completed';
+  writer.stageDone('report');
+  const reportFile = writer.writeBeside(REPORT_FILE, renderReportMarkdown(receipt));
+  return { receipt, receiptFile: writer.file, reportFile };
+}
+
+function errorRecord(error: unknown): { code: string; message: string } {
+  if (isMcpctxError(error)) return { code: error.code, message: error.message };
+  return { code: 'INTERNAL', message: (error as Error).message ?? String(error) };
+}
