@@ -4,7 +4,7 @@
  * totals, and the answer judged again.
  */
 import { isMcpctxError } from '../errors/index.js';
-import { replayResponse, type ProviderName } from '../providers/index.js';
+import { replayResponse, sentToolResults, type ProviderName, type SentToolResult } from '../providers/index.js';
 import { canonicalJson, isPlainObject, sha256Hex } from '../tokens/index.js';
 import { finalTextOf, isQuestionOutcome, judge, JUDGE_FAILURE_CODES } from './_judge.js';
 import { modelFacingFigures, modelFacingText, rawContentFigures } from './_model-facing.js';
@@ -74,8 +74,36 @@ export function verifyQuestion(question: QuestionRecord, path: string, context: 
     const cutShort = stoppedMidTurn && index === question.turns.length - 1;
     problems.guard(turnPath, () => verifyTurn(turn, turnPath, question.condition, drop, answers, context, cutShort));
   });
+  question.turns.slice(1).forEach((next, index) => {
+    const turnPath = `${path}.turns[${index}]`;
+    problems.guard(`${turnPath}.tools`, () => verifySentResults(question.turns[index] as TurnRecord, next, turnPath, context));
+  });
   problems.guard(`${path}.totals`, () => problems.compare(`${path}.totals`, question.totals, questionTotals(question.turns)));
   problems.guard(`${path}.checks`, () => verifyAnswer(question, path, context));
+}
+
+/**
+ * What the model saw is what was sent: each tool call's model-facing text must be the content of
+ * the tool_result with its id in the next request's recorded bytes.
+ */
+function verifySentResults(turn: TurnRecord, next: TurnRecord, path: string, context: QuestionContext): void {
+  if (context.provider === undefined || turn.tools.length === 0) return;
+  let sent: SentToolResult[];
+  try {
+    sent = sentToolResults(context.provider, next.raw.request);
+  } catch (error) {
+    if (!isMcpctxError(error)) throw error;
+    context.problems.add(`${path}: the next request's recorded body cannot be read for its tool results (${error.message})`);
+    return;
+  }
+  turn.tools.forEach((call, index) => {
+    const match = sent.filter((result) => result.toolUseId === call.toolUseId);
+    if (match.length !== 1) {
+      context.problems.add(`${path}.tools[${index}]: the next request sent ${match.length} tool_results for ${shown(call.toolUseId)}, not 1`);
+    } else if (match[0]?.content !== call.modelFacingText) {
+      context.problems.add(`${path}.tools[${index}].modelFacingText: recorded ${shown(call.modelFacingText)}, sent ${shown(match[0]?.content)}`);
+    }
+  });
 }
 
 function verifyTurn(

@@ -48,3 +48,44 @@ function requestModel(request: string): string {
   }
   throw new McpctxError('PROVIDER_ERROR', 'the recorded request is not a JSON body naming its model');
 }
+
+/** A tool_result as a recorded request body carried it to the model. */
+export interface SentToolResult {
+  toolUseId: string;
+  content: string;
+}
+
+/**
+ * Every tool_result a recorded request body sent, in order, read in that provider's wire format:
+ * Anthropic `tool_result` blocks, OpenAI-compatible `tool` messages, the scripted provider's
+ * canonical request. So an audit can hold the text a receipt says the model saw against the bytes
+ * that were sent. A body that is not JSON in that shape is PROVIDER_ERROR.
+ */
+export function sentToolResults(provider: ProviderName, request: string): SentToolResult[] {
+  let body: unknown;
+  try {
+    body = JSON.parse(request);
+  } catch {
+    body = undefined;
+  }
+  if (!isPlainObject(body) || !Array.isArray(body.messages)) {
+    throw new McpctxError('PROVIDER_ERROR', 'the recorded request is not a JSON body with messages');
+  }
+  const results: SentToolResult[] = [];
+  for (const message of body.messages as unknown[]) {
+    if (!isPlainObject(message)) continue;
+    if (provider === 'openai-compatible') {
+      if (message.role === 'tool' && typeof message.tool_call_id === 'string' && typeof message.content === 'string') {
+        results.push({ toolUseId: message.tool_call_id, content: message.content });
+      }
+      continue;
+    }
+    if (!Array.isArray(message.content)) continue;
+    for (const block of message.content as unknown[]) {
+      if (!isPlainObject(block) || block.type !== 'tool_result') continue;
+      const id = provider === 'anthropic' ? block.tool_use_id : block.toolUseId;
+      if (typeof id === 'string' && typeof block.content === 'string') results.push({ toolUseId: id, content: block.content });
+    }
+  }
+  return results;
+}

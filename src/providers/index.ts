@@ -17,4 +17,4 @@ export type {
 export { anthropicProvider } from './_anthropic.js';
 export { openAiCompatibleProvider } from './_openai.js';
 export { recordTurn, requestKey, scriptedProvider, type ScriptedTurn, type ScriptedTurns } from './_scripted.js';
-export { replayResponse, type ReplayedTurn } from './_replay.js';
+export { replayResponse, sentToolResults, type ReplayedTurn, type SentToolResult } from './_replay.js';

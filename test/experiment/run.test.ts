@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runExperiment, verifyReceipt, type ExperimentReceipt } from '../../src/experiment/index.js';
 import { scriptedProvider, type Provider } from '../../src/providers/index.js';
+import { modelFacingFigures, modelFacingText, rawContentFigures } from '../../src/experiment/_model-facing.js';
+import { framesSha256 } from '../../src/experiment/_server.js';
 import { copyDemo, type DemoCopy } from '../support/experiment-demo.js';
 import { markedEnv, waitForNoMarkedProcesses } from '../support/processes.js';
 
@@ -114,6 +116,24 @@ describe('the bundled experiment, offline', () => {
     expect(tamper((r) => void (optimized(r)!.turns[0]!.tools[0]!.modelFacingTokens -= 1))).not.toEqual([]);
     expect(tamper((r) => void (r.questions[0]!.server!.frames[3]!.text += ' '))).not.toEqual([]);
     expect(tamper((r) => void (r.validation![2]!.independentCount = 8))).not.toEqual([]);
+  });
+  it('fails verification when a tool result is rewritten everywhere but in the request bytes the model was sent', () => {
+    const forged = readReceipt(receiptFile);
+    const question = forged.questions.find((candidate) => candidate.taskId === 'lookup-author' && candidate.condition === 'optimized')!;
+    const call = question.turns[0]!.tools[0]!;
+    const server = question.server!;
+    // The server's answer, rewritten in its frame, the raw content and the model-facing text alike.
+    const forge = (text: string): string => text.replaceAll('Commit verification support', 'Commit verification suppork');
+    const frame = server.frames.find((candidate) => candidate.direction === 'received' && (JSON.parse(candidate.text) as { id?: unknown }).id === call.rpcId)!;
+    frame.text = forge(frame.text);
+    server.framesSha256 = framesSha256(server.frames);
+    call.rawContent = JSON.parse(forge(JSON.stringify(call.rawContent)));
+    Object.assign(call, { rawContentBytes: rawContentFigures(call.rawContent).bytes, rawContentSha256: rawContentFigures(call.rawContent).sha256 });
+    call.modelFacingText = modelFacingText(call.rawContent, false, ['cache']).text;
+    const facing = modelFacingFigures(call.modelFacingText);
+    Object.assign(call, { modelFacingBytes: facing.bytes, modelFacingSha256: facing.sha256, modelFacingTokens: facing.tokens });
+    const problems = verifyReceipt(forged).problems;
+    expect(problems.some((problem) => /turns\[0\]\.tools\[0\]\.modelFacingText: recorded .*suppork.*, sent .*support/.test(problem))).toBe(true);
   });
 });
 
