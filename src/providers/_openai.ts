@@ -386,10 +386,14 @@ function readUsage(usage: Record<string, unknown>, providerError: (message: stri
     return value;
   };
   const details = isPlainObject(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
+  const prompt = count(usage.prompt_tokens, 'prompt_tokens');
+  const cached = count(details.cached_tokens, 'prompt_tokens_details.cached_tokens');
+  // prompt_tokens includes the cached ones; Usage counts them apart (see Usage).
+  if (cached > prompt) throw providerError(`usage.prompt_tokens_details.cached_tokens (${cached}) is more than prompt_tokens (${prompt})`);
   return {
-    inputTokens: count(usage.prompt_tokens, 'prompt_tokens'),
+    inputTokens: prompt - cached,
     outputTokens: count(usage.completion_tokens, 'completion_tokens'),
-    cacheReadTokens: count(details.cached_tokens, 'prompt_tokens_details.cached_tokens'),
+    cacheReadTokens: cached,
     cacheWriteTokens: 0,
   };
 }

@@ -46,6 +46,11 @@ export interface ChatRequest {
 /** Normalized stop reasons; `rawStopReason` keeps the provider's own word. */
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'other';
 
+/**
+ * Token usage in one meaning across providers (Anthropic's): `inputTokens` are the prompt tokens
+ * neither read from nor written to a prompt cache, so input + cacheRead + cacheWrite is the whole
+ * prompt. (OpenAI-compatible APIs count cached tokens inside `prompt_tokens`; they are moved out.)
+ */
 export interface Usage {
   inputTokens: number;
   outputTokens: number;

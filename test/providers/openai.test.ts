@@ -152,7 +152,8 @@ describe('openAiCompatibleProvider: the response', () => {
     expect(response.content).toEqual([{ type: 'text', text: 'Hello!' }]);
     expect(response.stopReason).toBe('end_turn');
     expect(response.rawStopReason).toBe('stop');
-    expect(response.usage).toEqual({ inputTokens: 120, outputTokens: 7, cacheReadTokens: 100, cacheWriteTokens: 0 });
+    // 120 prompt tokens, 100 of them cached: 20 uncached input tokens and 100 cache reads.
+    expect(response.usage).toEqual({ inputTokens: 20, outputTokens: 7, cacheReadTokens: 100, cacheWriteTokens: 0 });
     expect(response.model).toBe('llama3.2:3b');
     expect(response.attempts).toBe(1);
     expect(response.raw).toEqual({ url: `${fake.baseUrl}/chat/completions`, request: fake.requests[0]?.text, response: fake.sent[0], status: 200 });
