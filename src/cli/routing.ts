@@ -1,11 +1,19 @@
-import type { Command } from 'commander';
-import { loadRoutingConfig, runRouting, type RecallCell, type RoutingRun } from '../routing/index.js';
+import { resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import { McpctxError } from '../errors/index.js';
+import { anthropicProvider, openAiCompatibleProvider, scriptedProvider, type Provider } from '../providers/index.js';
+import { loadRoutingConfig, runRouting, type AccuracyCell, type RecallCell, type RoutingRun } from '../routing/index.js';
 import { EXIT, type CliIo } from './_io.js';
 import { renderTable, type Column } from './_table.js';
 
 interface RoutingFlags {
   config: string;
   json?: boolean;
+  provider?: 'anthropic' | 'openai-compatible' | 'scripted';
+  model?: string;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  script?: string;
 }
 
 export function registerRouting(program: Command, io: CliIo, setExit: (code: number) => void): void {
@@ -17,18 +25,77 @@ export function registerRouting(program: Command, io: CliIo, setExit: (code: num
         'Run the tool-routing experiment a config describes (YAML or JSON): the domain tools (a catalog file or an MCP server to capture them from), the distractor pools (unrelated: tools of other domains; confusable: tools that resemble a domain tool), the requests with their right tool (or none), the catalog sizes, the retrieval settings and a seed.',
         'Each size pads the domain tools with distractors (confusable ones first, then unrelated ones, for the confusable kind), and every request gets its own seeded order of its catalog, so the same seed gives the same catalogs byte for byte.',
         'Without a provider the run is offline: every retriever (BM25, the ranking the gateway\'s search_tools uses; embeddings from an OpenAI-compatible /embeddings endpoint if the config asks for them) ranks every catalog for every request, and recall@k (the share of requests whose right tool is within the first k) is printed per retriever, distractor kind and size. Requests that need no tool are left out of recall.',
+        'With --provider and --model the model routes every request under each protocol of the config: native (the catalog in the API\'s tools field), constrained (names and descriptions in the prompt, the answer restricted by an output schema to the offered names or none_of_these) and retrieval (each retriever\'s top k offered natively). An answer is right, a wrong tool, no tool call (counted apart: a text answer is not a wrong tool) or a call when none was needed; accuracy comes with a 95% Wilson interval, prompt tokens from the provider\'s usage, o200k tokens per tool of the rendered catalog, and time to first token where the API reports it. Providers: anthropic (key in ANTHROPIC_API_KEY or --api-key-env), openai-compatible (--base-url, e.g. http://127.0.0.1:11434/v1 for Ollama) and scripted (--script, a file of recorded turns, offline).',
         'See examples/routing/config.yaml for a complete config.',
         'Exit codes: 0 done; 2 usage error or invalid config (every problem listed); 3 a catalog server or endpoint failed.',
       ].join('\n\n'),
     )
     .requiredOption('--config <file>', 'the routing config (YAML or JSON)')
-    .option('--json', 'print the whole run as JSON (catalog orders, every ranking, recall tables)')
+    .option('--json', 'print the whole run as JSON (catalog orders, every ranking and answer, the tables)')
+    .addOption(new Option('--provider <name>', 'route with a model through this provider').choices(['anthropic', 'openai-compatible', 'scripted']))
+    .option('--model <name>', 'the model to route with (required with --provider)')
+    .option('--base-url <url>', 'the API base URL (openai-compatible: required; anthropic: default the public API)')
+    .option('--api-key-env <name>', 'NAME of the environment variable holding the API key (never the key)')
+    .option('--script <file>', 'scripted provider: the JSON file of recorded turns')
     .action(async (flags: RoutingFlags) => {
       const config = await loadRoutingConfig(flags.config, io.cwd);
-      const run = await runRouting({ config, env: io.env });
-      io.stdout.write(flags.json ? `${JSON.stringify(run, null, 2)}\n` : renderRecall(run));
+      const provider = flags.provider === undefined ? undefined : providerFrom(flags, io);
+      if (provider !== undefined && flags.model === undefined) throw new McpctxError('USAGE', '--provider needs --model');
+      const progress = io.stderr.isTTY === true ? (done: number, total: number) => void io.stderr.write(`\r${done}/${total} answers`) : undefined;
+      const run = await runRouting({ config, env: io.env, ...(provider ? { provider, model: flags.model! } : {}), ...(progress ? { onAnswer: progress } : {}) });
+      if (progress) io.stderr.write('\n');
+      io.stdout.write(flags.json ? `${JSON.stringify(run, null, 2)}\n` : `${renderRecall(run)}${run.model ? `\n${renderAccuracy(run)}` : ''}`);
       setExit(EXIT.ok);
     });
+}
+
+function providerFrom(flags: RoutingFlags, io: CliIo): Provider {
+  const key = flags.apiKeyEnv === undefined ? {} : { apiKeyEnv: flags.apiKeyEnv };
+  switch (flags.provider) {
+    case 'scripted':
+      if (flags.script === undefined) throw new McpctxError('USAGE', '--provider scripted needs --script FILE (recorded turns)');
+      return scriptedProvider(resolve(io.cwd, flags.script));
+    case 'openai-compatible':
+      if (flags.baseUrl === undefined) throw new McpctxError('USAGE', '--provider openai-compatible needs --base-url (e.g. http://127.0.0.1:11434/v1)');
+      return openAiCompatibleProvider({ baseUrl: flags.baseUrl, env: io.env, ...key });
+    default:
+      return anthropicProvider({ env: io.env, ...key, ...(flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl }) });
+  }
+}
+
+/** Accuracy per protocol (and retriever), kind and size, with the outcome counts and token costs. */
+export function renderAccuracy(run: RoutingRun): string {
+  const columns: Column[] = [
+    { header: 'protocol' },
+    { header: 'kind' },
+    { header: 'size', align: 'right' },
+    { header: 'right', align: 'right' },
+    { header: 'wrong tool', align: 'right' },
+    { header: 'no tool', align: 'right' },
+    { header: 'wrong call', align: 'right' },
+    { header: 'accuracy (95% CI)', align: 'right' },
+    { header: 'prompt tokens', align: 'right' },
+    { header: 'tokens/tool', align: 'right' },
+    { header: 'first token ms', align: 'right' },
+  ];
+  const rows = run.accuracy.map((cell: AccuracyCell) => [
+    protocolLabel(cell),
+    cell.kind,
+    String(cell.size),
+    `${cell.counts.right}/${cell.requests}`,
+    String(cell.counts.wrong_tool),
+    String(cell.counts.no_tool),
+    String(cell.counts.wrong_call),
+    `${cell.accuracy.toFixed(3)} (${cell.low.toFixed(2)}-${cell.high.toFixed(2)})`,
+    cell.meanPromptTokens.toFixed(0),
+    cell.tokensPerTool.toFixed(1),
+    cell.meanFirstTokenMs === null ? '-' : cell.meanFirstTokenMs.toFixed(0),
+  ]);
+  return `${run.model!.provider} ${run.model!.name}: routing accuracy\n${renderTable(columns, rows)}`;
+}
+
+function protocolLabel(cell: AccuracyCell): string {
+  return cell.retriever === null ? cell.protocol : `${cell.protocol} (${cell.retriever})`;
 }
 
 /** One table per retriever: a row per kind and size, a column per k. */

@@ -1,9 +1,13 @@
+import { McpctxError } from '../errors/index.js';
+import type { Provider } from '../providers/index.js';
 import { distractorKinds } from './_catalogs.js';
 import type { EmbeddingsRetrieverOptions } from './_embeddings.js';
+import { plannedCalls, runModel } from './_model-run.js';
 import type { RecallCell, RetrievalRow, Retriever } from './_retrieval.js';
 import { configuredRetrievers, routingCatalogs, runRetrieval } from './_retrieval-run.js';
+import { accuracyTable, type AccuracyCell, type ModelRow } from './_score.js';
 import { loadRoutingTools } from './_tools.js';
-import type { Condition, DistractorKind, RequestCatalog, RoutingConfig, RoutingTools } from './_types.js';
+import type { Condition, DistractorKind, ProtocolName, RequestCatalog, RoutingConfig, RoutingTools } from './_types.js';
 
 export interface RoutingRunOptions extends EmbeddingsRetrieverOptions {
   config: RoutingConfig;
@@ -11,42 +15,68 @@ export interface RoutingRunOptions extends EmbeddingsRetrieverOptions {
   tools?: RoutingTools;
   /** Default: the retrievers the config lists. */
   retrievers?: readonly Retriever[];
+  /** A model to route with; without one the run is retrieval only (offline). */
+  provider?: Provider;
+  /** The model name sent to the provider; required with a provider. */
+  model?: string;
+  /** Called after each model answer (progress on a terminal). */
+  onAnswer?: (done: number, total: number) => void;
 }
 
-/** Everything an offline run decides and finds: the catalogs each request saw and where each retriever ranked its tool. */
+/** Everything a run decides and finds: the catalogs each request saw, where each retriever ranked its tool, and (with a model) every answer scored. */
 export interface RoutingRun {
   readonly seed: number;
   readonly sizes: readonly number[];
   readonly kinds: readonly DistractorKind[];
   readonly recallAt: readonly number[];
+  readonly topK: number;
+  readonly protocols: readonly ProtocolName[];
   readonly tools: { readonly domain: readonly string[]; readonly unrelated: readonly string[]; readonly confusable: readonly string[] };
   readonly conditions: readonly Condition[];
   readonly catalogs: readonly RequestCatalog[];
   readonly retrieval: readonly RetrievalRow[];
   readonly recall: readonly RecallCell[];
+  /** The provider and model that answered; null for an offline run. */
+  readonly model: { readonly provider: string; readonly baseUrl: string | null; readonly name: string } | null;
+  readonly answers: readonly ModelRow[];
+  readonly accuracy: readonly AccuracyCell[];
 }
 
 /**
- * The offline part of a routing run: loads the tools, builds every condition's catalogs with the
- * config's seed, and ranks them with every retriever. The same config and seed give the same
- * catalogs and rankings, byte for byte (embeddings: as far as the endpoint's vectors repeat).
+ * A routing run: loads the tools, builds every condition's catalogs with the config's seed, ranks
+ * them with every retriever, and, given a provider, asks the model every request under every
+ * protocol and scores the answers. The same config and seed give the same catalogs and rankings,
+ * byte for byte (embeddings: as far as the endpoint's vectors repeat).
  */
 export async function runRouting(options: RoutingRunOptions): Promise<RoutingRun> {
-  const { config } = options;
+  const { config, provider } = options;
+  if (provider !== undefined && (options.model === undefined || options.model === '')) {
+    throw new McpctxError('USAGE', 'a model name is required with a provider (--model)');
+  }
   const tools = options.tools ?? (await loadRoutingTools(config));
   const { conditions, catalogs } = routingCatalogs(config, tools);
   const retrievers = options.retrievers ?? configuredRetrievers(config, options);
   const retrieval = await runRetrieval(config, tools, conditions, retrievers);
+  let answers: ModelRow[] = [];
+  if (provider !== undefined) {
+    const calls = plannedCalls({ config, tools, conditions, catalogs, retrieval: retrieval.rows, model: options.model! });
+    answers = await runModel(calls, { provider, ...(options.onAnswer ? { onAnswer: options.onAnswer } : {}) });
+  }
   const names = (list: RoutingTools[keyof RoutingTools]): string[] => list.map((tool) => tool.name);
   return {
     seed: config.seed,
     sizes: config.sizes,
     kinds: distractorKinds(config),
     recallAt: config.retrieval.recallAt,
+    topK: config.retrieval.topK,
+    protocols: config.protocols,
     tools: { domain: names(tools.domain), unrelated: names(tools.unrelated), confusable: names(tools.confusable) },
     conditions,
     catalogs,
     retrieval: retrieval.rows,
     recall: retrieval.recall,
+    model: provider === undefined ? null : { provider: provider.name, baseUrl: provider.baseUrl, name: options.model! },
+    answers,
+    accuracy: accuracyTable(answers),
   };
 }

@@ -39,3 +39,17 @@ export {
   type RoutingTools,
   type ToolSource,
 } from './_types.js';
+export {
+  CHOICE_SCHEMA_NAME,
+  NONE_OF_THESE,
+  chatRequestFor,
+  choiceListing,
+  choiceSchema,
+  providerTool,
+  readChoice,
+  renderedCatalog,
+  reportedFirstTokenMs,
+  type Choice,
+} from './_protocols.js';
+export { OUTCOMES, Z_95, accuracyTable, outcomeOf, wilsonInterval, type AccuracyCell, type ModelRow, type Outcome } from './_score.js';
+export { plannedCalls, runModel, type ModelRunOptions, type PlanInput, type PlannedCall } from './_model-run.js';

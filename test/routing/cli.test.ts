@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadRoutingConfig, loadRoutingTools, type RoutingRun } from '../../src/routing/index.js';
+import { recordTurn, type ScriptedTurns } from '../../src/providers/index.js';
+import { loadRoutingConfig, loadRoutingTools, plannedCalls, runRouting, type RoutingRun } from '../../src/routing/index.js';
+import { DOMAIN, UNRELATED } from './_fixtures.js';
 import { runCliCaptured } from '../support/cli-run.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -72,5 +74,50 @@ describe('mcpctx routing', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/confusable ones first, then\s+unrelated ones/);
     expect(help.stdout).toMatch(/recall@k/);
+  });
+
+  it('--provider scripted runs the whole pipeline and prints the accuracy table', async () => {
+    const file = join(work, 'small.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        seed: 3,
+        domain: { tools: DOMAIN },
+        distractors: { unrelated: { tools: UNRELATED } },
+        sizes: [4, 8],
+        requests: [
+          { id: 'words', text: 'Count the words in this sign', tool: 'word_count' },
+          { id: 'thanks', text: 'thank you!', tool: 'none' },
+        ],
+      }),
+    );
+    const config = await loadRoutingConfig(file);
+    const tools = await loadRoutingTools(config);
+    const offline = await runRouting({ config, tools });
+    let script: ScriptedTurns = { version: 1, turns: {} };
+    for (const call of plannedCalls({ ...offline, config, tools, model: 'm1' })) {
+      const content =
+        call.protocol === 'constrained'
+          ? [{ type: 'text' as const, text: '{"tool":"word_count"}' }]
+          : [{ type: 'text' as const, text: 'Here is my answer in words.' }];
+      script = recordTurn(script, call.chat, { content, usage: { inputTokens: 100 + call.offered.length } });
+    }
+    await writeFile(join(work, 'turns.json'), JSON.stringify(script));
+    const run = await runCliCaptured(['routing', '--config', 'small.json', '--provider', 'scripted', '--script', 'turns.json', '--model', 'm1'], work);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toContain('scripted m1: routing accuracy\n');
+    expect(run.stdout).toMatch(/\nnative +unrelated +4 +1\/2 +0 +1 +0 +0\.500 \(0\.09-0\.91\) +104 /);
+    expect(run.stdout).toMatch(/\nconstrained +unrelated +8 +1\/2 +0 +0 +1 +0\.500 /);
+    expect(run.stdout).toMatch(/\nretrieval \(bm25\) +unrelated +8 +1\/2 +0 +1 +0 /);
+  });
+
+  it('provider flags are checked: --model required, --base-url for openai-compatible, --script for scripted', async () => {
+    const args = ['routing', '--config', join(ROOT, 'examples/routing/config.yaml')];
+    const noModel = await runCliCaptured([...args, '--provider', 'anthropic'], work);
+    expect(noModel.code).toBe(2);
+    expect(noModel.stderr).toContain('--provider needs --model');
+    expect((await runCliCaptured([...args, '--provider', 'openai-compatible', '--model', 'x'], work)).stderr).toContain('needs --base-url');
+    expect((await runCliCaptured([...args, '--provider', 'scripted', '--model', 'x'], work)).stderr).toContain('needs --script');
+    expect((await runCliCaptured([...args, '--provider', 'telepathy'], work)).code).toBe(2);
   });
 });
