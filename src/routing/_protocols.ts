@@ -74,7 +74,7 @@ export interface Choice {
  * `tool` of the JSON answer, null for `none_of_these`; an answer that is not such JSON, or names a
  * tool not offered, is `invalid` and counts as no choice.
  */
-export function readChoice(protocol: ProtocolName, response: ChatResponse, offered: readonly string[]): Choice {
+export function readChoice(protocol: ProtocolName, response: Pick<ChatResponse, 'content'>, offered: readonly string[]): Choice {
   if (protocol !== 'constrained') {
     const call = response.content.find((block) => block.type === 'tool_use');
     return { chosen: call?.type === 'tool_use' ? call.name : null, invalid: false };

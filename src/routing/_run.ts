@@ -7,7 +7,8 @@ import type { RecallCell, RetrievalRow, Retriever } from './_retrieval.js';
 import { configuredRetrievers, routingCatalogs, runRetrieval } from './_retrieval-run.js';
 import { accuracyTable, type AccuracyCell, type ModelRow } from './_score.js';
 import { loadRoutingTools } from './_tools.js';
-import type { Condition, DistractorKind, ProtocolName, RequestCatalog, RoutingConfig, RoutingTools } from './_types.js';
+import { catalogCosts, type CatalogCost } from './_catalog-cost.js';
+import type { Condition, DistractorKind, ProtocolName, RequestCatalog, RoutingConfig, RoutingRequest, RoutingTools } from './_types.js';
 
 export interface RoutingRunOptions extends EmbeddingsRetrieverOptions {
   config: RoutingConfig;
@@ -31,8 +32,12 @@ export interface RoutingRun {
   readonly recallAt: readonly number[];
   readonly topK: number;
   readonly protocols: readonly ProtocolName[];
-  readonly tools: { readonly domain: readonly string[]; readonly unrelated: readonly string[]; readonly confusable: readonly string[] };
+  /** Every tool definition used, as routing read it. */
+  readonly tools: RoutingTools;
+  readonly requests: readonly RoutingRequest[];
   readonly conditions: readonly Condition[];
+  /** o200k tokens of each condition's catalog as each protocol renders it (domain tools first), needing no model. */
+  readonly catalogCosts: readonly CatalogCost[];
   readonly catalogs: readonly RequestCatalog[];
   readonly retrieval: readonly RetrievalRow[];
   readonly recall: readonly RecallCell[];
@@ -62,7 +67,6 @@ export async function runRouting(options: RoutingRunOptions): Promise<RoutingRun
     const calls = plannedCalls({ config, tools, conditions, catalogs, retrieval: retrieval.rows, model: options.model! });
     answers = await runModel(calls, { provider, ...(options.onAnswer ? { onAnswer: options.onAnswer } : {}) });
   }
-  const names = (list: RoutingTools[keyof RoutingTools]): string[] => list.map((tool) => tool.name);
   return {
     seed: config.seed,
     sizes: config.sizes,
@@ -70,8 +74,10 @@ export async function runRouting(options: RoutingRunOptions): Promise<RoutingRun
     recallAt: config.retrieval.recallAt,
     topK: config.retrieval.topK,
     protocols: config.protocols,
-    tools: { domain: names(tools.domain), unrelated: names(tools.unrelated), confusable: names(tools.confusable) },
+    tools,
+    requests: config.requests,
     conditions,
+    catalogCosts: catalogCosts(conditions, tools),
     catalogs,
     retrieval: retrieval.rows,
     recall: retrieval.recall,

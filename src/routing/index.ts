@@ -53,3 +53,8 @@ export {
 } from './_protocols.js';
 export { OUTCOMES, Z_95, accuracyTable, outcomeOf, wilsonInterval, type AccuracyCell, type ModelRow, type Outcome } from './_score.js';
 export { plannedCalls, runModel, type ModelRunOptions, type PlanInput, type PlannedCall } from './_model-run.js';
+export { catalogCosts, type CatalogCost } from './_catalog-cost.js';
+export { RECEIPT_FORMAT, RECEIPT_VERSION, routingReceipt, type RoutingReceipt } from './_receipt.js';
+export { MAX_RECEIPT_BYTES, verifyRoutingReceipt, verifyRoutingReceiptFile, type ReceiptDifference, type ReceiptVerification } from './_verify.js';
+export { routingChart } from './_chart.js';
+export { CHART_FILE, RECEIPT_FILE, REPORT_FILE, routingMarkdown, writeRoutingOutput } from './_report.js';
