@@ -1,7 +1,7 @@
 import type { ChatRequest, Provider } from '../providers/index.js';
 import { countTokens, sha256Hex } from '../tokens/index.js';
 import { chatRequestFor, readChoice, renderedCatalog, reportedFirstTokenMs } from './_protocols.js';
-import type { RetrievalRow } from './_retrieval.js';
+import type { RetrievalRow } from './retrieval/index.js';
 import { outcomeOf, type ModelRow } from './_score.js';
 import type { Condition, DistractorKind, ProtocolName, RequestCatalog, RoutingConfig, RoutingRequest, RoutingTool, RoutingTools } from './_types.js';
 

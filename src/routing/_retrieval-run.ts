@@ -1,6 +1,6 @@
 import { buildConditions, conditionTools, requestCatalog } from './_catalogs.js';
-import { embeddingsRetriever, type EmbeddingsRetrieverOptions } from './_embeddings.js';
-import { bm25Retriever, recallTable, type RecallCell, type RetrievalRow, type Retriever } from './_retrieval.js';
+import { embeddingsRetriever, type EmbeddingsRetrieverOptions } from './retrieval/index.js';
+import { bm25Retriever, recallTable, type RecallCell, type RetrievalRow, type Retriever } from './retrieval/index.js';
 import type { Condition, RequestCatalog, RoutingConfig, RoutingTools } from './_types.js';
 
 /** The retrievers a config lists, built from its settings. */

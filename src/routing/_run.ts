@@ -1,12 +1,12 @@
 import { McpctxError } from '../errors/index.js';
 import type { Provider } from '../providers/index.js';
 import { distractorKinds } from './_catalogs.js';
-import type { EmbeddingsRetrieverOptions } from './_embeddings.js';
+import type { EmbeddingsRetrieverOptions } from './retrieval/index.js';
 import { plannedCalls, runModel } from './_model-run.js';
-import type { RecallCell, RetrievalRow, Retriever } from './_retrieval.js';
+import type { RecallCell, RetrievalRow, Retriever } from './retrieval/index.js';
 import { configuredRetrievers, routingCatalogs, runRetrieval } from './_retrieval-run.js';
 import { accuracyTable, type AccuracyCell, type ModelRow } from './_score.js';
-import { loadRoutingTools } from './_tools.js';
+import { loadRoutingTools } from './config/index.js';
 import { catalogCosts, type CatalogCost } from './_catalog-cost.js';
 import type { Condition, DistractorKind, ProtocolName, RequestCatalog, RoutingConfig, RoutingRequest, RoutingTools } from './_types.js';
 

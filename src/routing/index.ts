@@ -6,19 +6,31 @@ export {
   DEFAULT_RECALL_AT,
   DEFAULT_SIZES,
   DEFAULT_TOP_K,
+  MAX_CATALOG_FILE_BYTES,
   MAX_CATALOG_SIZE,
   MAX_CONFIG_BYTES,
   MAX_REQUESTS,
+  MAX_SOURCE_TOOLS,
   NO_TOOL,
   loadRoutingConfig,
+  loadRoutingTools,
   parseRoutingConfig,
+  toolsOfCatalog,
   type ConfigProblem,
-} from './_config.js';
-export { MAX_CATALOG_FILE_BYTES, MAX_SOURCE_TOOLS, loadRoutingTools, toolsOfCatalog } from './_tools.js';
+} from './config/index.js';
 export { Xorshift32, seededShuffle, streamFor } from './_prng.js';
 export { buildConditions, conditionTools, distractorKinds, requestCatalog } from './_catalogs.js';
-export { bm25Retriever, recallTable, toolText, type RecallCell, type RetrievalRow, type Retriever } from './_retrieval.js';
-export { cosine, embeddingsRetriever, type EmbeddingsRetrieverOptions } from './_embeddings.js';
+export {
+  bm25Retriever,
+  cosine,
+  embeddingsRetriever,
+  recallTable,
+  toolText,
+  type EmbeddingsRetrieverOptions,
+  type RecallCell,
+  type RetrievalRow,
+  type Retriever,
+} from './retrieval/index.js';
 export { configuredRetrievers, routingCatalogs, runRetrieval, type RetrievalResults, type RoutingCatalogs } from './_retrieval-run.js';
 export { runRouting, type RoutingRun, type RoutingRunOptions } from './_run.js';
 export {
@@ -54,7 +66,20 @@ export {
 export { OUTCOMES, Z_95, accuracyTable, outcomeOf, wilsonInterval, type AccuracyCell, type ModelRow, type Outcome } from './_score.js';
 export { plannedCalls, runModel, type ModelRunOptions, type PlanInput, type PlannedCall } from './_model-run.js';
 export { catalogCosts, type CatalogCost } from './_catalog-cost.js';
-export { RECEIPT_FORMAT, RECEIPT_VERSION, routingReceipt, type RoutingReceipt } from './_receipt.js';
-export { MAX_RECEIPT_BYTES, verifyRoutingReceipt, verifyRoutingReceiptFile, type ReceiptDifference, type ReceiptVerification } from './_verify.js';
-export { routingChart } from './_chart.js';
-export { CHART_FILE, RECEIPT_FILE, REPORT_FILE, routingMarkdown, writeRoutingOutput } from './_report.js';
+export {
+  CHART_FILE,
+  MAX_RECEIPT_BYTES,
+  RECEIPT_FILE,
+  RECEIPT_FORMAT,
+  RECEIPT_VERSION,
+  REPORT_FILE,
+  routingChart,
+  routingMarkdown,
+  routingReceipt,
+  verifyRoutingReceipt,
+  verifyRoutingReceiptFile,
+  writeRoutingOutput,
+  type ReceiptDifference,
+  type ReceiptVerification,
+  type RoutingReceipt,
+} from './report/index.js';

@@ -58,6 +58,7 @@ describe('parseRoutingConfig', () => {
         'requests:',
         '  - { text: "a", tool: x, id: same }',
         '  - { text: "", tool: y, id: same, extra: 1 }',
+        `  - { text: "${'word '.repeat(1000)}", tool: z }`,
       ].join('\n'),
     );
     const paths = problems.map((problem) => problem.path);
@@ -79,6 +80,7 @@ describe('parseRoutingConfig', () => {
         'requests[1].text',
         'requests[1].id',
         'requests[1].extra',
+        'requests[2].text',
       ]),
     );
     expect(problems.find((problem) => problem.path === 'colour')?.reason).toMatch(/unknown key; allowed here: seed, domain/);

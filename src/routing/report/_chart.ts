@@ -1,4 +1,4 @@
-import type { RoutingRun } from './_run.js';
+import type { RoutingRun } from '../_run.js';
 
 /** One line of a panel: a label and a value per catalog size (null where it has none). */
 interface Series {

@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { McpctxError } from '../errors/index.js';
-import { canonicalJson, countTokens, isPlainObject } from '../tokens/index.js';
-import { buildConditions, requestCatalog } from './_catalogs.js';
-import { catalogCosts } from './_catalog-cost.js';
-import { readChoice, renderedCatalog } from './_protocols.js';
+import { McpctxError } from '../../errors/index.js';
+import { canonicalJson, countTokens, isPlainObject } from '../../tokens/index.js';
+import { buildConditions, requestCatalog } from '../_catalogs.js';
+import { catalogCosts } from '../_catalog-cost.js';
+import { readChoice, renderedCatalog } from '../_protocols.js';
 import { RECEIPT_FORMAT, RECEIPT_VERSION, type RoutingReceipt } from './_receipt.js';
-import { recallTable } from './_retrieval.js';
-import { accuracyTable, outcomeOf } from './_score.js';
-import type { RoutingConfig, RoutingTool } from './_types.js';
+import { recallTable } from '../retrieval/index.js';
+import { accuracyTable, outcomeOf } from '../_score.js';
+import type { RoutingConfig, RoutingTool } from '../_types.js';
 
 /** Receipts are big (every raw answer) but bounded: a run of 10,000 answers is far below this. */
 export const MAX_RECEIPT_BYTES = 512 * 1024 * 1024;

@@ -1,5 +1,5 @@
-import { ToolIndex, toolTerms } from '../toolsearch/index.js';
-import type { DistractorKind, RoutingTool } from './_types.js';
+import { ToolIndex, toolTerms } from '../../toolsearch/index.js';
+import type { DistractorKind, RoutingTool } from '../_types.js';
 
 /**
  * Ranks a catalog's tools for a request. Each retriever is one way of choosing which tools to

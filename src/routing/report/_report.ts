@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { McpctxError } from '../errors/index.js';
+import { McpctxError } from '../../errors/index.js';
 import { routingChart } from './_chart.js';
 import type { RoutingReceipt } from './_receipt.js';
-import type { RoutingRun } from './_run.js';
+import type { RoutingRun } from '../_run.js';
 
 export const RECEIPT_FILE = 'receipt.json';
 export const REPORT_FILE = 'report.md';

@@ -1,5 +1,5 @@
-import type { RoutingRun } from './_run.js';
-import type { ModelSettings, RetrievalSettings, RoutingConfig } from './_types.js';
+import type { RoutingRun } from '../_run.js';
+import type { ModelSettings, RetrievalSettings, RoutingConfig } from '../_types.js';
 
 export const RECEIPT_FORMAT = 'mcpctx-routing-receipt';
 export const RECEIPT_VERSION = 1;

@@ -1,10 +1,10 @@
 import { readFile, stat } from 'node:fs/promises';
-import { McpctxError } from '../errors/index.js';
-import { captureCatalog } from '../measure/index.js';
-import { DEFAULT_PROTOCOL_VERSION } from '../mcp/index.js';
-import { isPlainObject } from '../tokens/index.js';
+import { McpctxError } from '../../errors/index.js';
+import { captureCatalog } from '../../measure/index.js';
+import { DEFAULT_PROTOCOL_VERSION } from '../../mcp/index.js';
+import { isPlainObject } from '../../tokens/index.js';
 import { invalidConfig, type ConfigProblem } from './_config.js';
-import type { RoutingConfig, RoutingTool, RoutingTools, ToolSource } from './_types.js';
+import type { RoutingConfig, RoutingTool, RoutingTools, ToolSource } from '../_types.js';
 
 /** A catalog file holds tool definitions; the largest real ones are a few hundred kilobytes. */
 export const MAX_CATALOG_FILE_BYTES = 16 * 1024 * 1024;

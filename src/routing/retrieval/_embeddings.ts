@@ -1,7 +1,7 @@
-import { McpctxError } from '../errors/index.js';
-import { isPlainObject } from '../tokens/index.js';
+import { McpctxError } from '../../errors/index.js';
+import { isPlainObject } from '../../tokens/index.js';
 import { toolText, type Retriever } from './_retrieval.js';
-import type { EmbeddingsSettings, RoutingTool } from './_types.js';
+import type { EmbeddingsSettings, RoutingTool } from '../_types.js';
 
 export interface EmbeddingsRetrieverOptions {
   /** Where the API key variable named by `apiKeyEnv` is read; default process.env. */

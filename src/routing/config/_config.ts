@@ -1,9 +1,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
-import { McpctxError } from '../errors/index.js';
-import { MAX_BUDGET_MS, isEnvName, type LaunchSpec } from '../mcp/index.js';
-import { isPlainObject } from '../tokens/index.js';
+import { McpctxError } from '../../errors/index.js';
+import { MAX_BUDGET_MS, isEnvName, type LaunchSpec } from '../../mcp/index.js';
+import { isPlainObject } from '../../tokens/index.js';
+import { MAX_QUERY_CHARS } from '../../toolsearch/index.js';
 import {
   PROTOCOL_NAMES,
   RETRIEVER_NAMES,
@@ -13,7 +14,7 @@ import {
   type RoutingConfig,
   type RoutingRequest,
   type ToolSource,
-} from './_types.js';
+} from '../_types.js';
 
 /** A routing config is tens of kilobytes at most; anything this big is not one. */
 export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
@@ -238,6 +239,8 @@ function parseRequests(value: unknown, problems: Problems): RoutingRequest[] {
     if (!isPlainObject(raw)) return problems.add(path, 'must be a mapping {text, tool}');
     problems.unknownKeys(raw, REQUEST_KEYS, path);
     const text = problems.string(raw.text, `${path}.text`);
+    // The retrievers rank by the request's text; ToolIndex refuses a query past this length.
+    if (text !== undefined && text.length > MAX_QUERY_CHARS) problems.add(`${path}.text`, `has ${text.length} characters, at most ${MAX_QUERY_CHARS}: a request is a sentence or two`);
     const tool = problems.string(raw.tool, `${path}.tool`);
     const id = raw.id === undefined ? `r${index + 1}` : problems.string(raw.id, `${path}.id`);
     if (id !== undefined && ids.has(id)) problems.add(`${path}.id`, `repeats the id ${JSON.stringify(id)}; ids must be unique`);
