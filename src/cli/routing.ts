@@ -39,7 +39,8 @@ export function registerRouting(program: Command, io: CliIo, setExit: (code: num
         'With --provider and --model the model routes every request under each protocol of the config: native (the catalog in the API\'s tools field), constrained (names and descriptions in the prompt, the answer restricted by an output schema to the offered names or none_of_these) and retrieval (each retriever\'s top k offered natively). An answer is right, a wrong tool, no tool call (counted apart: a text answer is not a wrong tool) or a call when none was needed; accuracy comes with a 95% Wilson interval, prompt tokens from the provider\'s usage, o200k tokens per tool of the rendered catalog, and time to first token where the API reports it. Providers: anthropic (key in ANTHROPIC_API_KEY or --api-key-env), openai-compatible (--base-url, e.g. http://127.0.0.1:11434/v1 for Ollama) and scripted (--script, a file of recorded turns, offline).',
         'With --out DIR the run is kept: receipt.json (every request, catalog order, ranking, raw model output, usage and score), report.md (the tables, linking the chart) and chart.svg (accuracy, or offline recall, and tokens against catalog size). `mcpctx routing verify DIR/receipt.json` recomputes every table from the receipt\'s rows.',
         'See examples/routing/config.yaml for a complete config.',
-        'Exit codes: 0 done; 2 usage error or invalid config (every problem listed); 3 a catalog server or endpoint failed.',
+        'A provider error (after its retries) stops the model run; the answers before it are kept in the receipt, and the accuracy table lists only the conditions answered in full.',
+        'Exit codes: 0 done; 2 usage error or invalid config (every problem listed); 3 a catalog server, an endpoint or the provider failed.',
       ].join('\n\n'),
     )
     .option('--config <file>', 'the routing config (YAML or JSON); required')
@@ -66,7 +67,11 @@ export function registerRouting(program: Command, io: CliIo, setExit: (code: num
         io.stdout.write(`${renderRecall(run)}${run.model ? `\n${renderAccuracy(run)}` : ''}`);
         if (written) io.stdout.write(`\nwrote ${printableText(written.receipt, 'note')}, ${printableText(written.report, 'note')} and ${printableText(written.chart, 'note')}\n`);
       }
-      setExit(EXIT.ok);
+      if (run.failure) {
+        const kept = written ? `; the ${run.answers.length} answers before it are in the receipt` : `; ${run.answers.length} answers came before it (keep them with --out)`;
+        io.stderr.write(`mcpctx: the model run stopped at call ${run.failure.call + 1} (${run.failure.protocol}, ${run.failure.kind}, size ${run.failure.size}, request ${printableText(run.failure.requestId, 'note')}): ${printableText(run.failure.message, 'note')}${kept}\n`);
+      }
+      setExit(run.failure ? EXIT.failed : EXIT.ok);
     });
 
   routing

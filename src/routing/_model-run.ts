@@ -1,4 +1,5 @@
-import type { ChatRequest, Provider } from '../providers/index.js';
+import { McpctxError } from '../errors/index.js';
+import type { ChatRequest, ChatResponse, Provider } from '../providers/index.js';
 import { countTokens, sha256Hex } from '../tokens/index.js';
 import { chatRequestFor, readChoice, renderedCatalog, reportedFirstTokenMs } from './_protocols.js';
 import type { RetrievalRow } from './retrieval/index.js';
@@ -68,15 +69,43 @@ export interface ModelRunOptions {
   onAnswer?: (done: number, total: number) => void;
 }
 
+/** Why a model run stopped before its last call: the provider's error and the call it failed on. */
+export interface ModelRunFailure {
+  readonly code: string;
+  readonly message: string;
+  /** 0-based index of the failed call among the planned calls. */
+  readonly call: number;
+  readonly protocol: ProtocolName;
+  readonly retriever: string | null;
+  readonly kind: DistractorKind;
+  readonly size: number;
+  readonly requestId: string;
+}
+
+export interface ModelRunResult {
+  readonly rows: ModelRow[];
+  /** Set when a provider error (after its retries) stopped the run; the rows before it are kept. */
+  readonly failure: ModelRunFailure | null;
+}
+
 /**
- * Sends every planned call, one at a time, and scores each answer. A provider error stops the
- * run (it is thrown): a partly answered condition would not be comparable with the others.
+ * Sends every planned call, one at a time, and scores each answer. A provider error (an
+ * McpctxError: after its retries, a missing key, no scripted turn) stops the run there, and the
+ * answers so far are returned with the failure: a long paid run keeps what it bought. Anything
+ * else is a bug and is thrown.
  */
-export async function runModel(calls: readonly PlannedCall[], options: ModelRunOptions): Promise<ModelRow[]> {
+export async function runModel(calls: readonly PlannedCall[], options: ModelRunOptions): Promise<ModelRunResult> {
   const rows: ModelRow[] = [];
   const catalogTokens = new Map<string, number>();
-  for (const call of calls) {
-    const response = await options.provider.chat(call.chat);
+  for (const [index, call] of calls.entries()) {
+    let response: ChatResponse;
+    try {
+      response = await options.provider.chat(call.chat);
+    } catch (error) {
+      if (!(error instanceof McpctxError)) throw error;
+      const { protocol, retriever, kind, size } = call;
+      return { rows, failure: { code: error.code, message: error.message, call: index, protocol, retriever, kind, size, requestId: call.request.id } };
+    }
     const offered = call.offered.map((tool) => tool.name);
     const rendered = renderedCatalog(call.protocol, call.offered);
     let tokens = catalogTokens.get(rendered);
@@ -108,5 +137,5 @@ export async function runModel(calls: readonly PlannedCall[], options: ModelRunO
     });
     options.onAnswer?.(rows.length, calls.length);
   }
-  return rows;
+  return { rows, failure: null };
 }

@@ -2,7 +2,7 @@ import { McpctxError } from '../errors/index.js';
 import type { Provider } from '../providers/index.js';
 import { distractorKinds } from './_catalogs.js';
 import type { EmbeddingsRetrieverOptions } from './retrieval/index.js';
-import { plannedCalls, runModel } from './_model-run.js';
+import { plannedCalls, runModel, type ModelRunFailure } from './_model-run.js';
 import type { RecallCell, RetrievalRow, Retriever } from './retrieval/index.js';
 import { configuredRetrievers, routingCatalogs, runRetrieval } from './_retrieval-run.js';
 import { accuracyTable, type AccuracyCell, type ModelRow } from './_score.js';
@@ -44,7 +44,10 @@ export interface RoutingRun {
   /** The provider and model that answered; null for an offline run. */
   readonly model: { readonly provider: string; readonly baseUrl: string | null; readonly name: string } | null;
   readonly answers: readonly ModelRow[];
+  /** Per condition with every request answered (a condition a failure cut short is left out). */
   readonly accuracy: readonly AccuracyCell[];
+  /** Why the model run stopped early, or null: the answers before it are kept. */
+  readonly failure: ModelRunFailure | null;
 }
 
 /**
@@ -63,9 +66,10 @@ export async function runRouting(options: RoutingRunOptions): Promise<RoutingRun
   const retrievers = options.retrievers ?? configuredRetrievers(config, options);
   const retrieval = await runRetrieval(config, tools, conditions, retrievers);
   let answers: ModelRow[] = [];
+  let failure: ModelRunFailure | null = null;
   if (provider !== undefined) {
     const calls = plannedCalls({ config, tools, conditions, catalogs, retrieval: retrieval.rows, model: options.model! });
-    answers = await runModel(calls, { provider, ...(options.onAnswer ? { onAnswer: options.onAnswer } : {}) });
+    ({ rows: answers, failure } = await runModel(calls, { provider, ...(options.onAnswer ? { onAnswer: options.onAnswer } : {}) }));
   }
   return {
     seed: config.seed,
@@ -83,6 +87,7 @@ export async function runRouting(options: RoutingRunOptions): Promise<RoutingRun
     recall: retrieval.recall,
     model: provider === undefined ? null : { provider: provider.name, baseUrl: provider.baseUrl, name: options.model! },
     answers,
-    accuracy: accuracyTable(answers),
+    accuracy: accuracyTable(answers, config.requests.length),
+    failure,
   };
 }

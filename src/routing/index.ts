@@ -64,7 +64,7 @@ export {
   type Choice,
 } from './_protocols.js';
 export { OUTCOMES, Z_95, accuracyTable, outcomeOf, wilsonInterval, type AccuracyCell, type ModelRow, type Outcome } from './_score.js';
-export { plannedCalls, runModel, type ModelRunOptions, type PlanInput, type PlannedCall } from './_model-run.js';
+export { plannedCalls, runModel, type ModelRunFailure, type ModelRunOptions, type ModelRunResult, type PlanInput, type PlannedCall } from './_model-run.js';
 export { catalogCosts, type CatalogCost } from './_catalog-cost.js';
 export {
   CHART_FILE,

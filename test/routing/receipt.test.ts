@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordTurn, scriptedProvider, type ScriptedTurns } from '../../src/providers/index.js';
 import {
+  loadRoutingConfig,
   loadRoutingTools,
   plannedCalls,
   routingChart,
@@ -117,5 +118,32 @@ describe('mcpctx routing --out and verify', () => {
     expect((await runCliCaptured(['routing', 'verify', 'missing.json'], work)).code).toBe(2);
     await writeFile(join(work, 'other.json'), '{"format":"something-else"}');
     expect((await runCliCaptured(['routing', 'verify', 'other.json'], work)).code).toBe(3);
+  });
+});
+
+describe('a model run stopped by a provider error', () => {
+  it('keeps the answers before it, tables only the conditions answered in full, and exits 3 with the receipt written', async () => {
+    const config = join(work, 'stops.json');
+    await writeFile(
+      config,
+      JSON.stringify({ domain: { tools: receipt.tools.domain }, distractors: { unrelated: { tools: receipt.tools.unrelated } }, sizes: [4, 8], protocols: ['native'], requests: receipt.requests.map((request) => ({ ...request, tool: request.tool ?? 'none' })) }),
+    );
+    const loaded = await loadRoutingConfig(config);
+    const tools = await loadRoutingTools(loaded);
+    const offline = await runRouting({ config: loaded, tools });
+    const calls = plannedCalls({ ...offline, config: loaded, tools, model: 'm' });
+    // Turns for the first condition and one request of the second: the sixth call has none.
+    let script: ScriptedTurns = { version: 1, turns: {} };
+    for (const call of calls.slice(0, 5)) script = recordTurn(script, call.chat, { content: [{ type: 'text', text: 'words' }] });
+    await writeFile(join(work, 'partial-turns.json'), JSON.stringify(script));
+    const run = await runCliCaptured(['routing', '--config', 'stops.json', '--provider', 'scripted', '--script', 'partial-turns.json', '--model', 'm', '--out', 'stopped'], work);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/^mcpctx: the model run stopped at call 6 \(native, unrelated, size 8, request words\): no scripted turn .*; the 5 answers before it are in the receipt\n$/);
+    const written = JSON.parse(await readFile(join(work, 'stopped', 'receipt.json'), 'utf8')) as RoutingReceipt;
+    expect(written.answers).toHaveLength(5);
+    expect(written.failure).toMatchObject({ code: 'NO_SCRIPTED_TURN', call: 5, size: 8, requestId: 'words' });
+    expect(written.accuracy.map((cell) => cell.size)).toEqual([4]);
+    expect(await readFile(join(work, 'stopped', 'report.md'), 'utf8')).toContain('**The model run stopped early** at call 6');
+    expect((await runCliCaptured(['routing', 'verify', 'stopped/receipt.json'], work)).code).toBe(0);
   });
 });

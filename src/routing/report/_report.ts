@@ -53,6 +53,9 @@ export function routingMarkdown(run: RoutingRun, options: { chartFile?: string; 
     '',
   );
   if (run.model) {
+    if (run.failure) {
+      lines.push(`**The model run stopped early** at call ${run.failure.call + 1} (${run.failure.protocol}, ${run.failure.kind}, size ${run.failure.size}): ${run.failure.code}. The ${run.answers.length} answers before it are in the receipt; conditions not answered in full are left out of the table below.`, '');
+    }
     lines.push('## Routing accuracy', '', 'Right: the right tool (or no tool when none was needed). No tool: a text answer or a declined choice when a tool was needed, counted apart from a wrong tool. Wrong call: a tool called when none was needed. 95% Wilson intervals.', '');
     lines.push(
       table(

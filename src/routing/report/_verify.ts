@@ -82,7 +82,7 @@ export function verifyRoutingReceipt(receipt: RoutingReceipt, file: string | nul
     if (offered.every((tool): tool is RoutingTool => tool !== undefined)) compare(`${where}.catalogTokens`, row.catalogTokens, countTokens(renderedCatalog(row.protocol, offered)));
     else compare(`${where}.offered`, row.offered, row.offered.filter((name) => byName.has(name)));
   });
-  compare('accuracy', receipt.accuracy, accuracyTable(receipt.answers));
+  compare('accuracy', receipt.accuracy, accuracyTable(receipt.answers, receipt.requests.length));
   return {
     ok: differences.length === 0,
     file,
