@@ -90,14 +90,19 @@ export interface AccuracyCell {
 const round = (value: number, places = 4): number => Math.round(value * 10 ** places) / 10 ** places;
 const mean = (values: readonly number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length;
 
-/** The accuracy table, computed from the rows alone (verify recomputes it so), in the rows' first-seen order. */
-export function accuracyTable(rows: readonly ModelRow[]): AccuracyCell[] {
+/**
+ * The accuracy table, computed from the rows alone (verify recomputes it so), in the rows'
+ * first-seen order. With `requestsPerCondition`, a condition with fewer answers (a run stopped
+ * by a provider error) is left out: a partly answered condition is not comparable with the others.
+ */
+export function accuracyTable(rows: readonly ModelRow[], requestsPerCondition?: number): AccuracyCell[] {
   const groups = new Map<string, ModelRow[]>();
   for (const row of rows) {
     const key = JSON.stringify([row.protocol, row.retriever, row.kind, row.size]);
     groups.set(key, [...(groups.get(key) ?? []), row]);
   }
-  return [...groups.values()].map((group) => {
+  const complete = [...groups.values()].filter((group) => requestsPerCondition === undefined || group.length === requestsPerCondition);
+  return complete.map((group) => {
     const first = group[0]!;
     const counts = Object.fromEntries(OUTCOMES.map((outcome) => [outcome, group.filter((row) => row.outcome === outcome).length])) as Record<Outcome, number>;
     const interval = wilsonInterval(counts.right, group.length)!;
