@@ -14,7 +14,7 @@ import {
 } from '../routing/index.js';
 import { printableText } from '../measure/index.js';
 import { EXIT, type CliIo } from './_io.js';
-import { renderTable, type Column } from './_table.js';
+import { formatCount, renderTable, type Column } from './_table.js';
 
 interface RoutingFlags {
   config?: string;
@@ -172,6 +172,13 @@ export function renderRecall(run: RoutingRun): string {
     lines.push(`${retriever}: recall@k (right tool within the first k)`);
     lines.push(renderTable(columns, cells.map((cell) => [cell.kind, String(cell.size), String(cell.requests), ...cell.hits.map((hit) => formatRecall(hit, cell.requests))])));
   }
+  lines.push('catalog cost: o200k tokens of the whole catalog, as the tools field and as the constrained listing');
+  lines.push(
+    renderTable(
+      [{ header: 'kind' }, { header: 'size', align: 'right' }, { header: 'native', align: 'right' }, { header: 'per tool', align: 'right' }, { header: 'constrained', align: 'right' }, { header: 'per tool', align: 'right' }],
+      run.catalogCosts.map((cost) => [cost.kind, String(cost.size), formatCount(cost.nativeTokens), cost.nativeTokensPerTool.toFixed(1), formatCount(cost.constrainedTokens), cost.constrainedTokensPerTool.toFixed(1)]),
+    ),
+  );
   return `${lines.join('\n')}`;
 }
 

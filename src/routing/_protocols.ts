@@ -9,7 +9,7 @@ export const CHOICE_SCHEMA_NAME = 'tool_choice';
 // The instructions are the same for every condition, so what changes between two conditions is
 // only the catalog. They say a text answer is allowed: a model that declines is measured, not forced.
 const NATIVE_SYSTEM =
-  'You are the assistant of a small business. When one of your tools answers the user\'s request, call that tool. If none of them fits, answer in text without calling a tool.';
+  'You are an assistant with tools. When one of your tools answers the user\'s request, call that tool. If none of them fits, answer in text without calling a tool.';
 const CHOICE_SYSTEM_HEAD =
   `You route requests to tools. Pick the one tool below that answers the user's request, or ${NONE_OF_THESE} if none of them fits. Answer with JSON {"tool": "<name>"}.\n\nTools:`;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadRoutingTools, routingCatalogs, runRouting } from '../../src/routing/index.js';
+import { catalogCosts, choiceListing, conditionTools, loadRoutingTools, providerTool, routingCatalogs, runRouting } from '../../src/routing/index.js';
+import { countTokens } from '../../src/tokens/index.js';
 import { smallConfig } from './_fixtures.js';
 
 describe('catalog conditions', () => {
@@ -38,6 +39,26 @@ describe('catalog conditions', () => {
     const config = smallConfig({ distractors: undefined, sizes: [4] });
     const { conditions } = routingCatalogs(config, await loadRoutingTools(config));
     expect(conditions).toEqual([{ kind: 'none', size: 4, distractors: [] }]);
+  });
+});
+
+describe('catalogCosts', () => {
+  it('counts o200k tokens of the tools field JSON and of the constrained listing, per condition', async () => {
+    const config = smallConfig();
+    const tools = await loadRoutingTools(config);
+    const { conditions } = routingCatalogs(config, tools);
+    const costs = catalogCosts(conditions, tools);
+    const last = conditions.at(-1)!;
+    const offered = conditionTools(last, tools);
+    expect(costs.at(-1)).toEqual({
+      kind: 'confusable',
+      size: 12,
+      nativeTokens: countTokens(JSON.stringify(offered.map(providerTool))),
+      constrainedTokens: countTokens(choiceListing(offered)),
+      nativeTokensPerTool: Math.round((countTokens(JSON.stringify(offered.map(providerTool))) / 12) * 10) / 10,
+      constrainedTokensPerTool: Math.round((countTokens(choiceListing(offered)) / 12) * 10) / 10,
+    });
+    expect(choiceListing(offered).split('\n')[0]).toBe('- stock_level: Current stock of one product at the shop, in tubs.');
   });
 });
 

@@ -46,6 +46,7 @@ describe('mcpctx routing', () => {
     expect(run.stdout).toContain('routing: 8 domain tools, 28 requests (24 with a right tool, 4 needing none), seed 14\n');
     expect(run.stdout).toMatch(/bm25: recall@k[^\n]*\nkind +size +n +recall@1 +recall@3 +recall@5\n/);
     for (const kind of ['unrelated', 'confusable']) for (const size of [8, 16, 32, 64]) expect(run.stdout).toMatch(new RegExp(`\\n${kind} +${size} +24 +\\d\\.\\d{3} \\(\\d+/24\\)`));
+    expect(run.stdout).toMatch(/catalog cost: o200k tokens[^\n]*\nkind +size +native +per tool +constrained +per tool\n/);
   });
 
   it('--json prints the run, the same bytes every time', async () => {
