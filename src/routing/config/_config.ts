@@ -71,7 +71,7 @@ class Problems {
   }
 
   /** A list whose items each pass `item`, without duplicates; bad items are problems and left out. */
-  list_<T>(value: unknown, path: string, item: (value: unknown, path: string) => T | undefined): T[] | undefined {
+  uniqueList<T>(value: unknown, path: string, item: (value: unknown, path: string) => T | undefined): T[] | undefined {
     if (!Array.isArray(value) || value.length === 0) {
       this.add(path, 'must be a non-empty list');
       return undefined;
@@ -135,11 +135,11 @@ export function parseRoutingConfig(text: string, options: { file?: string; cwd?:
   const sizes =
     document.sizes === undefined
       ? DEFAULT_SIZES
-      : (problems.list_(document.sizes, 'sizes', (value, path) => problems.integer(value, path, 1, MAX_CATALOG_SIZE)) ?? DEFAULT_SIZES);
+      : (problems.uniqueList(document.sizes, 'sizes', (value, path) => problems.integer(value, path, 1, MAX_CATALOG_SIZE)) ?? DEFAULT_SIZES);
   const protocols =
     document.protocols === undefined
       ? PROTOCOL_NAMES
-      : (problems.list_(document.protocols, 'protocols', (value, path) => problems.oneOf<ProtocolName>(value, path, PROTOCOL_NAMES)) ?? PROTOCOL_NAMES);
+      : (problems.uniqueList(document.protocols, 'protocols', (value, path) => problems.oneOf<ProtocolName>(value, path, PROTOCOL_NAMES)) ?? PROTOCOL_NAMES);
   const config: RoutingConfig = {
     ...(file === undefined ? {} : { file }),
     seed,
@@ -173,7 +173,11 @@ export async function loadRoutingConfig(file: string, cwd: string = process.cwd(
 }
 
 function parseSource(value: unknown, path: string, problems: Problems, base: string): ToolSource | undefined {
-  if (typeof value === 'string') return value.trim() === '' ? (problems.add(path, 'must name a catalog file'), undefined) : { kind: 'catalog', file: resolve(base, value) };
+  if (typeof value === 'string') {
+    if (value.trim() !== '') return { kind: 'catalog', file: resolve(base, value) };
+    problems.add(path, 'must name a catalog file');
+    return undefined;
+  }
   if (!isPlainObject(value)) {
     problems.add(path, 'must be a catalog file, {catalog: FILE}, {server: {command, args}} or {tools: [...]}');
     return undefined;
@@ -266,11 +270,11 @@ function parseRetrieval(value: unknown, problems: Problems): RoutingConfig['retr
   const retrievers =
     value.retrievers === undefined
       ? defaults.retrievers
-      : (problems.list_(value.retrievers, 'retrieval.retrievers', (item, path) => problems.oneOf<RetrieverName>(item, path, RETRIEVER_NAMES)) ?? defaults.retrievers);
+      : (problems.uniqueList(value.retrievers, 'retrieval.retrievers', (item, path) => problems.oneOf<RetrieverName>(item, path, RETRIEVER_NAMES)) ?? defaults.retrievers);
   const recallAt =
     value.recallAt === undefined
       ? defaults.recallAt
-      : (problems.list_(value.recallAt, 'retrieval.recallAt', (item, path) => problems.integer(item, path, 1, 1000)) ?? defaults.recallAt);
+      : (problems.uniqueList(value.recallAt, 'retrieval.recallAt', (item, path) => problems.integer(item, path, 1, 1000)) ?? defaults.recallAt);
   const topK = value.topK === undefined ? DEFAULT_TOP_K : (problems.integer(value.topK, 'retrieval.topK', 1, 1000) ?? DEFAULT_TOP_K);
   const bm25 = { ...defaults.bm25 };
   if (value.bm25 !== undefined) {
@@ -331,7 +335,7 @@ function parseModel(value: unknown, problems: Problems): RoutingConfig['model'] 
   return { maxTokens, timeoutMs, ...(temperature === undefined ? {} : { temperature }) };
 }
 
-/** JSON for `.json` files and texts that open with `{`; YAML otherwise (YAML also reads plain JSON). */
+/** YAML or JSON, through the YAML parser (JSON is YAML); a repeated key is a problem, not a silent overwrite. */
 function parseText(text: string, file: string | undefined): unknown {
   if (text.length > MAX_CONFIG_BYTES) throw invalidConfig([{ path: '(file)', reason: `is over ${MAX_CONFIG_BYTES} characters` }], file);
   const lineCounter = new LineCounter();
