@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMcpctxError } from '../../src/errors/index.js';
-import { cosine, embeddingsRetriever, toolText, type RoutingTool } from '../../src/routing/index.js';
+import { cosine, embeddingsRetriever, parseRoutingConfig, runRouting, toolText, type RoutingTool } from '../../src/routing/index.js';
 
 // A loopback stand-in for an OpenAI-compatible /embeddings endpoint: each text's vector counts
 // a few marker words, so which tool is nearest a query is known in advance.
@@ -92,5 +92,26 @@ describe('embeddingsRetriever against a loopback /embeddings', () => {
     expect(cosine([1, 0], [0, 1])).toBe(0);
     expect(cosine([0, 0], [1, 1])).toBe(0);
     expect(cosine([1, 2], [1])).toBe(0);
+  });
+
+  it('a config listing both retrievers reports recall@k for each', async () => {
+    mode = 'ok';
+    const config = parseRoutingConfig(
+      JSON.stringify({
+        domain: { tools: TOOLS },
+        sizes: [4],
+        requests: [
+          { text: 'how many words', tool: 'word_count' },
+          { text: 'tell the owner a message', tool: 'send_message_to_lucy' },
+        ],
+        retrieval: { retrievers: ['embeddings', 'bm25'], recallAt: [1], embeddings: { baseUrl, model: 'all-minilm' } },
+      }),
+      { cwd: '/tmp' },
+    );
+    const run = await runRouting({ config, env: {} });
+    expect(run.recall.map((cell) => [cell.retriever, cell.hits[0]!.hits])).toEqual([
+      ['bm25', 2],
+      ['embeddings', 2],
+    ]);
   });
 });
