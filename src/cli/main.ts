@@ -11,6 +11,7 @@ import { registerGateway } from './gateway.js';
 import { registerInspectResult } from './inspect-result.js';
 import { registerMeasure } from './measure.js';
 import { registerOptimizer } from './optimizer.js';
+import { registerRouting } from './routing.js';
 import { registerSite } from './site.js';
 import { registerSweep } from './sweep.js';
 import { registerVerify } from './verify.js';
@@ -43,6 +44,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   registerSweep(program, io, setExit);
   registerAudit(program, io, setExit);
   registerExperiment(program, io, setExit);
+  registerRouting(program, io, setExit);
   for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
 
   try {

@@ -1,0 +1,187 @@
+import { resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import { McpctxError } from '../errors/index.js';
+import { anthropicProvider, openAiCompatibleProvider, scriptedProvider, type Provider } from '../providers/index.js';
+import {
+  loadRoutingConfig,
+  routingReceipt,
+  runRouting,
+  verifyRoutingReceiptFile,
+  writeRoutingOutput,
+  type AccuracyCell,
+  type RecallCell,
+  type RoutingRun,
+} from '../routing/index.js';
+import { printableText } from '../measure/index.js';
+import { EXIT, type CliIo } from './_io.js';
+import { formatCount, renderTable, type Column } from './_table.js';
+
+interface RoutingFlags {
+  config?: string;
+  out?: string;
+  json?: boolean;
+  provider?: 'anthropic' | 'openai-compatible' | 'scripted';
+  model?: string;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  script?: string;
+}
+
+export function registerRouting(program: Command, io: CliIo, setExit: (code: number) => void): void {
+  const routing = program
+    .command('routing')
+    .summary('measure how catalog size, distractors and retrieval change which tool is chosen')
+    .description(
+      [
+        'Run the tool-routing experiment a config describes (YAML or JSON): the domain tools (a catalog file or an MCP server to capture them from), the distractor pools (unrelated: tools of other domains; confusable: tools that resemble a domain tool), the requests with their right tool (or none), the catalog sizes, the retrieval settings and a seed.',
+        'Each size pads the domain tools with distractors (confusable ones first, then unrelated ones, for the confusable kind), and every request gets its own seeded order of its catalog, so the same seed gives the same catalogs byte for byte.',
+        'Without a provider the run is offline: every retriever (BM25, the ranking the gateway\'s search_tools uses; embeddings from an OpenAI-compatible /embeddings endpoint if the config asks for them) ranks every catalog for every request, and recall@k (the share of requests whose right tool is within the first k) is printed per retriever, distractor kind and size. Requests that need no tool are left out of recall.',
+        'With --provider and --model the model routes every request under each protocol of the config: native (the catalog in the API\'s tools field), constrained (names and descriptions in the prompt, the answer restricted by an output schema to the offered names or none_of_these) and retrieval (each retriever\'s top k offered natively). An answer is right, a wrong tool, no tool call (counted apart: a text answer is not a wrong tool) or a call when none was needed; accuracy comes with a 95% Wilson interval, prompt tokens from the provider\'s usage, o200k tokens per tool of the rendered catalog, and time to first token where the API reports it. Providers: anthropic (key in ANTHROPIC_API_KEY or --api-key-env), openai-compatible (--base-url, e.g. http://127.0.0.1:11434/v1 for Ollama) and scripted (--script, a file of recorded turns, offline).',
+        'With --out DIR the run is kept: receipt.json (every request, catalog order, ranking, raw model output, usage and score), report.md (the tables, linking the chart) and chart.svg (accuracy, or offline recall, and tokens against catalog size). `mcpctx routing verify DIR/receipt.json` recomputes every table from the receipt\'s rows.',
+        'See examples/routing/config.yaml for a complete config.',
+        'A provider error (after its retries) stops the model run; the answers before it are kept in the receipt, and the accuracy table lists only the conditions answered in full.',
+        'Exit codes: 0 done; 2 usage error or invalid config (every problem listed); 3 a catalog server, an endpoint or the provider failed.',
+      ].join('\n\n'),
+    )
+    .option('--config <file>', 'the routing config (YAML or JSON); required')
+    .option('--out <dir>', 'write receipt.json, report.md and chart.svg into this folder')
+    .option('--json', 'print the whole run as JSON (catalog orders, every ranking and answer, the tables)')
+    .addOption(new Option('--provider <name>', 'route with a model through this provider').choices(['anthropic', 'openai-compatible', 'scripted']))
+    .option('--model <name>', 'the model to route with (required with --provider)')
+    .option('--base-url <url>', 'the API base URL (openai-compatible: required; anthropic: default the public API)')
+    .option('--api-key-env <name>', 'NAME of the environment variable holding the API key (never the key)')
+    .option('--script <file>', 'scripted provider: the JSON file of recorded turns')
+    .action(async (flags: RoutingFlags) => {
+      // Checked here rather than by commander: a required option of this command would also be
+      // required of `routing verify`.
+      if (flags.config === undefined) throw new McpctxError('USAGE', 'mcpctx routing needs --config FILE (see examples/routing/config.yaml), or: mcpctx routing verify RECEIPT');
+      const config = await loadRoutingConfig(flags.config, io.cwd);
+      const provider = flags.provider === undefined ? undefined : providerFrom(flags, io);
+      if (provider !== undefined && flags.model === undefined) throw new McpctxError('USAGE', '--provider needs --model');
+      const progress = io.stderr.isTTY === true ? (done: number, total: number) => void io.stderr.write(`\r${done}/${total} answers`) : undefined;
+      const run = await runRouting({ config, env: io.env, ...(provider ? { provider, model: flags.model! } : {}), ...(progress ? { onAnswer: progress } : {}) });
+      if (progress) io.stderr.write('\n');
+      const written = flags.out === undefined ? undefined : await writeRoutingOutput(resolve(io.cwd, flags.out), routingReceipt(run, config));
+      if (flags.json) io.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
+      else {
+        io.stdout.write(`${renderRecall(run)}${run.model ? `\n${renderAccuracy(run)}` : ''}`);
+        if (written) io.stdout.write(`\nwrote ${printableText(written.receipt, 'note')}, ${printableText(written.report, 'note')} and ${printableText(written.chart, 'note')}\n`);
+      }
+      if (run.failure) {
+        const kept = written ? `; the ${run.answers.length} answers before it are in the receipt` : `; ${run.answers.length} answers came before it (keep them with --out)`;
+        io.stderr.write(`mcpctx: the model run stopped at call ${run.failure.call + 1} (${run.failure.protocol}, ${run.failure.kind}, size ${run.failure.size}, request ${printableText(run.failure.requestId, 'note')}): ${printableText(run.failure.message, 'note')}${kept}\n`);
+      }
+      setExit(run.failure ? EXIT.failed : EXIT.ok);
+    });
+
+  routing
+    .command('verify')
+    .summary('recompute the tables of a routing receipt from its rows')
+    .description(
+      [
+        'Recompute a receipt written by mcpctx routing --out: every catalog order from the seed and the tools, each condition\'s distractors and catalog tokens, each ranking\'s rank of the right tool, each answer\'s choice (read again from its raw content), outcome and catalog tokens, and the recall and accuracy tables from those rows; then compare with what the receipt records.',
+        'Exit codes: 0 every figure recomputes; 1 a figure differs (each difference listed); 2 the file does not exist; 3 it cannot be read or is not a routing receipt.',
+      ].join('\n\n'),
+    )
+    .argument('<receipt>', 'receipt.json written by mcpctx routing --out')
+    .option('--json', 'print the verification as JSON')
+    .exitOverride()
+    .configureOutput(program.configureOutput())
+    .action(async (file: string, flags: { json?: boolean }) => {
+      const report = await verifyRoutingReceiptFile(resolve(io.cwd, file));
+      if (flags.json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      else {
+        const { checked } = report;
+        const what = `${checked.catalogs} catalogs, ${checked.rankings} rankings, ${checked.answers} answers, ${checked.cells} table cells`;
+        io.stdout.write(`${report.ok ? 'ok' : 'FAILED'}: ${printableText(report.file ?? file, 'note')}: ${report.ok ? `recomputed ${what}` : `${report.differenceCount} differences (checked ${what})`}\n`);
+        for (const difference of report.differences) {
+          io.stdout.write(`  ${printableText(`${difference.field}: recorded ${brief(difference.recorded)}, recomputed ${brief(difference.recomputed)}`, 'note')}\n`);
+        }
+      }
+      setExit(report.ok ? EXIT.ok : EXIT.finding);
+    });
+}
+
+function brief(value: unknown): string {
+  const text = JSON.stringify(value) ?? 'undefined';
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+}
+
+function providerFrom(flags: RoutingFlags, io: CliIo): Provider {
+  const key = flags.apiKeyEnv === undefined ? {} : { apiKeyEnv: flags.apiKeyEnv };
+  switch (flags.provider) {
+    case 'scripted':
+      if (flags.script === undefined) throw new McpctxError('USAGE', '--provider scripted needs --script FILE (recorded turns)');
+      return scriptedProvider(resolve(io.cwd, flags.script));
+    case 'openai-compatible':
+      if (flags.baseUrl === undefined) throw new McpctxError('USAGE', '--provider openai-compatible needs --base-url (e.g. http://127.0.0.1:11434/v1)');
+      return openAiCompatibleProvider({ baseUrl: flags.baseUrl, env: io.env, ...key });
+    default:
+      return anthropicProvider({ env: io.env, ...key, ...(flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl }) });
+  }
+}
+
+/** Accuracy per protocol (and retriever), kind and size, with the outcome counts and token costs. */
+export function renderAccuracy(run: RoutingRun): string {
+  const columns: Column[] = [
+    { header: 'protocol' },
+    { header: 'kind' },
+    { header: 'size', align: 'right' },
+    { header: 'right', align: 'right' },
+    { header: 'wrong tool', align: 'right' },
+    { header: 'no tool', align: 'right' },
+    { header: 'wrong call', align: 'right' },
+    { header: 'accuracy (95% CI)', align: 'right' },
+    { header: 'prompt tokens', align: 'right' },
+    { header: 'tokens/tool', align: 'right' },
+    { header: 'first token ms', align: 'right' },
+  ];
+  const rows = run.accuracy.map((cell: AccuracyCell) => [
+    protocolLabel(cell),
+    cell.kind,
+    String(cell.size),
+    `${cell.counts.right}/${cell.requests}`,
+    String(cell.counts.wrong_tool),
+    String(cell.counts.no_tool),
+    String(cell.counts.wrong_call),
+    `${cell.accuracy.toFixed(3)} (${cell.low.toFixed(2)}-${cell.high.toFixed(2)})`,
+    cell.meanPromptTokens.toFixed(0),
+    cell.tokensPerTool.toFixed(1),
+    cell.meanFirstTokenMs === null ? '-' : cell.meanFirstTokenMs.toFixed(0),
+  ]);
+  return `${run.model!.provider} ${run.model!.name}: routing accuracy\n${renderTable(columns, rows)}`;
+}
+
+function protocolLabel(cell: AccuracyCell): string {
+  return cell.retriever === null ? cell.protocol : `${cell.protocol} (${cell.retriever})`;
+}
+
+/** One table per retriever: a row per kind and size, a column per k. */
+export function renderRecall(run: RoutingRun): string {
+  const withTool = new Set(run.retrieval.filter((row) => row.expected !== null).map((row) => row.requestId)).size;
+  const requests = new Set(run.catalogs.map((catalog) => catalog.requestId)).size;
+  const lines = [
+    `routing: ${run.tools.domain.length} domain tools, ${requests} requests (${withTool} with a right tool, ${requests - withTool} needing none), seed ${run.seed}`,
+    `pools: ${run.tools.unrelated.length} unrelated, ${run.tools.confusable.length} confusable; sizes ${run.sizes.join(', ')}`,
+    '',
+  ];
+  const retrievers = [...new Set(run.recall.map((cell) => cell.retriever))];
+  for (const retriever of retrievers) {
+    const cells = run.recall.filter((cell) => cell.retriever === retriever);
+    const columns: Column[] = [{ header: 'kind' }, { header: 'size', align: 'right' }, { header: 'n', align: 'right' }, ...run.recallAt.map((k) => ({ header: `recall@${k}`, align: 'right' as const }))];
+    lines.push(`${retriever}: recall@k (right tool within the first k)`);
+    lines.push(renderTable(columns, cells.map((cell) => [cell.kind, String(cell.size), String(cell.requests), ...cell.hits.map((hit) => formatRecall(hit, cell.requests))])));
+  }
+  lines.push('catalog cost: o200k tokens of the whole catalog, as the tools field and as the constrained listing');
+  lines.push(
+    renderTable(
+      [{ header: 'kind' }, { header: 'size', align: 'right' }, { header: 'native', align: 'right' }, { header: 'per tool', align: 'right' }, { header: 'constrained', align: 'right' }, { header: 'per tool', align: 'right' }],
+      run.catalogCosts.map((cost) => [cost.kind, String(cost.size), formatCount(cost.nativeTokens), cost.nativeTokensPerTool.toFixed(1), formatCount(cost.constrainedTokens), cost.constrainedTokensPerTool.toFixed(1)]),
+    ),
+  );
+  return `${lines.join('\n')}`;
+}
+
+function formatRecall(hit: RecallCell['hits'][number], requests: number): string {
+  return hit.recall === null ? '-' : `${hit.recall.toFixed(3)} (${hit.hits}/${requests})`;
+}

@@ -1,0 +1,141 @@
+import { McpctxError } from '../errors/index.js';
+import type { ChatRequest, ChatResponse, Provider } from '../providers/index.js';
+import { countTokens, sha256Hex } from '../tokens/index.js';
+import { chatRequestFor, readChoice, renderedCatalog, reportedFirstTokenMs } from './_protocols.js';
+import type { RetrievalRow } from './retrieval/index.js';
+import { outcomeOf, type ModelRow } from './_score.js';
+import type { Condition, DistractorKind, ProtocolName, RequestCatalog, RoutingConfig, RoutingRequest, RoutingTool, RoutingTools } from './_types.js';
+
+/** One call a run makes: which protocol, condition and request, the tools offered in order, and the chat request. */
+export interface PlannedCall {
+  readonly protocol: ProtocolName;
+  readonly retriever: string | null;
+  readonly kind: DistractorKind;
+  readonly size: number;
+  readonly request: RoutingRequest;
+  readonly offered: readonly RoutingTool[];
+  readonly chat: ChatRequest;
+}
+
+export interface PlanInput {
+  readonly config: RoutingConfig;
+  readonly tools: RoutingTools;
+  readonly conditions: readonly Condition[];
+  readonly catalogs: readonly RequestCatalog[];
+  readonly retrieval: readonly RetrievalRow[];
+  readonly model: string;
+}
+
+/**
+ * Every call of a run, in a fixed order (protocol, retriever, kind, size, request). Native and
+ * constrained offer the request's own seeded order of its condition's catalog; retrieval offers
+ * each retriever's top k for the request, best first. Deterministic: a scripted provider's turns
+ * can be recorded against exactly these requests.
+ */
+export function plannedCalls(input: PlanInput): PlannedCall[] {
+  const { config, tools, model } = input;
+  const byName = new Map([...tools.domain, ...tools.unrelated, ...tools.confusable].map((tool) => [tool.name, tool]));
+  const named = (names: readonly string[]): RoutingTool[] => names.map((name) => byName.get(name)!);
+  const catalogOf = new Map(input.catalogs.map((catalog) => [`${catalog.kind}:${catalog.size}:${catalog.requestId}`, catalog.order]));
+  const rankingOf = new Map(input.retrieval.map((row) => [`${row.retriever}:${row.kind}:${row.size}:${row.requestId}`, row.top]));
+  const retrievers = [...new Set(input.retrieval.map((row) => row.retriever))];
+  const calls: PlannedCall[] = [];
+  for (const protocol of config.protocols) {
+    for (const retriever of protocol === 'retrieval' ? retrievers : [null]) {
+      for (const condition of input.conditions) {
+        for (const request of config.requests) {
+          const key = `${condition.kind}:${condition.size}:${request.id}`;
+          const names = retriever === null ? catalogOf.get(key)! : rankingOf.get(`${retriever}:${key}`)!.slice(0, config.retrieval.topK);
+          const offered = named(names);
+          calls.push({
+            protocol,
+            retriever,
+            kind: condition.kind,
+            size: condition.size,
+            request,
+            offered,
+            chat: chatRequestFor(protocol, model, request.text, offered, config.model),
+          });
+        }
+      }
+    }
+  }
+  return calls;
+}
+
+export interface ModelRunOptions {
+  provider: Provider;
+  /** Called after each answer, for progress on a terminal. */
+  onAnswer?: (done: number, total: number) => void;
+}
+
+/** Why a model run stopped before its last call: the provider's error and the call it failed on. */
+export interface ModelRunFailure {
+  readonly code: string;
+  readonly message: string;
+  /** 0-based index of the failed call among the planned calls. */
+  readonly call: number;
+  readonly protocol: ProtocolName;
+  readonly retriever: string | null;
+  readonly kind: DistractorKind;
+  readonly size: number;
+  readonly requestId: string;
+}
+
+export interface ModelRunResult {
+  readonly rows: ModelRow[];
+  /** Set when a provider error (after its retries) stopped the run; the rows before it are kept. */
+  readonly failure: ModelRunFailure | null;
+}
+
+/**
+ * Sends every planned call, one at a time, and scores each answer. A provider error (an
+ * McpctxError: after its retries, a missing key, no scripted turn) stops the run there, and the
+ * answers so far are returned with the failure: a long paid run keeps what it bought. Anything
+ * else is a bug and is thrown.
+ */
+export async function runModel(calls: readonly PlannedCall[], options: ModelRunOptions): Promise<ModelRunResult> {
+  const rows: ModelRow[] = [];
+  const catalogTokens = new Map<string, number>();
+  for (const [index, call] of calls.entries()) {
+    let response: ChatResponse;
+    try {
+      response = await options.provider.chat(call.chat);
+    } catch (error) {
+      if (!(error instanceof McpctxError)) throw error;
+      const { protocol, retriever, kind, size } = call;
+      return { rows, failure: { code: error.code, message: error.message, call: index, protocol, retriever, kind, size, requestId: call.request.id } };
+    }
+    const offered = call.offered.map((tool) => tool.name);
+    const rendered = renderedCatalog(call.protocol, call.offered);
+    let tokens = catalogTokens.get(rendered);
+    if (tokens === undefined) {
+      tokens = countTokens(rendered);
+      catalogTokens.set(rendered, tokens);
+    }
+    const { chosen, invalid } = readChoice(call.protocol, response, offered);
+    const { usage } = response;
+    rows.push({
+      protocol: call.protocol,
+      retriever: call.retriever,
+      kind: call.kind,
+      size: call.size,
+      requestId: call.request.id,
+      expected: call.request.tool,
+      offered,
+      requestSha256: sha256Hex(response.raw.request),
+      content: response.content,
+      rawResponse: response.raw.response,
+      stopReason: response.stopReason,
+      usage,
+      promptTokens: usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens,
+      catalogTokens: tokens,
+      firstTokenMs: reportedFirstTokenMs(response.raw.response),
+      chosen,
+      invalid,
+      outcome: outcomeOf(call.request.tool, chosen),
+    });
+    options.onAnswer?.(rows.length, calls.length);
+  }
+  return { rows, failure: null };
+}

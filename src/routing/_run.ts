@@ -1,0 +1,93 @@
+import { McpctxError } from '../errors/index.js';
+import type { Provider } from '../providers/index.js';
+import { distractorKinds } from './_catalogs.js';
+import type { EmbeddingsRetrieverOptions } from './retrieval/index.js';
+import { plannedCalls, runModel, type ModelRunFailure } from './_model-run.js';
+import type { RecallCell, RetrievalRow, Retriever } from './retrieval/index.js';
+import { configuredRetrievers, routingCatalogs, runRetrieval } from './_retrieval-run.js';
+import { accuracyTable, type AccuracyCell, type ModelRow } from './_score.js';
+import { loadRoutingTools } from './config/index.js';
+import { catalogCosts, type CatalogCost } from './_catalog-cost.js';
+import type { Condition, DistractorKind, ProtocolName, RequestCatalog, RoutingConfig, RoutingRequest, RoutingTools } from './_types.js';
+
+export interface RoutingRunOptions extends EmbeddingsRetrieverOptions {
+  config: RoutingConfig;
+  /** The tools, when already loaded; default: loaded from the config's sources. */
+  tools?: RoutingTools;
+  /** Default: the retrievers the config lists. */
+  retrievers?: readonly Retriever[];
+  /** A model to route with; without one the run is retrieval only (offline). */
+  provider?: Provider;
+  /** The model name sent to the provider; required with a provider. */
+  model?: string;
+  /** Called after each model answer (progress on a terminal). */
+  onAnswer?: (done: number, total: number) => void;
+}
+
+/** Everything a run decides and finds: the catalogs each request saw, where each retriever ranked its tool, and (with a model) every answer scored. */
+export interface RoutingRun {
+  readonly seed: number;
+  readonly sizes: readonly number[];
+  readonly kinds: readonly DistractorKind[];
+  readonly recallAt: readonly number[];
+  readonly topK: number;
+  readonly protocols: readonly ProtocolName[];
+  /** Every tool definition used, as routing read it. */
+  readonly tools: RoutingTools;
+  readonly requests: readonly RoutingRequest[];
+  readonly conditions: readonly Condition[];
+  /** o200k tokens of each condition's catalog as each protocol renders it (domain tools first), needing no model. */
+  readonly catalogCosts: readonly CatalogCost[];
+  readonly catalogs: readonly RequestCatalog[];
+  readonly retrieval: readonly RetrievalRow[];
+  readonly recall: readonly RecallCell[];
+  /** The provider and model that answered; null for an offline run. */
+  readonly model: { readonly provider: string; readonly baseUrl: string | null; readonly name: string } | null;
+  readonly answers: readonly ModelRow[];
+  /** Per condition with every request answered (a condition a failure cut short is left out). */
+  readonly accuracy: readonly AccuracyCell[];
+  /** Why the model run stopped early, or null: the answers before it are kept. */
+  readonly failure: ModelRunFailure | null;
+}
+
+/**
+ * A routing run: loads the tools, builds every condition's catalogs with the config's seed, ranks
+ * them with every retriever, and, given a provider, asks the model every request under every
+ * protocol and scores the answers. The same config and seed give the same catalogs and rankings,
+ * byte for byte (embeddings: as far as the endpoint's vectors repeat).
+ */
+export async function runRouting(options: RoutingRunOptions): Promise<RoutingRun> {
+  const { config, provider } = options;
+  if (provider !== undefined && (options.model === undefined || options.model === '')) {
+    throw new McpctxError('USAGE', 'a model name is required with a provider (--model)');
+  }
+  const tools = options.tools ?? (await loadRoutingTools(config));
+  const { conditions, catalogs } = routingCatalogs(config, tools);
+  const retrievers = options.retrievers ?? configuredRetrievers(config, options);
+  const retrieval = await runRetrieval(config, tools, conditions, retrievers);
+  let answers: ModelRow[] = [];
+  let failure: ModelRunFailure | null = null;
+  if (provider !== undefined) {
+    const calls = plannedCalls({ config, tools, conditions, catalogs, retrieval: retrieval.rows, model: options.model! });
+    ({ rows: answers, failure } = await runModel(calls, { provider, ...(options.onAnswer ? { onAnswer: options.onAnswer } : {}) }));
+  }
+  return {
+    seed: config.seed,
+    sizes: config.sizes,
+    kinds: distractorKinds(config),
+    recallAt: config.retrieval.recallAt,
+    topK: config.retrieval.topK,
+    protocols: config.protocols,
+    tools,
+    requests: config.requests,
+    conditions,
+    catalogCosts: catalogCosts(conditions, tools),
+    catalogs,
+    retrieval: retrieval.rows,
+    recall: retrieval.recall,
+    model: provider === undefined ? null : { provider: provider.name, baseUrl: provider.baseUrl, name: options.model! },
+    answers,
+    accuracy: accuracyTable(answers, config.requests.length),
+    failure,
+  };
+}

@@ -1,0 +1,130 @@
+import type { ContentBlock, StopReason, Usage } from '../providers/index.js';
+import type { DistractorKind, ProtocolName } from './_types.js';
+
+/**
+ * How one answer is scored. `right`: the right tool, or no tool when none was needed.
+ * `wrong_tool`: a tool call, to another tool. `no_tool`: no tool call (a text answer, a declined
+ * or invalid choice) when a tool was needed; counted apart from a wrong tool, because in an agent
+ * loop it ends the turn with an answer nobody looked up. `wrong_call`: a tool call when none was needed.
+ */
+export type Outcome = 'right' | 'wrong_tool' | 'no_tool' | 'wrong_call';
+export const OUTCOMES: readonly Outcome[] = ['right', 'wrong_tool', 'no_tool', 'wrong_call'];
+
+export function outcomeOf(expected: string | null, chosen: string | null): Outcome {
+  if (expected === null) return chosen === null ? 'right' : 'wrong_call';
+  if (chosen === null) return 'no_tool';
+  return chosen === expected ? 'right' : 'wrong_tool';
+}
+
+/** The 0.975 quantile of the standard normal distribution: a two-sided 95% interval. */
+export const Z_95 = 1.959963984540054;
+
+/**
+ * The Wilson score interval of a proportion (successes of n), 95% by default: unlike the normal
+ * approximation it stays inside [0, 1] and is not zero-width at 0 or n, which matters at the 24
+ * requests a condition has. Null for n = 0.
+ */
+export function wilsonInterval(successes: number, n: number, z: number = Z_95): { low: number; high: number } | null {
+  if (n === 0) return null;
+  const p = successes / n;
+  const z2 = z * z;
+  const denominator = 1 + z2 / n;
+  const centre = (p + z2 / (2 * n)) / denominator;
+  const half = (z / denominator) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
+}
+
+/** One model answer of a run: what was asked, offered and answered, and its score. */
+export interface ModelRow {
+  readonly protocol: ProtocolName;
+  /** The retriever that chose the offered tools (retrieval protocol), else null. */
+  readonly retriever: string | null;
+  readonly kind: DistractorKind;
+  readonly size: number;
+  readonly requestId: string;
+  readonly expected: string | null;
+  /** The tools offered, in the order the model saw them. */
+  readonly offered: readonly string[];
+  /** sha256 of the request body as sent (the provider's own bytes). */
+  readonly requestSha256: string;
+  /** The answer: text and tool_use blocks as the provider returned them. */
+  readonly content: readonly ContentBlock[];
+  /** The response body as received (for a stream, the whole event stream). */
+  readonly rawResponse: string;
+  readonly stopReason: StopReason;
+  readonly usage: Usage;
+  /** Prompt tokens the provider counted: input plus cache reads and writes. */
+  readonly promptTokens: number;
+  /** o200k tokens of the catalog as rendered for this protocol (tools field JSON, or the choice listing). */
+  readonly catalogTokens: number;
+  /** Server-reported time to the first token (ms), null where the API reports none. */
+  readonly firstTokenMs: number | null;
+  readonly chosen: string | null;
+  /** A constrained answer that was not one of the offered names (scored as no tool). */
+  readonly invalid: boolean;
+  readonly outcome: Outcome;
+}
+
+/** Accuracy and cost of one protocol (and retriever) in one condition. */
+export interface AccuracyCell {
+  readonly protocol: ProtocolName;
+  readonly retriever: string | null;
+  readonly kind: DistractorKind;
+  readonly size: number;
+  readonly requests: number;
+  readonly counts: Readonly<Record<Outcome, number>>;
+  readonly invalid: number;
+  readonly accuracy: number;
+  /** 95% Wilson interval of the accuracy. */
+  readonly low: number;
+  readonly high: number;
+  readonly tools: number;
+  readonly meanPromptTokens: number;
+  readonly meanCatalogTokens: number;
+  /** Mean o200k tokens per offered tool of the rendered catalog. */
+  readonly tokensPerTool: number;
+  /** Mean server-reported time to first token; null when no answer reported one. */
+  readonly meanFirstTokenMs: number | null;
+}
+
+const round = (value: number, places = 4): number => Math.round(value * 10 ** places) / 10 ** places;
+const mean = (values: readonly number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+/**
+ * The accuracy table, computed from the rows alone (verify recomputes it so), in the rows'
+ * first-seen order. With `requestsPerCondition`, a condition with fewer answers (a run stopped
+ * by a provider error) is left out: a partly answered condition is not comparable with the others.
+ */
+export function accuracyTable(rows: readonly ModelRow[], requestsPerCondition?: number): AccuracyCell[] {
+  const groups = new Map<string, ModelRow[]>();
+  for (const row of rows) {
+    const key = JSON.stringify([row.protocol, row.retriever, row.kind, row.size]);
+    groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+  const complete = [...groups.values()].filter((group) => requestsPerCondition === undefined || group.length === requestsPerCondition);
+  return complete.map((group) => {
+    const first = group[0]!;
+    const counts = Object.fromEntries(OUTCOMES.map((outcome) => [outcome, group.filter((row) => row.outcome === outcome).length])) as Record<Outcome, number>;
+    const interval = wilsonInterval(counts.right, group.length)!;
+    const firstTokens = group.map((row) => row.firstTokenMs).filter((value): value is number => value !== null);
+    const tools = mean(group.map((row) => row.offered.length));
+    const catalogTokens = mean(group.map((row) => row.catalogTokens));
+    return {
+      protocol: first.protocol,
+      retriever: first.retriever,
+      kind: first.kind,
+      size: first.size,
+      requests: group.length,
+      counts,
+      invalid: group.filter((row) => row.invalid).length,
+      accuracy: round(counts.right / group.length),
+      low: round(interval.low),
+      high: round(interval.high),
+      tools: round(tools, 2),
+      meanPromptTokens: round(mean(group.map((row) => row.promptTokens)), 1),
+      meanCatalogTokens: round(catalogTokens, 1),
+      tokensPerTool: tools === 0 ? 0 : round(catalogTokens / tools, 1),
+      meanFirstTokenMs: firstTokens.length === 0 ? null : round(mean(firstTokens), 1),
+    };
+  });
+}

@@ -1,0 +1,98 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { McpctxError } from '../../errors/index.js';
+import { routingChart } from './_chart.js';
+import type { RoutingReceipt } from './_receipt.js';
+import type { RoutingRun } from '../_run.js';
+
+export const RECEIPT_FILE = 'receipt.json';
+export const REPORT_FILE = 'report.md';
+export const CHART_FILE = 'chart.svg';
+
+/** A markdown table; cells are escaped so a tool name cannot break a row. */
+function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]>, right: ReadonlySet<number>): string {
+  const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
+  return [
+    `| ${headers.map(cell).join(' | ')} |`,
+    `|${headers.map((_, index) => (right.has(index) ? '---:' : '---')).join('|')}|`,
+    ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+  ].join('\n');
+}
+
+/** The report of a run in markdown: setup, recall@k, catalog cost, and (with a model) accuracy; links the chart. */
+export function routingMarkdown(run: RoutingRun, options: { chartFile?: string; receiptFile?: string } = {}): string {
+  const routed = run.requests.filter((request) => request.tool !== null).length;
+  const lines = [
+    '# Tool routing',
+    '',
+    `${run.tools.domain.length} domain tools; ${run.requests.length} requests (${routed} with a right tool, ${run.requests.length - routed} needing none); ` +
+      `pools of ${run.tools.unrelated.length} unrelated and ${run.tools.confusable.length} confusable tools; sizes ${run.sizes.join(', ')}; seed ${run.seed}.` +
+      (run.model ? ` Model: ${run.model.name} (${run.model.provider}).` : ' Offline: retrieval only.'),
+    '',
+  ];
+  if (options.chartFile) lines.push(`![${run.model ? 'Accuracy' : 'Recall'} and tokens against catalog size](${options.chartFile})`, '');
+  for (const retriever of [...new Set(run.recall.map((cell) => cell.retriever))]) {
+    lines.push(`## ${retriever}: recall@k`, '', 'The share of requests (with a right tool) whose tool is within the first k the retriever ranks.', '');
+    const cells = run.recall.filter((cell) => cell.retriever === retriever);
+    lines.push(
+      table(
+        ['kind', 'size', 'n', ...run.recallAt.map((k) => `recall@${k}`)],
+        cells.map((cell) => [cell.kind, String(cell.size), String(cell.requests), ...cell.hits.map((hit) => (hit.recall === null ? '-' : `${hit.recall.toFixed(3)} (${hit.hits})`))]),
+        new Set([1, 2, ...run.recallAt.map((_, index) => index + 3)]),
+      ),
+      '',
+    );
+  }
+  lines.push('## Catalog cost', '', 'o200k tokens of each whole catalog: as the tools field (name, description, schema) and as the constrained listing (names and descriptions).', '');
+  lines.push(
+    table(
+      ['kind', 'size', 'native tokens', 'per tool', 'constrained tokens', 'per tool'],
+      run.catalogCosts.map((cost) => [cost.kind, String(cost.size), String(cost.nativeTokens), cost.nativeTokensPerTool.toFixed(1), String(cost.constrainedTokens), cost.constrainedTokensPerTool.toFixed(1)]),
+      new Set([1, 2, 3, 4, 5]),
+    ),
+    '',
+  );
+  if (run.model) {
+    if (run.failure) {
+      lines.push(`**The model run stopped early** at call ${run.failure.call + 1} (${run.failure.protocol}, ${run.failure.kind}, size ${run.failure.size}): ${run.failure.code}. The ${run.answers.length} answers before it are in the receipt; conditions not answered in full are left out of the table below.`, '');
+    }
+    lines.push('## Routing accuracy', '', 'Right: the right tool (or no tool when none was needed). No tool: a text answer or a declined choice when a tool was needed, counted apart from a wrong tool. Wrong call: a tool called when none was needed. 95% Wilson intervals.', '');
+    lines.push(
+      table(
+        ['protocol', 'kind', 'size', 'right', 'wrong tool', 'no tool', 'wrong call', 'accuracy', '95% CI', 'prompt tokens', 'tokens/tool', 'first token ms'],
+        run.accuracy.map((cell) => [
+          cell.retriever === null ? cell.protocol : `${cell.protocol} (${cell.retriever})`,
+          cell.kind,
+          String(cell.size),
+          `${cell.counts.right}/${cell.requests}`,
+          String(cell.counts.wrong_tool),
+          String(cell.counts.no_tool),
+          String(cell.counts.wrong_call),
+          cell.accuracy.toFixed(3),
+          `${cell.low.toFixed(2)}-${cell.high.toFixed(2)}`,
+          cell.meanPromptTokens.toFixed(0),
+          cell.tokensPerTool.toFixed(1),
+          cell.meanFirstTokenMs === null ? '-' : cell.meanFirstTokenMs.toFixed(0),
+        ]),
+        new Set([2, 3, 4, 5, 6, 7, 9, 10, 11]),
+      ),
+      '',
+    );
+  }
+  if (options.receiptFile) lines.push(`Every figure recomputes from the rows of [${options.receiptFile}](${options.receiptFile}): \`mcpctx routing verify ${options.receiptFile}\`.`, '');
+  return lines.join('\n');
+}
+
+/** Writes receipt.json, report.md (linking the chart) and chart.svg into `dir` (created if needed); returns their paths. */
+export async function writeRoutingOutput(dir: string, receipt: RoutingReceipt): Promise<{ receipt: string; report: string; chart: string }> {
+  const paths = { receipt: join(dir, RECEIPT_FILE), report: join(dir, REPORT_FILE), chart: join(dir, CHART_FILE) };
+  try {
+    await mkdir(dir, { recursive: true });
+    await writeFile(paths.receipt, `${JSON.stringify(receipt, null, 2)}\n`);
+    await writeFile(paths.chart, routingChart(receipt));
+    await writeFile(paths.report, routingMarkdown(receipt, { chartFile: CHART_FILE, receiptFile: RECEIPT_FILE }));
+  } catch (error) {
+    throw new McpctxError('IO', `Cannot write the routing output to ${dir}: ${(error as Error).message}`, { dir }, { cause: error });
+  }
+  return paths;
+}

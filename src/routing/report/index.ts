@@ -1,0 +1,5 @@
+// What a run leaves behind: the receipt, its verification from the rows, the markdown report and the SVG chart.
+export { RECEIPT_FORMAT, RECEIPT_VERSION, routingReceipt, type RoutingReceipt } from './_receipt.js';
+export { MAX_RECEIPT_BYTES, verifyRoutingReceipt, verifyRoutingReceiptFile, type ReceiptDifference, type ReceiptVerification } from './_verify.js';
+export { routingChart } from './_chart.js';
+export { CHART_FILE, RECEIPT_FILE, REPORT_FILE, routingMarkdown, writeRoutingOutput } from './_report.js';

@@ -1,0 +1,149 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordTurn, scriptedProvider, type ScriptedTurns } from '../../src/providers/index.js';
+import {
+  loadRoutingConfig,
+  loadRoutingTools,
+  plannedCalls,
+  routingChart,
+  routingMarkdown,
+  routingReceipt,
+  runRouting,
+  verifyRoutingReceipt,
+  type RoutingReceipt,
+} from '../../src/routing/index.js';
+import { runCliCaptured } from '../support/cli-run.js';
+import { smallConfig } from './_fixtures.js';
+
+let work: string;
+let receipt: RoutingReceipt;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'mcpctx-routing-receipt-'));
+  const config = smallConfig({ protocols: ['native', 'constrained', 'retrieval'] });
+  const tools = await loadRoutingTools(config);
+  const offline = await runRouting({ config, tools });
+  // A model that answers by the request: right for "stock", a wrong tool for "words", text for "lucy", and a call for "thanks".
+  let script: ScriptedTurns = { version: 1, turns: {} };
+  for (const call of plannedCalls({ ...offline, config, tools, model: 'm' })) {
+    const pick = { stock: 'stock_level', words: 'sales_today', lucy: null, thanks: 'word_count' }[call.request.id as 'stock'] ?? null;
+    const content =
+      call.protocol === 'constrained'
+        ? [{ type: 'text' as const, text: JSON.stringify({ tool: pick ?? 'none_of_these' }) }]
+        : pick === null
+          ? [{ type: 'text' as const, text: 'In words.' }]
+          : [{ type: 'tool_use' as const, id: 'c1', name: pick, input: {} }];
+    script = recordTurn(script, call.chat, { content });
+  }
+  const run = await runRouting({ config, tools, provider: scriptedProvider(script), model: 'm' });
+  receipt = JSON.parse(JSON.stringify(routingReceipt(run, config, new Date('2026-12-02T00:00:00Z')))) as RoutingReceipt;
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+function tampered(edit: (copy: RoutingReceipt) => void): RoutingReceipt {
+  const copy = structuredClone(receipt);
+  edit(copy);
+  return copy;
+}
+
+describe('verifyRoutingReceipt', () => {
+  it('recomputes an untouched receipt', () => {
+    const report = verifyRoutingReceipt(receipt);
+    expect(report.differences).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.checked).toEqual({ catalogs: 24, rankings: 24, answers: 72, cells: 6 + 18 });
+  });
+
+  it('fails on a tampered table figure, naming it', () => {
+    const report = verifyRoutingReceipt(tampered((copy) => ((copy.accuracy[0] as { accuracy: number }).accuracy = 0.99)));
+    expect(report.ok).toBe(false);
+    expect(report.differences.map((difference) => difference.field)).toEqual(['accuracy']);
+    const recall = verifyRoutingReceipt(tampered((copy) => ((copy.recall[2]!.hits[0] as { hits: number }).hits += 1)));
+    expect(recall.differences.map((difference) => difference.field)).toEqual(['recall']);
+  });
+
+  it('fails on a tampered row: an outcome, a raw answer, a catalog order, a rank, catalog tokens', () => {
+    const fields = (edit: (copy: RoutingReceipt) => void): string[] => verifyRoutingReceipt(tampered(edit)).differences.map((difference) => difference.field);
+    expect(fields((copy) => ((copy.answers[1] as { outcome: string }).outcome = 'right'))).toEqual(['answers[1].outcome', 'accuracy']);
+    // The raw content says word_count; the recorded choice no longer follows from it.
+    const stock = receipt.answers.findIndex((row) => row.requestId === 'stock' && row.protocol === 'native');
+    expect(fields((copy) => ((copy.answers[stock]!.content as unknown[])[0] = { type: 'tool_use', id: 'c1', name: 'word_count', input: {} }))).toEqual([`answers[${stock}].chosen`]);
+    expect(fields((copy) => (copy.catalogs[5] as unknown as { order: string[] }).order.reverse())).toEqual(['catalogs[5]']);
+    expect(fields((copy) => ((copy.retrieval[0] as { rank: number | null }).rank = 4))).toEqual(expect.arrayContaining(['retrieval[0].rank', 'recall']));
+    expect(fields((copy) => ((copy.answers[0] as { catalogTokens: number }).catalogTokens -= 1))).toEqual(['answers[0].catalogTokens', 'accuracy']);
+    expect(fields((copy) => ((copy as { seed: number }).seed = 15))).toContain('catalogs[0]');
+  });
+});
+
+describe('report and chart', () => {
+  it('the markdown links the chart and carries the tables; the chart is drawn from the data', () => {
+    const markdown = routingMarkdown(receipt, { chartFile: 'chart.svg', receiptFile: 'receipt.json' });
+    expect(markdown).toContain('![Accuracy and tokens against catalog size](chart.svg)');
+    expect(markdown).toContain('## Routing accuracy');
+    expect(markdown).toMatch(/\| native \| unrelated \| 4 \| 1\/4 \| 1 \| 1 \| 1 \| 0\.250 \| 0\.05-0\.70 \|/);
+    expect(markdown).toContain('`mcpctx routing verify receipt.json`');
+    const svg = routingChart(receipt);
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+    // One line per protocol and kind in each panel, a point per size.
+    expect(svg.match(/<polyline /g)).toHaveLength(2 * 3 * 2);
+    expect(svg.match(/<circle /g)).toHaveLength(2 * 3 * 2 * 3);
+    expect(svg).toContain('Right tool chosen (m)');
+    expect(svg).not.toMatch(/<script|href=/);
+    expect(routingChart(receipt)).toBe(svg);
+  });
+});
+
+describe('mcpctx routing --out and verify', () => {
+  it('writes receipt, report and chart; verify passes, then fails on a tampered figure (exit 1)', async () => {
+    const config = join(work, 'config.json');
+    await writeFile(config, JSON.stringify({ domain: { tools: receipt.tools.domain }, distractors: { unrelated: { tools: receipt.tools.unrelated } }, sizes: [4, 8], requests: [{ text: 'count the words', tool: 'word_count' }] }));
+    const run = await runCliCaptured(['routing', '--config', 'config.json', '--out', 'out'], work);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`wrote ${join(work, 'out', 'receipt.json')}, ${join(work, 'out', 'report.md')} and ${join(work, 'out', 'chart.svg')}`);
+    expect(await readFile(join(work, 'out', 'report.md'), 'utf8')).toContain('](chart.svg)');
+    const ok = await runCliCaptured(['routing', 'verify', 'out/receipt.json'], work);
+    expect(ok).toMatchObject({ code: 0, stdout: `ok: ${join(work, 'out', 'receipt.json')}: recomputed 2 catalogs, 2 rankings, 0 answers, 2 table cells\n` });
+    const written = JSON.parse(await readFile(join(work, 'out', 'receipt.json'), 'utf8')) as RoutingReceipt;
+    (written.recall[0]!.hits[0] as { recall: number }).recall = 0.5;
+    await writeFile(join(work, 'bad.json'), JSON.stringify(written));
+    const bad = await runCliCaptured(['routing', 'verify', 'bad.json'], work);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/^FAILED: .*bad\.json: 1 differences/);
+    expect(bad.stdout).toContain('  recall: recorded');
+    expect((await runCliCaptured(['routing', 'verify', 'missing.json'], work)).code).toBe(2);
+    await writeFile(join(work, 'other.json'), '{"format":"something-else"}');
+    expect((await runCliCaptured(['routing', 'verify', 'other.json'], work)).code).toBe(3);
+  });
+});
+
+describe('a model run stopped by a provider error', () => {
+  it('keeps the answers before it, tables only the conditions answered in full, and exits 3 with the receipt written', async () => {
+    const config = join(work, 'stops.json');
+    await writeFile(
+      config,
+      JSON.stringify({ domain: { tools: receipt.tools.domain }, distractors: { unrelated: { tools: receipt.tools.unrelated } }, sizes: [4, 8], protocols: ['native'], requests: receipt.requests.map((request) => ({ ...request, tool: request.tool ?? 'none' })) }),
+    );
+    const loaded = await loadRoutingConfig(config);
+    const tools = await loadRoutingTools(loaded);
+    const offline = await runRouting({ config: loaded, tools });
+    const calls = plannedCalls({ ...offline, config: loaded, tools, model: 'm' });
+    // Turns for the first condition and one request of the second: the sixth call has none.
+    let script: ScriptedTurns = { version: 1, turns: {} };
+    for (const call of calls.slice(0, 5)) script = recordTurn(script, call.chat, { content: [{ type: 'text', text: 'words' }] });
+    await writeFile(join(work, 'partial-turns.json'), JSON.stringify(script));
+    const run = await runCliCaptured(['routing', '--config', 'stops.json', '--provider', 'scripted', '--script', 'partial-turns.json', '--model', 'm', '--out', 'stopped'], work);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/^mcpctx: the model run stopped at call 6 \(native, unrelated, size 8, request words\): no scripted turn .*; the 5 answers before it are in the receipt\n$/);
+    const written = JSON.parse(await readFile(join(work, 'stopped', 'receipt.json'), 'utf8')) as RoutingReceipt;
+    expect(written.answers).toHaveLength(5);
+    expect(written.failure).toMatchObject({ code: 'NO_SCRIPTED_TURN', call: 5, size: 8, requestId: 'words' });
+    expect(written.accuracy.map((cell) => cell.size)).toEqual([4]);
+    expect(await readFile(join(work, 'stopped', 'report.md'), 'utf8')).toContain('**The model run stopped early** at call 6');
+    expect((await runCliCaptured(['routing', 'verify', 'stopped/receipt.json'], work)).code).toBe(0);
+  });
+});
