@@ -1,4 +1,5 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +37,17 @@ describe('the shipped examples', () => {
     const tools = await loadRoutingTools(config);
     expect(tools.domain).toHaveLength(117);
     expect(config.requests.filter((request) => request.tool !== null).length).toBeGreaterThanOrEqual(30);
+  });
+
+  it('github blind set: frozen (its bytes hash as recorded before its first run), 40 requests, every tool in the catalog', async () => {
+    const bytes = await readFile(join(ROOT, 'examples/routing/github/blind.yaml'));
+    const frozen = (await readFile(join(ROOT, 'examples/routing/github/blind.sha256'), 'utf8')).split(/\s+/)[0];
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(frozen);
+    const config = await loadRoutingConfig('examples/routing/github/blind.yaml', ROOT);
+    const tools = await loadRoutingTools(config);
+    const names = new Set(tools.domain.map((tool) => tool.name));
+    expect(config.requests).toHaveLength(40);
+    for (const request of config.requests) expect(names.has(request.tool ?? '')).toBe(true);
   });
 });
 
