@@ -68,28 +68,23 @@ export class Problems {
 
   /** A list of non-empty strings; a bad element is a problem at its index and left out. */
   stringList(value: unknown, path: string): string[] | undefined {
-    if (!Array.isArray(value)) {
-      this.add(path, 'must be a list of strings');
-      return undefined;
-    }
-    const list: string[] = [];
-    value.forEach((item: unknown, index) => {
-      if (typeof item === 'string' && item !== '') list.push(item);
-      else this.add(`${path}[${index}]`, 'must be a non-empty string');
-    });
-    return list;
+    return this.strings(value, path, 'must be a list of strings', false);
   }
 
   /** A list of distinct non-empty strings; a bad or repeated element is a problem and left out. */
   names(value: unknown, path: string): string[] | undefined {
+    return this.strings(value, path, 'must be a list of names', true);
+  }
+
+  private strings(value: unknown, path: string, notAList: string, distinct: boolean): string[] | undefined {
     if (!Array.isArray(value)) {
-      this.add(path, 'must be a list of names');
+      this.add(path, notAList);
       return undefined;
     }
     const list: string[] = [];
     value.forEach((item: unknown, index) => {
       if (typeof item !== 'string' || item === '') this.add(`${path}[${index}]`, 'must be a non-empty string');
-      else if (list.includes(item)) this.add(`${path}[${index}]`, `repeats "${item}"`);
+      else if (distinct && list.includes(item)) this.add(`${path}[${index}]`, `repeats "${item}"`);
       else list.push(item);
     });
     return list;
