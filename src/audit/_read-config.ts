@@ -1,9 +1,8 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { parseTree, printParseErrorCode, type Node as JsoncNode, type ParseError } from 'jsonc-parser';
 import { parse as parseToml, TomlError } from 'smol-toml';
-import { parseDocument } from 'yaml';
-import { isPlainObject, lineAndColumn, type JsonObject } from '../tokens/index.js';
+import { firstLine, parseJsonText, parseYamlText } from '../config/index.js';
+import { isPlainObject, type JsonObject } from '../tokens/index.js';
 import type { ConfigEntry, ConfigFormat, ConfigPlace, EntryTransport, Expansion, PlaceReport, PlaceState } from './_types.js';
 
 /**
@@ -119,71 +118,31 @@ async function readAtMost(handle: FileHandle, maxBytes: number): Promise<Buffer 
  */
 function parseText(text: string, format: ConfigFormat): Step<JsonObject> {
   let document: unknown;
-  try {
-    switch (format) {
-      case 'json':
-      case 'jsonc': {
-        // Claude's and Cursor's files are plain JSON, but their readers tolerate comments and
-        // trailing commas the way VS Code's do, so one lenient parser reads both.
-        const errors: ParseError[] = [];
-        const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
-        const first = errors[0];
-        if (first !== undefined) {
-          return unreadable(`not valid JSON: ${printParseErrorCode(first.error)}`, lineAndColumn(text, first.offset));
-        }
-        document = tree === undefined ? undefined : jsonValue(tree);
-        break;
+  if (format === 'toml') {
+    try {
+      document = parseToml(text);
+    } catch (error) {
+      if (error instanceof TomlError) {
+        const message = firstLine(error.message).replace(/^Invalid TOML document: /, '');
+        return unreadable(`not valid TOML: ${message}`, { line: error.line, column: error.column });
       }
-      case 'yaml': {
-        const parsed = parseDocument(text);
-        const first = parsed.errors[0];
-        if (first !== undefined) {
-          const where = first.linePos?.[0];
-          const message = firstLine(first.message).replace(/ at line \d+, column \d+:?$/, '');
-          return unreadable(
-            `not valid YAML: ${message} (${first.code})`,
-            where === undefined ? lineAndColumn(text, first.pos[0]) : { line: where.line, column: where.col },
-          );
-        }
-        document = parsed.toJS({ maxAliasCount: 100 });
-        break;
-      }
-      case 'toml':
-        document = parseToml(text);
-        break;
+      // A nesting deep enough to overflow the parser's stack.
+      return unreadable(`cannot be parsed as TOML: ${error instanceof Error ? firstLine(error.message) : String(error)}`);
     }
-  } catch (error) {
-    if (error instanceof TomlError) {
-      const message = firstLine(error.message).replace(/^Invalid TOML document: /, '');
-      return unreadable(`not valid TOML: ${message}`, { line: error.line, column: error.column });
+  } else {
+    // Claude's and Cursor's files are plain JSON, but their readers tolerate comments and
+    // trailing commas the way VS Code's do, so one lenient parser reads both.
+    const parsed = format === 'yaml' ? parseYamlText(text) : parseJsonText(text);
+    if ('syntaxErrors' in parsed) {
+      const { message, code, line, column } = parsed.syntaxErrors[0];
+      return unreadable(format === 'yaml' ? `not valid YAML: ${message} (${code})` : `not valid JSON: ${message}`, { line, column });
     }
     // A nesting deep enough to overflow the parser's stack, an alias bomb in YAML.
-    return unreadable(`cannot be parsed as ${format.toUpperCase()}: ${error instanceof Error ? firstLine(error.message) : String(error)}`);
+    if ('unparsable' in parsed) return unreadable(`cannot be parsed as ${format.toUpperCase()}: ${parsed.unparsable}`);
+    document = parsed.value;
   }
   if (!isPlainObject(document)) return unreadable(`expected an object at the top, found ${kindOf(document)}`);
   return { ok: document };
-}
-
-/**
- * The value of a parsed JSON tree, every key an own property. jsonc-parser's own `parse` assigns
- * keys, so a server named `__proto__` would set the object's prototype and vanish from the audit,
- * while the client (JSON.parse) loads it. Duplicate keys: the last wins, as with JSON.parse.
- */
-function jsonValue(node: JsoncNode): unknown {
-  if (node.type === 'array') return (node.children ?? []).map(jsonValue);
-  if (node.type !== 'object') return node.value as unknown;
-  const object: JsonObject = {};
-  for (const property of node.children ?? []) {
-    const [key, value] = property.children ?? [];
-    if (key === undefined) continue;
-    Object.defineProperty(object, String(key.value), { value: value === undefined ? null : jsonValue(value), enumerable: true, writable: true, configurable: true });
-  }
-  return object;
-}
-
-function firstLine(message: string): string {
-  const end = message.indexOf('\n');
-  return (end === -1 ? message : message.slice(0, end)).slice(0, 200);
 }
 
 function kindOf(value: unknown): string {

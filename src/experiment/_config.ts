@@ -5,10 +5,10 @@
  */
 import { stat, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { Problems, childPath, configError, parseConfigText } from '../config/index.js';
 import { McpctxError } from '../errors/index.js';
 import { isEnvName, type LaunchSpec } from '../mcp/index.js';
 import { parseModel } from './_config-model.js';
-import { Problems, childPath, configError, parseConfigText } from './_config-text.js';
 import { CONDITIONS, type Condition, type ConditionSpec, type ExperimentConfig, type ProbeSpec, type ToolPaths } from './_types.js';
 import { sha256Hex } from '../tokens/index.js';
 

@@ -20,6 +20,9 @@ const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 /** Public entries that promise no I/O. `mcpctx/optimizer/server` is the optimizer's impure half. */
 const PURE_ENTRIES: readonly string[] = ['mcpctx/tokens', 'mcpctx/shape', 'mcpctx/optimizer', 'mcpctx/toolsearch'];
 
+/** Folders that are no public entry but are imported by pure code, or meant to be: by their index file. */
+const PURE_FOLDERS: readonly string[] = ['src/config/index.ts'];
+
 /** Built-ins (with or without `node:`) and packages a pure entry must not reach. */
 const FORBIDDEN_BUILTINS: ReadonlySet<string> = new Set(['child_process', 'fs', 'fs/promises', 'net', 'http', 'worker_threads']);
 const FORBIDDEN_PACKAGES: ReadonlySet<string> = new Set(['better-sqlite3']);
@@ -279,6 +282,12 @@ describe('pure entries', () => {
     const walk = walkImports(source);
     expect(walk.forbidden.map(chainText), `${entry} reaches forbidden modules`).toEqual([]);
     expect(walk.unresolved.map(chainText), `${entry} has imports the walker cannot resolve`).toEqual([]);
+  });
+
+  it.each(PURE_FOLDERS)('%s reaches no process, file, socket, thread or native addon module', (index) => {
+    const walk = walkImports(join(ROOT, index));
+    expect(walk.forbidden.map(chainText), `${index} reaches forbidden modules`).toEqual([]);
+    expect(walk.unresolved.map(chainText), `${index} has imports the walker cannot resolve`).toEqual([]);
   });
 
   it('walks into packages: mcpctx/tokens reaches the tokenizer and its rank tables, ESM and CJS', () => {

@@ -64,10 +64,7 @@ export interface GatewayConfig {
   readonly file?: string;
 }
 
-export interface ConfigProblem {
-  readonly path: string;
-  readonly reason: string;
-}
+export type { ConfigProblem } from '../../config/index.js';
 
 export const DEFAULT_SEPARATOR = '__';
 export const DEFAULT_CAP_TOKENS = 25_000;

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
+import { childPath, type Problems } from '../../config/index.js';
 import { isEnvName, type LaunchSpec } from '../../mcp/index.js';
-import { childPath, type Problems } from './_config-problems.js';
 import type { UpstreamSpec } from './_config-types.js';
 import { templateProblem } from './_env-templates.js';
 

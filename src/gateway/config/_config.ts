@@ -1,19 +1,17 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, resolve } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
+import { Problems, childPath, configError, parseConfigText, type ConfigProblem, type ConfigSyntax } from '../../config/index.js';
 import { McpctxError } from '../../errors/index.js';
 import type { LaunchSpec } from '../../mcp/index.js';
 import { isPlainObject } from '../../tokens/index.js';
-import { Problems, childPath } from './_config-problems.js';
 import { parseNamePatterns, parseSearch, parseToolRules, type Naming } from './_config-rules.js';
-import { DEFAULT_CAP_TOKENS, DEFAULT_SEPARATOR, type ConfigProblem, type GatewayConfig } from './_config-types.js';
+import { DEFAULT_CAP_TOKENS, DEFAULT_SEPARATOR, type GatewayConfig } from './_config-types.js';
 import { SERVER_NAME, parseServers } from './_config-upstreams.js';
-import { stripJsonComments } from './_jsonc.js';
 
 /** A config is a few kilobytes; anything this big is not one. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
-/** Problems listed in the error's message; `data.problems` has all of them. */
-const LISTED_PROBLEMS = 50;
+/** The error's message opens `Invalid gateway config <file>`. */
+const WHAT = 'gateway config';
 
 const TOP_KEYS = ['mcpServers', 'allow', 'deny', 'capTokens', 'offload', 'search', 'tools', 'separator'];
 
@@ -25,7 +23,7 @@ const TOP_KEYS = ['mcpServers', 'allow', 'deny', 'capTokens', 'offload', 'search
 export function parseGatewayConfig(text: string, options: { file?: string } = {}): GatewayConfig {
   const file = options.file;
   if (text.length > MAX_CONFIG_BYTES) throw invalidConfig([{ path: '(file)', reason: `is over ${MAX_CONFIG_BYTES} characters; a gateway config is a few kilobytes` }], file);
-  const document = parseText(text, file);
+  const document = parseConfigText(text, file ?? null, WHAT, gatewaySyntax(text, file));
   const problems = new Problems();
   if (!isPlainObject(document)) {
     problems.add('(file)', 'must be a mapping with at least mcpServers');
@@ -103,51 +101,15 @@ function parseSeparator(value: unknown, problems: Problems): string {
   return value;
 }
 
-/** JSON (with comments) for `.json` files and texts that open with `{`; YAML otherwise. */
-function parseText(text: string, file: string | undefined): unknown {
-  const json = (file !== undefined && /\.jsonc?$/i.test(file)) || text.trimStart().startsWith('{');
-  if (json) {
-    const plain = stripJsonComments(text);
-    try {
-      return JSON.parse(plain) as unknown;
-    } catch (error) {
-      throw invalidConfig([{ path: '(file)', reason: `is not valid JSON: ${jsonErrorWhere(error as Error, plain)}` }], file);
-    }
-  }
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { uniqueKeys: true, prettyErrors: false, lineCounter });
-  if (document.errors.length > 0) {
-    throw invalidConfig(
-      document.errors.map((error) => {
-        const where = lineCounter.linePos(error.pos[0]);
-        return { path: '(file)', reason: `is not valid YAML at line ${where.line}, column ${where.col}: ${error.message}` };
-      }),
-      file,
-    );
-  }
-  try {
-    return document.toJS({ maxAliasCount: 100 }) as unknown;
-  } catch (error) {
-    throw invalidConfig([{ path: '(file)', reason: `cannot be read as YAML: ${(error as Error).message}` }], file);
-  }
-}
-
-/** JSON.parse's message with the position turned into a line and column of the file. */
-function jsonErrorWhere(error: Error, text: string): string {
-  const position = /position (\d+)/.exec(error.message);
-  if (position?.[1] === undefined) return error.message;
-  const before = text.slice(0, Number(position[1]));
-  const line = before.split('\n').length;
-  const column = before.length - before.lastIndexOf('\n');
-  return `${error.message.replace(/\s*\(line \d+ column \d+\)/, '')} (line ${line}, column ${column})`;
+/**
+ * The gateway's own rule for the syntax: JSON for `.json`/`.jsonc` files and for any text that
+ * opens with `{`, even in a `.yaml` file (the shared `configSyntax` reads that one as a YAML flow
+ * mapping); YAML otherwise.
+ */
+function gatewaySyntax(text: string, file: string | undefined): ConfigSyntax {
+  return (file !== undefined && /\.jsonc?$/i.test(file)) || text.trimStart().startsWith('{') ? 'json' : 'yaml';
 }
 
 function invalidConfig(problems: readonly ConfigProblem[], file: string | undefined): McpctxError {
-  const listed = problems.slice(0, LISTED_PROBLEMS).map(({ path, reason }) => `  - ${path}: ${reason}`);
-  if (problems.length > LISTED_PROBLEMS) listed.push(`  ... and ${problems.length - LISTED_PROBLEMS} more`);
-  const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
-  return new McpctxError('INVALID_CONFIG', `Invalid gateway config${file === undefined ? '' : ` ${file}`}: ${count}\n${listed.join('\n')}`, {
-    problems: [...problems],
-    file: file ?? null,
-  });
+  return configError(problems, file ?? null, WHAT);
 }
