@@ -8,7 +8,9 @@ import {
   runRouting,
   verifyRoutingReceiptFile,
   writeRoutingOutput,
-  type AccuracyCell,
+  ACCURACY_HEADERS,
+  ACCURACY_NUMERIC_COLUMNS,
+  accuracyRow,
   type RecallCell,
   type RoutingRun,
 } from '../routing/index.js';
@@ -123,37 +125,8 @@ function providerFrom(flags: RoutingFlags, io: CliIo): Provider {
 
 /** Accuracy per protocol (and retriever), kind and size, with the outcome counts and token costs. */
 export function renderAccuracy(run: RoutingRun): string {
-  const columns: Column[] = [
-    { header: 'protocol' },
-    { header: 'kind' },
-    { header: 'size', align: 'right' },
-    { header: 'right', align: 'right' },
-    { header: 'wrong tool', align: 'right' },
-    { header: 'no tool', align: 'right' },
-    { header: 'wrong call', align: 'right' },
-    { header: 'accuracy (95% CI)', align: 'right' },
-    { header: 'prompt tokens', align: 'right' },
-    { header: 'tokens/tool', align: 'right' },
-    { header: 'first token ms', align: 'right' },
-  ];
-  const rows = run.accuracy.map((cell: AccuracyCell) => [
-    protocolLabel(cell),
-    cell.kind,
-    String(cell.size),
-    `${cell.counts.right}/${cell.requests}`,
-    String(cell.counts.wrong_tool),
-    String(cell.counts.no_tool),
-    String(cell.counts.wrong_call),
-    `${cell.accuracy.toFixed(3)} (${cell.low.toFixed(2)}-${cell.high.toFixed(2)})`,
-    cell.meanPromptTokens.toFixed(0),
-    cell.tokensPerTool.toFixed(1),
-    cell.meanFirstTokenMs === null ? '-' : cell.meanFirstTokenMs.toFixed(0),
-  ]);
-  return `${run.model!.provider} ${run.model!.name}: routing accuracy\n${renderTable(columns, rows)}`;
-}
-
-function protocolLabel(cell: AccuracyCell): string {
-  return cell.retriever === null ? cell.protocol : `${cell.protocol} (${cell.retriever})`;
+  const columns: Column[] = ACCURACY_HEADERS.map((header, index) => (ACCURACY_NUMERIC_COLUMNS.has(index) ? { header, align: 'right' } : { header }));
+  return `${run.model!.provider} ${run.model!.name}: routing accuracy\n${renderTable(columns, run.accuracy.map(accuracyRow))}`;
 }
 
 /** One table per retriever: a row per kind and size, a column per k. */

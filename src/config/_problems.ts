@@ -66,6 +66,29 @@ export class Problems {
     return undefined;
   }
 
+  /** One of `allowed`, or undefined (with a problem naming them). */
+  oneOf<T extends string>(value: unknown, path: string, allowed: readonly T[]): T | undefined {
+    if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+    this.add(path, `must be one of ${allowed.join(', ')}`);
+    return undefined;
+  }
+
+  /** A non-empty list whose items each pass `item`, without repeats; bad and repeated items are problems and left out. */
+  uniqueList<T>(value: unknown, path: string, item: (value: unknown, path: string) => T | undefined): T[] | undefined {
+    if (!Array.isArray(value) || value.length === 0) {
+      this.add(path, 'must be a non-empty list');
+      return undefined;
+    }
+    const items: T[] = [];
+    value.forEach((raw: unknown, index) => {
+      const parsed = item(raw, `${path}[${index}]`);
+      if (parsed === undefined) return;
+      if (items.includes(parsed)) this.add(`${path}[${index}]`, `repeats ${JSON.stringify(parsed)}`);
+      else items.push(parsed);
+    });
+    return items;
+  }
+
   /** A list of non-empty strings; a bad element is a problem at its index and left out. */
   stringList(value: unknown, path: string): string[] | undefined {
     return this.strings(value, path, 'must be a list of strings', false);

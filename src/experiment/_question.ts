@@ -4,7 +4,7 @@
  * (or left by a crash) holds everything done so far.
  */
 import { McpctxError, isMcpctxError } from '../errors/index.js';
-import type { ChatMessage, ContentBlock, Provider } from '../providers/index.js';
+import type { ChatMessage, ChatResponse, ContentBlock, Provider } from '../providers/index.js';
 import { isPlainObject, sha256Hex } from '../tokens/index.js';
 import { finalTextOf, judge } from './_judge.js';
 import { modelFacingFigures, modelFacingText, rawContentFigures } from './_model-facing.js';
@@ -57,6 +57,22 @@ export async function runQuestion(record: QuestionRecord, task: Task, context: Q
   return stop;
 }
 
+/** A model turn as the receipt records it: the exchange byte for byte with its hashes, and what it said. */
+export function turnRecordOf(response: ChatResponse, tools: ToolCallRecord[]): TurnRecord {
+  return {
+    raw: response.raw,
+    rawRequestSha256: sha256Hex(response.raw.request),
+    rawResponseSha256: sha256Hex(response.raw.response),
+    content: response.content,
+    stopReason: response.stopReason,
+    rawStopReason: response.rawStopReason,
+    usage: response.usage,
+    model: response.model,
+    attempts: response.attempts,
+    tools,
+  };
+}
+
 /** The tool-use loop, up to maxTurns model calls. Sets finalText on end_turn, or a failure. */
 async function converse(record: QuestionRecord, server: ConditionServer, context: QuestionContext): Promise<void> {
   const { config, provider } = context;
@@ -73,18 +89,7 @@ async function converse(record: QuestionRecord, server: ConditionServer, context
       ...(config.model.temperature === undefined ? {} : { temperature: config.model.temperature }),
       timeoutMs: config.model.timeoutMs,
     });
-    const turn: TurnRecord = {
-      raw: response.raw,
-      rawRequestSha256: sha256Hex(response.raw.request),
-      rawResponseSha256: sha256Hex(response.raw.response),
-      content: response.content,
-      stopReason: response.stopReason,
-      rawStopReason: response.rawStopReason,
-      usage: response.usage,
-      model: response.model,
-      attempts: response.attempts,
-      tools: [],
-    };
+    const turn = turnRecordOf(response, []);
     record.turns.push(turn);
     context.persist();
     context.assertInputsUnchanged();

@@ -67,7 +67,10 @@ export { OUTCOMES, Z_95, accuracyTable, outcomeOf, wilsonInterval, type Accuracy
 export { plannedCalls, runModel, type ModelRunFailure, type ModelRunOptions, type ModelRunResult, type PlanInput, type PlannedCall } from './_model-run.js';
 export { catalogCosts, type CatalogCost } from './_catalog-cost.js';
 export {
+  ACCURACY_HEADERS,
+  ACCURACY_NUMERIC_COLUMNS,
   CHART_FILE,
+  accuracyRow,
   MAX_RECEIPT_BYTES,
   RECEIPT_FILE,
   RECEIPT_FORMAT,

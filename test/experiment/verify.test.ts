@@ -4,11 +4,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { finalTextOf, judge } from '../../src/experiment/_judge.js';
 import { modelFacingFigures, modelFacingText, probeCallFigures, rawContentFigures } from '../../src/experiment/_model-facing.js';
+import { turnRecordOf } from '../../src/experiment/_question.js';
 import { buildReport, questionTotals } from '../../src/experiment/_report.js';
 import { verifyReceipt } from '../../src/experiment/_verify.js';
 import { RECEIPT_FORMAT } from '../../src/experiment/_types.js';
-import type { Condition, ExperimentReceipt, Frame, QuestionRecord, ServerRecord, Task, ToolCallRecord, ToolPaths, TurnRecord } from '../../src/experiment/_types.js';
-import { recordTurn, scriptedProvider, type ChatRequest, type ChatResponse, type ProviderTool, type ScriptedTurn } from '../../src/providers/index.js';
+import type { Condition, ExperimentReceipt, Frame, QuestionRecord, ServerRecord, Task, ToolCallRecord, ToolPaths } from '../../src/experiment/_types.js';
+import { recordTurn, scriptedProvider, type ChatRequest, type ProviderTool, type ScriptedTurn } from '../../src/providers/index.js';
 import { canonicalJson, sha256Hex } from '../../src/tokens/index.js';
 
 const SYSTEM = 'Answer only from the records. Return JSON only: {"answer","evidenceIds","caveats"}.';
@@ -70,21 +71,6 @@ function serverRecord(tool: ProviderTool, calls: Array<{ id: number; name: strin
   };
 }
 
-function turnRecord(response: ChatResponse, tools: ToolCallRecord[]): TurnRecord {
-  return {
-    raw: response.raw,
-    rawRequestSha256: sha256Hex(response.raw.request),
-    rawResponseSha256: sha256Hex(response.raw.response),
-    content: response.content,
-    stopReason: response.stopReason,
-    rawStopReason: response.rawStopReason,
-    usage: response.usage,
-    model: response.model,
-    attempts: response.attempts,
-    tools,
-  };
-}
-
 /** One question as the runner runs it: a tool_use turn, the tool's result, an end_turn answer. */
 async function runQuestion(condition: Condition): Promise<QuestionRecord> {
   const { tool, args, result } = setup[condition];
@@ -114,7 +100,7 @@ async function runQuestion(condition: Condition): Promise<QuestionRecord> {
     modelFacingSha256: figures.sha256,
     modelFacingTokens: figures.tokens,
   };
-  const turns = [turnRecord(await provider.chat(first), [call]), turnRecord(await provider.chat(second), [])];
+  const turns = [turnRecordOf(await provider.chat(first), [call]), turnRecordOf(await provider.chat(second), [])];
   const finalText = finalTextOf(turns[1]?.content ?? []);
   const { checks, failure } = judge(task, condition, paths, [call], finalText);
   expect(failure).toBeUndefined();

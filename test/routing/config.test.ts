@@ -88,7 +88,7 @@ describe('parseRoutingConfig', () => {
 
   it('requires domain and requests, and refuses text that is not YAML or JSON', () => {
     expect(problemsOf('seed: 1\n').map((problem) => problem.path)).toEqual(['domain', 'requests']);
-    expect(problemsOf('domain: [unclosed\n')[0]!.reason).toMatch(/not valid YAML or JSON at line/);
+    expect(problemsOf('domain: [unclosed\n')[0]!.reason).toMatch(/not valid YAML at line 2/);
     expect(problemsOf('- just a list\n')[0]!.path).toBe('(file)');
   });
 

@@ -1,6 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
+import { Problems, childPath, configError, parseConfigText, type ConfigProblem } from '../../config/index.js';
+
+export type { ConfigProblem };
 import { McpctxError } from '../../errors/index.js';
 import { MAX_BUDGET_MS, isEnvName, type LaunchSpec } from '../../mcp/index.js';
 import { isPlainObject } from '../../tokens/index.js';
@@ -28,9 +30,8 @@ export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;
 export const DEFAULT_SERVER_TIMEOUT_MS = 30_000;
 /** The retrieval ranks every tool that matches a query word (ToolIndex's own floor is for search_tools). */
 export const DEFAULT_BM25_MIN_SCORE = 0;
-/** Problems listed in the error's message; `data.problems` has all of them. */
-const LISTED_PROBLEMS = 50;
 
+const WHAT = 'routing config';
 const TOP_KEYS = ['seed', 'domain', 'distractors', 'requests', 'sizes', 'protocols', 'retrieval', 'model'];
 const SOURCE_KEYS = ['catalog', 'server', 'tools'];
 const SERVER_KEYS = ['command', 'args', 'env', 'cwd', 'timeoutMs'];
@@ -40,64 +41,6 @@ const MODEL_KEYS = ['maxTokens', 'temperature', 'timeoutMs'];
 const REQUEST_KEYS = ['id', 'text', 'tool'];
 /** The word a request's `tool` takes when no tool should be called. */
 export const NO_TOOL = 'none';
-
-export interface ConfigProblem {
-  path: string;
-  reason: string;
-}
-
-/** Collects every problem with its path, so one run reports them all. */
-class Problems {
-  readonly list: ConfigProblem[] = [];
-
-  add(path: string, reason: string): void {
-    this.list.push({ path, reason });
-  }
-
-  unknownKeys(object: Readonly<Record<string, unknown>>, allowed: readonly string[], path: string): void {
-    for (const key of Object.keys(object)) if (!allowed.includes(key)) this.add(join(path, key), `unknown key; allowed here: ${allowed.join(', ')}`);
-  }
-
-  integer(value: unknown, path: string, min: number, max: number): number | undefined {
-    if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value;
-    this.add(path, `must be an integer from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}`);
-    return undefined;
-  }
-
-  string(value: unknown, path: string): string | undefined {
-    if (typeof value === 'string' && value.trim() !== '') return value;
-    this.add(path, 'must be a non-empty string');
-    return undefined;
-  }
-
-  /** A list whose items each pass `item`, without duplicates; bad items are problems and left out. */
-  uniqueList<T>(value: unknown, path: string, item: (value: unknown, path: string) => T | undefined): T[] | undefined {
-    if (!Array.isArray(value) || value.length === 0) {
-      this.add(path, 'must be a non-empty list');
-      return undefined;
-    }
-    const items: T[] = [];
-    value.forEach((raw: unknown, index) => {
-      const parsed = item(raw, `${path}[${index}]`);
-      if (parsed === undefined) return;
-      if (items.includes(parsed)) this.add(`${path}[${index}]`, `repeats ${JSON.stringify(parsed)}`);
-      else items.push(parsed);
-    });
-    return items;
-  }
-
-  oneOf<T extends string>(value: unknown, path: string, allowed: readonly T[]): T | undefined {
-    if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
-    this.add(path, `must be one of ${allowed.join(', ')}`);
-    return undefined;
-  }
-}
-
-function join(parent: string, key: string | number): string {
-  if (typeof key === 'number') return `${parent}[${key}]`;
-  const part = /^[A-Za-z0-9_$-]+$/.test(key) ? key : `[${JSON.stringify(key)}]`;
-  return parent === '' ? part : part.startsWith('[') ? `${parent}${part}` : `${parent}.${part}`;
-}
 
 /**
  * Parses and checks a routing config, YAML or JSON. Every problem is collected; any problem
@@ -189,17 +132,17 @@ function parseSource(value: unknown, path: string, problems: Problems, base: str
     return undefined;
   }
   if (value.catalog !== undefined) {
-    const file = problems.string(value.catalog, join(path, 'catalog'));
+    const file = problems.text(value.catalog, childPath(path, 'catalog'), true);
     return file === undefined ? undefined : { kind: 'catalog', file: resolve(base, file) };
   }
   if (value.tools !== undefined) {
     if (!Array.isArray(value.tools)) {
-      problems.add(join(path, 'tools'), 'must be a list of tools ({name, description, inputSchema})');
+      problems.add(childPath(path, 'tools'), 'must be a list of tools ({name, description, inputSchema})');
       return undefined;
     }
     return { kind: 'inline', tools: value.tools as unknown[] };
   }
-  return parseServer(value.server, join(path, 'server'), problems, base);
+  return parseServer(value.server, childPath(path, 'server'), problems, base);
 }
 
 function parseServer(value: unknown, path: string, problems: Problems, base: string): ToolSource | undefined {
@@ -208,22 +151,22 @@ function parseServer(value: unknown, path: string, problems: Problems, base: str
     return undefined;
   }
   problems.unknownKeys(value, SERVER_KEYS, path);
-  const command = problems.string(value.command, join(path, 'command'));
+  const command = problems.text(value.command, childPath(path, 'command'), true);
   const launch: { -readonly [K in keyof LaunchSpec]: LaunchSpec[K] } = { command: command ?? '' };
   if (value.args !== undefined) {
     if (Array.isArray(value.args) && value.args.every((arg) => typeof arg === 'string')) launch.args = value.args as string[];
-    else problems.add(join(path, 'args'), 'must be a list of strings');
+    else problems.add(childPath(path, 'args'), 'must be a list of strings');
   }
   if (value.env !== undefined) {
     const env = value.env;
     if (isPlainObject(env) && Object.entries(env).every(([name, text]) => isEnvName(name) && typeof text === 'string')) launch.env = env as Record<string, string>;
-    else problems.add(join(path, 'env'), 'must map variable names to strings');
+    else problems.add(childPath(path, 'env'), 'must map variable names to strings');
   }
   if (value.cwd !== undefined) {
-    const cwd = problems.string(value.cwd, join(path, 'cwd'));
+    const cwd = problems.text(value.cwd, childPath(path, 'cwd'), true);
     if (cwd !== undefined) launch.cwd = resolve(base, cwd);
   } else launch.cwd = base;
-  const timeoutMs = value.timeoutMs === undefined ? DEFAULT_SERVER_TIMEOUT_MS : (problems.integer(value.timeoutMs, join(path, 'timeoutMs'), 1, MAX_BUDGET_MS) ?? DEFAULT_SERVER_TIMEOUT_MS);
+  const timeoutMs = value.timeoutMs === undefined ? DEFAULT_SERVER_TIMEOUT_MS : (problems.integer(value.timeoutMs, childPath(path, 'timeoutMs'), 1, MAX_BUDGET_MS) ?? DEFAULT_SERVER_TIMEOUT_MS);
   return command === undefined ? undefined : { kind: 'server', launch, timeoutMs };
 }
 
@@ -242,11 +185,11 @@ function parseRequests(value: unknown, problems: Problems): RoutingRequest[] {
     const path = `requests[${index}]`;
     if (!isPlainObject(raw)) return problems.add(path, 'must be a mapping {text, tool}');
     problems.unknownKeys(raw, REQUEST_KEYS, path);
-    const text = problems.string(raw.text, `${path}.text`);
+    const text = problems.text(raw.text, `${path}.text`, true);
     // The retrievers rank by the request's text; ToolIndex refuses a query past this length.
     if (text !== undefined && text.length > MAX_QUERY_CHARS) problems.add(`${path}.text`, `has ${text.length} characters, at most ${MAX_QUERY_CHARS}: a request is a sentence or two`);
-    const tool = problems.string(raw.tool, `${path}.tool`);
-    const id = raw.id === undefined ? `r${index + 1}` : problems.string(raw.id, `${path}.id`);
+    const tool = problems.text(raw.tool, `${path}.tool`, true);
+    const id = raw.id === undefined ? `r${index + 1}` : problems.text(raw.id, `${path}.id`, true);
     if (id !== undefined && ids.has(id)) problems.add(`${path}.id`, `repeats the id ${JSON.stringify(id)}; ids must be unique`);
     if (id !== undefined) ids.add(id);
     if (text !== undefined && tool !== undefined && id !== undefined) requests.push({ id, text, tool: tool === NO_TOOL ? null : tool });
@@ -303,9 +246,9 @@ function parseEmbeddings(value: unknown, problems: Problems): EmbeddingsSettings
     return undefined;
   }
   problems.unknownKeys(value, EMBEDDINGS_KEYS, path);
-  const baseUrl = problems.string(value.baseUrl, `${path}.baseUrl`);
+  const baseUrl = problems.text(value.baseUrl, `${path}.baseUrl`, true);
   if (baseUrl !== undefined && !/^https?:\/\//.test(baseUrl)) problems.add(`${path}.baseUrl`, 'must be an http:// or https:// URL');
-  const model = problems.string(value.model, `${path}.model`);
+  const model = problems.text(value.model, `${path}.model`, true);
   let apiKeyEnv: string | undefined;
   if (value.apiKeyEnv !== undefined) {
     if (typeof value.apiKeyEnv === 'string' && isEnvName(value.apiKeyEnv)) apiKeyEnv = value.apiKeyEnv;
@@ -338,31 +281,10 @@ function parseModel(value: unknown, problems: Problems): RoutingConfig['model'] 
 /** YAML or JSON, through the YAML parser (JSON is YAML); a repeated key is a problem, not a silent overwrite. */
 function parseText(text: string, file: string | undefined): unknown {
   if (text.length > MAX_CONFIG_BYTES) throw invalidConfig([{ path: '(file)', reason: `is over ${MAX_CONFIG_BYTES} characters` }], file);
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { uniqueKeys: true, prettyErrors: false, lineCounter });
-  if (document.errors.length > 0) {
-    throw invalidConfig(
-      document.errors.map((error) => {
-        const where = lineCounter.linePos(error.pos[0]);
-        return { path: '(file)', reason: `is not valid YAML or JSON at line ${where.line}, column ${where.col}: ${error.message}` };
-      }),
-      file,
-    );
-  }
-  try {
-    return document.toJS({ maxAliasCount: 100 }) as unknown;
-  } catch (error) {
-    throw invalidConfig([{ path: '(file)', reason: `cannot be read: ${(error as Error).message}` }], file);
-  }
+  return parseConfigText(text, file ?? null, WHAT);
 }
 
 /** The INVALID_CONFIG error of a routing config: `data.problems` lists every problem, `data.file` the file or null. */
 export function invalidConfig(problems: readonly ConfigProblem[], file: string | undefined): McpctxError {
-  const listed = problems.slice(0, LISTED_PROBLEMS).map(({ path, reason }) => `  - ${path}: ${reason}`);
-  if (problems.length > LISTED_PROBLEMS) listed.push(`  ... and ${problems.length - LISTED_PROBLEMS} more`);
-  const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
-  return new McpctxError('INVALID_CONFIG', `Invalid routing config${file === undefined ? '' : ` ${file}`}: ${count}\n${listed.join('\n')}`, {
-    problems: [...problems],
-    file: file ?? null,
-  });
+  return configError(problems, file ?? null, WHAT);
 }

@@ -4,6 +4,7 @@ import { McpctxError } from '../../errors/index.js';
 import { routingChart } from './_chart.js';
 import type { RoutingReceipt } from './_receipt.js';
 import type { RoutingRun } from '../_run.js';
+import type { AccuracyCell } from '../_score.js';
 
 export const RECEIPT_FILE = 'receipt.json';
 export const REPORT_FILE = 'report.md';
@@ -59,22 +60,9 @@ export function routingMarkdown(run: RoutingRun, options: { chartFile?: string; 
     lines.push('## Routing accuracy', '', 'Right: the right tool (or no tool when none was needed). No tool: a text answer or a declined choice when a tool was needed, counted apart from a wrong tool. Wrong call: a tool called when none was needed. 95% Wilson intervals.', '');
     lines.push(
       table(
-        ['protocol', 'kind', 'size', 'right', 'wrong tool', 'no tool', 'wrong call', 'accuracy', '95% CI', 'prompt tokens', 'tokens/tool', 'first token ms'],
-        run.accuracy.map((cell) => [
-          cell.retriever === null ? cell.protocol : `${cell.protocol} (${cell.retriever})`,
-          cell.kind,
-          String(cell.size),
-          `${cell.counts.right}/${cell.requests}`,
-          String(cell.counts.wrong_tool),
-          String(cell.counts.no_tool),
-          String(cell.counts.wrong_call),
-          cell.accuracy.toFixed(3),
-          `${cell.low.toFixed(2)}-${cell.high.toFixed(2)}`,
-          cell.meanPromptTokens.toFixed(0),
-          cell.tokensPerTool.toFixed(1),
-          cell.meanFirstTokenMs === null ? '-' : cell.meanFirstTokenMs.toFixed(0),
-        ]),
-        new Set([2, 3, 4, 5, 6, 7, 9, 10, 11]),
+        [...ACCURACY_HEADERS],
+        run.accuracy.map(accuracyRow),
+        ACCURACY_NUMERIC_COLUMNS,
       ),
       '',
     );
@@ -95,4 +83,27 @@ export async function writeRoutingOutput(dir: string, receipt: RoutingReceipt): 
     throw new McpctxError('IO', `Cannot write the routing output to ${dir}: ${(error as Error).message}`, { dir }, { cause: error });
   }
   return paths;
+}
+
+/** The accuracy table's columns, shared by this report and the CLI. */
+export const ACCURACY_HEADERS = ['protocol', 'kind', 'size', 'right', 'wrong tool', 'no tool', 'wrong call', 'accuracy', '95% CI', 'prompt tokens', 'tokens/tool', 'first token ms'] as const;
+/** The right-aligned (numeric) columns of ACCURACY_HEADERS, by index. */
+export const ACCURACY_NUMERIC_COLUMNS: ReadonlySet<number> = new Set([2, 3, 4, 5, 6, 7, 9, 10, 11]);
+
+/** One accuracy cell as the row of ACCURACY_HEADERS. */
+export function accuracyRow(cell: AccuracyCell): string[] {
+  return [
+    cell.retriever === null ? cell.protocol : `${cell.protocol} (${cell.retriever})`,
+    cell.kind,
+    String(cell.size),
+    `${cell.counts.right}/${cell.requests}`,
+    String(cell.counts.wrong_tool),
+    String(cell.counts.no_tool),
+    String(cell.counts.wrong_call),
+    cell.accuracy.toFixed(3),
+    `${cell.low.toFixed(2)}-${cell.high.toFixed(2)}`,
+    cell.meanPromptTokens.toFixed(0),
+    cell.tokensPerTool.toFixed(1),
+    cell.meanFirstTokenMs === null ? '-' : cell.meanFirstTokenMs.toFixed(0),
+  ];
 }

@@ -2,4 +2,4 @@
 export { RECEIPT_FORMAT, RECEIPT_VERSION, routingReceipt, type RoutingReceipt } from './_receipt.js';
 export { MAX_RECEIPT_BYTES, verifyRoutingReceipt, verifyRoutingReceiptFile, type ReceiptDifference, type ReceiptVerification } from './_verify.js';
 export { routingChart } from './_chart.js';
-export { CHART_FILE, RECEIPT_FILE, REPORT_FILE, routingMarkdown, writeRoutingOutput } from './_report.js';
+export { ACCURACY_HEADERS, ACCURACY_NUMERIC_COLUMNS, CHART_FILE, RECEIPT_FILE, REPORT_FILE, accuracyRow, routingMarkdown, writeRoutingOutput } from './_report.js';
