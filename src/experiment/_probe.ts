@@ -5,8 +5,8 @@
  */
 import { McpctxError, isMcpctxError } from '../errors/index.js';
 import { isPlainObject } from '../tokens/index.js';
-import { launchFor } from './_config.js';
-import { probeCallFigures } from './_model-facing.js';
+import { launchFor } from './config/index.js';
+import { probeCallFigures } from './receipt/index.js';
 import { ConditionServer } from './_server.js';
 import type { ExperimentConfig, ProbeCall, ProbeRecord, ProbeSpec } from './_types.js';
 

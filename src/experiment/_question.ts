@@ -6,12 +6,10 @@
 import { McpctxError, isMcpctxError } from '../errors/index.js';
 import type { ChatMessage, ChatResponse, ContentBlock, Provider } from '../providers/index.js';
 import { isPlainObject, sha256Hex } from '../tokens/index.js';
-import { finalTextOf, judge } from './_judge.js';
-import { modelFacingFigures, modelFacingText, rawContentFigures } from './_model-facing.js';
-import { questionTotals } from './_report.js';
+import { finalTextOf, judge, modelFacingFigures, modelFacingText, questionTotals, rawContentFigures } from './receipt/index.js';
 import { ConditionServer } from './_server.js';
 import type { Condition, ExperimentConfig, QuestionRecord, Task, ToolCallRecord, TurnRecord } from './_types.js';
-import { launchFor } from './_config.js';
+import { launchFor } from './config/index.js';
 
 export interface QuestionContext {
   config: ExperimentConfig;

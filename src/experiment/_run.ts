@@ -8,16 +8,14 @@
 import { sha256Hex } from '../tokens/index.js';
 import { type McpctxError, isMcpctxError } from '../errors/index.js';
 import type { Provider } from '../providers/index.js';
-import { applyModelOverrides, loadExperimentConfig, type ModelOverrides } from './_config.js';
-import { InputGuard, readInputs, resolveProbe } from './_inputs.js';
+import { InputGuard, applyModelOverrides, loadExperimentConfig, readInputs, resolveProbe, validateTasks, type ModelOverrides } from './config/index.js';
 import { PROBE_NOTE, runProbe } from './_probe.js';
 import { providerFor } from './_provider.js';
 import { newQuestionRecord, runQuestion } from './_question.js';
 import { REPORT_FILE, ReceiptWriter } from './_receipt.js';
-import { buildReport, renderReportMarkdown } from './_report.js';
+import { buildReport, renderReportMarkdown } from './receipt/index.js';
 import { runtimeRecord } from './_runtime.js';
 import { CONDITIONS, type Condition, type ExperimentConfig, type ExperimentReceipt, type QuestionStatus, type StageName } from './_types.js';
-import { validateTasks } from './_validate.js';
 
 export type ExperimentProgress =
   | { type: 'stage'; stage: StageName }

@@ -3,8 +3,6 @@
 // `verifyReceipt` recomputes from its rows alone.
 export * from './_types.js';
 export { runExperiment, type ExperimentProgress, type ExperimentRun, type RunExperimentOptions } from './_run.js';
-export { verifyReceipt, type ReceiptVerification } from './_verify.js';
-export { buildReport, renderReportMarkdown, questionTotals } from './_report.js';
-export { judge } from './_judge.js';
-export { loadExperimentConfig, parseExperimentConfig, applyModelOverrides, type ModelOverrides } from './_config.js';
+export { buildReport, judge, questionTotals, renderReportMarkdown, verifyReceipt, type ReceiptVerification } from './receipt/index.js';
+export { applyModelOverrides, loadExperimentConfig, parseExperimentConfig, type ModelOverrides } from './config/index.js';
 export { RECEIPT_FILE, REPORT_FILE } from './_receipt.js';

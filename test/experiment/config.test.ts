@@ -10,7 +10,7 @@ import {
   launchFor,
   loadExperimentConfig,
   parseExperimentConfig,
-} from '../../src/experiment/_config.js';
+} from '../../src/experiment/config/_config.js';
 import type { ExperimentConfig } from '../../src/experiment/_types.js';
 
 let dir = '';

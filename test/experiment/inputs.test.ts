@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { McpctxError } from '../../src/errors/index.js';
-import { parseExperimentConfig } from '../../src/experiment/_config.js';
-import { InputGuard, compareIds, readInputs, resolveProbe, type ExperimentInputs } from '../../src/experiment/_inputs.js';
+import { parseExperimentConfig } from '../../src/experiment/config/_config.js';
+import { InputGuard, compareIds, readInputs, resolveProbe, type ExperimentInputs } from '../../src/experiment/config/_inputs.js';
 import type { ExperimentConfig } from '../../src/experiment/_types.js';
 
 // Bytes read through readFileSync, to see that an unchanged input is not read again.

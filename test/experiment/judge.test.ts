@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judge } from '../../src/experiment/_judge.js';
+import { judge } from '../../src/experiment/receipt/_judge.js';
 import type { Task, ToolCallRecord, ToolPaths } from '../../src/experiment/_types.js';
 
 const paths: ToolPaths = {

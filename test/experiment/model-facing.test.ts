@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { modelFacingFigures, modelFacingText, rawContentFigures } from '../../src/experiment/_model-facing.js';
+import { modelFacingFigures, modelFacingText, rawContentFigures } from '../../src/experiment/receipt/_model-facing.js';
 import { countTokens, sha256Hex } from '../../src/tokens/index.js';
 
 const result = '{"items":[{"id":"3045","title":"A bug"}],"total_matching":1,"cache":"miss","sourceHash":"abc"}';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport, questionTotals, renderReportMarkdown } from '../../src/experiment/_report.js';
+import { buildReport, questionTotals, renderReportMarkdown } from '../../src/experiment/receipt/_report.js';
 import { RECEIPT_FORMAT } from '../../src/experiment/_types.js';
 import type { Condition, ExperimentReceipt, QuestionRecord, QuestionStatus, Task, ToolCallRecord, TurnRecord } from '../../src/experiment/_types.js';
 

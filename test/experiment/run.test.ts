@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runExperiment, verifyReceipt, type ExperimentReceipt } from '../../src/experiment/index.js';
 import { scriptedProvider, type Provider } from '../../src/providers/index.js';
-import { modelFacingFigures, modelFacingText, rawContentFigures } from '../../src/experiment/_model-facing.js';
+import { modelFacingFigures, modelFacingText, rawContentFigures } from '../../src/experiment/receipt/_model-facing.js';
 import { framesSha256 } from '../../src/experiment/_server.js';
 import { copyDemo, type DemoCopy } from '../support/experiment-demo.js';
 import { markedEnv, waitForNoMarkedProcesses } from '../support/processes.js';

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseExperimentConfig } from '../../src/experiment/_config.js';
-import { readInputs, type ExperimentInputs } from '../../src/experiment/_inputs.js';
+import { parseExperimentConfig } from '../../src/experiment/config/_config.js';
+import { readInputs, type ExperimentInputs } from '../../src/experiment/config/_inputs.js';
 import type { ExperimentConfig } from '../../src/experiment/_types.js';
-import { validateTasks } from '../../src/experiment/_validate.js';
+import { validateTasks } from '../../src/experiment/config/_validate.js';
 
 // The bundled data: 30 PyGithub issues; 9 of them pull requests (3006 3022 3028 3034 3039 3040
 // 3041 3043 3045 in id order, so 3041 is the 7th match, position 6, on the second page of 5).

@@ -2,11 +2,11 @@
 // exchanges, model-facing text and figures from the raw results, the judge's checks, the report.
 // The consistent receipt must pass; each kind of tampered figure must fail, naming its path.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { finalTextOf, judge } from '../../src/experiment/_judge.js';
-import { modelFacingFigures, modelFacingText, probeCallFigures, rawContentFigures } from '../../src/experiment/_model-facing.js';
+import { finalTextOf, judge } from '../../src/experiment/receipt/_judge.js';
+import { modelFacingFigures, modelFacingText, probeCallFigures, rawContentFigures } from '../../src/experiment/receipt/_model-facing.js';
 import { turnRecordOf } from '../../src/experiment/_question.js';
-import { buildReport, questionTotals } from '../../src/experiment/_report.js';
-import { verifyReceipt } from '../../src/experiment/_verify.js';
+import { buildReport, questionTotals } from '../../src/experiment/receipt/_report.js';
+import { verifyReceipt } from '../../src/experiment/receipt/_verify.js';
 import { RECEIPT_FORMAT } from '../../src/experiment/_types.js';
 import type { Condition, ExperimentReceipt, Frame, QuestionRecord, ServerRecord, Task, ToolCallRecord, ToolPaths } from '../../src/experiment/_types.js';
 import { recordTurn, scriptedProvider, type ChatRequest, type ProviderTool, type ScriptedTurn } from '../../src/providers/index.js';

@@ -10,10 +10,10 @@
  *   another kind) refuses only that TASK: it is kept, with what could be read of it, and its
  *   problems go to `validateTasks`, which records it as refused (ok=false) with those reasons.
  */
-import { configError, type ConfigProblem } from '../config/index.js';
-import { type McpctxError } from '../errors/index.js';
-import { isPlainObject } from '../tokens/index.js';
-import { TASK_KINDS, type Task, type TaskKind } from './_types.js';
+import { configError, type ConfigProblem } from '../../config/index.js';
+import { type McpctxError } from '../../errors/index.js';
+import { isPlainObject } from '../../tokens/index.js';
+import { TASK_KINDS, type Task, type TaskKind } from '../_types.js';
 
 export const MAX_TASKS = 200;
 

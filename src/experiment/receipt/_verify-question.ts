@@ -3,14 +3,14 @@
  * replayed from its recorded bytes, each tool call re-derived from the frame that answered it, the
  * totals, and the answer judged again.
  */
-import { isMcpctxError } from '../errors/index.js';
-import { replayResponse, sentToolResults, type ProviderName, type SentToolResult } from '../providers/index.js';
-import { canonicalJson, isPlainObject, sha256Hex } from '../tokens/index.js';
+import { isMcpctxError } from '../../errors/index.js';
+import { replayResponse, sentToolResults, type ProviderName, type SentToolResult } from '../../providers/index.js';
+import { canonicalJson, isPlainObject, sha256Hex } from '../../tokens/index.js';
 import { finalTextOf, isQuestionOutcome, judge, JUDGE_FAILURE_CODES } from './_judge.js';
 import { modelFacingFigures, modelFacingText, rawContentFigures } from './_model-facing.js';
 import { questionTotals } from './_report.js';
 import { shown, type Problems } from './_verify-compare.js';
-import type { Condition, QuestionRecord, ServerRecord, Task, ToolCallRecord, ToolPaths, TurnRecord } from './_types.js';
+import type { Condition, QuestionRecord, ServerRecord, Task, ToolCallRecord, ToolPaths, TurnRecord } from '../_types.js';
 
 export interface Checked {
   questions: number;

@@ -5,12 +5,12 @@
  * says because its bytes say it; the bytes themselves (that they came from a real server and a
  * real model) are the run's word, not something a file can prove.
  */
-import { isPlainObject, sha256Hex } from '../tokens/index.js';
+import { isPlainObject, sha256Hex } from '../../tokens/index.js';
 import { probeCallFigures, rawContentFigures } from './_model-facing.js';
 import { buildReport } from './_report.js';
 import { Problems, shown } from './_verify-compare.js';
 import { verifyQuestion, verifyServer, type Answers, type Checked, type QuestionContext } from './_verify-question.js';
-import { RECEIPT_FORMAT, type Condition, type ExperimentReceipt, type Task } from './_types.js';
+import { RECEIPT_FORMAT, type Condition, type ExperimentReceipt, type Task } from '../_types.js';
 
 export interface ReceiptVerification {
   ok: boolean;

@@ -3,10 +3,10 @@
  * (`--provider`, `--model`, ...), checked by the same rules.
  */
 import { resolve } from 'node:path';
-import { Problems, configError, type ConfigProblem } from '../config/index.js';
-import { credentialsInArgs, isEnvName } from '../mcp/index.js';
-import type { ProviderName } from '../providers/index.js';
-import type { ExperimentConfig, ModelSpec } from './_types.js';
+import { Problems, configError, type ConfigProblem } from '../../config/index.js';
+import { credentialsInArgs, isEnvName } from '../../mcp/index.js';
+import type { ProviderName } from '../../providers/index.js';
+import type { ExperimentConfig, ModelSpec } from '../_types.js';
 
 export const PROVIDER_NAMES: readonly ProviderName[] = ['scripted', 'anthropic', 'openai-compatible'];
 export const DEFAULT_MAX_TOKENS = 1024;

@@ -3,10 +3,10 @@
  * judges with it, and `verifyReceipt` judges again from the receipt alone, so a recorded verdict
  * can only be what these rules make of the recorded answer.
  */
-import { isPlainObject } from '../tokens/index.js';
+import { isPlainObject } from '../../tokens/index.js';
 import { shown as shownUpTo } from './_shown.js';
-import type { ContentBlock } from '../providers/index.js';
-import type { AnswerChecks, Condition, Task, ToolCallRecord, ToolPaths } from './_types.js';
+import type { ContentBlock } from '../../providers/index.js';
+import type { AnswerChecks, Condition, Task, ToolCallRecord, ToolPaths } from '../_types.js';
 
 /** The codes `judge` can fail a question with, in the order they are checked. */
 export const JUDGE_FAILURE_CODES = ['NON_JSON_ANSWER', 'PATH_MISMATCH', 'ANSWER_MISMATCH', 'EVIDENCE_MISSING', 'CAVEAT_MISSING'] as const;

@@ -4,13 +4,13 @@
  * stops the run when any of them changes afterwards.
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, type BigIntStats } from 'node:fs';
-import { configError } from '../config/index.js';
-import { McpctxError } from '../errors/index.js';
-import { compareIds } from '../shape/index.js';
-import { parseFlatRecords } from '../shape/files/index.js';
-import { sha256Hex } from '../tokens/index.js';
+import { configError } from '../../config/index.js';
+import { McpctxError } from '../../errors/index.js';
+import { compareIds } from '../../shape/index.js';
+import { parseFlatRecords } from '../../shape/files/index.js';
+import { sha256Hex } from '../../tokens/index.js';
 import { parseTasks } from './_tasks.js';
-import type { ExperimentConfig, ProbeSpec, SnapshotRecord, Task } from './_types.js';
+import type { ExperimentConfig, ProbeSpec, SnapshotRecord, Task } from '../_types.js';
 
 /** Id order of the records-server (the same function): digit-only ids as numbers, others by code points. */
 export { compareIds };

@@ -5,12 +5,12 @@
  */
 import { stat, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { Problems, childPath, configError, parseConfigText } from '../config/index.js';
-import { McpctxError } from '../errors/index.js';
-import { isEnvName, type LaunchSpec } from '../mcp/index.js';
+import { Problems, childPath, configError, parseConfigText } from '../../config/index.js';
+import { McpctxError } from '../../errors/index.js';
+import { isEnvName, type LaunchSpec } from '../../mcp/index.js';
 import { parseModel } from './_config-model.js';
-import { CONDITIONS, type Condition, type ConditionSpec, type ExperimentConfig, type ProbeSpec, type ToolPaths } from './_types.js';
-import { sha256Hex } from '../tokens/index.js';
+import { CONDITIONS, type Condition, type ConditionSpec, type ExperimentConfig, type ProbeSpec, type ToolPaths } from '../_types.js';
+import { sha256Hex } from '../../tokens/index.js';
 
 export { DEFAULT_MAX_TOKENS, DEFAULT_MODEL_TIMEOUT_MS, MODEL_OVERRIDE_FLAGS, PROVIDER_NAMES, SCRIPTED_MODEL, applyModelOverrides, type ModelOverrides } from './_config-model.js';
 

@@ -4,7 +4,7 @@
  */
 import type { ExperimentInputs } from './_inputs.js';
 import { aTask } from './_tasks.js';
-import type { ExperimentConfig, SnapshotRecord, Task, TaskValidation } from './_types.js';
+import type { ExperimentConfig, SnapshotRecord, Task, TaskValidation } from '../_types.js';
 
 /** Fields every record has; a lookup's detail must be something else, that only the detail call returns. */
 const IDENTITY_FIELDS = ['id', 'revision'];
