@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sha256Hex } from '../tokens/index.js';
+import type { ExperimentReceipt } from './_types.js';
 
 /** The packages whose version can change a recorded byte or token. */
 const RECORDED_PACKAGES = ['@anthropic-ai/sdk', 'openai', 'gpt-tokenizer', 'yaml'] as const;
@@ -15,13 +16,7 @@ const RECORDED_PACKAGES = ['@anthropic-ai/sdk', 'openai', 'gpt-tokenizer', 'yaml
 const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
 
-export interface RuntimeRecord {
-  node: string;
-  mcpctx: string;
-  packages: Record<string, string>;
-  lockfileSha256: string | null;
-  platform: string;
-}
+export type RuntimeRecord = NonNullable<ExperimentReceipt['runtime']>;
 
 export function runtimeRecord(): RuntimeRecord {
   const packages: Record<string, string> = {};
