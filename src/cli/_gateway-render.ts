@@ -1,4 +1,5 @@
-import type { EffectiveRules, GatewayReport, NamePatterns, ToolRules } from '../gateway/index.js';
+import type { EffectiveRules, GatewayReport, NamePatterns, PinListing, ToolRules } from '../gateway/index.js';
+import { printableText } from '../measure/index.js';
 import { formatCount, formatShare, renderTable } from './_table.js';
 
 /** `mcpctx gateway check`: the effective rules, defaults applied, names only for env and headers. */
@@ -82,4 +83,31 @@ export function renderGatewayReport(report: GatewayReport): string {
   ];
   if (report.badLines > 0) summary.push(`${formatCount(report.badLines)} line(s) of ${report.file} were not receipts and were skipped`);
   return `${table}\n${summary.join('\n')}\n`;
+}
+
+/** Pins per upstream: counts, then each pending definition with its changes and the command that approves it. */
+export function renderPins(listing: PinListing): string {
+  const lines: string[] = [];
+  const file = printableText(listing.file, 'note');
+  if (!listing.exists) return `${file}: no pins yet (a gateway writes it at its first contact with each upstream)\n`;
+  for (const target of listing.approved) lines.push(`approved ${printableText(`${target.upstream}/${target.tool}`, 'note')}`);
+  for (const target of listing.rejected) lines.push(`rejected ${printableText(`${target.upstream}/${target.tool}`, 'note')}`);
+  for (const upstream of listing.upstreams) {
+    const name = printableText(upstream.name, 'note');
+    lines.push(`${name}: ${formatCount(upstream.pinned.length)} pinned, ${formatCount(upstream.pending.length)} pending, ${formatCount(upstream.rejected.length)} rejected`);
+    for (const pending of upstream.pending) {
+      const tool = printableText(pending.tool, 'note');
+      const tokens =
+        pending.tokensBefore === null
+          ? formatCount(pending.tokensAfter)
+          : `${formatCount(pending.tokensBefore)} -> ${formatCount(pending.tokensAfter)} (${pending.tokensAfter >= pending.tokensBefore ? '+' : ''}${formatCount(pending.tokensAfter - pending.tokensBefore)})`;
+      lines.push(`  ${tool}: ${pending.kind}, tokens ${tokens}, first seen ${printableText(pending.firstSeenAt, 'note')}`);
+      for (const change of pending.changes) {
+        lines.push(`    ${printableText(change.path, 'note')}: ${printableText(change.before ?? '(absent)', 'note')} -> ${printableText(change.after ?? '(absent)', 'note')}`);
+      }
+      lines.push(`    approve: mcpctx gateway pins ${file} --approve ${printableText(`${upstream.name}/${pending.tool}`, 'note')}`);
+    }
+    if (upstream.rejected.length > 0) lines.push(`  rejected (held): ${upstream.rejected.map((tool) => printableText(tool, 'note')).join(', ')}`);
+  }
+  return `${lines.join('\n')}\n`;
 }

@@ -6,6 +6,7 @@ import {
   configForCommand,
   describeEffectiveRules,
   loadGatewayConfig,
+  managePins,
   readGatewayReport,
   startGateway,
   type GatewayConfig,
@@ -13,7 +14,7 @@ import {
 import { MCPCTX_CLIENT_INFO } from '../mcp/index.js';
 import { EXIT, type CliIo } from './_io.js';
 import { collectEnv, parsePositiveInteger, parseTimeoutMs } from './_parse.js';
-import { renderEffectiveRules, renderGatewayReport } from './_gateway-render.js';
+import { renderEffectiveRules, renderGatewayReport, renderPins } from './_gateway-render.js';
 
 interface GatewayFlags {
   config?: string;
@@ -84,6 +85,32 @@ export function registerGateway(program: Command, io: CliIo, setExit: (code: num
       const config = await loadGatewayConfig(resolve(io.cwd, file));
       const rules = describeEffectiveRules(config);
       io.stdout.write(flags.json ? `${JSON.stringify(rules, null, 2)}\n` : renderEffectiveRules(rules));
+      setExit(EXIT.ok);
+    });
+
+  gateway
+    .command('pins')
+    .summary('tool definitions pinned by hash, and the changes waiting for approval')
+    .description(
+      [
+        'Reads the pin file a gateway with `pin: { file: PATH }` keeps: per upstream, every tool pinned by the sha256 of its canonical JSON (with its o200k tokens and the date), and every definition held back because it changed since it was pinned or was never pinned, with what changed field by field and its tokens before and after.',
+        '--approve NAME... pins the pending definitions named (a tool name, or upstream/tool when two upstreams have one pending); --approve-all pins every one; --reject NAME... keeps a definition held without proposing it again until it changes. The file is rewritten atomically; a running gateway applies it at its next catalog check (a restart, or the upstream\'s list_changed).',
+        'Exit codes: 0 done; 2 a name that is unknown or ambiguous (nothing changed); 3 the file cannot be read or written (a gateway holds every tool back while it cannot read it).',
+      ].join('\n\n'),
+    )
+    .argument('<file>', 'the pin file')
+    .option('--approve <names...>', 'pin these pending definitions')
+    .option('--approve-all', 'pin every pending definition')
+    .option('--reject <names...>', 'keep these pending definitions held, without proposing them again')
+    .option('--json', 'print the pins and pending changes as JSON')
+    .action(async (file: string, flags: { approve?: string[]; approveAll?: boolean; reject?: string[]; json?: boolean }) => {
+      const listing = await managePins({
+        file: resolve(io.cwd, file),
+        ...(flags.approve === undefined ? {} : { approve: flags.approve }),
+        ...(flags.reject === undefined ? {} : { reject: flags.reject }),
+        approveAll: flags.approveAll === true,
+      });
+      io.stdout.write(flags.json ? `${JSON.stringify(listing, null, 2)}\n` : renderPins(listing));
       setExit(EXIT.ok);
     });
 

@@ -78,3 +78,17 @@ export {
   runQuery,
   selectPath,
 } from './results/index.js';
+export {
+  PIN_FILE_FORMAT,
+  checkCatalog,
+  managePins,
+  readPinFile,
+  toolFingerprint,
+  writePinFile,
+  type CatalogCheck,
+  type FieldChange,
+  type HeldTool,
+  type PinFile,
+  type PinListing,
+  type PinMode,
+} from './trust/index.js';

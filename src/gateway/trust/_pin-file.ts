@@ -1,0 +1,83 @@
+/**
+ * The pin file on disk. Read: absent is an empty file (first contact everywhere); anything that
+ * cannot be read or is not a pin file is `unreadable`, and the caller fails closed (every tool
+ * held), never re-trusts. Written whole, through a temporary file renamed over it, so a crash or a
+ * concurrent reader never meets half a file.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { McpctxError } from '../../errors/index.js';
+import { isPlainObject } from '../../tokens/index.js';
+import { PIN_FILE_FORMAT, emptyPinFile, type PinFile } from './_pins.js';
+
+/** A pin file is small; one this big is not one. */
+export const MAX_PIN_FILE_BYTES = 64 * 1024 * 1024;
+
+export type PinFileRead = { status: 'read' | 'absent'; pins: PinFile } | { status: 'unreadable'; reason: string };
+
+export async function readPinFile(file: string): Promise<PinFileRead> {
+  let text: string;
+  try {
+    const bytes = await readFile(file);
+    if (bytes.length > MAX_PIN_FILE_BYTES) return { status: 'unreadable', reason: `it is ${bytes.length} bytes, over ${MAX_PIN_FILE_BYTES}` };
+    text = bytes.toString('utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'absent', pins: emptyPinFile() };
+    return { status: 'unreadable', reason: (error as Error).message };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { status: 'unreadable', reason: `it is not JSON (${(error as Error).message})` };
+  }
+  const problem = pinFileProblem(value);
+  if (problem !== undefined) return { status: 'unreadable', reason: problem };
+  return { status: 'read', pins: value as PinFile };
+}
+
+export async function writePinFile(file: string, pins: PinFile): Promise<void> {
+  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(temporary, `${JSON.stringify(pins, null, 2)}\n`, { mode: 0o600 });
+    await rename(temporary, file);
+  } catch (error) {
+    await unlink(temporary).catch(() => {});
+    throw new McpctxError('IO', `Cannot write the pin file ${file}: ${(error as Error).message}`, { file }, { cause: error });
+  }
+}
+
+/** Why a parsed value is not a pin file, or undefined when it is one. */
+function pinFileProblem(value: unknown): string | undefined {
+  if (!isPlainObject(value)) return 'it is not a JSON object';
+  if (value.format !== PIN_FILE_FORMAT) return `its format is ${JSON.stringify(value.format)}, not ${JSON.stringify(PIN_FILE_FORMAT)}`;
+  if (!isPlainObject(value.upstreams)) return 'it has no upstreams object';
+  for (const [upstream, entry] of Object.entries(value.upstreams)) {
+    const where = `upstream ${JSON.stringify(upstream)}`;
+    if (!isPlainObject(entry) || !isPlainObject(entry.tools) || !isPlainObject(entry.pending) || !isPlainObject(entry.rejected)) {
+      return `${where} lacks its tools, pending or rejected object`;
+    }
+    for (const [tool, pin] of Object.entries(entry.tools)) {
+      if (!isPlainObject(pin) || !isSha256(pin.sha256) || !isCount(pin.tokens) || typeof pin.pinnedAt !== 'string' || !('definition' in pin)) {
+        return `${where}: the pin of ${JSON.stringify(tool)} is not {sha256, tokens, pinnedAt, definition}`;
+      }
+    }
+    for (const [tool, pending] of Object.entries(entry.pending)) {
+      if (!isPlainObject(pending) || (pending.kind !== 'new' && pending.kind !== 'changed') || !isSha256(pending.sha256) || !isCount(pending.tokens)) {
+        return `${where}: the pending entry of ${JSON.stringify(tool)} is malformed`;
+      }
+    }
+    for (const [tool, sha256] of Object.entries(entry.rejected)) {
+      if (!isSha256(sha256)) return `${where}: the rejected entry of ${JSON.stringify(tool)} is not a sha256`;
+    }
+  }
+  return undefined;
+}
+
+function isSha256(value: unknown): boolean {
+  return typeof value === 'string' && /^[0-9a-f]{64}$/.test(value);
+}
+
+function isCount(value: unknown): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}

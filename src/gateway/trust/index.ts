@@ -1,0 +1,23 @@
+// Gateway trust: tool definitions pinned by hash and approved by the user (pins).
+export {
+  PIN_FILE_FORMAT,
+  allPending,
+  approvePending,
+  checkCatalog,
+  emptyPinFile,
+  fieldChanges,
+  rejectPending,
+  resolvePending,
+  toolFingerprint,
+  type CatalogCheck,
+  type FieldChange,
+  type HeldTool,
+  type PendingTool,
+  type PinFile,
+  type PinMode,
+  type PinTarget,
+  type ToolPin,
+  type UpstreamPins,
+} from './_pins.js';
+export { MAX_PIN_FILE_BYTES, readPinFile, writePinFile, type PinFileRead } from './_pin-file.js';
+export { managePins, type ManagePinsOptions, type PinListing } from './_manage-pins.js';
