@@ -36,6 +36,8 @@ export class Tools {
   private building: Promise<{ catalog: Catalog; unavailable: Record<string, string> }> | undefined;
   private index: { catalog: Catalog; index: ToolIndex } | undefined;
   private readonly discovered = new Set<string>();
+  /** With pins: the tools each upstream offered that are not trusted, and why (by upstream, then own name). */
+  private held = new Map<string, Map<string, string>>();
   private offloaded = false;
 
   constructor(context: SessionContext) {
@@ -138,6 +140,11 @@ export class Tools {
     if (denied) return { refusal: deniedText(name), upstream: denied.upstream };
     const split = splitVisibleName(this.context.services.config, name);
     if (!split) throw new RpcFailure(-32602, `Unknown tool: ${name}`);
+    if (this.context.services.pins !== undefined) {
+      // With pins nothing unlisted is relayed: a held tool is refused with why, any other name as not trusted.
+      const why = this.held.get(split.upstream)?.get(split.ownName) ?? `it is not among the tools of ${split.upstream} the gateway trusts. The call was not sent.`;
+      return { refusal: `${name} cannot be called: ${why}`, upstream: split.upstream };
+    }
     if (!isToolAllowed(this.context.services.config, split.upstream, split.ownName, name)) {
       return { refusal: deniedText(name), upstream: split.upstream };
     }
@@ -211,6 +218,7 @@ export class Tools {
     const deadline = new Deadline(services.timeouts.requestMs, 'tools/list');
     const unavailable: Record<string, string> = {};
     const lists: UpstreamTools[] = [];
+    const held = new Map<string, Map<string, string>>();
     for (const upstream of this.context.upstreams.values()) {
       if (upstream.failure) {
         unavailable[upstream.name] = upstream.failure.message;
@@ -219,7 +227,11 @@ export class Tools {
       if (!upstream.initialized || !('tools' in upstream.capabilities)) continue;
       try {
         const collected = await collectList(upstream, 'tools/list', 'tools', deadline);
-        lists.push({ upstream: upstream.name, tools: collected.items, onlyPage: collected.onlyPage });
+        const pinned = await services.pins?.filter(upstream.name, collected.items);
+        if (pinned !== undefined) held.set(upstream.name, pinned.held);
+        // A page with held tools in it cannot be passed through as it came.
+        const onlyPage = pinned === undefined || pinned.held.size === 0 ? collected.onlyPage : undefined;
+        lists.push({ upstream: upstream.name, tools: pinned?.trusted ?? collected.items, onlyPage });
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         // With one upstream its failure is the answer; with several the others still serve.
@@ -228,6 +240,7 @@ export class Tools {
         services.log(`${upstream.name}: tools/list failed: ${message}`);
       }
     }
+    this.held = held;
     const reserved = [READ_RESULT, ...(services.config.search.enabled ? [SEARCH_TOOL_NAME] : [])];
     const catalog = buildCatalog(services.config, lists, reserved, (tool) =>
       toolRulesFor(services.config, tool.visibleName)?.pageTokens === undefined ? tool.definition : services.shaper.withCursorParameter(tool.definition),

@@ -3,6 +3,7 @@ import type { CursorCodec } from '../shape/index.js';
 import type { GatewayConfig, ResolvedUpstream } from './config/index.js';
 import type { ReceiptWriter } from './receipts/index.js';
 import type { ResultShaper } from './results/index.js';
+import type { PinStore } from './trust/index.js';
 import type { Upstream } from './_upstream.js';
 
 type JsonObject = Record<string, unknown>;
@@ -20,6 +21,8 @@ export interface SessionServices {
   /** One line on the gateway's stderr. */
   readonly log: (line: string) => void;
   readonly serverInfo: { readonly name: string; readonly version: string };
+  /** Tool pins (config `pin`): only trusted tools are listed and called. */
+  readonly pins: PinStore | undefined;
 }
 
 /** What the method handlers of one session see of it. */

@@ -159,3 +159,20 @@ describe('mcpctx gateway pins', () => {
     expect(corrupt.stderr).toMatch(/holds every tool back/);
   });
 });
+
+describe('the pin config key', () => {
+  it('reads pin.file relative to the config and pin.mode (tofu by default); refuses unknown keys and modes', async () => {
+    const { parseGatewayConfig } = await import('../../src/gateway/index.js');
+    const servers = { mcpServers: { gh: { command: 'node', args: ['x.js'] } } };
+    const config = parseGatewayConfig(JSON.stringify({ ...servers, pin: { file: 'pins.json' } }), { file: join(dir, 'gateway.json') });
+    expect(config.pin).toEqual({ file: join(dir, 'pins.json'), mode: 'tofu' });
+    expect(parseGatewayConfig(JSON.stringify({ ...servers, pin: { file: '/p.json', mode: 'strict' } })).pin?.mode).toBe('strict');
+    let problems: Array<{ path: string }> = [];
+    try {
+      parseGatewayConfig(JSON.stringify({ ...servers, pin: { mode: 'trusting', colour: 1 } }));
+    } catch (error) {
+      problems = (error as { data: { problems: Array<{ path: string }> } }).data.problems;
+    }
+    expect(problems.map((problem) => problem.path).sort()).toEqual(['pin.colour', 'pin.file', 'pin.mode']);
+  });
+});

@@ -61,7 +61,15 @@ export interface GatewayConfig {
   readonly search: SearchSettings;
   /** By the name the client sees; a null-prototype map, so "constructor" is never a rule. */
   readonly tools: Readonly<Record<string, ToolRules>>;
+  /** Tool pins: absent, every tool is trusted as listed. */
+  readonly pin?: PinSettings;
   readonly file?: string;
+}
+
+/** `pin`: where the pins are kept, and whether a first contact is trusted (`tofu`) or held (`strict`). */
+export interface PinSettings {
+  readonly file: string;
+  readonly mode: 'tofu' | 'strict';
 }
 
 export type { ConfigProblem } from '../../config/index.js';

@@ -5,7 +5,7 @@ import { McpctxError } from '../../errors/index.js';
 import type { LaunchSpec } from '../../mcp/index.js';
 import { isPlainObject } from '../../tokens/index.js';
 import { parseNamePatterns, parseSearch, parseToolRules, type Naming } from './_config-rules.js';
-import { DEFAULT_CAP_TOKENS, DEFAULT_SEPARATOR, type GatewayConfig } from './_config-types.js';
+import { DEFAULT_CAP_TOKENS, DEFAULT_SEPARATOR, type GatewayConfig, type PinSettings } from './_config-types.js';
 import { SERVER_NAME, parseServers } from './_config-upstreams.js';
 
 /** A config is a few kilobytes; anything this big is not one. */
@@ -13,7 +13,8 @@ export const MAX_CONFIG_BYTES = 1024 * 1024;
 /** The error's message opens `Invalid gateway config <file>`. */
 const WHAT = 'gateway config';
 
-const TOP_KEYS = ['mcpServers', 'allow', 'deny', 'capTokens', 'offload', 'search', 'tools', 'separator'];
+const TOP_KEYS = ['mcpServers', 'allow', 'deny', 'capTokens', 'offload', 'search', 'tools', 'separator', 'pin'];
+const PIN_KEYS = ['file', 'mode'];
 
 /**
  * Parses and checks a gateway config, YAML or JSON (JSON may have comments and trailing commas,
@@ -47,6 +48,7 @@ export function parseGatewayConfig(text: string, options: { file?: string } = {}
     capTokens: document.capTokens === undefined ? DEFAULT_CAP_TOKENS : (problems.integer(document.capTokens, 'capTokens', 50, 10_000_000) ?? DEFAULT_CAP_TOKENS),
     offload: document.offload === undefined ? true : (problems.boolean(document.offload, 'offload') ?? true),
     search: parseSearch(document.search, problems, naming),
+    ...parsePin(document.pin, problems, file === undefined ? undefined : dirname(resolve(file))),
     tools: parseToolRules(document.tools, problems, naming),
     ...(file === undefined ? {} : { file }),
   };
@@ -112,4 +114,16 @@ function gatewaySyntax(text: string, file: string | undefined): ConfigSyntax {
 
 function invalidConfig(problems: readonly ConfigProblem[], file: string | undefined): McpctxError {
   return configError(problems, file ?? null, WHAT);
+}
+
+/** `pin: { file, mode }`: the pin file (relative to the config's folder) and how a first contact is treated. */
+function parsePin(value: unknown, problems: Problems, baseDir: string | undefined): { pin?: PinSettings } {
+  if (value === undefined) return {};
+  const given = problems.mapping(value, 'pin', 'file and mode');
+  if (given === undefined) return {};
+  problems.unknownKeys(given, PIN_KEYS, 'pin');
+  const file = problems.text(given.file, 'pin.file', true);
+  const mode = given.mode === undefined ? 'tofu' : problems.oneOf(given.mode, 'pin.mode', ['tofu', 'strict'] as const);
+  if (file === undefined || mode === undefined) return {};
+  return { pin: { file: baseDir === undefined ? resolve(file) : resolve(baseDir, file), mode } };
 }

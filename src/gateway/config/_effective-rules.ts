@@ -1,5 +1,5 @@
 import { redactArgs } from '../../mcp/index.js';
-import type { GatewayConfig, NamePatterns, SearchSettings, ToolRules } from './_config-types.js';
+import type { GatewayConfig, NamePatterns, PinSettings, SearchSettings, ToolRules } from './_config-types.js';
 import { referencedNames } from './_env-templates.js';
 import { isNamespaced, splitVisibleName } from './_name-patterns.js';
 
@@ -43,6 +43,8 @@ export interface EffectiveRules {
   readonly capTokens: number;
   readonly offload: boolean;
   readonly search: SearchSettings;
+  /** Tool pins: null when off (every tool trusted as listed). */
+  readonly pin: PinSettings | null;
   /** Sorted by name. */
   readonly tools: readonly EffectiveToolRules[];
 }
@@ -83,6 +85,7 @@ export function describeEffectiveRules(config: GatewayConfig): EffectiveRules {
     capTokens: config.capTokens,
     offload: config.offload,
     search: { enabled: config.search.enabled, topK: config.search.topK, pinned: [...config.search.pinned] },
+    pin: config.pin === undefined ? null : { file: config.pin.file, mode: config.pin.mode },
     tools,
   };
 }

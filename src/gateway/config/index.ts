@@ -10,6 +10,7 @@ export {
   type HttpUpstream,
   type NamePatterns,
   type ResolvedUpstream,
+  type PinSettings,
   type SearchSettings,
   type StdioUpstream,
   type ToolRules,

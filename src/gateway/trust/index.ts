@@ -21,3 +21,4 @@ export {
 } from './_pins.js';
 export { MAX_PIN_FILE_BYTES, readPinFile, writePinFile, type PinFileRead } from './_pin-file.js';
 export { managePins, type ManagePinsOptions, type PinListing } from './_manage-pins.js';
+export { PinStore, type PinFilter } from './_pin-store.js';
