@@ -26,7 +26,7 @@ export interface ToolScan {
 export interface ScanLimits {
   /** Deepest nesting walked (the tool object is depth 0); deeper values are not scanned. */
   maxDepth: number;
-  /** Values (strings, numbers, objects, arrays, property names excluded) walked per tool; the rest are not scanned. */
+  /** Values (strings, numbers, objects, arrays) and property names walked per tool; the rest are not scanned. */
   maxValues: number;
 }
 
@@ -68,6 +68,8 @@ interface Pending {
   value: unknown;
   path: readonly Segment[];
   depth: number;
+  /** The value is the property name at the end of `path`, not what it holds. */
+  isKey?: true;
 }
 
 /**
@@ -91,7 +93,7 @@ export function scanTool(tool: unknown, limits: ScanLimits = DEFAULT_SCAN_LIMITS
     values += 1;
     const { value, path, depth } = next;
     if (typeof value === 'string') {
-      findings.push(...scanText(value, renderPath(path)));
+      findings.push(...scanText(value, next.isKey ? `${renderPath(path)}~` : renderPath(path)));
       continue;
     }
     if (typeof value !== 'object' || value === null) continue;
@@ -105,7 +107,8 @@ export function scanTool(tool: unknown, limits: ScanLimits = DEFAULT_SCAN_LIMITS
       value.forEach((child, index) => children.push({ value: child, path: [...path, index], depth: depth + 1 }));
     } else if (isPlainObject(value)) {
       for (const [key, child] of Object.entries(value)) {
-        findings.push(...scanText(key, `${renderPath([...path, key])}~`));
+        // The name first, then what it holds: findings read in the definition's order.
+        children.push({ value: key, path: [...path, key], depth: depth + 1, isKey: true });
         children.push({ value: child, path: [...path, key], depth: depth + 1 });
       }
     }
