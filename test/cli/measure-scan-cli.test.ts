@@ -37,6 +37,7 @@ describe('measure --scan', () => {
     expect(report).toContain('      Recipient\\u{200B}\n');
     // A hostile tool name is shown escaped, never as live control characters.
     expect(report).toContain('  evil\\u{1B}[31m\\u{202E}\n    MCP-H002 name:');
+    // eslint-disable-next-line no-control-regex -- control characters are what must be absent
     expect(run.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u200b]/);
     expect(report).not.toContain('fine_tool');
   });
