@@ -20,6 +20,7 @@ import {
 import { DECLARABLE_CAPABILITIES, DEFAULT_PROTOCOL_VERSION, checkRemoteSpec, type RemoteSpec } from '../mcp/index.js';
 import { DEFAULT_CLAUDE_KEY_ENV, claudeCounter, type ClaudeFlags } from './_claude.js';
 import { EXIT, type CliIo } from './_io.js';
+import { renderScan, scanMeasurement } from './_scan-report.js';
 import { formatCount, formatShare, renderTable } from './_table.js';
 import { MALFORMED_HEADER, collectEnv, collectHeader, parseCapabilities, parsePositiveInteger, parseTimeoutMs } from './_parse.js';
 
@@ -38,6 +39,7 @@ interface MeasureFlags extends ClaudeFlags {
   cwd?: string;
   name?: string;
   recordArgs?: boolean;
+  scan?: boolean;
 }
 
 export function registerMeasure(program: Command, io: CliIo, setExit: (code: number) => void): void {
@@ -53,6 +55,7 @@ export function registerMeasure(program: Command, io: CliIo, setExit: (code: num
         'The default name is the npm package with its scope (@eslint/mcp: eslint-mcp), else the script or command name. --out never replaces the measurement of another server (another command or arguments) under the same name: it refuses before measuring; pass --name. With --servers, each result is written as soon as it is known.',
         '--servers FILE takes a YAML or JSON list of servers, or an MCP client config with an "mcpServers" map (Claude Desktop, Cursor; VS Code\'s "servers" map too). An entry with url instead of command is a remote server: headers is a map of Header-Name: ENV_VAR_NAME (the variable\'s name, never the value), type sse forces HTTP+SSE, http or streamable-http streamable HTTP; without type the transport is detected.',
         'Claude divergence (method tools-delta/v1): --claude-model M projects the capture onto the three fields an Anthropic tool has (name, description, input_schema), asks count_tokens for a one-token message with and without those tools, and records the difference as claudeTokens in a claude block of measurement.json, beside the field-selection share (o200k of the projection against the whole capture) and the model id. The key is read from ANTHROPIC_API_KEY (or the variable --claude-key-env names) and is never printed or written; without it the flag is a usage error. --claude-base-url points at another endpoint (a proxy, a test server).',
+        '--scan also runs the poisoning scan (rules MCP-P/H/E/S, see the README) over every string of every tool as captured and prints the findings per tool (rule id, path, reason, excerpt); with --json each measurement gains a scan field. It is heuristic, and findings never change the exit code.',
         'Exit codes: 0 measured; 2 usage error (also a missing servers file, a name taken by another server, or --claude-model without a key); 3 a server could not be measured (its status says why), or count_tokens failed.',
       ].join('\n\n'),
     )
@@ -81,6 +84,7 @@ export function registerMeasure(program: Command, io: CliIo, setExit: (code: num
     .option('--cwd <dir>', 'working directory of the server')
     .option('--name <label>', 'label for the table and the output folder')
     .option('--record-args', 'record the server arguments as given, credential-looking values included')
+    .option('--scan', 'also scan every tool definition for poisoning (instructions aimed at the model, hidden Unicode, base64 runs)')
     .option('--claude-model <model>', 'also measure what the tools add to an Anthropic request on this model (count_tokens; tools-delta/v1)')
     .option('--claude-key-env <NAME>', 'with --claude-model: the environment variable holding the Anthropic API key', DEFAULT_CLAUDE_KEY_ENV)
     .option('--claude-base-url <url>', 'with --claude-model: the Messages API base URL (default https://api.anthropic.com)')
@@ -107,8 +111,11 @@ async function runMeasure(server: string[], flags: MeasureFlags, io: CliIo): Pro
     // Written at once, so an interrupted list keeps everything measured so far.
     if (out !== undefined) io.stderr.write(`wrote ${await writeMeasurement(out, measurement)}\n`);
   }
+  // Findings are information: they are printed, never turned into an exit code.
+  const scans = flags.scan ? measurements.map(scanMeasurement) : undefined;
   if (flags.json) {
-    io.stdout.write(`${JSON.stringify(flags.servers ? measurements : measurements[0], null, 2)}\n`);
+    const shown = scans === undefined ? measurements : measurements.map((measurement, index) => ({ ...measurement, scan: scans[index] ?? null }));
+    io.stdout.write(`${JSON.stringify(flags.servers ? shown : shown[0], null, 2)}\n`);
   } else {
     io.stdout.write(summaryTable(measurements));
     for (const measurement of measurements) {
@@ -125,6 +132,7 @@ async function runMeasure(server: string[], flags: MeasureFlags, io: CliIo): Pro
       );
     }
     if (only?.perTool && only.perTool.length > 0) io.stdout.write(`\n${perToolTable(only)}`);
+    if (scans !== undefined) measurements.forEach((measurement, index) => io.stdout.write(`\n${renderScan(measurement, scans[index] ?? null)}`));
     if (only?.stderrTail) io.stdout.write(`\nstderr (last ${only.stderrTail.length} chars):\n${only.stderrTail.trimEnd()}\n`);
   }
   const allMeasured = measurements.every((measurement) => measurement.status === 'measured' || measurement.status === 'dynamic');

@@ -21,7 +21,7 @@ const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const PURE_ENTRIES: readonly string[] = ['mcpctx/tokens', 'mcpctx/shape', 'mcpctx/optimizer', 'mcpctx/toolsearch'];
 
 /** Folders that are no public entry but are imported by pure code, or meant to be: by their index file. */
-const PURE_FOLDERS: readonly string[] = ['src/config/index.ts'];
+const PURE_FOLDERS: readonly string[] = ['src/config/index.ts', 'src/gateway/trust/scan/index.ts'];
 
 /** Built-ins (with or without `node:`) and packages a pure entry must not reach. */
 const FORBIDDEN_BUILTINS: ReadonlySet<string> = new Set(['child_process', 'fs', 'fs/promises', 'net', 'http', 'worker_threads']);

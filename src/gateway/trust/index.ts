@@ -1,4 +1,5 @@
-// Gateway trust: tool definitions pinned by hash and approved by the user (pins).
+// Gateway trust: tool definitions pinned by hash and approved by the user (pins), and the
+// poisoning scan of every string in a definition (pure, in scan/).
 export {
   PIN_FILE_FORMAT,
   allPending,
@@ -22,3 +23,4 @@ export {
 export { MAX_PIN_FILE_BYTES, readPinFile, writePinFile, type PinFileRead } from './_pin-file.js';
 export { managePins, type ManagePinsOptions, type PinListing } from './_manage-pins.js';
 export { PinStore, type PinFilter } from './_pin-store.js';
+export * from './scan/index.js';

@@ -1,0 +1,13 @@
+// The poisoning scan of tool definitions: rules as data and a scanner over every string. Pure: no I/O, no processes.
+export { POISONING_RULES, SCAN_LIMIT_RULE_ID, type PoisoningRule, type PoisoningRuleKind } from './_rules.js';
+export {
+  DEFAULT_SCAN_LIMITS,
+  MAX_EXCERPT_CHARS,
+  escapeHidden,
+  scanCatalog,
+  scanText,
+  scanTool,
+  type Finding,
+  type ScanLimits,
+  type ToolScan,
+} from './_scan.js';
