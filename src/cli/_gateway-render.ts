@@ -103,6 +103,9 @@ export function renderPins(listing: PinListing): string {
           ? formatCount(pending.tokensAfter)
           : `${formatCount(pending.tokensBefore)} -> ${formatCount(pending.tokensAfter)} (${pending.tokensAfter >= pending.tokensBefore ? '+' : ''}${formatCount(pending.tokensAfter - pending.tokensBefore)})`;
       lines.push(`  ${tool}: ${pending.kind}, tokens ${tokens}, first seen ${printableText(pending.firstSeenAt, 'note')}`);
+      for (const finding of pending.findings) {
+        lines.push(`    scan ${finding.ruleId} at ${printableText(finding.path, 'note')}: ${printableText(finding.reason, 'note')}: ${printableText(finding.excerpt, 'note')}`);
+      }
       for (const change of pending.changes) {
         lines.push(`    ${printableText(change.path, 'note')}: ${printableText(change.before ?? '(absent)', 'note')} -> ${printableText(change.after ?? '(absent)', 'note')}`);
       }

@@ -5,6 +5,7 @@
  */
 import { McpctxError } from '../../errors/index.js';
 import { readPinFile, writePinFile } from './_pin-file.js';
+import { scanTool, type Finding } from './scan/index.js';
 import { allPending, approvePending, fieldChanges, rejectPending, resolvePending, type FieldChange, type PinFile, type PinTarget } from './_pins.js';
 
 export interface PinListing {
@@ -14,7 +15,16 @@ export interface PinListing {
   upstreams: Array<{
     name: string;
     pinned: Array<{ tool: string; sha256: string; tokens: number; pinnedAt: string }>;
-    pending: Array<{ tool: string; kind: 'new' | 'changed'; tokensBefore: number | null; tokensAfter: number; firstSeenAt: string; changes: FieldChange[] }>;
+    pending: Array<{
+      tool: string;
+      kind: 'new' | 'changed';
+      tokensBefore: number | null;
+      tokensAfter: number;
+      firstSeenAt: string;
+      changes: FieldChange[];
+      /** What the poisoning scan finds in the pending definition: read before approving. */
+      findings: Finding[];
+    }>;
     rejected: string[];
   }>;
   /** What this run changed: the targets approved and rejected (empty for a listing). */
@@ -67,6 +77,7 @@ function listing(file: string, exists: boolean, pins: PinFile): Omit<PinListing,
         tokensAfter: pending.tokens,
         firstSeenAt: pending.firstSeenAt,
         changes: fieldChanges(entry.tools[tool]?.definition, pending.definition),
+        findings: scanTool(pending.definition),
       })),
       rejected: Object.keys(entry.rejected),
     })),
