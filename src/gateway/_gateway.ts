@@ -12,6 +12,7 @@ import type { SessionServices } from './_session-types.js';
 import { PinStore } from './trust/index.js';
 import { ResultShaper } from './results/index.js';
 import { StdioFront } from './front/index.js';
+import { SchemaCache } from './trust/index.js';
 
 export type GatewayFront =
   | { readonly kind: 'stdio'; readonly input: Readable; readonly output: Writable }
@@ -75,6 +76,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     shaper: new ResultShaper({ store, key: options.key }),
     receipts,
     listCodec: new CursorCodec(options.key ? { key: options.key } : {}),
+    argumentSchemas: new SchemaCache(),
     timeouts: {
       startupMs: options.startupTimeoutMs ?? DEFAULT_TIMEOUTS.startupMs,
       requestMs: options.requestTimeoutMs ?? DEFAULT_TIMEOUTS.requestMs,

@@ -19,8 +19,11 @@ import { collectList } from './_pages.js';
 import type { Receipt, ReceiptAction } from './receipts/index.js';
 import { type ClientCall, RpcFailure, type SessionContext } from './_session-types.js';
 import { READ_RESULT_TOOL as READ_RESULT, type ResultContext, type ShapeOutcome } from './results/index.js';
+import { ArgumentChecker, argumentRefusalText } from './trust/index.js';
 
 type JsonObject = Record<string, unknown>;
+/** One catalog as built for a session, with the argument checks against its schemas. */
+type Built = { catalog: Catalog; unavailable: Record<string, string>; checker: ArgumentChecker };
 
 /** Tools per `tools/list` page the gateway sends; more than that and the client pages. */
 export const TOOLS_PAGE_SIZE = 128;
@@ -33,7 +36,7 @@ const LIST_QUERY = 'tools/list';
  */
 export class Tools {
   private readonly context: SessionContext;
-  private building: Promise<{ catalog: Catalog; unavailable: Record<string, string> }> | undefined;
+  private building: Promise<Built> | undefined;
   private index: { catalog: Catalog; index: ToolIndex } | undefined;
   private readonly discovered = new Set<string>();
   /** With pins: the tools each upstream offered that are not trusted, and why (by upstream, then own name). */
@@ -86,7 +89,7 @@ export class Tools {
       return this.finish(started, null, name, call, services.shaper.readResult(args, { sessionId, capTokens: services.config.capTokens }));
     }
     if (name === SEARCH_TOOL_NAME && services.config.search.enabled) return this.search(started, call, args);
-    const { catalog } = await this.catalog();
+    const { catalog, checker } = await this.catalog();
     const target = catalog.byName.get(name) ?? this.unlisted(catalog, name);
     if ('refusal' in target) {
       const result = toolErrorResult(target.refusal);
@@ -101,6 +104,12 @@ export class Tools {
     };
     const continued = services.shaper.continuation(args, ctx);
     if (continued) return this.finish(started, target.upstream, name, call, continued);
+    const checked = checker.check(name, call.params?.arguments);
+    if (!checked.ok) {
+      const result = { ...toolErrorResult(argumentRefusalText(name, checked.problems)), _meta: { 'mcpctx/argumentProblems': checked.problems } };
+      const note = 'arguments do not match the inputSchema';
+      return this.finish(started, target.upstream, name, call, { result, action: 'refused', upstreamTokens: 0, deliveredTokens: resultTokens(result), note });
+    }
     const upstream = this.context.upstreams.get(target.upstream);
     const params = name === target.ownName ? call.params : { ...call.params, name: target.ownName };
     let raw: unknown;
@@ -205,7 +214,7 @@ export class Tools {
     return tools;
   }
 
-  private catalog(): Promise<{ catalog: Catalog; unavailable: Record<string, string> }> {
+  private catalog(): Promise<Built> {
     this.building ??= this.build().catch((error: unknown) => {
       this.building = undefined;
       throw error;
@@ -213,7 +222,7 @@ export class Tools {
     return this.building;
   }
 
-  private async build(): Promise<{ catalog: Catalog; unavailable: Record<string, string> }> {
+  private async build(): Promise<Built> {
     const { services } = this.context;
     const deadline = new Deadline(services.timeouts.requestMs, 'tools/list');
     const unavailable: Record<string, string> = {};
@@ -245,7 +254,19 @@ export class Tools {
     const catalog = buildCatalog(services.config, lists, reserved, (tool) =>
       toolRulesFor(services.config, tool.visibleName)?.pageTokens === undefined ? tool.definition : services.shaper.withCursorParameter(tool.definition),
     );
-    return { catalog, unavailable };
+    // Checked against the definitions the client saw (the gateway's cursor parameter included).
+    const checker = new ArgumentChecker(
+      catalog.tools.map((tool) => ({ name: tool.visibleName, inputSchema: tool.definition.inputSchema })),
+      services.argumentSchemas,
+    );
+    // Compiled off the request path; a schema that does not compile is said once, never fatal.
+    void checker.compileAll().then(
+      (unchecked) => {
+        for (const { tool, error } of unchecked) services.log(`${tool}: its inputSchema does not compile, so its calls pass unchecked: ${error}`);
+      },
+      (error: unknown) => services.log(`argument checks: ${error instanceof Error ? error.message : String(error)}`),
+    );
+    return { catalog, unavailable, checker };
   }
 }
 

@@ -3,7 +3,7 @@ import type { CursorCodec } from '../shape/index.js';
 import type { GatewayConfig, ResolvedUpstream } from './config/index.js';
 import type { ReceiptWriter } from './receipts/index.js';
 import type { ResultShaper } from './results/index.js';
-import type { PinStore } from './trust/index.js';
+import type { PinStore, SchemaCache } from './trust/index.js';
 import type { Upstream } from './_upstream.js';
 
 type JsonObject = Record<string, unknown>;
@@ -17,6 +17,8 @@ export interface SessionServices {
   readonly receipts: ReceiptWriter | undefined;
   /** Signs the gateway's own `tools/list` page cursors. */
   readonly listCodec: CursorCodec;
+  /** Compiled tool `inputSchema`s, shared by every session's argument checks. */
+  readonly argumentSchemas: SchemaCache;
   readonly timeouts: { readonly startupMs: number; readonly requestMs: number; readonly clientRequestMs: number };
   /** One line on the gateway's stderr. */
   readonly log: (line: string) => void;

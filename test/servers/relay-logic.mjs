@@ -119,6 +119,8 @@ export function createRelayLogic({ name, send, catalog }) {
         return { content: [{ type: 'text', text: 'changed' }] };
       default:
         if (added.some((one) => one.name === tool)) return { content: [{ type: 'text', text: `${name}:${tool}` }] };
+        // A tool of a --catalog: answered with the arguments it received, so a test sees what arrived.
+        if (catalog?.some((one) => one.name === tool)) return { content: [{ type: 'text', text: JSON.stringify({ tool, arguments: args }) }] };
         throw Object.assign(new Error(`Unknown tool: ${tool}`), { rpc: { code: -32602 } });
     }
   }

@@ -1,5 +1,6 @@
-// Gateway trust: tool definitions pinned by hash and approved by the user (pins), and the
-// poisoning scan of every string in a definition (pure, in scan/).
+// Gateway trust: tool definitions pinned by hash and approved by the user (pins), tool arguments
+// checked against their schemas (ajv), and the poisoning scan of every string in a definition
+// (pure, in scan/).
 export {
   PIN_FILE_FORMAT,
   allPending,
@@ -24,3 +25,13 @@ export { MAX_PIN_FILE_BYTES, readPinFile, writePinFile, type PinFileRead } from 
 export { managePins, type ManagePinsOptions, type PinListing } from './_manage-pins.js';
 export { PinStore, type PinFilter } from './_pin-store.js';
 export * from './scan/index.js';
+export {
+  ArgumentChecker,
+  MAX_SCHEMA_CHARS,
+  MAX_SCHEMA_DEPTH,
+  SchemaCache,
+  argumentRefusalText,
+  type ArgumentCheck,
+  type ArgumentProblem,
+  type UncheckedTool,
+} from './_arguments.js';
