@@ -9,7 +9,7 @@ import { ReceiptWriter } from './receipts/index.js';
 import { checkReachable } from './_reachable.js';
 import { GatewaySession } from './_session.js';
 import type { SessionServices } from './_session-types.js';
-import { PinStore } from './trust/index.js';
+import { PinStore, ScanGate } from './trust/index.js';
 import { ResultShaper } from './results/index.js';
 import { StdioFront } from './front/index.js';
 import { SchemaCache } from './trust/index.js';
@@ -85,6 +85,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     log,
     serverInfo: { name: 'mcpctx-gateway', version: options.version ?? '0.0.0' },
     pins: options.config.pin === undefined ? undefined : new PinStore(options.config.pin, log),
+    scanGate: new ScanGate(options.config.scan, log),
   };
   const sessions = new Set<GatewaySession>();
   const open = (session: GatewaySession): void => {

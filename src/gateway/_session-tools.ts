@@ -41,6 +41,8 @@ export class Tools {
   private readonly discovered = new Set<string>();
   /** With pins: the tools each upstream offered that are not trusted, and why (by upstream, then own name). */
   private held = new Map<string, Map<string, string>>();
+  /** What the poisoning scan found in the last catalog built (for the list receipt). */
+  private findings: Array<{ upstream: string; tool: string; ruleId: string; path: string }> = [];
   private offloaded = false;
 
   constructor(context: SessionContext) {
@@ -149,10 +151,11 @@ export class Tools {
     if (denied) return { refusal: deniedText(name), upstream: denied.upstream };
     const split = splitVisibleName(this.context.services.config, name);
     if (!split) throw new RpcFailure(-32602, `Unknown tool: ${name}`);
+    // A held tool is refused with why; with pins on nothing unlisted is relayed at all.
+    const held = this.held.get(split.upstream)?.get(split.ownName);
+    if (held !== undefined) return { refusal: `${name} cannot be called: ${held}`, upstream: split.upstream };
     if (this.context.services.pins !== undefined) {
-      // With pins nothing unlisted is relayed: a held tool is refused with why, any other name as not trusted.
-      const why = this.held.get(split.upstream)?.get(split.ownName) ?? `it is not among the tools of ${split.upstream} the gateway trusts. The call was not sent.`;
-      return { refusal: `${name} cannot be called: ${why}`, upstream: split.upstream };
+      return { refusal: `${name} cannot be called: it is not among the tools of ${split.upstream} the gateway trusts. The call was not sent.`, upstream: split.upstream };
     }
     if (!isToolAllowed(this.context.services.config, split.upstream, split.ownName, name)) {
       return { refusal: deniedText(name), upstream: split.upstream };
@@ -203,6 +206,7 @@ export class Tools {
       action: 'listed',
       elapsedMs: Math.round((performance.now() - started) * 100) / 100,
       changes: catalogChanges(catalog),
+      ...(this.findings.length === 0 ? {} : { findings: this.findings.map(({ upstream, tool, ruleId, path }) => ({ tool: `${upstream}/${tool}`, ruleId, path })) }),
     });
   }
 
@@ -228,6 +232,7 @@ export class Tools {
     const unavailable: Record<string, string> = {};
     const lists: UpstreamTools[] = [];
     const held = new Map<string, Map<string, string>>();
+    const findings: Array<{ upstream: string; tool: string; ruleId: string; path: string }> = [];
     for (const upstream of this.context.upstreams.values()) {
       if (upstream.failure) {
         unavailable[upstream.name] = upstream.failure.message;
@@ -237,10 +242,12 @@ export class Tools {
       try {
         const collected = await collectList(upstream, 'tools/list', 'tools', deadline);
         const pinned = await services.pins?.filter(upstream.name, collected.items);
-        if (pinned !== undefined) held.set(upstream.name, pinned.held);
+        const scanned = services.scanGate.filter(upstream.name, pinned?.trusted ?? collected.items);
+        const heldHere = new Map([...(pinned?.held ?? []), ...scanned.held]);
+        held.set(upstream.name, heldHere);
+        findings.push(...scanned.findings.map((finding) => ({ ...finding, upstream: upstream.name })));
         // A page with held tools in it cannot be passed through as it came.
-        const onlyPage = pinned === undefined || pinned.held.size === 0 ? collected.onlyPage : undefined;
-        lists.push({ upstream: upstream.name, tools: pinned?.trusted ?? collected.items, onlyPage });
+        lists.push({ upstream: upstream.name, tools: scanned.trusted, onlyPage: heldHere.size === 0 ? collected.onlyPage : undefined });
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         // With one upstream its failure is the answer; with several the others still serve.
@@ -250,6 +257,7 @@ export class Tools {
       }
     }
     this.held = held;
+    this.findings = findings;
     const reserved = [READ_RESULT, ...(services.config.search.enabled ? [SEARCH_TOOL_NAME] : [])];
     const catalog = buildCatalog(services.config, lists, reserved, (tool) =>
       toolRulesFor(services.config, tool.visibleName)?.pageTokens === undefined ? tool.definition : services.shaper.withCursorParameter(tool.definition),

@@ -3,7 +3,7 @@ import type { CursorCodec } from '../shape/index.js';
 import type { GatewayConfig, ResolvedUpstream } from './config/index.js';
 import type { ReceiptWriter } from './receipts/index.js';
 import type { ResultShaper } from './results/index.js';
-import type { PinStore, SchemaCache } from './trust/index.js';
+import type { PinStore, ScanGate, SchemaCache } from './trust/index.js';
 import type { Upstream } from './_upstream.js';
 
 type JsonObject = Record<string, unknown>;
@@ -25,6 +25,8 @@ export interface SessionServices {
   readonly serverInfo: { readonly name: string; readonly version: string };
   /** Tool pins (config `pin`): only trusted tools are listed and called. */
   readonly pins: PinStore | undefined;
+  /** The poisoning scan of listed definitions (config `scan`). */
+  readonly scanGate: ScanGate;
 }
 
 /** What the method handlers of one session see of it. */

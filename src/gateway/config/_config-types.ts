@@ -63,6 +63,11 @@ export interface GatewayConfig {
   readonly tools: Readonly<Record<string, ToolRules>>;
   /** Tool pins: absent, every tool is trusted as listed. */
   readonly pin?: PinSettings;
+  /**
+   * The poisoning scan of every listed definition: `warn` (default) logs a finding and writes it in
+   * the list receipt, `hold` holds the tool back like a changed pin, `off` skips the scan.
+   */
+  readonly scan: 'off' | 'warn' | 'hold';
   readonly file?: string;
 }
 

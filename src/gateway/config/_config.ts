@@ -13,7 +13,7 @@ export const MAX_CONFIG_BYTES = 1024 * 1024;
 /** The error's message opens `Invalid gateway config <file>`. */
 const WHAT = 'gateway config';
 
-const TOP_KEYS = ['mcpServers', 'allow', 'deny', 'capTokens', 'offload', 'search', 'tools', 'separator', 'pin'];
+const TOP_KEYS = ['mcpServers', 'allow', 'deny', 'capTokens', 'offload', 'search', 'tools', 'separator', 'pin', 'scan'];
 const PIN_KEYS = ['file', 'mode'];
 
 /**
@@ -49,6 +49,7 @@ export function parseGatewayConfig(text: string, options: { file?: string } = {}
     offload: document.offload === undefined ? true : (problems.boolean(document.offload, 'offload') ?? true),
     search: parseSearch(document.search, problems, naming),
     ...parsePin(document.pin, problems, file === undefined ? undefined : dirname(resolve(file))),
+    scan: document.scan === undefined ? 'warn' : (problems.oneOf(document.scan, 'scan', ['off', 'warn', 'hold'] as const) ?? 'warn'),
     tools: parseToolRules(document.tools, problems, naming),
     ...(file === undefined ? {} : { file }),
   };
@@ -90,6 +91,7 @@ export function configForCommand(launch: LaunchSpec): GatewayConfig {
     capTokens: DEFAULT_CAP_TOKENS,
     offload: true,
     search: { enabled: false, topK: 5, pinned: [] },
+    scan: 'warn',
     tools: Object.create(null) as GatewayConfig['tools'],
   };
 }

@@ -45,6 +45,7 @@ export interface EffectiveRules {
   readonly search: SearchSettings;
   /** Tool pins: null when off (every tool trusted as listed). */
   readonly pin: PinSettings | null;
+  readonly scan: GatewayConfig['scan'];
   /** Sorted by name. */
   readonly tools: readonly EffectiveToolRules[];
 }
@@ -86,6 +87,7 @@ export function describeEffectiveRules(config: GatewayConfig): EffectiveRules {
     offload: config.offload,
     search: { enabled: config.search.enabled, topK: config.search.topK, pinned: [...config.search.pinned] },
     pin: config.pin === undefined ? null : { file: config.pin.file, mode: config.pin.mode },
+    scan: config.scan,
     tools,
   };
 }

@@ -18,6 +18,8 @@ export interface Receipt {
   readonly elapsedMs: number;
   readonly args?: unknown;
   readonly changes?: readonly ToolChange[];
+  /** A list receipt: what the poisoning scan found in the listed definitions (scan: warn). */
+  readonly findings?: ReadonlyArray<{ readonly tool: string; readonly ruleId: string; readonly path: string }>;
   readonly note?: string;
 }
 
@@ -117,6 +119,7 @@ export class ReceiptWriter {
       elapsedMs: receipt.elapsedMs,
       ...(args === undefined ? {} : { args: JSON.parse(args) as unknown }),
       ...(receipt.changes === undefined ? {} : { changes: receipt.changes.map(({ field, tokensBefore, tokensAfter }) => ({ field, tokensBefore, tokensAfter })) }),
+      ...(receipt.findings === undefined ? {} : { findings: receipt.findings.map(({ tool, ruleId, path }) => ({ tool, ruleId, path })) }),
       ...(note === undefined ? {} : { note }),
     };
     return JSON.stringify(line);

@@ -1,0 +1,58 @@
+/**
+ * The poisoning scan in the relay: every definition an upstream lists is scanned when a session
+ * builds its catalog. `warn` logs each finding once per definition (and the list receipt carries
+ * them); `hold` holds the tool back like a changed pin, with the findings as the reason.
+ */
+import { toolFingerprint } from './_pins.js';
+import { scanTool, type Finding } from './scan/index.js';
+
+export type ScanMode = 'off' | 'warn' | 'hold';
+
+export interface ScanGateResult {
+  trusted: unknown[];
+  /** Held tools by their upstream name, and why (hold only). */
+  held: Map<string, string>;
+  findings: Array<{ tool: string; ruleId: string; path: string }>;
+}
+
+export class ScanGate {
+  readonly mode: ScanMode;
+  private readonly log: (line: string) => void;
+  /** Definitions already reported (upstream, name, sha256): a finding is logged once, not per session. */
+  private readonly reported = new Set<string>();
+
+  constructor(mode: ScanMode, log: (line: string) => void) {
+    this.mode = mode;
+    this.log = log;
+  }
+
+  filter(upstream: string, tools: readonly unknown[]): ScanGateResult {
+    const result: ScanGateResult = { trusted: [], held: new Map(), findings: [] };
+    if (this.mode === 'off') return { ...result, trusted: [...tools] };
+    for (const tool of tools) {
+      const found = scanTool(tool);
+      const name = typeof (tool as { name?: unknown }).name === 'string' ? (tool as { name: string }).name : undefined;
+      if (found.length === 0 || name === undefined) {
+        result.trusted.push(tool);
+        continue;
+      }
+      result.findings.push(...found.map((finding) => ({ tool: name, ruleId: finding.ruleId, path: finding.path })));
+      const key = `${upstream}\u0000${name}\u0000${toolFingerprint(tool).sha256}`;
+      if (!this.reported.has(key)) {
+        this.reported.add(key);
+        this.log(`scan: ${upstream}/${name}: ${found.map(describe).join('; ')}${this.mode === 'hold' ? ' (held back)' : ''}`);
+      }
+      if (this.mode === 'hold') result.held.set(name, heldText(found));
+      else result.trusted.push(tool);
+    }
+    return result;
+  }
+}
+
+function describe(finding: Finding): string {
+  return `${finding.ruleId} at ${finding.path} (${finding.reason})`;
+}
+
+function heldText(found: readonly Finding[]): string {
+  return `it is held back by the gateway: the poisoning scan found ${found.map(describe).join('; ')}. The call was not sent. If the definition is benign, the user can set scan: warn in the gateway config.`;
+}
