@@ -256,6 +256,7 @@ export class Tools {
         services.log(`${upstream.name}: tools/list failed: ${message}`);
       }
     }
+    services.scanGate.reportShadowing(lists.flatMap((list) => list.tools.flatMap((tool) => (isPlainObject(tool) && typeof tool.name === 'string' ? [{ upstream: list.upstream, name: tool.name }] : []))));
     this.held = held;
     this.findings = findings;
     const reserved = [READ_RESULT, ...(services.config.search.enabled ? [SEARCH_TOOL_NAME] : [])];

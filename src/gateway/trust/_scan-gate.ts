@@ -4,7 +4,7 @@
  * them); `hold` holds the tool back like a changed pin, with the findings as the reason.
  */
 import { toolFingerprint } from './_pins.js';
-import { scanTool, type Finding } from './scan/index.js';
+import { scanTool, shadowedNames, type Finding, type NamedTool, type Shadowing } from './scan/index.js';
 
 export type ScanMode = 'off' | 'warn' | 'hold';
 
@@ -24,6 +24,21 @@ export class ScanGate {
   constructor(mode: ScanMode, log: (line: string) => void) {
     this.mode = mode;
     this.log = log;
+  }
+
+  /**
+   * Tool names that collide across the upstreams (the same name, or differing only by case,
+   * separators or look-alike characters), each group logged once per gateway.
+   */
+  reportShadowing(tools: readonly NamedTool[]): Shadowing[] {
+    const found = shadowedNames(tools);
+    for (const group of found) {
+      const key = `shadow\u0000${group.tools.map((tool) => `${tool.upstream}/${tool.name}`).join('\u0000')}`;
+      if (this.reported.has(key)) continue;
+      this.reported.add(key);
+      this.log(`shadowing (${group.kind}): ${group.tools.map((tool) => `${tool.upstream}/${tool.name}`).join(', ')}: a model may call one for the other`);
+    }
+    return found;
   }
 
   filter(upstream: string, tools: readonly unknown[]): ScanGateResult {

@@ -11,3 +11,4 @@ export {
   type ScanLimits,
   type ToolScan,
 } from './_scan.js';
+export { shadowedNames, type NamedTool, type ShadowKind, type Shadowing } from './_shadowing.js';
