@@ -23,6 +23,7 @@ export function renderEffectiveRules(rules: EffectiveRules): string {
     `offload: ${rules.offload}`,
     `search: ${rules.search.enabled ? `on, top ${rules.search.topK}, pinned: ${rules.search.pinned.join(', ') || 'none'}` : 'off (the full catalog is listed)'}`,
     `scan: ${rules.scan === 'off' ? 'off' : rules.scan === 'warn' ? 'warn (findings logged and in list receipts)' : 'hold (a tool with a finding is held back)'}`,
+    `confirmDestructive: ${rules.confirmDestructive ? 'on (calls to destructive tools wait for the user, when the client can ask)' : 'off'}`,
     `pin: ${rules.pin === null ? 'off (every tool trusted as listed)' : `${printableText(rules.pin.file, 'note')}, ${rules.pin.mode === 'tofu' ? 'trust on first use' : 'strict (nothing trusted until approved)'}`}`,
     '',
   );

@@ -19,7 +19,7 @@ import { collectList } from './_pages.js';
 import type { Receipt, ReceiptAction } from './receipts/index.js';
 import { type ClientCall, RpcFailure, type SessionContext } from './_session-types.js';
 import { READ_RESULT_TOOL as READ_RESULT, type ResultContext, type ShapeOutcome } from './results/index.js';
-import { ArgumentChecker, argumentRefusalText } from './trust/index.js';
+import { confirmationRefusal, confirmationRequest, isDestructive, ArgumentChecker, argumentRefusalText } from './trust/index.js';
 
 type JsonObject = Record<string, unknown>;
 /** One catalog as built for a session, with the argument checks against its schemas. */
@@ -44,6 +44,8 @@ export class Tools {
   /** What the poisoning scan found in the last catalog built (for the list receipt). */
   private findings: Array<{ upstream: string; tool: string; ruleId: string; path: string }> = [];
   private offloaded = false;
+  /** The client cannot be asked (no elicitation): said once per session. */
+  private unconfirmable = false;
 
   constructor(context: SessionContext) {
     this.context = context;
@@ -112,6 +114,11 @@ export class Tools {
       const note = 'arguments do not match the inputSchema';
       return this.finish(started, target.upstream, name, call, { result, action: 'refused', upstreamTokens: 0, deliveredTokens: resultTokens(result), note });
     }
+    const unconfirmed = await this.confirm(target.definition, name, call);
+    if (unconfirmed !== undefined) {
+      const result = toolErrorResult(unconfirmed);
+      return this.finish(started, target.upstream, name, call, { result, action: 'denied', upstreamTokens: 0, deliveredTokens: resultTokens(result) });
+    }
     const upstream = this.context.upstreams.get(target.upstream);
     const params = name === target.ownName ? call.params : { ...call.params, name: target.ownName };
     let raw: unknown;
@@ -130,6 +137,26 @@ export class Tools {
     if (!isPlainObject(raw)) throw new RpcFailure(-32603, `${target.upstream} answered tools/call with something that is not an object`);
     const outcome = services.shaper.shape(raw, args, ctx);
     return this.finish(started, target.upstream, name, call, outcome);
+  }
+
+  /**
+   * confirmDestructive: a destructive tool's call waits for the user, asked through elicitation
+   * when the client declared it. Returns why the call must not go, or undefined.
+   */
+  private async confirm(definition: JsonObject, name: string, call: ClientCall): Promise<string | undefined> {
+    const { services } = this.context;
+    if (!services.config.confirmDestructive || !isDestructive(definition)) return undefined;
+    if (!('elicitation' in this.context.clientCapabilities())) {
+      if (!this.unconfirmable) services.log(`confirmDestructive: the client did not declare elicitation, so destructive calls go unconfirmed in session ${this.context.sessionId.slice(0, 8)}`);
+      this.unconfirmable = true;
+      return undefined;
+    }
+    try {
+      const answer = await this.context.askClient('elicitation/create', confirmationRequest(name, call.params?.arguments), call.id);
+      return confirmationRefusal(name, answer);
+    } catch (error) {
+      return `${name} is destructive and the user could not be asked (${error instanceof Error ? error.message : String(error)}). The call was not sent.`;
+    }
   }
 
   private async search(started: number, call: ClientCall, args: JsonObject | undefined): Promise<JsonObject> {

@@ -35,6 +35,10 @@ export interface SessionContext {
   readonly services: SessionServices;
   readonly upstreams: ReadonlyMap<string, Upstream>;
   notifyClient(method: string, params?: JsonObject): void;
+  /** The capabilities the client declared in its initialize ({} before it). */
+  clientCapabilities(): JsonObject;
+  /** Sends a request of the gateway's own to the client (an elicitation); resolves with its result. */
+  askClient(method: string, params: JsonObject, relatedRequestId: string | number): Promise<unknown>;
 }
 
 /** One client request being served. */

@@ -21,6 +21,9 @@ interface InFlight {
  * `initialize`), requests dispatched by method, ids remapped per upstream by each raw client,
  * server-to-client requests relayed under the gateway's ids, notifications passed both ways.
  */
+/** The "upstream" name of requests the gateway itself sends the client (no server name can be empty). */
+const GATEWAY_ASKS = '';
+
 export class GatewaySession {
   readonly id = randomBytes(16).toString('hex');
   private readonly front: FrontConnection;
@@ -33,6 +36,8 @@ export class GatewaySession {
   private readonly tools: Tools;
   private readonly routes: Routes;
   private initializing: Promise<JsonObject> | undefined;
+  private clientCapabilities: JsonObject = {};
+  private asked = 0;
   private ended = false;
   private readonly endedPromise: Promise<void>;
   private markEnded!: () => void;
@@ -56,6 +61,9 @@ export class GatewaySession {
       services,
       upstreams: this.upstreams,
       notifyClient: (method: string, params?: JsonObject) => this.notifyClient(method, params),
+      clientCapabilities: () => this.clientCapabilities,
+      askClient: (method: string, params: JsonObject, relatedRequestId: string | number) =>
+        this.clientRequests.relay(GATEWAY_ASKS, `ask-${(this.asked += 1)}`, method, params, relatedRequestId),
     };
     this.tools = new Tools(context);
     this.routes = new Routes(context);
@@ -148,6 +156,7 @@ export class GatewaySession {
 
   private initialize(params: JsonObject | undefined): Promise<JsonObject> {
     if (this.initializing) throw new RpcFailure(-32600, 'Invalid Request: initialize was already sent in this session');
+    this.clientCapabilities = isPlainObject(params?.capabilities) ? params.capabilities : {};
     this.initializing = this.connectAll(params);
     return this.initializing;
   }

@@ -174,5 +174,8 @@ describe('the pin config key', () => {
       problems = (error as { data: { problems: Array<{ path: string }> } }).data.problems;
     }
     expect(problems.map((problem) => problem.path).sort()).toEqual(['pin.colour', 'pin.file', 'pin.mode']);
+    expect(parseGatewayConfig(JSON.stringify(servers)).confirmDestructive).toBe(false);
+    expect(parseGatewayConfig(JSON.stringify({ ...servers, confirmDestructive: true })).confirmDestructive).toBe(true);
+    expect(() => parseGatewayConfig(JSON.stringify({ ...servers, confirmDestructive: 'yes' }))).toThrow(/confirmDestructive/);
   });
 });

@@ -68,6 +68,11 @@ export interface GatewayConfig {
    * the list receipt, `hold` holds the tool back like a changed pin, `off` skips the scan.
    */
   readonly scan: 'off' | 'warn' | 'hold';
+  /**
+   * Hold each call to a tool annotated `destructiveHint: true` until the user confirms it, asked
+   * through elicitation when the client declared that capability (clients that did not are not asked).
+   */
+  readonly confirmDestructive: boolean;
   readonly file?: string;
 }
 

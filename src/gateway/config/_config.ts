@@ -13,7 +13,7 @@ export const MAX_CONFIG_BYTES = 1024 * 1024;
 /** The error's message opens `Invalid gateway config <file>`. */
 const WHAT = 'gateway config';
 
-const TOP_KEYS = ['mcpServers', 'allow', 'deny', 'capTokens', 'offload', 'search', 'tools', 'separator', 'pin', 'scan'];
+const TOP_KEYS = ['mcpServers', 'allow', 'deny', 'capTokens', 'offload', 'search', 'tools', 'separator', 'pin', 'scan', 'confirmDestructive'];
 const PIN_KEYS = ['file', 'mode'];
 
 /**
@@ -50,6 +50,7 @@ export function parseGatewayConfig(text: string, options: { file?: string } = {}
     search: parseSearch(document.search, problems, naming),
     ...parsePin(document.pin, problems, file === undefined ? undefined : dirname(resolve(file))),
     scan: document.scan === undefined ? 'warn' : (problems.oneOf(document.scan, 'scan', ['off', 'warn', 'hold'] as const) ?? 'warn'),
+    confirmDestructive: document.confirmDestructive === undefined ? false : (problems.boolean(document.confirmDestructive, 'confirmDestructive') ?? false),
     tools: parseToolRules(document.tools, problems, naming),
     ...(file === undefined ? {} : { file }),
   };
@@ -92,6 +93,7 @@ export function configForCommand(launch: LaunchSpec): GatewayConfig {
     offload: true,
     search: { enabled: false, topK: 5, pinned: [] },
     scan: 'warn',
+    confirmDestructive: false,
     tools: Object.create(null) as GatewayConfig['tools'],
   };
 }

@@ -46,6 +46,7 @@ export interface EffectiveRules {
   /** Tool pins: null when off (every tool trusted as listed). */
   readonly pin: PinSettings | null;
   readonly scan: GatewayConfig['scan'];
+  readonly confirmDestructive: boolean;
   /** Sorted by name. */
   readonly tools: readonly EffectiveToolRules[];
 }
@@ -88,6 +89,7 @@ export function describeEffectiveRules(config: GatewayConfig): EffectiveRules {
     search: { enabled: config.search.enabled, topK: config.search.topK, pinned: [...config.search.pinned] },
     pin: config.pin === undefined ? null : { file: config.pin.file, mode: config.pin.mode },
     scan: config.scan,
+    confirmDestructive: config.confirmDestructive,
     tools,
   };
 }
