@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { McpctxError } from '../errors/index.js';
-import { anthropicProvider, openAiCompatibleProvider, scriptedProvider, type Provider } from '../providers/index.js';
+import { chooseProvider, type Provider } from '../providers/index.js';
 import {
   loadRoutingConfig,
   routingReceipt,
@@ -58,8 +58,8 @@ export function registerRouting(program: Command, io: CliIo, setExit: (code: num
       // required of `routing verify`.
       if (flags.config === undefined) throw new McpctxError('USAGE', 'mcpctx routing needs --config FILE (see examples/routing/config.yaml), or: mcpctx routing verify RECEIPT');
       const config = await loadRoutingConfig(flags.config, io.cwd);
+      if (flags.provider !== undefined && flags.model === undefined) throw new McpctxError('USAGE', '--provider needs --model');
       const provider = flags.provider === undefined ? undefined : providerFrom(flags, io);
-      if (provider !== undefined && flags.model === undefined) throw new McpctxError('USAGE', '--provider needs --model');
       const progress = io.stderr.isTTY === true ? (done: number, total: number) => void io.stderr.write(`\r${done}/${total} answers`) : undefined;
       const run = await runRouting({ config, env: io.env, ...(provider ? { provider, model: flags.model! } : {}), ...(progress ? { onAnswer: progress } : {}) });
       if (progress) io.stderr.write('\n');
@@ -110,17 +110,15 @@ function brief(value: unknown): string {
 }
 
 function providerFrom(flags: RoutingFlags, io: CliIo): Provider {
-  const key = flags.apiKeyEnv === undefined ? {} : { apiKeyEnv: flags.apiKeyEnv };
-  switch (flags.provider) {
-    case 'scripted':
-      if (flags.script === undefined) throw new McpctxError('USAGE', '--provider scripted needs --script FILE (recorded turns)');
-      return scriptedProvider(resolve(io.cwd, flags.script));
-    case 'openai-compatible':
-      if (flags.baseUrl === undefined) throw new McpctxError('USAGE', '--provider openai-compatible needs --base-url (e.g. http://127.0.0.1:11434/v1)');
-      return openAiCompatibleProvider({ baseUrl: flags.baseUrl, env: io.env, ...key });
-    default:
-      return anthropicProvider({ env: io.env, ...key, ...(flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl }) });
-  }
+  return chooseProvider(
+    {
+      provider: flags.provider ?? 'anthropic',
+      ...(flags.script === undefined ? {} : { script: resolve(io.cwd, flags.script) }),
+      ...(flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl }),
+      ...(flags.apiKeyEnv === undefined ? {} : { keyEnv: flags.apiKeyEnv }),
+    },
+    io.env,
+  );
 }
 
 /** Accuracy per protocol (and retriever), kind and size, with the outcome counts and token costs. */

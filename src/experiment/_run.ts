@@ -7,10 +7,9 @@
  */
 import { sha256Hex } from '../tokens/index.js';
 import { type McpctxError, isMcpctxError } from '../errors/index.js';
-import type { Provider } from '../providers/index.js';
+import { chooseProvider, type Provider } from '../providers/index.js';
 import { InputGuard, applyModelOverrides, loadExperimentConfig, readInputs, resolveProbe, validateTasks, type ModelOverrides } from './config/index.js';
 import { PROBE_NOTE, runProbe } from './_probe.js';
-import { providerFor } from './_provider.js';
 import { newQuestionRecord, runQuestion } from './_question.js';
 import { REPORT_FILE, ReceiptWriter } from './_receipt.js';
 import { buildReport, renderReportMarkdown } from './receipt/index.js';
@@ -67,7 +66,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     inputs.config = { file: config.file, ...config.source };
     guard = new InputGuard(inputs);
     probe = resolveProbe(config.probe, inputs);
-    provider = options.provider ?? providerFor(config.model, options.env ?? process.env);
+    provider = options.provider ?? chooseProvider(config.model, options.env ?? process.env);
     receipt.config = {
       path: config.file,
       ...config.source,
