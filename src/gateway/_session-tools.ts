@@ -19,7 +19,7 @@ import { collectList } from './_pages.js';
 import type { Receipt, ReceiptAction } from './receipts/index.js';
 import { type ClientCall, RpcFailure, type SessionContext } from './_session-types.js';
 import { READ_RESULT_TOOL as READ_RESULT, type ResultContext, type ShapeOutcome } from './results/index.js';
-import { confirmationRefusal, confirmationRequest, isDestructive, ArgumentChecker, argumentRefusalText } from './trust/index.js';
+import { confirmationRefusal, confirmationRequest, isDestructive, toolName, ArgumentChecker, argumentRefusalText } from './trust/index.js';
 
 type JsonObject = Record<string, unknown>;
 /** One catalog as built for a session, with the argument checks against its schemas. */
@@ -283,7 +283,10 @@ export class Tools {
         services.log(`${upstream.name}: tools/list failed: ${message}`);
       }
     }
-    services.scanGate.reportShadowing(lists.flatMap((list) => list.tools.flatMap((tool) => (isPlainObject(tool) && typeof tool.name === 'string' ? [{ upstream: list.upstream, name: tool.name }] : []))));
+    services.scanGate.reportShadowing(lists.flatMap((list) => list.tools.flatMap((tool) => {
+      const name = toolName(tool);
+      return name === undefined ? [] : [{ upstream: list.upstream, name }];
+    })));
     this.held = held;
     this.findings = findings;
     const reserved = [READ_RESULT, ...(services.config.search.enabled ? [SEARCH_TOOL_NAME] : [])];

@@ -6,7 +6,7 @@
  * cannot be read holds every tool back until it can, and is never rewritten.
  */
 import { readPinFile, writePinFile } from './_pin-file.js';
-import { checkCatalog, type HeldTool, type PinMode } from './_pins.js';
+import { checkCatalog, toolName, type HeldTool, type PinMode } from './_pins.js';
 
 export interface PinFilter {
   /** The tools the client may see and call, as the upstream gave them. */
@@ -39,7 +39,7 @@ export class PinStore {
     if (read.status === 'unreadable') {
       const reason = `the pin file ${this.file} cannot be read (${read.reason}), so no tool of ${upstream} is trusted. The call was not sent. Repair the file, or move it away to pin again.`;
       this.log(`pins: ${this.file} cannot be read (${read.reason}): every tool of ${upstream} is held back`);
-      return { trusted: [], held: new Map(tools.flatMap((tool) => (nameOf(tool) === undefined ? [] : [[nameOf(tool) as string, reason]]))) };
+      return { trusted: [], held: new Map(tools.flatMap((tool) => (toolName(tool) === undefined ? [] : [[toolName(tool) as string, reason]]))) };
     }
     const result = checkCatalog(read.pins, upstream, tools, this.mode, new Date().toISOString());
     if (JSON.stringify(result.next) !== JSON.stringify(read.pins)) {
@@ -54,14 +54,10 @@ export class PinStore {
     }
     const trustedNames = new Set(result.trusted);
     return {
-      trusted: tools.filter((tool) => trustedNames.has(nameOf(tool) ?? '')),
+      trusted: tools.filter((tool) => trustedNames.has(toolName(tool) ?? '')),
       held: new Map(result.held.map((held) => [held.tool, heldText(held, this.file)])),
     };
   }
-}
-
-function nameOf(tool: unknown): string | undefined {
-  return typeof tool === 'object' && tool !== null && typeof (tool as { name?: unknown }).name === 'string' ? (tool as { name: string }).name : undefined;
 }
 
 /** Why a held tool was refused, with what changed and how to approve it. */

@@ -79,6 +79,11 @@ export function emptyPinFile(): PinFile {
   return { format: PIN_FILE_FORMAT, upstreams: {} };
 }
 
+/** A tool's name, when it is an object with a string name (what a listed tool must be to be pinned or called). */
+export function toolName(tool: unknown): string | undefined {
+  return isPlainObject(tool) && typeof tool.name === 'string' ? tool.name : undefined;
+}
+
 /** The sha256 and o200k tokens of a tool's canonical JSON. */
 export function toolFingerprint(tool: unknown): { sha256: string; tokens: number } {
   const canonical = canonicalJson(tool);
@@ -100,8 +105,8 @@ export function checkCatalog(pins: PinFile, upstream: string, tools: readonly un
   const held: HeldTool[] = [];
   const offered = new Set<string>();
   for (const tool of tools) {
-    if (!isPlainObject(tool) || typeof tool.name !== 'string') continue;
-    const name = tool.name;
+    const name = toolName(tool);
+    if (name === undefined) continue;
     offered.add(name);
     const { sha256, tokens } = toolFingerprint(tool);
     if (firstContact && mode === 'tofu') {

@@ -3,7 +3,7 @@
  * builds its catalog. `warn` logs each finding once per definition (and the list receipt carries
  * them); `hold` holds the tool back like a changed pin, with the findings as the reason.
  */
-import { toolFingerprint } from './_pins.js';
+import { toolFingerprint, toolName } from './_pins.js';
 import { scanTool, shadowedNames, type Finding, type NamedTool, type Shadowing } from './scan/index.js';
 
 export type ScanMode = 'off' | 'warn' | 'hold';
@@ -46,7 +46,7 @@ export class ScanGate {
     if (this.mode === 'off') return { ...result, trusted: [...tools] };
     for (const tool of tools) {
       const found = scanTool(tool);
-      const name = typeof (tool as { name?: unknown }).name === 'string' ? (tool as { name: string }).name : undefined;
+      const name = toolName(tool);
       if (found.length === 0 || name === undefined) {
         result.trusted.push(tool);
         continue;

@@ -11,6 +11,7 @@ export {
   rejectPending,
   resolvePending,
   toolFingerprint,
+  toolName,
   type CatalogCheck,
   type FieldChange,
   type HeldTool,
