@@ -4,11 +4,15 @@
  * (`DEFERRAL_VARIABLES`); every other variable an env block sets is kept by name, since its value
  * may be a credential.
  */
+import type * as JsoncParser from 'jsonc-parser';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
+import { lazyRequire } from '../lazy/index.js';
 import { isPlainObject, lineAndColumn } from '../tokens/index.js';
 import type { AuditRoots, EnvSetting, PlaceState, PostureEvidence, ServerRule, SettingsSource, SettingsTier } from './_types.js';
+
+const jsonc = lazyRequire<typeof JsoncParser>('jsonc-parser');
 
 /** The variables whose values decide the deferral posture; the only env values a source keeps. */
 export const DEFERRAL_VARIABLES: ReadonlyArray<PostureEvidence['variable']> = [
@@ -145,7 +149,7 @@ function parseStrictJson(text: string): { value: unknown } | { unreadable: Place
   const errors: ParseError[] = [];
   let value: unknown;
   try {
-    value = parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    value = jsonc().parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   } catch {
     // The parser recurses; a hostile nesting depth ends here instead of in the caller.
     return { unreadable: { state: 'unreadable', why: 'nests too deeply to parse' } };
@@ -153,7 +157,7 @@ function parseStrictJson(text: string): { value: unknown } | { unreadable: Place
   const first = errors[0];
   if (first === undefined) return { value };
   const { line, column } = lineAndColumn(text, first.offset);
-  return { unreadable: { state: 'unreadable', why: `JSON parse error: ${printParseErrorCode(first.error)}`, line, column } };
+  return { unreadable: { state: 'unreadable', why: `JSON parse error: ${jsonc().printParseErrorCode(first.error)}`, line, column } };
 }
 
 function envSetting(value: unknown): EnvSetting {

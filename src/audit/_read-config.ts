@@ -1,9 +1,12 @@
+import type * as SmolToml from 'smol-toml';
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { parse as parseToml, TomlError } from 'smol-toml';
+import { lazyRequire } from '../lazy/index.js';
 import { firstLine, parseJsonText, parseYamlText } from '../config/index.js';
 import { isPlainObject, type JsonObject } from '../tokens/index.js';
 import type { ConfigEntry, ConfigFormat, ConfigPlace, EntryTransport, Expansion, PlaceReport, PlaceState } from './_types.js';
+
+const toml = lazyRequire<typeof SmolToml>('smol-toml');
 
 /**
  * Reads one config place into its server entries. Three steps, each refusing with a reason rather
@@ -120,9 +123,9 @@ function parseText(text: string, format: ConfigFormat): Step<JsonObject> {
   let document: unknown;
   if (format === 'toml') {
     try {
-      document = parseToml(text);
+      document = toml().parse(text);
     } catch (error) {
-      if (error instanceof TomlError) {
+      if (error instanceof toml().TomlError) {
         const message = firstLine(error.message).replace(/^Invalid TOML document: /, '');
         return unreadable(`not valid TOML: ${message}`, { line: error.line, column: error.column });
       }

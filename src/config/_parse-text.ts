@@ -1,5 +1,7 @@
-import { parseTree, printParseErrorCode, type Node as JsoncNode, type ParseError } from 'jsonc-parser';
-import { LineCounter, parseDocument } from 'yaml';
+import type * as JsoncParser from 'jsonc-parser';
+import type * as Yaml from 'yaml';
+import type { Node as JsoncNode, ParseError } from 'jsonc-parser';
+import { lazyRequire } from '../lazy/index.js';
 import { lineAndColumn, type JsonObject } from '../tokens/index.js';
 import { configError } from './_problems.js';
 
@@ -8,6 +10,9 @@ import { configError } from './_problems.js';
  * line and column. Errors carry the parser's reason, never the text around it: a config line can
  * hold a secret, and the parsers' own pretty messages quote the source.
  */
+
+const jsonc = lazyRequire<typeof JsoncParser>('jsonc-parser');
+const yaml = lazyRequire<typeof Yaml>('yaml');
 
 export interface SyntaxProblem {
   /** JSON: jsonc-parser's error name (`CommaExpected`); YAML: the first line of the parser's message. */
@@ -29,6 +34,7 @@ export type ParsedText = { readonly value: unknown } | { readonly syntaxErrors: 
 export function parseJsonText(text: string): ParsedText {
   try {
     const errors: ParseError[] = [];
+    const { parseTree, printParseErrorCode } = jsonc();
     const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
     const placed = errors.map(({ error, offset }): SyntaxProblem => ({ message: printParseErrorCode(error), code: printParseErrorCode(error), ...lineAndColumn(text, offset) }));
     if (isNonEmpty(placed)) return { syntaxErrors: placed };
@@ -41,6 +47,7 @@ export function parseJsonText(text: string): ParsedText {
 /** YAML with unique keys and at most 100 aliases expanded. Lines are counted as YAML counts them. */
 export function parseYamlText(text: string): ParsedText {
   try {
+    const { LineCounter, parseDocument } = yaml();
     const lineCounter = new LineCounter();
     const document = parseDocument(text, { uniqueKeys: true, prettyErrors: false, lineCounter });
     const placed = document.errors.map((error): SyntaxProblem => {

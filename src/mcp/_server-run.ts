@@ -20,6 +20,12 @@ export interface ServerRunOptions {
   label: string;
   /** For stdio; of these, a remote server takes only `maxFrameBytes`. */
   transport?: StdioTransportOptions;
+  /**
+   * Called once `initialize` is sent, before its answer is awaited: synchronous set-up of the
+   * caller's own (loading the tokenizer) then overlaps the server's start-up in its own process
+   * instead of adding to it. An answer that arrives meanwhile is read when it returns.
+   */
+  whileStarting?: () => void;
 }
 
 export interface ServerRunTimings {
@@ -83,7 +89,9 @@ export async function runServer<T>(
     await session.start();
     timings.startMs = lap();
     step = 'initialize';
-    const handshake = await session.initialize(deadline);
+    const answer = session.initialize(deadline);
+    options.whileStarting?.();
+    const handshake = await answer;
     run.initialize = handshake;
     timings.initializeMs = lap();
     step = 'work';

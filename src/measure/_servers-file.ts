@@ -1,11 +1,14 @@
+import type * as Yaml from 'yaml';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { parse } from 'yaml';
 import { McpctxError } from '../errors/index.js';
+import { lazyRequire } from '../lazy/index.js';
 import { checkBudgetMs, checkRemoteSpec, isEnvName, type RemoteSpec } from '../mcp/index.js';
 import { isPlainObject } from '../tokens/index.js';
 import { safeSegment } from './_files.js';
 import type { MeasureOptions } from './_measure.js';
+
+const yaml = lazyRequire<typeof Yaml>('yaml');
 
 /**
  * Declared by an entry this harness cannot run (a platform the package does not ship for, a backing
@@ -74,7 +77,7 @@ export async function loadServersFile(file: string): Promise<ServersFile> {
   }
   let document: unknown;
   try {
-    document = parse(text);
+    document = yaml().parse(text);
   } catch (error) {
     throw invalid(file, `not valid YAML or JSON: ${(error as Error).message}`);
   }

@@ -1,7 +1,9 @@
 // The Anthropic Messages API behind `Provider`: a streamed chat turn assembled into one message, and
 // count_tokens. Built on @anthropic-ai/sdk with its own retries off (maxRetries 0): retries here
 // follow one documented policy, are counted, and stop at one hard deadline for the whole call.
-import Anthropic, { APIConnectionError, APIError } from '@anthropic-ai/sdk';
+import type * as AnthropicSdkModule from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { APIError } from '@anthropic-ai/sdk';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { McpctxError } from '../errors/index.js';
 import { isPlainObject } from '../tokens/index.js';
@@ -21,6 +23,20 @@ import type {
 } from './_types.js';
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
+
+type AnthropicSdk = typeof AnthropicSdkModule;
+/** The SDK once loaded. It is loaded at the first call (about 170 ms): a run that never calls Claude never pays it. */
+let sdk: AnthropicSdk | undefined;
+
+async function loadSdk(): Promise<AnthropicSdk> {
+  sdk ??= await import('@anthropic-ai/sdk');
+  return sdk;
+}
+
+/** SDK errors only exist once the SDK is loaded, so before that nothing is one. */
+function isApiError(error: unknown): error is APIError {
+  return sdk !== undefined && error instanceof sdk.APIError;
+}
 const DEFAULT_KEY_ENV = 'ANTHROPIC_API_KEY';
 
 export function anthropicProvider(options: HttpProviderOptions = {}): Provider {
@@ -172,7 +188,7 @@ async function assembleStream(events: AsyncIterable<unknown>): Promise<Assembled
     for await (const event of events) message.add(event);
   } catch (error) {
     if (error instanceof McpctxError) throw error;
-    if (error instanceof APIError) throw new McpctxError('PROVIDER_ERROR', `the stream reported an error: ${apiErrorText(error)}`, {}, { cause: error });
+    if (isApiError(error)) throw new McpctxError('PROVIDER_ERROR', `the stream reported an error: ${apiErrorText(error)}`, {}, { cause: error });
     throw new McpctxError('PROVIDER_ERROR', 'truncated stream: the connection broke before message_stop', {}, { cause: error });
   }
   return message.result();
@@ -345,12 +361,13 @@ async function callWithRetries<T>(
   if (apiKey === undefined || apiKey === '') {
     throw new McpctxError('MISSING_KEY', `no Anthropic API key: the environment variable ${settings.apiKeyEnv} is unset or empty`, { variable: settings.apiKeyEnv });
   }
+  const { default: AnthropicClient } = await loadSdk();
   const budgetMs = timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const deadlineAt = Date.now() + budgetMs;
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), budgetMs);
   const recorder: Recorder = { attempts: 0, last: undefined };
-  const client = new Anthropic({
+  const client = new AnthropicClient({
     apiKey,
     baseURL: settings.baseUrl,
     fetch: recordingFetch(settings.fetch, (exchange) => {
@@ -369,9 +386,9 @@ async function callWithRetries<T>(
         return { value, raw: lastExchange(recorder), attempts: recorder.attempts };
       } catch (error) {
         if (deadline.signal.aborted || Date.now() >= deadlineAt) throw deadlineError(budgetMs, recorder, error);
-        const status = error instanceof APIError ? error.status : undefined;
+        const status = isApiError(error) ? error.status : undefined;
         if (status === undefined || !isRetryableStatus(status) || retry >= settings.maxRetries) throw providerError(error, recorder);
-        const waitMs = retryDelayMs(error instanceof APIError ? error.headers : undefined, retry);
+        const waitMs = retryDelayMs(isApiError(error) ? error.headers : undefined, retry);
         if (Date.now() + waitMs >= deadlineAt) {
           throw providerError(error, recorder, `; not retried: waiting ${Math.round(waitMs)} ms would pass the ${budgetMs} ms deadline`);
         }
@@ -399,12 +416,12 @@ function providerError(error: unknown, recorder: Recorder, suffix = ''): McpctxE
   }
   const raw = lastExchange(recorder);
   const message =
-    error instanceof APIError && error.status !== undefined
+    isApiError(error) && error.status !== undefined
       ? `Anthropic answered HTTP ${error.status}: ${apiErrorText(error)}`
-      : error instanceof APIConnectionError
+      : sdk !== undefined && error instanceof sdk.APIConnectionError
         ? `could not reach ${raw.url || 'the Anthropic API'}: ${describeCause(error)}`
         : `the Anthropic call failed: ${error instanceof Error ? error.message : String(error)}`;
-  const status = error instanceof APIError && error.status !== undefined ? error.status : null;
+  const status = isApiError(error) && error.status !== undefined ? error.status : null;
   return new McpctxError('PROVIDER_ERROR', message + suffix, { status, attempts: recorder.attempts, raw }, { cause: error });
 }
 

@@ -1,4 +1,5 @@
-import OpenAI, { APIError, APIUserAbortError } from 'openai';
+import type * as OpenAiSdkModule from 'openai';
+import type { APIError } from 'openai';
 import type {
   ChatCompletionChunk,
   ChatCompletionContentPartText,
@@ -14,6 +15,20 @@ import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, isRetryableStatus, recordedSse
 import type { ChatMessage, ChatRequest, ChatResponse, ContentBlock, HttpProviderOptions, Provider, RawExchange, StopReason, Usage } from './_types.js';
 
 const DEFAULT_KEY_ENV = 'OPENAI_API_KEY';
+
+type OpenAiSdk = typeof OpenAiSdkModule;
+/** The SDK once loaded. It is loaded at the first call (about 100 ms): a run that never calls it never pays it. */
+let sdk: OpenAiSdk | undefined;
+
+async function loadSdk(): Promise<OpenAiSdk> {
+  sdk ??= await import('openai');
+  return sdk;
+}
+
+/** SDK errors only exist once the SDK is loaded, so before that nothing is one. */
+function isApiError(error: unknown): error is APIError {
+  return sdk !== undefined && error instanceof sdk.APIError;
+}
 
 /**
  * Chat completions of an OpenAI-compatible server (OpenAI, Ollama at `http://localhost:11434/v1`,
@@ -65,6 +80,7 @@ async function chat(request: ChatRequest, options: ResolvedOptions): Promise<Cha
   if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) throw new McpctxError('INVALID_ARGUMENT', `timeoutMs must be a positive number, got ${String(timeoutMs)}`);
   const call = new CallRecord(options.baseUrl, readKey(options), timeoutMs);
   try {
+    const { default: OpenAI } = await loadSdk();
     const client = new OpenAI({
       baseURL: options.baseUrl,
       // The SDK insists on a key; without one the Authorization header is removed instead.
@@ -157,8 +173,8 @@ class CallRecord {
 
 /** Returns after the wait when the failed attempt may be retried; throws the call's error otherwise. */
 async function waitToRetry(error: unknown, call: CallRecord, maxRetries: number): Promise<void> {
-  if (call.signal.aborted || error instanceof APIUserAbortError) throw call.deadlineError();
-  if (!(error instanceof APIError) || error.status === undefined) {
+  if (call.signal.aborted || (sdk !== undefined && error instanceof sdk.APIUserAbortError)) throw call.deadlineError();
+  if (!isApiError(error) || error.status === undefined) {
     // No HTTP answer (refused, reset): not one of the retried statuses.
     throw call.providerError(`request failed: ${causeChain(error)}`, undefined, error);
   }
@@ -271,7 +287,7 @@ async function readStream(stream: AsyncIterable<ChatCompletionChunk>, call: Call
   } catch (error) {
     if (call.signal.aborted) throw call.deadlineError();
     if (error instanceof McpctxError) throw error;
-    if (error instanceof APIError) throw call.providerError(`the stream reported an error: ${error.message}`);
+    if (isApiError(error)) throw call.providerError(`the stream reported an error: ${error.message}`);
     if (error instanceof SyntaxError) throw call.providerError(`an event of the stream is not JSON: ${error.message}`);
     throw call.providerError(`truncated stream (not retried: the model may have acted): ${causeChain(error)}`);
   }

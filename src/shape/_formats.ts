@@ -1,6 +1,9 @@
-import { encode as encodeToon } from '@toon-format/toon';
+import type * as Toon from '@toon-format/toon';
 import { McpctxError } from '../errors/index.js';
+import { lazyRequire } from '../lazy/index.js';
 import { jsonText } from '../tokens/index.js';
+
+const toon = lazyRequire<typeof Toon>('@toon-format/toon');
 
 /** The text formats a tool result can be written in. */
 export type TextFormat = 'json' | 'csv' | 'toon';
@@ -17,7 +20,7 @@ export function toCompactJson(value: unknown): string {
 /** TOON (Token-Oriented Object Notation) through `@toon-format/toon`; decodes to the same value. */
 export function toToon(value: unknown): string {
   try {
-    return encodeToon(value);
+    return toon().encode(value);
   } catch (error) {
     // A cycle overflows the encoder's stack; say so as an error of ours, never a bare RangeError.
     throw new McpctxError('INVALID_ARGUMENT', `The value has no TOON form: ${(error as Error).message}.`, { reason: 'no-toon-form' }, { cause: error });

@@ -1,6 +1,7 @@
+import type * as O200kBase from 'gpt-tokenizer/encoding/o200k_base';
 import { createRequire } from 'node:module';
-import { countTokens as countO200k, isWithinTokenLimit as withinO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { McpctxError } from '../errors/index.js';
+import { lazyRequire } from '../lazy/index.js';
 import { O200K_PIECES, countExact, needsExactPath } from './_exact-bpe.js';
 import { countByPieces } from './_piece-count.js';
 
@@ -10,6 +11,20 @@ const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
 const require = createRequire(import.meta.url);
 const tokenizerVersion = (require('gpt-tokenizer/package.json') as { version: string }).version;
+
+/**
+ * The o200k_base encoder, loaded at its first use: building its rank tables takes about 270 ms and
+ * 60 MB, which a command that counts nothing (`--version`, `--help`, `verify` of a bad path) must not pay.
+ */
+const o200k = lazyRequire<typeof O200kBase>('gpt-tokenizer/encoding/o200k_base');
+
+/**
+ * Loads the encoder now instead of at the first count. A caller that is about to wait (a server
+ * starting in its own process) calls it there, so the load overlaps the wait. Idempotent.
+ */
+export function loadTokenizer(): void {
+  o200k();
+}
 
 /** The counter every published number uses. */
 export const TOKENIZER = Object.freeze({
@@ -26,7 +41,7 @@ export function countTokens(text: string): number {
 
 /** One pre-tokenizer piece, by gpt-tokenizer unless it is one it gets wrong or too slowly (`_exact-bpe.ts`). */
 function countPiece(piece: string): number {
-  return needsExactPath(piece) ? countExact(piece) : countO200k(piece, AS_PLAIN_TEXT);
+  return needsExactPath(piece) ? countExact(piece) : o200k().countTokens(piece, AS_PLAIN_TEXT);
 }
 
 /**
@@ -42,7 +57,7 @@ export function isWithinTokenLimit(text: string, limit: number): number | false 
     const count = countExact(text, limit);
     return count > limit ? false : count;
   }
-  return withinO200k(text, limit, AS_PLAIN_TEXT);
+  return o200k().isWithinTokenLimit(text, limit, AS_PLAIN_TEXT);
 }
 
 /** Characters counted between two stop checks; a text this short is counted in one go. */
@@ -80,7 +95,7 @@ export function countTokensStoppable(text: string, options: StoppableCountOption
   if (shouldStop()) return undefined;
   // One long piece (a run of one character class) is one BPE job: the exact path asks shouldStop inside it.
   const countSlice = (slice: string): number | undefined =>
-    needsExactPath(slice) ? countExact(slice, Number.POSITIVE_INFINITY, shouldStop) : countO200k(slice, AS_PLAIN_TEXT);
+    needsExactPath(slice) ? countExact(slice, Number.POSITIVE_INFINITY, shouldStop) : o200k().countTokens(slice, AS_PLAIN_TEXT);
   if (text.length <= sliceChars) return countSlice(text);
   let count = 0;
   let start = 0;

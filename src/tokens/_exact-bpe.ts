@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { lazyRequire } from '../lazy/index.js';
 
 /**
  * An exact o200k_base counter for the inputs gpt-tokenizer gets wrong or too slowly:
@@ -67,13 +67,14 @@ export function needsExactPath(text: string): boolean {
   return false;
 }
 
+// The same CommonJS rank table the encoder loads (`_count.ts`), so the two share one copy.
+const rankTable = lazyRequire<{ default: Array<string | number[] | undefined> }>('gpt-tokenizer/bpeRanks/o200k_base');
 let ranks: Map<string, number> | undefined;
 
 /** Token bytes (as a latin1 string, one char per byte) to rank, built once from gpt-tokenizer's data. */
 function rankMap(): Map<string, number> {
   if (ranks) return ranks;
-  const require = createRequire(import.meta.url);
-  const table = (require('gpt-tokenizer/bpeRanks/o200k_base') as { default: Array<string | number[] | undefined> }).default;
+  const table = rankTable().default;
   const map = new Map<string, number>();
   table.forEach((token, rank) => {
     if (token === undefined) return;

@@ -4,6 +4,7 @@ export {
   countTokens,
   countTokensStoppable,
   isWithinTokenLimit,
+  loadTokenizer,
   type StoppableCountOptions,
 } from './_count.js';
 export { canonicalJson, jsonText, sha256Hex } from './_canonical.js';

@@ -1,7 +1,11 @@
-import MiniSearch from 'minisearch';
+import type MiniSearch from 'minisearch';
 import { McpctxError } from '../errors/index.js';
+import { lazyRequire } from '../lazy/index.js';
 import { schemaWords } from './_parameter-names.js';
 import { indexTerms, queryTerms, searchTerms } from './_terms.js';
+
+/** Loaded when the first index is built: a gateway without search_tools never needs it. */
+const miniSearch = lazyRequire<typeof MiniSearch>('minisearch');
 
 /** What the index reads of a tool: an MCP `Tool` fits as it is. */
 export interface SearchableTool {
@@ -141,7 +145,8 @@ export class ToolIndex {
     this.#rareWordWeight = Math.log(1 + (this.size - 0.5) / 1.5);
     this.#vocabulary = vocabulary;
     this.#nameTerms = vocabulary ? this.#tools.map((tool) => new Set(indexTerms(tool.name).flatMap(searchTerms))) : [];
-    this.#search = new MiniSearch<IndexedTool>({
+    const Index = miniSearch();
+    this.#search = new Index<IndexedTool>({
       idField: 'id',
       fields: FIELDS,
       tokenize: indexTerms,

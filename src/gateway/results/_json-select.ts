@@ -1,6 +1,10 @@
-import { search } from '@jmespath-community/jmespath';
+import type * as Jmespath from '@jmespath-community/jmespath';
 import { McpctxError } from '../../errors/index.js';
+import { lazyRequire } from '../../lazy/index.js';
 import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan } from '../../tokens/index.js';
+
+/** Loaded by the first query: most sessions never ask one. */
+const jmespath = lazyRequire<typeof Jmespath>('@jmespath-community/jmespath');
 
 /**
  * The one path syntax read_result takes: keys with dots, indexes in brackets, keys that are not
@@ -82,6 +86,7 @@ export function runQuery(value: unknown, query: string): unknown {
   if (query.length > MAX_PATH_CHARS) throw badQuery(query, `it is longer than ${MAX_PATH_CHARS} characters`);
   let result: unknown;
   try {
+    const { search } = jmespath();
     result = search(value as Parameters<typeof search>[0], query);
   } catch (error) {
     throw badQuery(query, (error as Error).message);

@@ -1,7 +1,8 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import * as ajvFormats from 'ajv-formats';
+import type * as AjvDraft07 from 'ajv';
+import type * as AjvDraft2019 from 'ajv/dist/2019.js';
+import type * as AjvDraft2020 from 'ajv/dist/2020.js';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { lazyRequire } from '../../lazy/index.js';
 import { isPlainObject, nestsDeeperThan, sha256Hex } from '../../tokens/index.js';
 
 type JsonObject = Record<string, unknown>;
@@ -152,14 +153,20 @@ function draftOf(declared: unknown): Draft {
   return 'draft-07';
 }
 
+// ajv is loaded by the first call checked, not with the gateway: most sessions start without one.
+const ajvDraft07 = lazyRequire<typeof AjvDraft07>('ajv');
+const ajvDraft2019 = lazyRequire<typeof AjvDraft2019>('ajv/dist/2019.js');
+const ajvDraft2020 = lazyRequire<typeof AjvDraft2020>('ajv/dist/2020.js');
+const ajvFormats = lazyRequire<{ default: (ajv: Ajv) => Ajv }>('ajv-formats');
+
 function newValidator(draft: Draft): Ajv {
   // logger: false, because the gateway's stdout may be the protocol stream and ajv's warnings
   // (unknown formats, a $schema it has no meta-schema for) are not the operator's business.
   // validateSchema: false, so a `$schema` ajv has no meta-schema for (draft-04, draft-06) is
   // read with draft-07's keywords instead of refused; a malformed schema still fails to compile.
   const options = { strict: false, allErrors: true, logger: false as const, validateSchema: false };
-  const ajv = draft === '2020-12' ? new Ajv2020(options) : draft === '2019-09' ? new Ajv2019(options) : new Ajv(options);
-  ajvFormats.default.default(ajv);
+  const ajv = draft === '2020-12' ? new (ajvDraft2020().Ajv2020)(options) : draft === '2019-09' ? new (ajvDraft2019().Ajv2019)(options) : new (ajvDraft07().Ajv)(options);
+  ajvFormats().default(ajv);
   return ajv;
 }
 

@@ -1,7 +1,8 @@
 // search_context's ranking: BM25 over the stored fragments (minisearch), by the query alone, not
 // by the task signals build_context scores with. A fragment that holds the query's phrase verbatim
 // (a quoted part, or the whole query when it has several words) ranks above every one that does not.
-import MiniSearch from 'minisearch';
+import type MiniSearch from 'minisearch';
+import { lazyRequire } from '../../lazy/index.js';
 import type { Fragment, NormalizedRecord } from '../_types.js';
 
 /** Label matches count more than text matches: a label is a path, a command, a test name. */
@@ -71,8 +72,11 @@ export function queryPhrases(query: string): string[] {
   return whole.includes(' ') ? [whole] : [];
 }
 
+// The same CommonJS build the tool search loads (`lazyRequire`'s rule: one way per package).
+const miniSearch = lazyRequire<typeof MiniSearch>('minisearch');
+
 export class FragmentIndex {
-  readonly #search = new MiniSearch<IndexedFragment>({
+  readonly #search = new (miniSearch())<IndexedFragment>({
     fields: ['text', 'label'],
     idField: 'id',
     tokenize: searchTerms,

@@ -1,8 +1,8 @@
 import { mkdirSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import { McpctxError, isMcpctxError } from '../../errors/index.js';
+import { lazyRequire } from '../../lazy/index.js';
 import { RECORD_ARRAYS, type RecordArrayName, type SessionRecords } from '../_types.js';
 import { batchEntries, callerId, checkUniqueIds, groupRecords, storableRecords, type RecordStore } from '../_store.js';
 import { parseSessionRecords } from '../_validate.js';
@@ -26,11 +26,11 @@ const CREATE_SCHEMA = `
 
 type Db = InstanceType<typeof Database>;
 
-const require = createRequire(import.meta.url);
-
 /** The native addon is loaded when a store is opened, not when `mcpctx/optimizer` (or the CLI) is imported. */
+const sqlite = lazyRequire<typeof Database>('better-sqlite3');
+
 function openDatabase(path: string): Db {
-  const SQLite = require('better-sqlite3') as typeof Database;
+  const SQLite = sqlite();
   return new SQLite(path);
 }
 

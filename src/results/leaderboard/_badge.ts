@@ -1,6 +1,10 @@
-import { makeBadge } from 'badge-maker';
+import type * as BadgeMaker from 'badge-maker';
+import { lazyRequire } from '../../lazy/index.js';
 import { bandFor, plural, safeSegment } from '../../measure/index.js';
 import type { PublishedServer } from '../_model.js';
+
+/** Loaded by the first badge drawn: `audit` reads results folders without drawing any. */
+const badgeMaker = lazyRequire<typeof BadgeMaker>('badge-maker');
 
 export const BADGES_DIR = 'badges';
 const LABEL = 'context cost';
@@ -19,7 +23,7 @@ export function badgeSvg(server: PublishedServer): string {
   const tokens = server.measurement?.totalTokens;
   const hasNumber = (server.status === 'measured' || server.status === 'dynamic') && typeof tokens === 'number' && Number.isSafeInteger(tokens) && tokens >= 0;
   const svg = hasNumber
-    ? makeBadge({ label: LABEL, message: plural(tokens, 'token'), color: bandFor(tokens) })
-    : makeBadge({ label: LABEL, message: server.status, color: 'lightgrey' });
+    ? badgeMaker().makeBadge({ label: LABEL, message: plural(tokens, 'token'), color: bandFor(tokens) })
+    : badgeMaker().makeBadge({ label: LABEL, message: server.status, color: 'lightgrey' });
   return svg.endsWith('\n') ? svg : `${svg}\n`;
 }
