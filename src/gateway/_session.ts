@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type McpctxError } from '../errors/index.js';
 import { Deadline, type ServerNotification, type ServerRequest } from '../mcp/index.js';
-import { isPlainObject } from '../tokens/index.js';
+import { isPlainObject, loadTokenizer } from '../tokens/index.js';
 import { ClientRequests } from './_client-requests.js';
 import type { FrontConnection, JsonRpcMessage } from './front/index.js';
 import { type MethodResult, RpcFailure, type SessionServices, failureFrom, rpcErrorBody } from './_session-types.js';
@@ -70,6 +70,9 @@ export class GatewaySession {
     this.endedPromise = new Promise((resolve) => (this.markEnded = resolve));
     front.onmessage = (message) => this.receive(message);
     front.onclose = (reason) => void this.close(reason);
+    // The servers start now and boot in their own processes while the client's `initialize` comes
+    // in and the gateway sets up. A failed start is reported by connect, which waits for it.
+    for (const upstream of this.upstreams.values()) upstream.start().catch(() => {});
   }
 
   /** Resolves once the session has ended and its upstreams are closed. */
@@ -163,7 +166,13 @@ export class GatewaySession {
 
   private async connectAll(params: JsonObject | undefined): Promise<JsonObject> {
     const deadline = new Deadline(this.services.timeouts.startupMs, 'upstream start');
-    const outcomes = await Promise.allSettled([...this.upstreams.values()].map((upstream) => upstream.connect(params, deadline)));
+    const connecting = [...this.upstreams.values()].map((upstream) => upstream.connect(params, deadline));
+    // Once every started server has been sent its initialize (connect sends it as soon as the
+    // server's process is up), the tokenizer the first tools/list needs (about 270 ms to load)
+    // loads while they boot, instead of before the session or after their answers.
+    await Promise.allSettled([...this.upstreams.values()].map((upstream) => upstream.start()));
+    warmTokenizer();
+    const outcomes = await Promise.allSettled(connecting);
     const failures: string[] = [];
     outcomes.forEach((outcome, index) => {
       const upstream = [...this.upstreams.values()][index];
@@ -242,3 +251,11 @@ export class GatewaySession {
   }
 }
 
+/** Loads the tokenizer now; if it cannot load, the first count throws the same error where it is reported. */
+function warmTokenizer(): void {
+  try {
+    loadTokenizer();
+  } catch {
+    // reported by the first count
+  }
+}

@@ -30,6 +30,7 @@ export class Upstream {
   private readonly client: RawClient;
   private readonly stdio: BoundedStdioTransport | undefined;
   private initializeResult: JsonObject | undefined;
+  private started: Promise<void> | undefined;
   private ending: McpctxError | undefined;
   private closing = false;
   private settled: Promise<void> | undefined;
@@ -56,10 +57,20 @@ export class Upstream {
     });
   }
 
-  /** Starts the server (or opens the HTTP connection) and sends the client's `initialize`; the raw result. */
+  /**
+   * Starts the server process (nothing to open for HTTP) without initializing it. The session
+   * calls it as soon as it exists, so a server boots while the client's `initialize` is on its way
+   * and the gateway's own set-up runs; `connect` waits for it. Idempotent; a failure is `connect`'s.
+   */
+  start(): Promise<void> {
+    this.started ??= this.client.start();
+    return this.started;
+  }
+
+  /** Starts the server (or opens the HTTP connection) if `start` has not, and sends the client's `initialize`; the raw result. */
   async connect(initializeParams: JsonObject | undefined, deadline: Deadline): Promise<JsonObject> {
     try {
-      await this.client.start();
+      await this.start();
       const result = await this.client.request('initialize', initializeParams, deadline);
       if (!isPlainObject(result)) throw new McpctxError('PROTOCOL', `${this.name} answered initialize with something that is not an object`);
       this.initializeResult = result;

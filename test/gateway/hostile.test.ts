@@ -112,17 +112,21 @@ describe('hostile client input on the stdio front', () => {
     });
   });
 
-  it('requests before initialize are refused without starting any upstream; ping is answered; initialize then works', async () => {
+  // The stdio gateway starts its upstream with itself, as a client's launch starts any server, so
+  // that it boots while the client's initialize comes in; nothing reaches it before initialize.
+  // (Over HTTP a session, and its upstreams, exist only from an initialize on.)
+  it('requests before initialize are refused and never relayed; ping is answered; initialize then works', async () => {
     await withGateway(relayArgs(), async (gateway) => {
       for (const method of ['tools/list', 'tools/call', 'resources/list', 'vendor/echo']) {
         const refused = await gateway.request(method, method === 'tools/call' ? { name: 'echo', arguments: { text: 'x' } } : undefined);
         expect(errorOf(refused), method).toMatchObject({ code: -32600, message: expect.stringMatching(/before initialize/) });
       }
       expect((await gateway.request('ping')).result).toEqual({});
-      expect(await upstreamsRunning()).toEqual([]);
+      expect(await upstreamsRunning()).toHaveLength(1);
       const initialized = await gateway.initialize();
       expect(initialized.result).toMatchObject({ serverInfo: { name: 'relay-one' } });
       expect(textOf(await gateway.request('tools/call', { name: 'echo', arguments: { text: 'now' } }))).toBe('now');
+      expect((await relayCalls(gateway)).calls).toEqual(['echo', 'calls']);
     });
   });
 
