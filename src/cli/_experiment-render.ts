@@ -2,7 +2,7 @@ import { renderReportMarkdown, type ExperimentRun, type ReceiptVerification } fr
 import { printableText } from '../measure/index.js';
 
 /** The run for people: the report's tables when the run got that far, what stopped it, and where the receipt is. */
-export function renderExperimentRun(run: ExperimentRun): string {
+export function renderExperimentRun(run: ExperimentRun, invocation: string): string {
   const { receipt } = run;
   const lines: string[] = [];
   if (receipt.report !== undefined) lines.push(renderReportMarkdown(receipt).trimEnd(), '');
@@ -11,7 +11,7 @@ export function renderExperimentRun(run: ExperimentRun): string {
   }
   lines.push(`receipt: ${printableText(run.receiptFile, 'note')}`);
   if (run.reportFile !== undefined) lines.push(`report: ${printableText(run.reportFile, 'note')}`);
-  lines.push(`check it: mcpctx experiment verify ${printableText(run.receiptFile, 'note')}`);
+  lines.push(`check it: ${invocation} experiment verify ${printableText(run.receiptFile, 'note')}`);
   return `${lines.join('\n')}\n`;
 }
 

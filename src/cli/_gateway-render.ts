@@ -89,7 +89,7 @@ export function renderGatewayReport(report: GatewayReport): string {
 }
 
 /** Pins per upstream: counts, then each pending definition with its changes and the command that approves it. */
-export function renderPins(listing: PinListing): string {
+export function renderPins(listing: PinListing, invocation: string): string {
   const lines: string[] = [];
   const file = printableText(listing.file, 'note');
   if (!listing.exists) return `${file}: no pins yet (a gateway writes it at its first contact with each upstream)\n`;
@@ -111,7 +111,7 @@ export function renderPins(listing: PinListing): string {
       for (const change of pending.changes) {
         lines.push(`    ${printableText(change.path, 'note')}: ${printableText(change.before ?? '(absent)', 'note')} -> ${printableText(change.after ?? '(absent)', 'note')}`);
       }
-      lines.push(`    approve: mcpctx gateway pins ${file} --approve ${printableText(`${upstream.name}/${pending.tool}`, 'note')}`);
+      lines.push(`    approve: ${invocation} gateway pins ${file} --approve ${printableText(`${upstream.name}/${pending.tool}`, 'note')}`);
     }
     if (upstream.rejected.length > 0) lines.push(`  rejected (held): ${upstream.rejected.map((tool) => printableText(tool, 'note')).join(', ')}`);
   }

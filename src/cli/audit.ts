@@ -3,6 +3,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { audit, type AuditOptions, type AuditPlatform } from '../audit/index.js';
 import { DEFAULT_RUNS, DEFAULT_TIMEOUT_MS, printableText } from '../measure/index.js';
 import { renderAudit } from './_audit-render.js';
+import { exampleHelp } from './_help.js';
 import { EXIT, type CliIo } from './_io.js';
 import { parsePositiveInteger, parseTimeoutMs } from './_parse.js';
 
@@ -36,10 +37,8 @@ function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
-export function registerAudit(program: Command, io: CliIo, setExit: (code: number) => void): void {
-  program
-    .command('audit')
-    .summary('what the MCP servers configured on this machine cost each client session, and who defers them')
+export function setupAudit(command: Command, io: CliIo, setExit: (code: number) => void): void {
+  command
     .description(
       [
         'Finds the MCP configs of Claude Code (~/.claude.json, <cwd>/.mcp.json, managed-mcp.json), Claude Desktop, Cursor, VS Code, Windsurf, Gemini CLI, Zed, Goose, Codex CLI and Kiro, lists every place consulted as read, absent or unreadable (with why, and the line and column of a parse error), and measures every server in them once (the same launch in two configs is one process). A url entry gets an unauthenticated initialize: 401/403 is remote-auth-wall with the challenge quoted. ${VAR} and ${env:VAR} expansions are reported as set, never evaluated. Env and header values are never printed or written, only their names.',
@@ -49,19 +48,20 @@ export function registerAudit(program: Command, io: CliIo, setExit: (code: numbe
         'Exit codes: 0 done; 1 --budget N and the costliest session is over N; 2 usage; 3 the audit could not run.',
       ].join('\n\n'),
     )
-    .option('--config <path>', 'audit this config file instead of discovering (repeatable; each is its own session)', collect)
+    .option('--config <path>', 'audit this config file instead of discovering (repeatable; each is its own session) (default: discover every known client config)', collect)
     .option('--home <dir>', 'home folder to discover from (default: yours)')
     .option('--cwd <dir>', 'project folder for project configs (default: the current folder)')
     .option('--platform <name>', 'whose config paths to read: linux, darwin or win32 (default: this one)', parsePlatform)
     .option('--system-root <dir>', 'prefix of system-wide paths such as /etc/claude-code (default: /)')
-    .option('--budget <tokens>', 'exit 1 when the costliest session carries more than this many tokens', parseTokens)
-    .option('--changed <results>', 'a results folder (capture-index.json): are the measured servers behind what was published?')
-    .option('--suggest <results>', 'a results folder (tool-shape.json): descriptions at or above its 90th percentile')
+    .option('--budget <tokens>', 'exit 1 when the costliest session carries more than this many tokens (default: no budget, exit 0)', parseTokens)
+    .option('--changed <results>', 'a results folder (capture-index.json): are the measured servers behind what was published? (default: not compared)')
+    .option('--suggest <results>', 'a results folder (tool-shape.json): descriptions at or above its 90th percentile (default: no suggestions)')
     .option('--json', 'print one JSON object: every place read, every entry, measurements, sessions, posture and totals')
-    .option('--no-measure', 'list what is configured without launching or contacting anything')
-    .option('--timeout <ms>', `budget per capture in milliseconds (default ${DEFAULT_TIMEOUT_MS})`, parseTimeoutMs)
-    .option('--runs <n>', `captures per server (default ${DEFAULT_RUNS})`, parsePositiveInteger)
-    .option('--concurrency <n>', 'servers measured at once (default 2)', parsePositiveInteger)
+    .option('--no-measure', 'list what is configured without launching or contacting anything (default: measure every server)')
+    .option('--timeout <ms>', `budget per capture in milliseconds (default: ${DEFAULT_TIMEOUT_MS})`, parseTimeoutMs)
+    .option('--runs <n>', `captures per server (default: ${DEFAULT_RUNS})`, parsePositiveInteger)
+    .option('--concurrency <n>', 'servers measured at once (default: 2)', parsePositiveInteger)
+    .addHelpText('after', exampleHelp(io, 'audit --budget 20000'))
     .action(async (flags: AuditFlags) => {
       const options: AuditOptions = { measure: flags.measure, shellEnv: io.env };
       const roots: NonNullable<AuditOptions['roots']> = { cwd: resolve(io.cwd, flags.cwd ?? '.') };

@@ -6,7 +6,8 @@ import { McpctxError } from '../errors/index.js';
 import { runExperiment, verifyReceipt, type ExperimentProgress, type ExperimentRun, type ModelOverrides } from '../experiment/index.js';
 import type { ProviderName } from '../providers/index.js';
 import { printableText } from '../measure/index.js';
-import { EXIT, type CliIo } from './_io.js';
+import { exampleHelp } from './_help.js';
+import { EXIT, invocationOf, type CliIo } from './_io.js';
 import { parsePositiveInteger } from './_parse.js';
 import { renderExperimentRun, renderVerification } from './_experiment-render.js';
 
@@ -35,31 +36,30 @@ function parseProvider(value: string): ProviderName {
   throw new InvalidArgumentError('expected anthropic, openai-compatible or scripted');
 }
 
-export function registerExperiment(program: Command, io: CliIo, setExit: (code: number) => void): void {
-  const experiment = program
-    .command('experiment')
-    .summary('prove a cut kept the answer: the same questions through a baseline and an optimized server, answers checked first')
+export function setupExperiment(command: Command, io: CliIo, setExit: (code: number) => void): void {
+  const experiment = command
     .description(
       [
         'Runs every task of a tasks file through two conditions of an MCP server (baseline and optimized: any two launch specs), each question on a fresh server with the same model, system prompt and max_tokens. Every task is checked against the snapshot before any model call (an aggregate count is recounted; a later_page task must need a continuation). Each tool_use gets exactly one tool_result; any stop reason but end_turn fails the question; the tool path and the answer (answer, evidence ids, caveats) are checked against the key. Tokens are compared only for questions both conditions answered correctly.',
-        'Everything is recorded in OUT/receipt.json, written before the first input is read and after every stage: input hashes, package versions, the negotiated protocol, tool schemas, every raw MCP frame, the bytes the model saw, every model request and response, usage and checks. `mcpctx experiment verify OUT/receipt.json` recomputes every hash and table from it. OUT/report.md has the tables. Input files are re-hashed before every server start, model call and tool call: a change stops the run with SOURCE_CHANGED.',
-        'With no --config, the bundled demo (examples/experiment: the records server in MODE=baseline and MODE=optimized over 30 PyGithub issues) runs offline with its scripted turns:  mcpctx experiment --provider scripted --out DIR',
-        'Against Claude:  ANTHROPIC_API_KEY=... mcpctx experiment --config my.yaml --provider anthropic --model claude-sonnet-4-5   (billable calls)',
-        'Against Ollama:  mcpctx experiment --config my.yaml --provider openai-compatible --base-url http://localhost:11434/v1 --model qwen3:8b',
+        `Everything is recorded in OUT/receipt.json, written before the first input is read and after every stage: input hashes, package versions, the negotiated protocol, tool schemas, every raw MCP frame, the bytes the model saw, every model request and response, usage and checks. ${invocationOf(io)} experiment verify OUT/receipt.json recomputes every hash and table from it. OUT/report.md has the tables. Input files are re-hashed before every server start, model call and tool call: a change stops the run with SOURCE_CHANGED.`,
+        `With no --config, the bundled demo (examples/experiment: the records server in MODE=baseline and MODE=optimized over 30 PyGithub issues) runs offline with its scripted turns:  ${invocationOf(io)} experiment --provider scripted --out DIR`,
+        `Against Claude:  ANTHROPIC_API_KEY=... ${invocationOf(io)} experiment --config my.yaml --provider anthropic --model claude-sonnet-4-5   (billable calls)`,
+        `Against Ollama:  ${invocationOf(io)} experiment --config my.yaml --provider openai-compatible --base-url http://localhost:11434/v1 --model qwen3:8b`,
         'Exit codes: 0 every answer passed in both conditions; 1 an answer failed its check (or was skipped); 2 bad config, flags, key or answer key (the receipt says which); 3 the run stopped (an input changed, a server or the provider failed) or the receipt cannot be written.',
       ].join('\n\n'),
     )
-    .option('--config <file>', 'the experiment config (YAML or JSON); default the bundled demo')
-    .option('--provider <name>', 'anthropic, openai-compatible or scripted (overrides model.provider)', parseProvider)
-    .option('--model <id>', 'the model id (overrides model.model)')
-    .option('--script <file>', 'scripted provider: the turns file (overrides model.script)')
-    .option('--base-url <url>', 'HTTP providers: the API base URL (overrides model.baseUrl)')
-    .option('--key-env <NAME>', 'HTTP providers: the env variable holding the API key (default ANTHROPIC_API_KEY for anthropic)')
-    .option('--max-tokens <n>', 'max_tokens of every model call (overrides model.maxTokens)', parsePositiveInteger)
-    .option('--out <dir>', 'where receipt.json and report.md go (default ./mcpctx-experiment/<UTC time>)')
+    .option('--config <file>', 'the experiment config, YAML or JSON (default: the bundled demo, examples/experiment/config.yaml)')
+    .option('--provider <name>', 'anthropic, openai-compatible or scripted, overriding model.provider (default: the config\'s)', parseProvider)
+    .option('--model <id>', 'the model id, overriding model.model (default: the config\'s)')
+    .option('--script <file>', 'scripted provider: the turns file, overriding model.script (default: the config\'s)')
+    .option('--base-url <url>', 'HTTP providers: the API base URL, overriding model.baseUrl (default: the config\'s, else the provider\'s public API)')
+    .option('--key-env <NAME>', 'HTTP providers: the env variable holding the API key (default: the config\'s, else ANTHROPIC_API_KEY for anthropic; OPENAI_API_KEY if set, else no key, for openai-compatible)')
+    .option('--max-tokens <n>', 'max_tokens of every model call, overriding model.maxTokens (default: the config\'s)', parsePositiveInteger)
+    .option('--out <dir>', 'where receipt.json and report.md go (default: ./mcpctx-experiment/<UTC time>)')
     .option('--force', 'replace a receipt already in --out')
     .option('--json', 'print the run (status, files, report) as JSON')
     .option('--progress', 'print progress on stderr even when it is not a terminal')
+    .addHelpText('after', exampleHelp(io, 'experiment --provider scripted --out runs/demo'))
     .action(async (flags: ExperimentFlags) => {
       const run = await runExperiment({
         configFile: flags.config === undefined ? BUNDLED_EXPERIMENT_CONFIG : resolve(io.cwd, flags.config),
@@ -69,7 +69,7 @@ export function registerExperiment(program: Command, io: CliIo, setExit: (code: 
         env: io.env,
         ...(flags.progress === true || io.stderr.isTTY === true ? { onProgress: (event: ExperimentProgress) => io.stderr.write(progressLine(event)) } : {}),
       });
-      io.stdout.write(flags.json ? `${JSON.stringify(runSummary(run), null, 2)}\n` : renderExperimentRun(run));
+      io.stdout.write(flags.json ? `${JSON.stringify(runSummary(run), null, 2)}\n` : renderExperimentRun(run, invocationOf(io)));
       setExit(exitCodeOf(run));
     });
 
@@ -81,6 +81,7 @@ export function registerExperiment(program: Command, io: CliIo, setExit: (code: 
     )
     .argument('<receipt>', 'the receipt.json of a run')
     .option('--json', 'print the verification as JSON')
+    .addHelpText('after', exampleHelp(io, 'experiment verify runs/demo/receipt.json'))
     .action(async (file: string, flags: { json?: boolean }) => {
       const path = resolve(io.cwd, file);
       const verification = verifyReceipt(await readReceipt(path));

@@ -12,7 +12,8 @@ import {
   type GatewayConfig,
 } from '../gateway/index.js';
 import { MCPCTX_CLIENT_INFO } from '../mcp/index.js';
-import { EXIT, type CliIo } from './_io.js';
+import { exampleHelp } from './_help.js';
+import { EXIT, invocationOf, type CliIo } from './_io.js';
 import { collectEnv, parsePositiveInteger, parseTimeoutMs } from './_parse.js';
 import { renderEffectiveRules, renderGatewayReport, renderPins } from './_gateway-render.js';
 
@@ -37,34 +38,33 @@ const DEFAULT_STORE_TTL_MS = 60 * 60 * 1000;
 const DEFAULT_STORE_MAX_MB = 256;
 const MIN_SECRET_BYTES = 16;
 
-export function registerGateway(program: Command, io: CliIo, setExit: (code: number) => void): void {
-  const gateway = program
-    .command('gateway')
-    .summary('a token budget in front of MCP servers you do not own')
+export function setupGateway(command: Command, io: CliIo, setExit: (code: number) => void): void {
+  const gateway = command
     .description(
       [
         'Sits between an MCP client and one or more MCP servers, relays every message faithfully, and applies per-tool rules in tokens: hide tools, shorten descriptions, project and page results with bound cursors, offload what is too big behind a handle (read_result), refuse with a remedy instead of truncating, offer search_tools instead of a full catalog, and write a receipt for every call.',
-        'One stdio server without a config file:  mcpctx gateway -- npx -y @modelcontextprotocol/server-everything',
-        'Several servers and rules:                mcpctx gateway --config gateway.yaml   (see `mcpctx gateway check --help`)',
+        `One stdio server without a config file:  ${invocationOf(io)} gateway -- npx -y @modelcontextprotocol/server-everything`,
+        `Several servers and rules:                ${invocationOf(io)} gateway --config gateway.yaml   (see: ${invocationOf(io)} gateway check --help)`,
         'Client side: stdio by default; --http HOST:PORT serves streamable HTTP at http://HOST:PORT/mcp (loopback only, unless --allow-remote with a bearer token from --token-env).',
         'Exit codes: 0 the client went away; 2 bad config or flags (every problem listed); 3 an upstream cannot be reached, the port is in use, or a file cannot be opened. Nothing is left running on a failed start.',
       ].join('\n\n'),
     )
     .argument('[upstream...]', 'the command of one stdio upstream, after --')
-    .option('--config <file>', 'the gateway config (YAML or JSON): mcpServers, allow, deny, capTokens, offload, search, tools')
-    .option('--http <host:port>', 'serve streamable HTTP on this address instead of stdio (port 0 picks a free one)')
+    .option('--config <file>', 'the gateway config (YAML or JSON): mcpServers, allow, deny, capTokens, offload, search, tools (default: the one upstream after --, default rules)')
+    .option('--http <host:port>', 'serve streamable HTTP on this address instead of stdio; port 0 picks a free one (default: stdio)')
     .option('--allow-remote', 'allow a non-loopback --http address (needs --token-env)')
-    .option('--token-env <NAME>', 'clients must send "Authorization: Bearer <value of NAME>"')
-    .option('--key-env <NAME>', 'HMAC key for handles and cursors from this variable (>= 16 bytes), shared by instances behind a load balancer; default a random key per process')
-    .option('--store <file>', 'keep offloaded results in this SQLite file; default in memory')
+    .option('--token-env <NAME>', 'clients must send "Authorization: Bearer <value of NAME>" (default: no token, loopback only)')
+    .option('--key-env <NAME>', 'HMAC key for handles and cursors from this variable (>= 16 bytes), shared by instances behind a load balancer (default: a random key per process)')
+    .option('--store <file>', 'keep offloaded results in this SQLite file (default: in memory)')
     .option('--store-ttl <ms>', 'how long an offloaded result is kept', parseTimeoutMs, DEFAULT_STORE_TTL_MS)
     .option('--store-max-mb <n>', 'most megabytes of offloaded results kept; the oldest are evicted first', parsePositiveInteger, DEFAULT_STORE_MAX_MB)
-    .option('--receipts <file>', 'append one JSON line per call and per tools/list')
-    .option('--receipts-args', 'include argument values in receipts (off: they may hold secrets)')
+    .option('--receipts <file>', 'append one JSON line per call and per tools/list (default: no receipts)')
+    .option('--receipts-args', 'include argument values in receipts (they may hold secrets)')
     .option('--request-timeout <ms>', 'budget of one relayed request', parseTimeoutMs, DEFAULT_TIMEOUTS.requestMs)
     .option('--startup-timeout <ms>', 'budget for every upstream to start and answer initialize', parseTimeoutMs, DEFAULT_TIMEOUTS.startupMs)
     .option('--env <NAME=VALUE>', 'a variable for the upstream given after -- (repeatable; never recorded)', collectEnv, {} as Record<string, string>)
-    .option('--cwd <dir>', 'working directory of the upstream given after --')
+    .option('--cwd <dir>', 'working directory of the upstream given after -- (default: the current folder)')
+    .addHelpText('after', exampleHelp(io, 'gateway -- npx -y @modelcontextprotocol/server-everything'))
     .action(async (upstream: string[], flags: GatewayFlags) => {
       setExit(await runGateway(upstream, flags, io));
     });
@@ -81,6 +81,7 @@ export function registerGateway(program: Command, io: CliIo, setExit: (code: num
     )
     .argument('<file>', 'the gateway config')
     .option('--json', 'print the effective rules as JSON')
+    .addHelpText('after', exampleHelp(io, 'gateway check gateway.yaml'))
     .action(async (file: string, flags: { json?: boolean }) => {
       const config = await loadGatewayConfig(resolve(io.cwd, file));
       const rules = describeEffectiveRules(config);
@@ -99,10 +100,11 @@ export function registerGateway(program: Command, io: CliIo, setExit: (code: num
       ].join('\n\n'),
     )
     .argument('<file>', 'the pin file')
-    .option('--approve <names...>', 'pin these pending definitions')
+    .option('--approve <names...>', 'pin these pending definitions (default: none)')
     .option('--approve-all', 'pin every pending definition')
-    .option('--reject <names...>', 'keep these pending definitions held, without proposing them again')
+    .option('--reject <names...>', 'keep these pending definitions held, without proposing them again (default: none)')
     .option('--json', 'print the pins and pending changes as JSON')
+    .addHelpText('after', exampleHelp(io, 'gateway pins pins.json --approve read_file'))
     .action(async (file: string, flags: { approve?: string[]; approveAll?: boolean; reject?: string[]; json?: boolean }) => {
       const listing = await managePins({
         file: resolve(io.cwd, file),
@@ -110,7 +112,7 @@ export function registerGateway(program: Command, io: CliIo, setExit: (code: num
         ...(flags.reject === undefined ? {} : { reject: flags.reject }),
         approveAll: flags.approveAll === true,
       });
-      io.stdout.write(flags.json ? `${JSON.stringify(listing, null, 2)}\n` : renderPins(listing));
+      io.stdout.write(flags.json ? `${JSON.stringify(listing, null, 2)}\n` : renderPins(listing, invocationOf(io)));
       setExit(EXIT.ok);
     });
 
@@ -119,6 +121,7 @@ export function registerGateway(program: Command, io: CliIo, setExit: (code: num
     .summary('tokens in and out, and calls, per tool and action, from a receipts file')
     .argument('<file>', 'a receipts file written with --receipts')
     .option('--json', 'print the report as JSON')
+    .addHelpText('after', exampleHelp(io, 'gateway report receipts.jsonl'))
     .action(async (file: string, flags: { json?: boolean }) => {
       const report = await readGatewayReport(resolve(io.cwd, file));
       io.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderGatewayReport(report));
@@ -150,6 +153,7 @@ async function runGateway(upstream: readonly string[], flags: GatewayFlags, io: 
     startupTimeoutMs: flags.startupTimeout,
     log,
     version: MCPCTX_CLIENT_INFO.version,
+    invocation: io.invocationAnywhere,
   });
   const names = config.upstreams.map((spec) => spec.name).join(', ');
   log(running.url ? `listening on ${running.url} (upstreams: ${names})` : `relaying stdio (upstreams: ${names})`);
@@ -165,7 +169,7 @@ async function configFrom(upstream: readonly string[], flags: GatewayFlags, io: 
   }
   if (flags.config !== undefined) return loadGatewayConfig(resolve(io.cwd, flags.config));
   if (command === undefined) {
-    throw new McpctxError('USAGE', 'no upstream: give --config FILE, or one stdio server after --, e.g. mcpctx gateway -- npx -y <package>');
+    throw new McpctxError('USAGE', `no upstream: give --config FILE, or one stdio server after --, e.g. ${invocationOf(io)} gateway -- npx -y <package>`);
   }
   return configForCommand({ command, args, env: flags.env, cwd: flags.cwd === undefined ? undefined : resolve(io.cwd, flags.cwd) });
 }

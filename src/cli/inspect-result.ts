@@ -12,7 +12,8 @@ import {
   type ResultPayload,
 } from '../measure/index.js';
 import { DECLARABLE_CAPABILITIES, DEFAULT_PROTOCOL_VERSION } from '../mcp/index.js';
-import { EXIT, type CliIo } from './_io.js';
+import { exampleHelp } from './_help.js';
+import { EXIT, invocationOf, type CliIo } from './_io.js';
 import { collectEnv, parseCapabilities, parseTimeoutMs } from './_parse.js';
 import { formatCount, formatShare, renderTable } from './_table.js';
 
@@ -27,10 +28,8 @@ interface InspectResultFlags {
   cwd?: string;
 }
 
-export function registerInspectResult(program: Command, io: CliIo, setExit: (code: number) => void): void {
-  program
-    .command('inspect-result')
-    .summary('count one tool result in o200k_base tokens, field by field')
+export function setupInspectResult(command: Command, io: CliIo, setExit: (code: number) => void): void {
+  command
     .description(
       [
         'Launch an MCP server over stdio, initialize it, call one tool (tools/call) and count the result as it came off the wire: o200k_base tokens and UTF-8 bytes of every part that reaches the model (text blocks, embedded text resources, resource links and other blocks as JSON, structuredContent as compact JSON; images, audio and blobs by decoded bytes), and whether structuredContent repeats the content.',
@@ -42,17 +41,18 @@ export function registerInspectResult(program: Command, io: CliIo, setExit: (cod
     .usage('--tool NAME [--args JSON] [options] -- <command> [args...]')
     .argument('[server...]', 'the command that starts the server, after --')
     .requiredOption('--tool <name>', 'the tool to call')
-    .option('--args <json>', 'the tool arguments, a JSON object (default {})')
+    .option('--args <json>', 'the tool arguments, a JSON object (default: {})')
     .option('--json', 'print the inspection as one JSON object')
     .option('--env <NAME=VALUE>', 'pass a variable to the server (repeatable; the value is never printed)', collectEnv, {} as Record<string, string>)
     .option('--timeout <ms>', 'one budget for start, initialize and the call', parseTimeoutMs, DEFAULT_TIMEOUT_MS)
     .option(
       '--capabilities <list>',
-      `client capabilities to declare, comma-separated (${DECLARABLE_CAPABILITIES.join(', ')}); none by default`,
+      `client capabilities to declare, comma-separated (${DECLARABLE_CAPABILITIES.join(', ')}) (default: none, {})`,
       parseCapabilities,
     )
     .option('--protocol-version <version>', 'protocol version to request', DEFAULT_PROTOCOL_VERSION)
-    .option('--cwd <dir>', 'working directory of the server')
+    .option('--cwd <dir>', 'working directory of the server (default: the current folder)')
+    .addHelpText('after', exampleHelp(io, 'inspect-result --tool echo --args \'{"message":"hello"}\' -- npx -y @modelcontextprotocol/server-everything'))
     .action(async (server: string[], flags: InspectResultFlags) => {
       setExit(await runInspectResult(server, flags, io));
     });
@@ -61,7 +61,7 @@ export function registerInspectResult(program: Command, io: CliIo, setExit: (cod
 async function runInspectResult(server: string[], flags: InspectResultFlags, io: CliIo): Promise<number> {
   const [command, ...args] = server;
   if (command === undefined) {
-    throw new McpctxError('USAGE', 'give the server command after --, e.g. mcpctx inspect-result --tool search -- node server.js');
+    throw new McpctxError('USAGE', `give the server command after --, e.g. ${invocationOf(io)} inspect-result --tool search -- node server.js`);
   }
   const inspection = await inspectResult({
     launch: { command, args, cwd: flags.cwd === undefined ? io.cwd : resolve(io.cwd, flags.cwd), env: flags.env },

@@ -4,17 +4,10 @@ import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { McpctxError } from '../errors/index.js';
 import { MCPCTX_CLIENT_INFO } from '../mcp/index.js';
-import { registerAudit } from './audit.js';
-import { registerExperiment } from './experiment.js';
-import { EXIT, type CliIo } from './_io.js';
-import { registerGateway } from './gateway.js';
-import { registerInspectResult } from './inspect-result.js';
-import { registerMeasure } from './measure.js';
-import { registerOptimizer } from './optimizer.js';
-import { registerRouting } from './routing.js';
-import { registerSite } from './site.js';
-import { registerSweep } from './sweep.js';
-import { registerVerify } from './verify.js';
+import { COMMANDS, commandToLoad } from './_commands.js';
+import { optionDescription } from './_help.js';
+import { invocationAnywhere, invocationFrom } from './_invocation.js';
+import { EXIT, invocationOf, type CliIo } from './_io.js';
 
 const USAGE_ERROR_CODES = new Set<string>(['USAGE', 'INVALID_CONFIG', 'OUTPUT_CONFLICT']);
 /** Commands that run a server given after `--`; an option of the server's read as theirs gets a hint. */
@@ -23,7 +16,7 @@ const SERVER_COMMANDS = new Set(['measure', 'inspect-result', 'gateway']);
 /** Runs the CLI against the given io and returns the exit code; never exits the process itself. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let exitCode: number = EXIT.ok;
-  const program = new Command('mcpctx')
+  const program = new Command(invocationOf(io))
     .description('Measure, cut and prove the tokens MCP servers put into a model context.')
     .version(MCPCTX_CLIENT_INFO.version, '-V, --version')
     .enablePositionalOptions()
@@ -31,23 +24,20 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
-    });
+    })
+    .configureHelp({ optionDescription });
   const setExit = (code: number): void => {
     exitCode = code;
   };
-  registerMeasure(program, io, setExit);
-  registerVerify(program, io, setExit);
-  registerInspectResult(program, io, setExit);
-  registerOptimizer(program, io, setExit);
-  registerGateway(program, io, setExit);
-  registerSite(program, io, setExit);
-  registerSweep(program, io, setExit);
-  registerAudit(program, io, setExit);
-  registerExperiment(program, io, setExit);
-  registerRouting(program, io, setExit);
-  for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
 
   try {
+    // Every command is listed (for --help and for commander's "did you mean"); only the one
+    // this command line runs is loaded and set up. Commands inherit exitOverride and the output.
+    const running = commandToLoad(argv);
+    for (const entry of COMMANDS) {
+      const command = program.command(entry.name).summary(entry.summary);
+      if (entry === running) (await entry.load())(command, io, setExit);
+    }
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
@@ -55,7 +45,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       if (error.exitCode === 0) return EXIT.ok;
       const command = argv.find((arg) => !arg.startsWith('-'));
       if (error.code === 'commander.unknownOption' && command !== undefined && SERVER_COMMANDS.has(command) && !argv.includes('--')) {
-        io.stderr.write(`hint: put the server command after --, e.g. mcpctx ${command} [options] -- npx -y <package>\n`);
+        io.stderr.write(`hint: put the server command after --, e.g. ${invocationOf(io)} ${command} [options] -- npx -y <package>\n`);
       }
       return EXIT.usage;
     }
@@ -106,5 +96,7 @@ if (invokedDirectly()) {
     stderr: quietWhenClosed(process.stderr),
     cwd: process.cwd(),
     env: process.env,
+    invocation: invocationFrom(process.argv[1] ?? 'mcpctx', process.cwd()),
+    invocationAnywhere: invocationAnywhere(process.argv[1] ?? 'mcpctx', process.cwd()),
   });
 }

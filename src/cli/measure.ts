@@ -19,7 +19,8 @@ import {
 } from '../measure/index.js';
 import { DECLARABLE_CAPABILITIES, DEFAULT_PROTOCOL_VERSION, checkRemoteSpec, type RemoteSpec } from '../mcp/index.js';
 import { DEFAULT_CLAUDE_KEY_ENV, claudeCounter, type ClaudeFlags } from './_claude.js';
-import { EXIT, type CliIo } from './_io.js';
+import { exampleHelp } from './_help.js';
+import { EXIT, invocationOf, type CliIo } from './_io.js';
 import { renderScan, scanMeasurement } from './_scan-report.js';
 import { formatCount, formatShare, renderTable } from './_table.js';
 import { MALFORMED_HEADER, collectEnv, collectHeader, parseCapabilities, parsePositiveInteger, parseTimeoutMs } from './_parse.js';
@@ -42,10 +43,8 @@ interface MeasureFlags extends ClaudeFlags {
   scan?: boolean;
 }
 
-export function registerMeasure(program: Command, io: CliIo, setExit: (code: number) => void): void {
-  program
-    .command('measure')
-    .summary("count a server's tool catalog in o200k_base tokens")
+export function setupMeasure(command: Command, io: CliIo, setExit: (code: number) => void): void {
+  command
     .description(
       [
         'Launch an MCP server over stdio (or reach one over HTTP with --url), initialize it, list every tool (all pages) and count the catalog as it came off the wire: o200k_base tokens of JSON.stringify(tools) (methodology mcpctx-catalog/v1). Start, initialize, tools/list and the counting share one --timeout budget.',
@@ -59,35 +58,36 @@ export function registerMeasure(program: Command, io: CliIo, setExit: (code: num
         'Exit codes: 0 measured; 2 usage error (also a missing servers file, a name taken by another server, or --claude-model without a key); 3 a server could not be measured (its status says why), or count_tokens failed.',
       ].join('\n\n'),
     )
-    .usage('[options] -- <command> [args...]\n       mcpctx measure --url URL [--header NAME=ENV_NAME] [options]\n       mcpctx measure --servers FILE [--json] [--out DIR]')
+    .usage(`[options] -- <command> [args...]\n       ${invocationOf(io)} measure --url URL [--header NAME=ENV_NAME] [options]\n       ${invocationOf(io)} measure --servers FILE [--json] [--out DIR]`)
     .argument('[server...]', 'the command that starts the server, after --')
-    .option('--servers <file>', 'measure every server of a list or an mcpServers map (YAML or JSON) in turn')
-    .option('--url <url>', 'measure the server at this URL over HTTP (streamable HTTP, or HTTP+SSE detected)')
+    .option('--servers <file>', 'measure every server of a list or an mcpServers map (YAML or JSON) in turn (default: the one server after --)')
+    .option('--url <url>', 'measure the server at this URL over HTTP (streamable HTTP, or HTTP+SSE detected) (default: the server after --, over stdio)')
     .option(
       '--header <NAME=ENV_NAME>',
       'with --url: send header NAME with the value of environment variable ENV_NAME (repeatable; only names are recorded)',
       collectHeader,
       {} as Record<string, string>,
     )
-    .option('--transport <kind>', 'with --url: auto (default), streamable-http or sse', parseTransport)
+    .option('--transport <kind>', 'with --url: auto, streamable-http or sse (default: auto: streamable HTTP, else HTTP+SSE)', parseTransport)
     .option('--json', 'print the measurement object(s) exactly, as JSON')
-    .option('--out <dir>', 'also write DIR/<name>/measurement.json, each as soon as it is measured')
+    .option('--out <dir>', 'also write DIR/<name>/measurement.json, each as soon as it is measured (default: print only)')
     .option(
       '--capabilities <list>',
-      `client capabilities to declare, comma-separated (${DECLARABLE_CAPABILITIES.join(', ')}); none by default`,
+      `client capabilities to declare, comma-separated (${DECLARABLE_CAPABILITIES.join(', ')}) (default: none, {})`,
       parseCapabilities,
     )
     .option('--protocol-version <version>', 'protocol version to request', DEFAULT_PROTOCOL_VERSION)
     .option('--timeout <ms>', 'one budget per capture for start, initialize, tools/list and counting', parseTimeoutMs, DEFAULT_TIMEOUT_MS)
     .option('--runs <n>', 'captures to compare (a changing catalog is reported as dynamic)', parsePositiveInteger, DEFAULT_RUNS)
     .option('--env <NAME=VALUE>', 'pass a variable to the server (repeatable; the value is never recorded)', collectEnv, {} as Record<string, string>)
-    .option('--cwd <dir>', 'working directory of the server')
-    .option('--name <label>', 'label for the table and the output folder')
+    .option('--cwd <dir>', 'working directory of the server (default: the current folder)')
+    .option('--name <label>', 'label for the table and the output folder (default: the npm package, else the script or command name)')
     .option('--record-args', 'record the server arguments as given, credential-looking values included')
     .option('--scan', 'also scan every tool definition for poisoning (instructions aimed at the model, hidden Unicode, base64 runs)')
-    .option('--claude-model <model>', 'also measure what the tools add to an Anthropic request on this model (count_tokens; tools-delta/v1)')
+    .option('--claude-model <model>', 'also measure what the tools add to an Anthropic request on this model (count_tokens; tools-delta/v1) (default: not measured)')
     .option('--claude-key-env <NAME>', 'with --claude-model: the environment variable holding the Anthropic API key', DEFAULT_CLAUDE_KEY_ENV)
-    .option('--claude-base-url <url>', 'with --claude-model: the Messages API base URL (default https://api.anthropic.com)')
+    .option('--claude-base-url <url>', 'with --claude-model: the Messages API base URL (default: https://api.anthropic.com)')
+    .addHelpText('after', exampleHelp(io, 'measure -- npx -y @modelcontextprotocol/server-memory'))
     .action(async (server: string[], flags: MeasureFlags) => {
       setExit(await runMeasure(server, flags, io));
     });
@@ -191,7 +191,7 @@ function jobFromFlags(server: string[], flags: MeasureFlags, io: CliIo): Measure
   }
   const [command, ...args] = server;
   if (command === undefined) {
-    throw new McpctxError('USAGE', 'give the server command after --, e.g. mcpctx measure -- npx -y @modelcontextprotocol/server-memory, or use --servers FILE');
+    throw new McpctxError('USAGE', `give the server command after --, e.g. ${invocationOf(io)} measure -- npx -y @modelcontextprotocol/server-memory, or use --servers FILE`);
   }
   return {
     // Named from the arguments as recorded, so a credential never becomes a folder name.

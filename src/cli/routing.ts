@@ -15,7 +15,8 @@ import {
   type RoutingRun,
 } from '../routing/index.js';
 import { printableText } from '../measure/index.js';
-import { EXIT, type CliIo } from './_io.js';
+import { exampleHelp } from './_help.js';
+import { EXIT, invocationOf, type CliIo } from './_io.js';
 import { formatCount, renderTable, type Column } from './_table.js';
 
 interface RoutingFlags {
@@ -29,34 +30,33 @@ interface RoutingFlags {
   script?: string;
 }
 
-export function registerRouting(program: Command, io: CliIo, setExit: (code: number) => void): void {
-  const routing = program
-    .command('routing')
-    .summary('measure how catalog size, distractors and retrieval change which tool is chosen')
+export function setupRouting(command: Command, io: CliIo, setExit: (code: number) => void): void {
+  const routing = command
     .description(
       [
         'Run the tool-routing experiment a config describes (YAML or JSON): the domain tools (a catalog file or an MCP server to capture them from), the distractor pools (unrelated: tools of other domains; confusable: tools that resemble a domain tool), the requests with their right tool (or none), the catalog sizes, the retrieval settings and a seed.',
         'Each size pads the domain tools with distractors (confusable ones first, then unrelated ones, for the confusable kind), and every request gets its own seeded order of its catalog, so the same seed gives the same catalogs byte for byte.',
         'Without a provider the run is offline: every retriever (BM25, the ranking the gateway\'s search_tools uses; embeddings from an OpenAI-compatible /embeddings endpoint if the config asks for them) ranks every catalog for every request, and recall@k (the share of requests whose right tool is within the first k) is printed per retriever, distractor kind and size. Requests that need no tool are left out of recall.',
         'With --provider and --model the model routes every request under each protocol of the config: native (the catalog in the API\'s tools field), constrained (names and descriptions in the prompt, the answer restricted by an output schema to the offered names or none_of_these) and retrieval (each retriever\'s top k offered natively). An answer is right, a wrong tool, no tool call (counted apart: a text answer is not a wrong tool) or a call when none was needed; accuracy comes with a 95% Wilson interval, prompt tokens from the provider\'s usage, o200k tokens per tool of the rendered catalog, and time to first token where the API reports it. Providers: anthropic (key in ANTHROPIC_API_KEY or --api-key-env), openai-compatible (--base-url, e.g. http://127.0.0.1:11434/v1 for Ollama) and scripted (--script, a file of recorded turns, offline).',
-        'With --out DIR the run is kept: receipt.json (every request, catalog order, ranking, raw model output, usage and score), report.md (the tables, linking the chart) and chart.svg (accuracy, or offline recall, and tokens against catalog size). `mcpctx routing verify DIR/receipt.json` recomputes every table from the receipt\'s rows.',
+        `With --out DIR the run is kept: receipt.json (every request, catalog order, ranking, raw model output, usage and score), report.md (the tables, linking the chart) and chart.svg (accuracy, or offline recall, and tokens against catalog size). ${invocationOf(io)} routing verify DIR/receipt.json recomputes every table from the receipt's rows.`,
         'See examples/routing/config.yaml for a complete config.',
         'A provider error (after its retries) stops the model run; the answers before it are kept in the receipt, and the accuracy table lists only the conditions answered in full.',
         'Exit codes: 0 done; 2 usage error or invalid config (every problem listed); 3 a catalog server, an endpoint or the provider failed.',
       ].join('\n\n'),
     )
-    .option('--config <file>', 'the routing config (YAML or JSON); required')
-    .option('--out <dir>', 'write receipt.json, report.md and chart.svg into this folder')
+    .option('--config <file>', 'the routing config, YAML or JSON (required)')
+    .option('--out <dir>', 'write receipt.json, report.md and chart.svg into this folder (default: print only)')
     .option('--json', 'print the whole run as JSON (catalog orders, every ranking and answer, the tables)')
-    .addOption(new Option('--provider <name>', 'route with a model through this provider').choices(['anthropic', 'openai-compatible', 'scripted']))
-    .option('--model <name>', 'the model to route with (required with --provider)')
-    .option('--base-url <url>', 'the API base URL (openai-compatible: required; anthropic: default the public API)')
-    .option('--api-key-env <name>', 'NAME of the environment variable holding the API key (never the key)')
-    .option('--script <file>', 'scripted provider: the JSON file of recorded turns')
+    .addOption(new Option('--provider <name>', 'route with a model through this provider (default: retrieval only, no model)').choices(['anthropic', 'openai-compatible', 'scripted']))
+    .option('--model <name>', 'the model to route with (default: none; required with --provider)')
+    .option('--base-url <url>', 'the API base URL; required for openai-compatible (default: the public API, for anthropic)')
+    .option('--api-key-env <name>', 'NAME of the environment variable holding the API key, never the key (default: ANTHROPIC_API_KEY for anthropic; OPENAI_API_KEY if set, else no key, for openai-compatible)')
+    .option('--script <file>', 'scripted provider: the JSON file of recorded turns (default: none; required with --provider scripted)')
+    .addHelpText('after', exampleHelp(io, 'routing --config routing.yaml --out runs/routing'))
     .action(async (flags: RoutingFlags) => {
       // Checked here rather than by commander: a required option of this command would also be
       // required of `routing verify`.
-      if (flags.config === undefined) throw new McpctxError('USAGE', 'mcpctx routing needs --config FILE (see examples/routing/config.yaml), or: mcpctx routing verify RECEIPT');
+      if (flags.config === undefined) throw new McpctxError('USAGE', `routing needs --config FILE (see examples/routing/config.yaml), or: ${invocationOf(io)} routing verify RECEIPT`);
       const config = await loadRoutingConfig(flags.config, io.cwd);
       if (flags.provider !== undefined && flags.model === undefined) throw new McpctxError('USAGE', '--provider needs --model');
       const provider = flags.provider === undefined ? undefined : providerFrom(flags, io);
@@ -87,8 +87,7 @@ export function registerRouting(program: Command, io: CliIo, setExit: (code: num
     )
     .argument('<receipt>', 'receipt.json written by mcpctx routing --out')
     .option('--json', 'print the verification as JSON')
-    .exitOverride()
-    .configureOutput(program.configureOutput())
+    .addHelpText('after', exampleHelp(io, 'routing verify runs/routing/receipt.json'))
     .action(async (file: string, flags: { json?: boolean }) => {
       const report = await verifyRoutingReceiptFile(resolve(io.cwd, file));
       if (flags.json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

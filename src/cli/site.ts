@@ -2,12 +2,11 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { plural, printableText } from '../measure/index.js';
 import { buildSite } from '../results/site/index.js';
+import { exampleHelp } from './_help.js';
 import { EXIT, type CliIo } from './_io.js';
 
-export function registerSite(program: Command, io: CliIo, setExit: (code: number) => void): void {
-  program
-    .command('site')
-    .summary('build a static site (leaderboard, server pages, methodology) from a results folder')
+export function setupSite(command: Command, io: CliIo, setExit: (code: number) => void): void {
+  command
     .description(
       [
         'Build a static site from RESULTS, a folder written by mcpctx sweep: index.html (the leaderboard, sortable by every column, filterable by name, with band colours, badges and a sparkline per server), servers/<name>.html (per-tool breakdown, launch, isolation, canonical hash, session-start load, history, note and the verify command) and methodology.html, written from the constants the code measures with.',
@@ -19,6 +18,7 @@ export function registerSite(program: Command, io: CliIo, setExit: (code: number
     .argument('<results>', 'the results folder (leaderboard.json, history.csv, <server>/measurement.json, badges/)')
     .requiredOption('--out <dir>', 'the folder to write the site to')
     .option('--json', 'print the report as JSON')
+    .addHelpText('after', exampleHelp(io, 'site results --out site'))
     .action(async (results: string, flags: { out: string; json?: boolean }) => {
       const report = await buildSite({ resultsDir: resolve(io.cwd, results), outDir: resolve(io.cwd, flags.out) });
       if (flags.json) {

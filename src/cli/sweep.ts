@@ -15,7 +15,8 @@ import {
   type SweepReport,
 } from '../results/sweep/index.js';
 import { DEFAULT_CLAUDE_KEY_ENV, claudeCounter, type ClaudeFlags } from './_claude.js';
-import { EXIT, type CliIo } from './_io.js';
+import { exampleHelp } from './_help.js';
+import { EXIT, invocationOf, type CliIo } from './_io.js';
 import { formatCount, renderTable } from './_table.js';
 import { parsePositiveInteger } from './_parse.js';
 
@@ -33,10 +34,8 @@ interface SweepFlags extends ClaudeFlags {
 /** Longest note the table shows; --json and the results keep the whole note. */
 const TABLE_NOTE_CHARS = 80;
 
-export function registerSweep(program: Command, io: CliIo, setExit: (code: number) => void): void {
-  const command = program
-    .command('sweep')
-    .summary('measure every server of a servers file into a results folder (leaderboard, history, badges)')
+export function setupSweep(command: Command, io: CliIo, setExit: (code: number) => void): void {
+  command
     .description(
       [
         'Measures the entries of SERVERS (YAML or JSON, as measure --servers reads it) and rewrites --out, a results folder: <server>/measurement.json and tool-vectors.json, history.csv, leaderboard.md and .json, regressions.md, capture-index.json, tool-shape.json, badges/*.svg and sweep.json. What --out already holds is the previous state: entries not measured this run keep their last record.',
@@ -46,24 +45,25 @@ export function registerSweep(program: Command, io: CliIo, setExit: (code: numbe
         `Selection (combined as an intersection): --shard I/N measures a stable slice by a hash of each name (independent of the list order); --rotation WEEKS measures the group of names (by another hash) that the ISO week number of the sweep date picks (week mod WEEKS), so each entry is measured once every WEEKS weeks; --only NAME... measures only those names (an unknown name is a usage error listing the names). Put --only after SERVERS: it takes every name that follows.`,
         `--concurrency K measures K servers at once (default ${DEFAULT_CONCURRENCY}, at most ${MAX_CONCURRENCY}); the results and their order (the servers file's) do not depend on it. --isolation docker runs each stdio entry as docker run --rm -i --network host IMAGE COMMAND ARGS (--docker-image, default ${DEFAULT_DOCKER_IMAGE}; env values pass by name with -e NAME, never in the arguments; paths in the arguments must exist in the image) and records isolation kind docker; remote entries are never wrapped.`,
         '--claude-model M also measures, for every server measured, what its tools add to an Anthropic request (count_tokens with and without the tools projected to name, description and input_schema; tools-delta/v1), into a claude block of its measurement.json; the leaderboard then shows a claude column. The key comes from ANTHROPIC_API_KEY or --claude-key-env; a failed count leaves that record without the block and is listed after the table.',
-        'mcpctx sweep merge DIR... --out RESULTS combines the --out folders of the shards of one sweep into exactly the files one unsharded sweep would write.',
+        `${invocationOf(io)} sweep merge DIR... --out RESULTS combines the --out folders of the shards of one sweep into exactly the files one unsharded sweep would write.`,
         'Progress goes to stderr when it is a terminal. Exit codes: 0 the sweep was written (whatever the servers\' statuses); 1 the harness guard tripped, nothing written; 2 usage or servers file error (also --isolation docker without docker); 3 the results could not be read or written.',
       ].join('\n\n'),
     )
     .argument('[servers]', 'the servers file (YAML or JSON)')
-    .option('--out <dir>', 'the results folder: the previous state, rewritten')
-    .option('--shard <I/N>', 'measure only the I-th of N stable slices (1-based)', (value: string) => asOption(() => parseShard(value)))
-    .option('--rotation <weeks>', `measure only this ISO week's group of names, one of WEEKS (1..${MAX_ROTATION_WEEKS})`, parsePositiveInteger)
-    .option('--only <name...>', 'measure only these entries (names as in the servers file)')
+    .option('--out <dir>', 'the results folder: the previous state, rewritten (required)')
+    .option('--shard <I/N>', 'measure only the I-th of N stable slices, 1-based (default: every entry)', (value: string) => asOption(() => parseShard(value)))
+    .option('--rotation <weeks>', `measure only this ISO week's group of names, one of WEEKS (1..${MAX_ROTATION_WEEKS}) (default: every entry)`, parsePositiveInteger)
+    .option('--only <name...>', 'measure only these entries, named as in the servers file (default: every entry)')
     .option('--concurrency <k>', `servers measured at once (1..${MAX_CONCURRENCY})`, parsePositiveInteger, DEFAULT_CONCURRENCY)
     .option('--isolation <kind>', 'host, or docker (each stdio server in a container)', parseIsolation, 'host' as const)
     .option('--docker-image <image>', 'the image for --isolation docker', DEFAULT_DOCKER_IMAGE)
     .option('--json', 'print the run report as JSON')
-    .option('--claude-model <model>', 'also measure the Claude divergence of every server measured (count_tokens; tools-delta/v1)')
+    .option('--claude-model <model>', 'also measure the Claude divergence of every server measured (count_tokens; tools-delta/v1) (default: not measured)')
     .option('--claude-key-env <NAME>', 'with --claude-model: the environment variable holding the Anthropic API key', DEFAULT_CLAUDE_KEY_ENV)
-    .option('--claude-base-url <url>', 'with --claude-model: the Messages API base URL')
+    .option('--claude-base-url <url>', 'with --claude-model: the Messages API base URL (default: https://api.anthropic.com)')
+    .addHelpText('after', exampleHelp(io, 'sweep servers.yaml --out results --concurrency 4'))
     .action(async (servers: string | undefined, flags: SweepFlags) => {
-      if (servers === undefined) throw new McpctxError('USAGE', 'give the servers file: mcpctx sweep SERVERS.yaml --out results/');
+      if (servers === undefined) throw new McpctxError('USAGE', `give the servers file: ${invocationOf(io)} sweep SERVERS.yaml --out results/`);
       if (flags.out === undefined) throw new McpctxError('USAGE', 'give the results folder with --out DIR');
       const claude = flags.claudeModel === undefined ? undefined : { model: flags.claudeModel, count: claudeCounter(flags.claudeModel, flags, io) };
       const report = await sweep({
@@ -99,6 +99,7 @@ export function registerSweep(program: Command, io: CliIo, setExit: (code: numbe
     .argument('<dirs...>', 'the shard results folders')
     .requiredOption('--out <dir>', 'the merged results folder')
     .option('--json', 'print the report as JSON')
+    .addHelpText('after', exampleHelp(io, 'sweep merge shard-1 shard-2 shard-3 --out results'))
     .action(async (dirs: string[], flags: { out: string; json?: boolean }) => {
       const report = await mergeSweep({ shardDirs: dirs.map((dir) => resolve(io.cwd, dir)), outDir: resolve(io.cwd, flags.out) });
       io.stdout.write(

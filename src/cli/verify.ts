@@ -2,12 +2,11 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { printableText, verifyDirectory, verifyFile, type VerifyDifference, type VerifyReport } from '../measure/index.js';
+import { exampleHelp } from './_help.js';
 import { EXIT, type CliIo } from './_io.js';
 
-export function registerVerify(program: Command, io: CliIo, setExit: (code: number) => void): void {
-  program
-    .command('verify')
-    .summary('re-derive the figures of measurement files from their captures')
+export function setupVerify(command: Command, io: CliIo, setExit: (code: number) => void): void {
+  command
     .description(
       [
         'Recompute canonical bytes, sha256, token totals, per-tool figures and the session-start load from the rawToolsCapture stored in a measurement file, and compare them with what it records. A measured or dynamic record without its capture and figures fails; so does a record whose capture was redacted before it was written (captureRedaction: its figures are real but cannot be re-derived from the file).',
@@ -17,6 +16,7 @@ export function registerVerify(program: Command, io: CliIo, setExit: (code: numb
     )
     .argument('<paths...>', 'measurement.json files written by mcpctx measure --out, or folders holding them')
     .option('--json', 'print the report as JSON: one object for one file, an array for a folder or several paths')
+    .addHelpText('after', exampleHelp(io, 'verify results/server-memory/measurement.json'))
     .action(async (paths: string[], flags: { json?: boolean }) => {
       const reports: VerifyReport[] = [];
       let folders = 0;

@@ -37,6 +37,12 @@ export interface GatewayOptions {
   /** One line for the operator (stderr); default nothing. */
   readonly log?: (line: string) => void;
   readonly version?: string;
+  /**
+   * The words that run this mcpctx from any folder (`mcpctx`, `node /path/dist/cli/main.js`): a
+   * held tool's refusal tells the user to run `<invocation> gateway pins FILE --approve ...`.
+   * Default `mcpctx`.
+   */
+  readonly invocation?: string;
 }
 
 export interface RunningGateway {
@@ -84,7 +90,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     },
     log,
     serverInfo: { name: 'mcpctx-gateway', version: options.version ?? '0.0.0' },
-    pins: options.config.pin === undefined ? undefined : new PinStore(options.config.pin, log),
+    pins: options.config.pin === undefined ? undefined : new PinStore(options.config.pin, log, options.invocation),
     scanGate: new ScanGate(options.config.scan, log),
   };
   const sessions = new Set<GatewaySession>();

@@ -19,12 +19,15 @@ export class PinStore {
   readonly file: string;
   readonly mode: PinMode;
   private readonly log: (line: string) => void;
+  /** The words that run this mcpctx, in the commands a held tool's refusal hands the user. */
+  private readonly invocation: string;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(settings: { file: string; mode: PinMode }, log: (line: string) => void) {
+  constructor(settings: { file: string; mode: PinMode }, log: (line: string) => void, invocation = 'mcpctx') {
     this.file = settings.file;
     this.mode = settings.mode;
     this.log = log;
+    this.invocation = invocation;
   }
 
   /** Checks one upstream's tools; records first contacts (tofu) and pending changes in the file. */
@@ -50,19 +53,19 @@ export class PinStore {
       }
     }
     if (result.held.length > 0) {
-      this.log(`pins: ${upstream}: ${result.held.length} tool(s) held back (${result.held.map((held) => held.tool).join(', ')}); review with: mcpctx gateway pins ${this.file}`);
+      this.log(`pins: ${upstream}: ${result.held.length} tool(s) held back (${result.held.map((held) => held.tool).join(', ')}); review with: ${this.invocation} gateway pins ${this.file}`);
     }
     const trustedNames = new Set(result.trusted);
     return {
       trusted: tools.filter((tool) => trustedNames.has(toolName(tool) ?? '')),
-      held: new Map(result.held.map((held) => [held.tool, heldText(held, this.file)])),
+      held: new Map(result.held.map((held) => [held.tool, heldText(held, `${this.invocation} gateway pins ${this.file}`)])),
     };
   }
 }
 
-/** Why a held tool was refused, with what changed and how to approve it. */
-function heldText(held: HeldTool, file: string): string {
-  const approve = `mcpctx gateway pins ${file} --approve ${held.upstream}/${held.tool}`;
+/** Why a held tool was refused, with what changed and how to approve it (`pins`: the command that manages the pin file). */
+function heldText(held: HeldTool, pins: string): string {
+  const approve = `${pins} --approve ${held.upstream}/${held.tool}`;
   if (held.rejected) return `it is held back by the gateway: the user rejected this definition of it. The call was not sent.`;
   if (held.kind === 'new') {
     return `it is held back by the gateway: ${held.upstream} did not offer it when its tools were pinned (${held.tokensAfter} tokens). The call was not sent. To trust it, the user reviews it and runs: ${approve}`;

@@ -1,0 +1,125 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import { McpctxError, isMcpctxError } from '../errors/index.js';
+import { ContextOptimizer, DEFAULT_TOKEN_BUDGET, parseOptimizerInput, type ContextResult } from '../optimizer/index.js';
+import { lineAndColumn } from '../tokens/index.js';
+import { exampleHelp } from './_help.js';
+import { EXIT, type CliIo } from './_io.js';
+import { jsonSyntaxErrorOffset } from './_json-position.js';
+import { parsePositiveInteger } from './_parse.js';
+import { formatCount } from './_table.js';
+
+interface OptimizeFlags {
+  input: string;
+  task?: string;
+  budget?: number;
+  counter: 'o200k' | 'chars/4';
+  json?: boolean;
+  failOnConflict?: boolean;
+}
+
+const INPUT_FORMAT = [
+  'Input format (JSON): {"task": "...", "tokenBudget": 8000, "messages": [...], "toolOutputs": [...], "errors": [...], "files": [...], "diffs": [...], "testResults": [...], "decisions": [...]}; every array is optional.',
+  '  messages     {role: user|assistant|system|tool, text}',
+  '  toolOutputs  {tool and/or command, output, exitCode?}',
+  '  errors       {message, stack?}',
+  '  files        {path, content}',
+  '  diffs        {path, diff}',
+  '  testResults  {name, status: passed|failed|skipped, output?}',
+  '  decisions    {text, status: accepted|rejected|proposed}',
+  'Every record may also carry id (unique), timestamp (ISO 8601) and priority (0..1).',
+].join('\n');
+
+export function setupOptimize(command: Command, io: CliIo, setExit: (code: number) => void): void {
+  command
+    .description(
+      [
+        'Build a context for a task from a coding session\'s records, within a token budget: the most relevant fragments, each tagged [source: fragment id | record id | label], duplicates and repeated runs merged, constraints and accepted decisions always kept. When not everything relevant fits, a long tool output or file view is shown as the lines that bear on the task (with 3 lines around each, error lines always), and each run of hidden lines is marked "[… N lines not shown …]".',
+        'Prints the context text; with --json, the whole result (context, sources with score breakdowns, omitted with reasons, report, stats).',
+        INPUT_FORMAT,
+        'A budget conflict (the mandatory fragments alone are over the budget; all of them are still included) is a result: the context is printed, a warning goes to stderr, and the exit code is 0 (1 with --fail-on-conflict).',
+        'Exit codes: 0 printed; 1 budget conflict with --fail-on-conflict; 2 usage error or an input file that is not valid JSON in the input format; 3 the file could not be read.',
+      ].join('\n\n'),
+    )
+    .requiredOption('--input <file>', 'the records (and optionally task and tokenBudget) as JSON')
+    .option('--task <text>', "what the context is for, overriding the file's task (default: the file's task)")
+    .option('--budget <n>', `tokens the context may use, overriding the file's tokenBudget (default: the file's, else ${formatCount(DEFAULT_TOKEN_BUDGET)})`, parsePositiveInteger)
+    .addOption(new Option('--counter <name>', 'token counter: o200k (exact) or chars/4 (an estimate)').choices(['o200k', 'chars/4']).default('o200k'))
+    .option('--json', 'print the whole result as JSON')
+    .option('--fail-on-conflict', 'exit 1 when the mandatory fragments do not fit the budget')
+    .addHelpText('after', exampleHelp(io, 'optimize --input session.json --task "why does the parser test fail?" --budget 4000'))
+    .action(async (flags: OptimizeFlags) => {
+      setExit(await runOptimize(flags, io));
+    });
+}
+
+async function runOptimize(flags: OptimizeFlags, io: CliIo): Promise<number> {
+  const file = resolve(io.cwd, flags.input);
+  const document = await readInputFile(file);
+  const optimizer = new ContextOptimizer({ counter: flags.counter });
+  let result: ContextResult;
+  try {
+    result = optimizer.buildContext(parseOptimizerInput(withOverrides(document, flags, file)));
+  } catch (error) {
+    // The file is the user's to fix, as a bad flag would be.
+    if (isMcpctxError(error, 'INVALID_RECORDS') || isMcpctxError(error, 'INVALID_ARGUMENT')) {
+      throw new McpctxError('USAGE', `${file}: ${error.message}`, { file, ...error.data }, { cause: error });
+    }
+    throw error;
+  }
+  if (flags.json) {
+    io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } else {
+    io.stdout.write(result.context.endsWith('\n') ? result.context : `${result.context}\n`);
+    if (io.stderr.isTTY) io.stderr.write(`${summaryLine(result)}\n`);
+  }
+  const conflict = result.report.selection.conflict;
+  if (conflict === undefined) return EXIT.ok;
+  io.stderr.write(`mcpctx: warning: ${conflict.code}: ${conflict.message}\n`);
+  return flags.failOnConflict ? EXIT.finding : EXIT.ok;
+}
+
+async function readInputFile(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new McpctxError('IO', `cannot read input file ${file}: ${(error as Error).message}`, { file });
+  }
+  // Editors on Windows may start the file with a byte order mark; it is not part of the JSON.
+  if (text.startsWith('\uFEFF')) text = text.slice(1);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    // V8's message quotes a slice of the file, sometimes without a position; say where instead.
+    const offset = jsonSyntaxErrorOffset(text);
+    if (offset === undefined) throw new McpctxError('USAGE', `${file} is not valid JSON: ${(error as Error).message}`, { file });
+    const { line, column } = lineAndColumn(text, offset);
+    const found = offset < text.length ? `unexpected ${JSON.stringify(text.slice(offset, offset + 1))}` : 'the file ends too early';
+    throw new McpctxError('USAGE', `${file} is not valid JSON: ${found} at line ${line}, column ${column}`, { file, offset, line, column });
+  }
+}
+
+/** The file's content with --task and --budget applied; a task must come from one of them. */
+function withOverrides(document: unknown, flags: OptimizeFlags, file: string): unknown {
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) {
+    throw new McpctxError('USAGE', `${file} must hold a JSON object with record arrays (and optionally task and tokenBudget), got ${Array.isArray(document) ? 'an array' : String(document === null ? 'null' : typeof document)}`, { file });
+  }
+  const input: Record<string, unknown> = { ...document };
+  if (flags.task !== undefined) input.task = flags.task;
+  if (flags.budget !== undefined) input.tokenBudget = flags.budget;
+  if (input.task === undefined) {
+    throw new McpctxError('USAGE', `no task: ${file} has no "task" field; give one with --task "what the context is for"`, { file });
+  }
+  return input;
+}
+
+function summaryLine(result: ContextResult): string {
+  const { stats } = result;
+  const estimate = stats.exact ? '' : ` (${stats.counter} estimates)`;
+  return (
+    `${formatCount(stats.tokensIn)} tokens in, ${formatCount(stats.tokensOut)} out of a budget of ${formatCount(stats.budget)}${estimate}; ` +
+    `${formatCount(stats.selected)} fragments kept, ${formatCount(stats.omitted)} omitted`
+  );
+}
