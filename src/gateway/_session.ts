@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type McpctxError } from '../errors/index.js';
 import { Deadline, type ServerNotification, type ServerRequest } from '../mcp/index.js';
-import { isPlainObject, loadTokenizer } from '../tokens/index.js';
+import { isPlainObject, warmUpTokenizer } from '../tokens/index.js';
 import { ClientRequests } from './_client-requests.js';
 import type { FrontConnection, JsonRpcMessage } from './front/index.js';
 import { type MethodResult, RpcFailure, type SessionServices, failureFrom, rpcErrorBody } from './_session-types.js';
@@ -171,7 +171,7 @@ export class GatewaySession {
     // server's process is up), the tokenizer the first tools/list needs (about 270 ms to load)
     // loads while they boot, instead of before the session or after their answers.
     await Promise.allSettled([...this.upstreams.values()].map((upstream) => upstream.start()));
-    warmTokenizer();
+    void warmUpTokenizer();
     const outcomes = await Promise.allSettled(connecting);
     const failures: string[] = [];
     outcomes.forEach((outcome, index) => {
@@ -248,14 +248,5 @@ export class GatewaySession {
       ? { jsonrpc: '2.0', id, error: rpcErrorBody(failure) }
       : { jsonrpc: '2.0', id, result: result ?? {} };
     this.front.send(message, id === null ? {} : { relatedRequestId: id }).catch(() => {});
-  }
-}
-
-/** Loads the tokenizer now; if it cannot load, the first count throws the same error where it is reported. */
-function warmTokenizer(): void {
-  try {
-    loadTokenizer();
-  } catch {
-    // reported by the first count
   }
 }

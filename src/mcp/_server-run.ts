@@ -21,9 +21,9 @@ export interface ServerRunOptions {
   /** For stdio; of these, a remote server takes only `maxFrameBytes`. */
   transport?: StdioTransportOptions;
   /**
-   * Called once `initialize` is sent, before its answer is awaited: synchronous set-up of the
-   * caller's own (loading the tokenizer) then overlaps the server's start-up in its own process
-   * instead of adding to it. An answer that arrives meanwhile is read when it returns.
+   * Called once `initialize` is sent, before its answer is awaited: set-up of the caller's own
+   * (loading the tokenizer) then overlaps the server's start-up in its own process instead of
+   * adding to it. An answer that arrives while it blocks the event loop is read when it yields.
    */
   whileStarting?: () => void;
 }

@@ -2,7 +2,7 @@ import type * as O200kBase from 'gpt-tokenizer/encoding/o200k_base';
 import { createRequire } from 'node:module';
 import { McpctxError } from '../errors/index.js';
 import { lazyRequire } from '../lazy/index.js';
-import { O200K_PIECES, countExact, needsExactPath } from './_exact-bpe.js';
+import { O200K_PIECES, countExact, needsExactPath, rankTable } from './_exact-bpe.js';
 import { countByPieces } from './_piece-count.js';
 
 // Special-token strings such as `<|endoftext|>` are ordinary text in tool catalogs and results:
@@ -19,11 +19,21 @@ const tokenizerVersion = (require('gpt-tokenizer/package.json') as { version: st
 const o200k = lazyRequire<typeof O200kBase>('gpt-tokenizer/encoding/o200k_base');
 
 /**
- * Loads the encoder now instead of at the first count. A caller that is about to wait (a server
- * starting in its own process) calls it there, so the load overlaps the wait. Idempotent.
+ * Loads the encoder now instead of at the first count, for a caller about to wait (a server
+ * starting in its own process), so the load overlaps the wait. In two steps of about half each:
+ * the rank table, then the encoder built from it; between them the event loop handles what came
+ * in (the server's answer goes on its way instead of waiting for the whole load). Idempotent; a
+ * count that comes first loads what is left itself. Never rejects: a tokenizer that cannot load
+ * fails the first count, where the error is reported.
  */
-export function loadTokenizer(): void {
-  o200k();
+export async function warmUpTokenizer(): Promise<void> {
+  try {
+    rankTable();
+    await new Promise((resolve) => setImmediate(resolve));
+    o200k();
+  } catch {
+    // the first count throws the same error
+  }
 }
 
 /** The counter every published number uses. */

@@ -67,8 +67,8 @@ export function needsExactPath(text: string): boolean {
   return false;
 }
 
-// The same CommonJS rank table the encoder loads (`_count.ts`), so the two share one copy.
-const rankTable = lazyRequire<{ default: Array<string | number[] | undefined> }>('gpt-tokenizer/bpeRanks/o200k_base');
+/** gpt-tokenizer's o200k_base rank table: the same CommonJS module its encoder loads (`_count.ts`), so the two share one copy. */
+export const rankTable = lazyRequire<{ default: Array<string | number[] | undefined> }>('gpt-tokenizer/bpeRanks/o200k_base');
 let ranks: Map<string, number> | undefined;
 
 /** Token bytes (as a latin1 string, one char per byte) to rank, built once from gpt-tokenizer's data. */

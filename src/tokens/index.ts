@@ -4,7 +4,7 @@ export {
   countTokens,
   countTokensStoppable,
   isWithinTokenLimit,
-  loadTokenizer,
+  warmUpTokenizer,
   type StoppableCountOptions,
 } from './_count.js';
 export { canonicalJson, jsonText, sha256Hex } from './_canonical.js';
