@@ -1,0 +1,37 @@
+// `npm run build`: dist/ from nothing, so a file whose source is gone never ships.
+// - The library (every mcpctx/* entry): tsc, one .js and .d.ts per source file, src/cli left out.
+// - The CLI (dist/cli/main.js, the package's bin): one esbuild bundle of src/cli/main.ts, split at
+//   each command's dynamic import. Node 20 has no compile cache, and loading our ~300 modules one
+//   file at a time cost more than the work of a short command (130 files, 100 ms, before the
+//   gateway could start its upstream); a bundle loads the same code in a few files. Packages stay
+//   external (node_modules), and every chunk sits in dist/cli, two levels below the package root
+//   like the files it was built from, so paths taken from import.meta.url still hold
+//   (../../package.json, ../../examples/, the optimizer's ./_build-worker.js, built as an entry).
+import { spawnSync } from 'node:child_process';
+import { chmodSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+process.chdir(root);
+
+rmSync('dist', { recursive: true, force: true });
+
+const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+
+await build({
+  entryPoints: { main: 'src/cli/main.ts', '_build-worker': 'src/optimizer/server/_build-worker.ts' },
+  outdir: 'dist/cli',
+  entryNames: '[name]',
+  chunkNames: '[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+});
+chmodSync('dist/cli/main.js', 0o755);
