@@ -1,4 +1,4 @@
-import { BAND_LIMITS, METHODOLOGY } from '../../measure/index.js';
+import { BAND_LIMITS, MEASUREMENT_FILE, METHODOLOGY } from '../../measure/index.js';
 import { TOKENIZER } from '../../tokens/index.js';
 import { STATUS_MEANINGS, type PublishedStatus } from '../_model.js';
 import { count, page, text } from './_html.js';
@@ -20,7 +20,10 @@ export function methodologyPage(): string {
     `<h1>Methodology <code>${text(METHODOLOGY)}</code></h1>`,
     '<h2>What the number is</h2>',
     `<p>The number of ${text(TOKENIZER.encoding)} tokens (${text(TOKENIZER.name)} ${text(TOKENIZER.version)}) in <code>JSON.stringify(tools)</code>, where <code>tools</code> is every page of the server's <code>tools/list</code> answer concatenated in the order the server sent them, exactly as parsed from the wire: key order kept, unknown fields kept. The client declares no capabilities at <code>initialize</code>, so where a server offers more tools to a client that declares more, the number is a floor.</p>`,
-    '<p>Each record keeps the raw capture, its canonical sha256 and the launch (variable and header names, never their values). <code>npx mcpctx verify &lt;measurement.json&gt;</code> re-derives every figure from the capture.</p>',
+    '<h2 id="verify">Verify</h2>',
+    // Not `npx mcpctx`: mcpctx is not on npm, and npx would fetch whatever package holds that name.
+    `<p>Each record keeps the raw capture, its canonical sha256 and the launch (variable and header names, never their values). mcpctx's <code>verify</code> re-derives every figure from the capture; each server page links its record. mcpctx is not published on npm: in a clone of mcpctx, after <code>npm ci</code>:</p>`,
+    `<pre><code id="verify-command">${text(`node dist/cli/main.js verify path/to/${MEASUREMENT_FILE}`)}</code></pre>`,
     '<h2>Session-start load</h2>',
     '<p>What a client that defers tool definitions still loads at the start of a session: the tool names and the server\'s instructions. Marked ≥ where the instructions were not captured.</p>',
     '<h2>Colour bands</h2>',

@@ -164,12 +164,12 @@ function historySection(rows: readonly HistoryRow[], series: PlottableSeries): s
 }
 
 function verifySection(segment: string, resultsName: string): string {
-  const command = `npx mcpctx verify ${shellWord(`${resultsName}/${segment}/${MEASUREMENT_FILE}`)}`;
+  // mcpctx is not on npm, so `npx mcpctx` would fetch whatever package holds that name: the
+  // command is the one a clone runs, on the record the reader saves into it.
   return [
     '<h2>Verify</h2>',
-    '<p>Re-derive every figure on this page from the capture the record holds:</p>',
-    `<pre><code id="verify-command">${text(command)}</code></pre>`,
-    `<p>The record: <a href="../${attr(measurementCopyPath(segment))}">${text(MEASUREMENT_FILE)}</a> (a byte-identical copy of <code>${text(`${resultsName}/${segment}/${MEASUREMENT_FILE}`)}</code>).</p>`,
+    `<p>The record, <a href="../${attr(measurementCopyPath(segment))}">${text(MEASUREMENT_FILE)}</a>, is a byte-identical copy of <code>${text(`${resultsName}/${segment}/${MEASUREMENT_FILE}`)}</code>. It holds the raw capture, and mcpctx's <code>verify</code> re-derives every figure on this page from it. mcpctx is not published on npm: save the record into a clone of mcpctx, run <code>npm ci</code> there, then:</p>`,
+    `<pre><code id="verify-command">${text(`node dist/cli/main.js verify ${MEASUREMENT_FILE}`)}</code></pre>`,
   ].join('\n');
 }
 

@@ -67,7 +67,14 @@ export function routingMarkdown(run: RoutingRun, options: { chartFile?: string; 
       '',
     );
   }
-  if (options.receiptFile) lines.push(`Every figure recomputes from the rows of [${options.receiptFile}](${options.receiptFile}): \`mcpctx routing verify ${options.receiptFile}\`.`, '');
+  if (options.receiptFile) {
+    // A report is read where mcpctx may not be installed, and mcpctx is not on npm (`npx mcpctx`
+    // would fetch whatever holds that name): the command is the one a clone runs.
+    lines.push(
+      `Every figure recomputes from the rows of [${options.receiptFile}](${options.receiptFile}) with mcpctx's \`routing verify\`; in a clone of mcpctx, after \`npm ci\`: \`node dist/cli/main.js routing verify path/to/${options.receiptFile}\`.`,
+      '',
+    );
+  }
   return lines.join('\n');
 }
 

@@ -2,7 +2,7 @@
 // over file:// exactly as a user opens it after `mcpctx site`.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -152,7 +152,10 @@ describe('a server page in Chromium', () => {
     expect(tools.length).toBe(12);
     expect(await page.locator('#tools tbody td:first-child').allTextContents()).toEqual(tools);
     expect(await page.locator('dl.facts').textContent()).toContain('https://mcp.example.com/mcp?team=a&b=<c>');
-    expect(await page.locator('#verify-command').textContent()).toBe('npx mcpctx verify results/beta-remote/measurement.json');
+    expect(await page.locator('#verify-command').textContent()).toBe('node dist/cli/main.js verify measurement.json');
+    // The record the command verifies is the one the page links: there, byte for byte.
+    const record = await page.locator('main a', { hasText: 'measurement.json' }).evaluate((link) => (link as unknown as { href: string }).href);
+    expect(await readFile(fileURLToPath(record), 'utf8')).toBe(await readFile(join(work, 'results', 'beta-remote', 'measurement.json'), 'utf8'));
     const badge = page.locator('h1 img.badge');
     expect(await badge.evaluate((image) => ((image as unknown as ImageElement).complete ? (image as unknown as ImageElement).naturalWidth : 0))).toBeGreaterThan(0);
     await page.screenshot({ path: join(SCREENSHOTS, 'server.png'), fullPage: true });
@@ -174,5 +177,13 @@ describe('a server page in Chromium', () => {
     await page.locator('nav a', { hasText: 'Methodology' }).click();
     await page.waitForURL(/methodology\.html$/);
     expect(await page.locator('#statuses tbody tr').count()).toBeGreaterThan(0);
+  });
+  it('leads from a server page\'s footer to the verify command of the methodology page', async () => {
+    const page = await open(indexUrl);
+    await page.locator('#leaderboard a', { hasText: 'alpha' }).click();
+    await page.waitForURL(/servers\/alpha\.html$/);
+    await page.locator('footer a', { hasText: 'how' }).click();
+    await page.waitForURL(/methodology\.html#verify$/);
+    expect(await page.locator('#verify-command').textContent()).toBe('node dist/cli/main.js verify path/to/measurement.json');
   });
 });

@@ -87,7 +87,10 @@ describe('buildSite', () => {
     // Shell-quoted for copying, then escaped for HTML.
     expect(alpha).toContain(`npx -y alpha-mcp@1.0.0 --dir &#39;/tmp/it&#39;\\&#39;&#39;s here&#39;`);
     expect(alpha).toContain('<dt>Isolation</dt><dd>host <span class="muted">(linux, x64, node 20.19.0)</span></dd>');
-    expect(alpha).toContain('npx mcpctx verify results/alpha/measurement.json');
+    // The verify command is one a reader can run: from a clone, on the record the page links.
+    expect(alpha).toContain('<pre><code id="verify-command">node dist/cli/main.js verify measurement.json</code></pre>');
+    expect(alpha).toContain('<a href="../data/alpha/measurement.json">measurement.json</a>, is a byte-identical copy of <code>results/alpha/measurement.json</code>');
+    expect(alpha).toContain('save the record into a clone of mcpctx, run <code>npm ci</code> there');
     expect(alpha).toMatch(/<dt>Session-start load<\/dt><dd>\d+ tokens/);
     expect(alpha).toContain('The comparable series starts 2026-11-16 (measured under host).');
     const beta = page(site, 'beta-remote');
@@ -102,6 +105,21 @@ describe('buildSite', () => {
     expect(epsilon.split('exited with code 1 before initialize')).toHaveLength(2); // the note, once
     expect(page(site, 'delta')).toContain('Not swept yet');
     expect(page(site, 'delta')).not.toContain('id="verify-command"');
+  });
+
+  it('tells no reader to run npx mcpctx: no package of that name is ours on npm', async () => {
+    await buildSite({ resultsDir: results, outDir: join(work, 'site') });
+    const site = await tree(join(work, 'site'));
+    const pages = Object.entries(site).filter(([path]) => path.endsWith('.html'));
+    expect(pages.length).toBeGreaterThan(2);
+    for (const [path, html] of pages) {
+      expect(html, path).not.toMatch(/npx (-y )?mcpctx/);
+      // Every page's footer points at the methodology's verify section, which names the command.
+      expect(html, path).toMatch(/with mcpctx's <code>verify<\/code> \(<a href="(\.\.\/)?methodology\.html#verify">how<\/a>\)/);
+    }
+    const methodology = site['methodology.html'] ?? '';
+    expect(methodology).toContain('<h2 id="verify">Verify</h2>');
+    expect(methodology).toContain('<pre><code id="verify-command">node dist/cli/main.js verify path/to/measurement.json</code></pre>');
   });
 
   it('writes the methodology page from the constants the code measures with', async () => {
