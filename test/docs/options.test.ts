@@ -10,11 +10,15 @@ import { ROOT, docPages, parseMarkdown, readPage, tableCells, type MarkdownPage 
 interface CommandInfo {
   options: Set<string>;
   subcommands: Map<string, CommandInfo>;
+  /** Whether the usage line names arguments: without any, a word after the command is a command name. */
+  takesArguments: boolean;
 }
 
 /** Long option names and subcommand names of one `--help` text (commander's layout). */
-function parseHelp(help: string): { options: Set<string>; subcommands: string[] } {
+function parseHelp(help: string): { options: Set<string>; subcommands: string[]; takesArguments: boolean } {
   const options = new Set<string>(['--help']);
+  const usage = /^Usage: (.*)$/m.exec(help)?.[1] ?? '';
+  const takesArguments = /<[^>]+>|\[(?!options\]|command\])[^\]]+\]/.test(usage);
   const subcommands: string[] = [];
   let section = '';
   for (const line of help.split('\n')) {
@@ -33,14 +37,14 @@ function parseHelp(help: string): { options: Set<string>; subcommands: string[] 
       if (name !== undefined && name !== 'help') subcommands.push(name);
     }
   }
-  return { options, subcommands };
+  return { options, subcommands, takesArguments };
 }
 
 async function readCommand(path: readonly string[]): Promise<CommandInfo> {
   const run = await runCliCaptured([...path, '--help']);
   if (run.code !== 0) throw new Error(`mcpctx ${path.join(' ')} --help exited ${run.code}: ${run.stderr}`);
-  const { options, subcommands } = parseHelp(run.stdout);
-  const info: CommandInfo = { options, subcommands: new Map() };
+  const { options, subcommands, takesArguments } = parseHelp(run.stdout);
+  const info: CommandInfo = { options, subcommands: new Map(), takesArguments };
   for (const name of subcommands) info.subcommands.set(name, await readCommand([...path, name]));
   return info;
 }
@@ -91,9 +95,29 @@ function invocations(text: string, line: number): Use[] {
       path.push(next);
       index++;
     }
+    // A word where a subcommand could stand names an unknown one when the command takes no
+    // arguments, or when it is a near miss of a subcommand (`gateway reports`).
+    const next = own[index];
+    const command = lookup(path);
+    if (next !== undefined && !next.startsWith('-') && command !== undefined && command.subcommands.size > 0) {
+      const near = [...command.subcommands.keys()].some((name) => editDistance(name, next) <= 2);
+      if (!command.takesArguments || near) path.push(next);
+    }
     uses.push({ path, flags: flagsOf(own.slice(index)), line, source: text.trim() });
   }
   return uses;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }
 
 function flagsOf(words: readonly string[]): string[] {
@@ -177,6 +201,9 @@ describe('options shown in README.md and docs/', () => {
     expect(uses.flatMap(problemsOf)).toEqual(['line 1: mcpctx measure has no --jsn (node dist/cli/main.js measure --jsn --out r -- npx -y server --bogus)']);
     expect(invocations(' npx mcpctx gateway pins p.json --approve-all ', 1)[0]?.path).toEqual(['gateway', 'pins']);
     expect(invocations(' mcpctx frobnicate ', 1).flatMap(problemsOf)[0]).toContain('no such command');
+    expect(invocations(' mcpctx gateway reports r.jsonl ', 1).flatMap(problemsOf)[0]).toContain('mcpctx gateway reports: no such command');
+    expect(invocations(' mcpctx experiment verfy r.json ', 1).flatMap(problemsOf)[0]).toContain('no such command');
+    expect(invocations(' mcpctx sweep examples/servers.yaml --out r ', 1).flatMap(problemsOf)).toEqual([]);
     const page = parseMarkdown(
       ['## `mcpctx sweep merge`: shards', '', '| option | what |', '|---|---|', '| `--out DIR`, `--jsonn` | x |', '', 'Run `node dist/cli/main.js site r --outt s`.', '```sh', 'npx mcpctx routing verify r.json --jsn', '```'].join('\n'),
     );
