@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // @ts-check
-// Re-derives the before/after table in README.md: the same calls to two real servers directly and
+// Re-derives the before/after table in docs/gateway.md: the same calls to two real servers directly and
 // through `mcpctx gateway` with examples/gateway/gateway.yaml, over real stdio, counting with
 // o200k_base what each answer puts into a model's context (text blocks + structuredContent's JSON;
 // for tools/list, the compact JSON of the tools array).
 //
-//   node examples/gateway/measure.mjs          the Markdown table README.md quotes
+//   node examples/gateway/measure.mjs          the Markdown table docs/gateway.md quotes
 //   node examples/gateway/measure.mjs --json   the same figures as JSON
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
