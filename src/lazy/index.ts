@@ -2,6 +2,7 @@
 // SDKs) are loaded where they are first needed, not when a module that may need them is imported:
 // `mcpctx --version` must not build a tokenizer, and `mcpctx measure` must not open SQLite.
 import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
 
 // Package names resolve the same from every file of this package (one node_modules up the tree).
 const require = createRequire(import.meta.url);
@@ -13,10 +14,26 @@ const require = createRequire(import.meta.url);
  * loaded, so a package must be loaded this way everywhere in mcpctx, never also by `import`.
  * The import-graph tests read `lazyRequire('name')` as a load of `name`.
  */
-export function lazyRequire<T>(specifier: string): () => T {
+export function lazyRequire<T>(specifier: string, remedy?: string): () => T {
   let loaded: { readonly module: T } | undefined;
   return () => {
-    loaded ??= { module: require(specifier) as T };
+    try {
+      loaded ??= { module: require(specifier) as T };
+    } catch (error) {
+      if (remedy === undefined) throw error;
+      // Node's message goes on with the require stack; its first line says what failed.
+      throw new Error(`${String((error as Error).message).split('\n')[0]} (${remedy})`, { cause: error });
+    }
     return loaded.module;
   };
 }
+
+/**
+ * better-sqlite3, the native addon of the SQLite stores (the gateway's and the optimizer's
+ * `--store`). An optional dependency: its install script downloads or compiles the addon, which
+ * can fail where mcpctx is installed, and nothing else needs it.
+ */
+export const betterSqlite3: () => typeof Database = lazyRequire<typeof Database>(
+  'better-sqlite3',
+  'better-sqlite3, an optional dependency that only the SQLite stores need, is not installed or its native module is not built: run npm rebuild better-sqlite3 where mcpctx is installed (it downloads the module, or compiles it with python3, make and a C++ compiler)',
+);

@@ -133,6 +133,13 @@ async function userLockfile(manifest: Manifest, pack: PackReport, tarballSpec: s
   return { name: 'user-project', version: '1.0.0', lockfileVersion: 3, requires: true, packages };
 }
 
+/** Whether a package.json `files` entry (a path, a folder, or a name with `*` in its last segment) holds `path`. */
+function filesEntryHolds(entry: string, path: string): boolean {
+  if (!entry.includes('*')) return path === entry || path.startsWith(`${entry}/`);
+  const pattern = new RegExp(`^${entry.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`);
+  return pattern.test(path);
+}
+
 describe('the packed tarball, installed into an empty folder', () => {
   let scratch = '';
   let user = '';
@@ -179,10 +186,11 @@ describe('the packed tarball, installed into an empty folder', () => {
     // Every command and entry point package.json promises is a file the tarball holds.
     const targets = [...Object.values(manifest.bin), ...Object.values(manifest.exports).flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target)))];
     for (const target of targets) expect(paths, `package.json names ${target}`).toContain(target.replace(/^\.\//, ''));
-    // Only what `files` names (npm adds package.json itself): no src/, test/, bench/, docs/.
-    const outside = paths.filter((path) => path !== 'package.json' && !manifest.files.some((entry) => path === entry || path.startsWith(`${entry}/`)));
+    // Only what `files` names (npm adds package.json itself): the docs pages, not the generated leaderboard; no src/, test/, bench/, tools/.
+    const outside = paths.filter((path) => path !== 'package.json' && !manifest.files.some((entry) => filesEntryHolds(entry, path)));
     expect(outside).toEqual([]);
-    for (const folder of ['src/', 'test/', 'bench/', 'docs/', 'node_modules/']) expect(paths.filter((path) => path.startsWith(folder))).toEqual([]);
+    for (const folder of ['src/', 'test/', 'bench/', 'tools/', 'docs/leaderboard/', 'node_modules/']) expect(paths.filter((path) => path.startsWith(folder))).toEqual([]);
+    expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'docs/README.md', 'docs/gateway.md', 'docs/examples/session.json']));
     expect(paths.filter((path) => /\.test\.[cm]?[jt]s$/.test(path))).toEqual([]);
   });
 
@@ -199,6 +207,12 @@ describe('the packed tarball, installed into an empty folder', () => {
   it('answers npx mcpctx --version with the package version', async () => {
     const version = succeeded(await run('npx', ['mcpctx', '--version'], user, RUN_BUDGET_MS), 'npx mcpctx --version');
     expect(version.stdout.trim()).toBe(manifest.version);
+  });
+
+  it('names itself npx mcpctx in its help, the words that started it there', async () => {
+    const help = succeeded(await run('npx', ['mcpctx', 'measure', '--help'], user, RUN_BUDGET_MS), 'npx mcpctx measure --help');
+    expect(help.stdout).toMatch(/^Usage: npx mcpctx measure /);
+    expect(help.stdout).toContain('$ npx mcpctx measure -- npx -y @modelcontextprotocol/server-memory');
   });
 
   it('measures server-memory from there: 9 tools, 2,378 tokens', async () => {
