@@ -2,7 +2,6 @@
 // SDKs) are loaded where they are first needed, not when a module that may need them is imported:
 // `mcpctx --version` must not build a tokenizer, and `mcpctx measure` must not open SQLite.
 import { createRequire } from 'node:module';
-import type Database from 'better-sqlite3';
 
 // Package names resolve the same from every file of this package (one node_modules up the tree).
 const require = createRequire(import.meta.url);
@@ -29,11 +28,10 @@ export function lazyRequire<T>(specifier: string, remedy?: string): () => T {
 }
 
 /**
- * better-sqlite3, the native addon of the SQLite stores (the gateway's and the optimizer's
- * `--store`). An optional dependency: its install script downloads or compiles the addon, which
- * can fail where mcpctx is installed, and nothing else needs it.
+ * What to do when an optional dependency with a native module (better-sqlite3, for the SQLite
+ * stores) cannot load: its install script downloads or compiles the module, which can fail where
+ * mcpctx is installed, and nothing else needs it. For `lazyRequire`'s remedy.
  */
-export const betterSqlite3: () => typeof Database = lazyRequire<typeof Database>(
-  'better-sqlite3',
-  'better-sqlite3, an optional dependency that only the SQLite stores need, is not installed or its native module is not built: run npm rebuild better-sqlite3 where mcpctx is installed (it downloads the module, or compiles it with python3, make and a C++ compiler)',
-);
+export function nativeModuleRemedy(name: string, neededFor: string): string {
+  return `${name}, an optional dependency that only ${neededFor} needs, is not installed or its native module is not built: run npm rebuild ${name} where mcpctx is installed (it downloads the module, or compiles it with python3, make and a C++ compiler)`;
+}

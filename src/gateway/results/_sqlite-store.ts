@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { McpctxError } from '../../errors/index.js';
-import { betterSqlite3 } from '../../lazy/index.js';
+import { lazyRequire, nativeModuleRemedy } from '../../lazy/index.js';
 import { storeSettings, type OffloadStore, type OffloadStoreOptions } from './_offload-store.js';
 
 // `seq` orders entries by insertion: the oldest is the smallest, whatever the clock did.
@@ -15,6 +15,9 @@ CREATE TABLE IF NOT EXISTS offload (
 CREATE INDEX IF NOT EXISTS offload_at ON offload (at);
 `;
 
+/** The native addon is loaded when a store is opened: a gateway without --store never loads it. */
+const sqlite = lazyRequire<typeof Database>('better-sqlite3', nativeModuleRemedy('better-sqlite3', 'the gateway\'s --store'));
+
 /**
  * An offload store in a SQLite file (better-sqlite3): kept across restarts of the gateway, per
  * host. The bounds are the same as the memory store's; an existing file is opened and its entries
@@ -25,8 +28,7 @@ export function createSqliteStore(file: string, options?: OffloadStoreOptions): 
   if (typeof file !== 'string' || file === '') throw new McpctxError('INVALID_ARGUMENT', 'The offload store needs a file path (or ":memory:").');
   let db: Database.Database;
   try {
-    // The native addon is loaded here, when a store is opened: a gateway without --store never loads it.
-    const SQLite = betterSqlite3();
+    const SQLite = sqlite();
     db = new SQLite(file);
     db.pragma('journal_mode = WAL');
     db.exec(SCHEMA);

@@ -2,7 +2,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import { McpctxError, isMcpctxError } from '../../errors/index.js';
-import { betterSqlite3 } from '../../lazy/index.js';
+import { lazyRequire, nativeModuleRemedy } from '../../lazy/index.js';
 import { RECORD_ARRAYS, type RecordArrayName, type SessionRecords } from '../_types.js';
 import { batchEntries, callerId, checkUniqueIds, groupRecords, storableRecords, type RecordStore } from '../_store.js';
 import { parseSessionRecords } from '../_validate.js';
@@ -27,8 +27,10 @@ const CREATE_SCHEMA = `
 type Db = InstanceType<typeof Database>;
 
 /** The native addon is loaded when a store is opened, not when `mcpctx/optimizer` (or the CLI) is imported. */
+const sqlite = lazyRequire<typeof Database>('better-sqlite3', nativeModuleRemedy('better-sqlite3', 'the optimizer server\'s --store'));
+
 function openDatabase(path: string): Db {
-  const SQLite = betterSqlite3();
+  const SQLite = sqlite();
   return new SQLite(path);
 }
 
