@@ -4,7 +4,9 @@
 // - `mcpctx measure --runs 1 -- node server-memory` against server-memory's own start to its
 //   initialize answer (goal: at most 150 ms more), plus the default two captures against two starts;
 // - the gateway in front of one stdio upstream answering initialize, against the upstream alone
-//   (goal: at most 1.3x), for server-everything and server-memory.
+//   (goal: at most 1.3x), for server-everything and server-memory; beside it the floor of any
+//   Node relay, a process that only pipes bytes (bench/_pipe-relay.mjs), so the cost of the
+//   extra process itself is seen apart from the gateway's.
 // The reference servers are devDependencies run from node_modules: no network.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -17,6 +19,7 @@ const WARM_UP = 2;
 /** No sample may take longer; a hung process fails the benchmark instead of stalling it. */
 const SAMPLE_TIMEOUT_MS = 60_000;
 const CLI = join(PROJECT_ROOT, 'dist', 'cli', 'main.js');
+const PIPE_RELAY = join(PROJECT_ROOT, 'bench', '_pipe-relay.mjs');
 
 const INITIALIZE = `${JSON.stringify({
   jsonrpc: '2.0',
@@ -138,6 +141,7 @@ export async function run({ progress }: BenchContext): Promise<BenchReport> {
       [
         { name: 'server-everything alone', sample: () => untilInitialized([everything], env) },
         { name: 'gateway -- server-everything', sample: () => untilInitialized([CLI, 'gateway', '--', process.execPath, everything], env) },
+        { name: 'pipe relay -- server-everything', sample: () => untilInitialized([PIPE_RELAY, '--', process.execPath, everything], env) },
         { name: 'server-memory alone', sample: () => untilInitialized([memory], env) },
         { name: 'gateway -- server-memory', sample: () => untilInitialized([CLI, 'gateway', '--', process.execPath, memory], env) },
       ],
@@ -152,6 +156,7 @@ export async function run({ progress }: BenchContext): Promise<BenchReport> {
     const measureTwo = medianOf(measure, 'mcpctx measure (2 captures)');
     const everythingAlone = medianOf(gateway, 'server-everything alone');
     const everythingGateway = medianOf(gateway, 'gateway -- server-everything');
+    const everythingRelay = medianOf(gateway, 'pipe relay -- server-everything');
     const memoryAlone = medianOf(gateway, 'server-memory alone');
     const memoryGateway = medianOf(gateway, 'gateway -- server-memory');
 
@@ -172,6 +177,7 @@ export async function run({ progress }: BenchContext): Promise<BenchReport> {
           ['mcpctx measure --runs 1 (server-memory)', ms(measureOne), 'server start to initialize', ms(serverStart), `+${ms(measureOne - serverStart)} ms`, '<= +150 ms'],
           ['mcpctx measure, 2 captures (default)', ms(measureTwo), '2 x server start to initialize', ms(2 * serverStart), `+${ms(measureTwo - 2 * serverStart)} ms`, '-'],
           ['gateway initialize (server-everything)', ms(everythingGateway), 'server-everything alone', ms(everythingAlone), `${round(everythingGateway / everythingAlone)}x`, '<= 1.3x'],
+          ['pipe relay initialize (server-everything)', ms(everythingRelay), 'server-everything alone', ms(everythingAlone), `${round(everythingRelay / everythingAlone)}x`, 'floor'],
           ['gateway initialize (server-memory)', ms(memoryGateway), 'server-memory alone', ms(memoryAlone), `${round(memoryGateway / memoryAlone)}x`, '-'],
         ],
       },
