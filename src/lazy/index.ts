@@ -27,6 +27,27 @@ export function lazyRequire<T>(specifier: string, remedy?: string): () => T {
   };
 }
 
+/** A module loaded by `import()` at its first use (an ESM package, in an async path), and the module once it is. */
+export interface LazyImport<T> {
+  /** Loads the module at the first call; the same module after. */
+  load(): Promise<T>;
+  /** The module if a `load` has finished, else undefined: what a synchronous check (`instanceof` its error class) can use. */
+  loaded(): T | undefined;
+}
+
+/** `lazyImport(() => import('openai'))`: the literal `import()` stays with the caller, so bundlers and the import-graph tests see it. */
+export function lazyImport<T>(importModule: () => Promise<T>): LazyImport<T> {
+  let loaded: T | undefined;
+  let loading: Promise<T> | undefined;
+  return {
+    load: () => {
+      loading ??= importModule().then((module) => (loaded = module));
+      return loading;
+    },
+    loaded: () => loaded,
+  };
+}
+
 /**
  * What to do when an optional dependency with a native module (better-sqlite3, for the SQLite
  * stores) cannot load: its install script downloads or compiles the module, which can fail where

@@ -6,6 +6,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { APIError } from '@anthropic-ai/sdk';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { McpctxError } from '../errors/index.js';
+import { lazyImport } from '../lazy/index.js';
 import { isPlainObject } from '../tokens/index.js';
 import { checkConversation } from './_conversation.js';
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, isRetryableStatus, recordedSseEvents, recordingFetch, retryDelayMs } from './_http.js';
@@ -24,18 +25,18 @@ import type {
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
-type AnthropicSdk = typeof AnthropicSdkModule;
-/** The SDK once loaded. It is loaded at the first call (about 170 ms): a run that never calls Claude never pays it. */
-let sdk: AnthropicSdk | undefined;
-
-async function loadSdk(): Promise<AnthropicSdk> {
-  sdk ??= await import('@anthropic-ai/sdk');
-  return sdk;
-}
+/** Loaded at the first call (about 170 ms): a run that never calls Claude never pays it. */
+const sdk = lazyImport<typeof AnthropicSdkModule>(() => import('@anthropic-ai/sdk'));
 
 /** SDK errors only exist once the SDK is loaded, so before that nothing is one. */
 function isApiError(error: unknown): error is APIError {
-  return sdk !== undefined && error instanceof sdk.APIError;
+  const loaded = sdk.loaded();
+  return loaded !== undefined && error instanceof loaded.APIError;
+}
+
+function isConnectionError(error: unknown): error is Error {
+  const loaded = sdk.loaded();
+  return loaded !== undefined && error instanceof loaded.APIConnectionError;
 }
 const DEFAULT_KEY_ENV = 'ANTHROPIC_API_KEY';
 
@@ -361,7 +362,7 @@ async function callWithRetries<T>(
   if (apiKey === undefined || apiKey === '') {
     throw new McpctxError('MISSING_KEY', `no Anthropic API key: the environment variable ${settings.apiKeyEnv} is unset or empty`, { variable: settings.apiKeyEnv });
   }
-  const { default: AnthropicClient } = await loadSdk();
+  const { default: AnthropicClient } = await sdk.load();
   const budgetMs = timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const deadlineAt = Date.now() + budgetMs;
   const deadline = new AbortController();
@@ -418,7 +419,7 @@ function providerError(error: unknown, recorder: Recorder, suffix = ''): McpctxE
   const message =
     isApiError(error) && error.status !== undefined
       ? `Anthropic answered HTTP ${error.status}: ${apiErrorText(error)}`
-      : sdk !== undefined && error instanceof sdk.APIConnectionError
+      : isConnectionError(error)
         ? `could not reach ${raw.url || 'the Anthropic API'}: ${describeCause(error)}`
         : `the Anthropic call failed: ${error instanceof Error ? error.message : String(error)}`;
   const status = isApiError(error) && error.status !== undefined ? error.status : null;

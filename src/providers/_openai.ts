@@ -9,6 +9,7 @@ import type {
   ChatCompletionFunctionTool,
 } from 'openai/resources/chat/completions';
 import { McpctxError } from '../errors/index.js';
+import { lazyImport } from '../lazy/index.js';
 import { isPlainObject } from '../tokens/index.js';
 import { checkConversation } from './_conversation.js';
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, isRetryableStatus, recordedSseEvents, recordingFetch, retryDelayMs } from './_http.js';
@@ -16,18 +17,18 @@ import type { ChatMessage, ChatRequest, ChatResponse, ContentBlock, HttpProvider
 
 const DEFAULT_KEY_ENV = 'OPENAI_API_KEY';
 
-type OpenAiSdk = typeof OpenAiSdkModule;
-/** The SDK once loaded. It is loaded at the first call (about 100 ms): a run that never calls it never pays it. */
-let sdk: OpenAiSdk | undefined;
-
-async function loadSdk(): Promise<OpenAiSdk> {
-  sdk ??= await import('openai');
-  return sdk;
-}
+/** Loaded at the first call (about 100 ms): a run that never calls it never pays it. */
+const sdk = lazyImport<typeof OpenAiSdkModule>(() => import('openai'));
 
 /** SDK errors only exist once the SDK is loaded, so before that nothing is one. */
 function isApiError(error: unknown): error is APIError {
-  return sdk !== undefined && error instanceof sdk.APIError;
+  const loaded = sdk.loaded();
+  return loaded !== undefined && error instanceof loaded.APIError;
+}
+
+function isUserAbort(error: unknown): boolean {
+  const loaded = sdk.loaded();
+  return loaded !== undefined && error instanceof loaded.APIUserAbortError;
 }
 
 /**
@@ -80,7 +81,7 @@ async function chat(request: ChatRequest, options: ResolvedOptions): Promise<Cha
   if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) throw new McpctxError('INVALID_ARGUMENT', `timeoutMs must be a positive number, got ${String(timeoutMs)}`);
   const call = new CallRecord(options.baseUrl, readKey(options), timeoutMs);
   try {
-    const { default: OpenAI } = await loadSdk();
+    const { default: OpenAI } = await sdk.load();
     const client = new OpenAI({
       baseURL: options.baseUrl,
       // The SDK insists on a key; without one the Authorization header is removed instead.
@@ -173,7 +174,7 @@ class CallRecord {
 
 /** Returns after the wait when the failed attempt may be retried; throws the call's error otherwise. */
 async function waitToRetry(error: unknown, call: CallRecord, maxRetries: number): Promise<void> {
-  if (call.signal.aborted || (sdk !== undefined && error instanceof sdk.APIUserAbortError)) throw call.deadlineError();
+  if (call.signal.aborted || isUserAbort(error)) throw call.deadlineError();
   if (!isApiError(error) || error.status === undefined) {
     // No HTTP answer (refused, reset): not one of the retried statuses.
     throw call.providerError(`request failed: ${causeChain(error)}`, undefined, error);

@@ -1,6 +1,6 @@
 // lazyRequire: a package loaded at its first use, once; a package that cannot load says what to do.
 import { describe, expect, it } from 'vitest';
-import { lazyRequire } from '../../src/lazy/index.js';
+import { lazyImport, lazyRequire } from '../../src/lazy/index.js';
 
 describe('lazyRequire', () => {
   it('loads nothing until called, then the same module every time', () => {
@@ -28,5 +28,21 @@ describe('lazyRequire', () => {
   it('without a remedy the error is the loader own', () => {
     const missing = lazyRequire<unknown>('mcpctx-no-such-package');
     expect(() => missing()).toThrow(expect.objectContaining({ code: 'MODULE_NOT_FOUND' }));
+  });
+});
+
+describe('lazyImport', () => {
+  it('imports at the first load, once, and says what is loaded so far', async () => {
+    let imports = 0;
+    const toon = lazyImport(async () => {
+      imports += 1;
+      return import('@toon-format/toon');
+    });
+    expect(toon.loaded()).toBeUndefined();
+    expect(imports).toBe(0);
+    const [first, second] = await Promise.all([toon.load(), toon.load()]);
+    expect(first).toBe(second);
+    expect(imports).toBe(1);
+    expect(toon.loaded()).toBe(first);
   });
 });
