@@ -65,17 +65,24 @@ export async function captureCatalog(options: CaptureOptions): Promise<Capture> 
   let step: 'tools/list' | 'counting' = 'tools/list';
   let listMs = 0;
   let countMs = 0;
-  const run = await runServer({ ...options, label: 'measurement', whileStarting: () => void warmUpTokenizer() }, async (client, deadline, handshake) => {
-    let mark = performance.now();
-    const pages = await listAllTools(client, { deadline, maxPages: options.maxPages, maxTools: options.maxTools });
-    listMs = elapsedSince(mark);
-    mark = performance.now();
-    step = 'counting';
-    const cost = catalogCost(pages.tools, handshake.instructions ?? null, { shouldStop: () => deadline.expired });
-    countMs = elapsedSince(mark);
-    if (!cost) throw deadline.error("the catalog's token count");
-    return { ...pages, cost };
-  });
+  const run = await runServer(
+    { ...options, label: 'measurement', whileStarting: () => void warmUpTokenizer() },
+    async (client, deadline, handshake) => {
+      const mark = performance.now();
+      const pages = await listAllTools(client, { deadline, maxPages: options.maxPages, maxTools: options.maxTools });
+      listMs = elapsedSince(mark);
+      return { pages, instructions: handshake.instructions ?? null };
+    },
+    // Counted while the server exits: nothing more is needed from it.
+    ({ pages, instructions }, deadline) => {
+      const mark = performance.now();
+      step = 'counting';
+      const cost = catalogCost(pages.tools, instructions, { shouldStop: () => deadline.expired });
+      countMs = elapsedSince(mark);
+      if (!cost) throw deadline.error("the catalog's token count");
+      return { ...pages, cost };
+    },
+  );
   const { value, initialize, error, failedStep, timings } = run;
   const capturedFailedStep: Capture['failedStep'] = failedStep === 'work' ? step : failedStep;
   const cost = value?.cost;

@@ -1,22 +1,11 @@
-import type * as O200kBase from 'gpt-tokenizer/encoding/o200k_base';
-import { createRequire } from 'node:module';
 import { McpctxError } from '../errors/index.js';
-import { lazyRequire } from '../lazy/index.js';
-import { O200K_PIECES, countExact, needsExactPath, rankTable } from './_exact-bpe.js';
+import { O200K_PIECES, countExact, needsExactPath } from './_exact-bpe.js';
 import { countByPieces } from './_piece-count.js';
+import { TOKENIZER_VERSION, o200kEncoder, o200kRanks } from './_rank-table.js';
 
 // Special-token strings such as `<|endoftext|>` are ordinary text in tool catalogs and results:
 // an empty disallowed set makes the tokenizer encode them as text instead of throwing.
 const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
-
-const require = createRequire(import.meta.url);
-const tokenizerVersion = (require('gpt-tokenizer/package.json') as { version: string }).version;
-
-/**
- * The o200k_base encoder, loaded at its first use: building its rank tables takes about 270 ms and
- * 60 MB, which a command that counts nothing (`--version`, `--help`, `verify` of a bad path) must not pay.
- */
-const o200k = lazyRequire<typeof O200kBase>('gpt-tokenizer/encoding/o200k_base');
 
 /**
  * Loads the encoder now instead of at the first count, for a caller about to wait (a server
@@ -28,9 +17,9 @@ const o200k = lazyRequire<typeof O200kBase>('gpt-tokenizer/encoding/o200k_base')
  */
 export async function warmUpTokenizer(): Promise<void> {
   try {
-    rankTable();
+    o200kRanks();
     await new Promise((resolve) => setImmediate(resolve));
-    o200k();
+    o200kEncoder();
   } catch {
     // the first count throws the same error
   }
@@ -39,7 +28,7 @@ export async function warmUpTokenizer(): Promise<void> {
 /** The counter every published number uses. */
 export const TOKENIZER = Object.freeze({
   name: 'gpt-tokenizer',
-  version: tokenizerVersion,
+  version: TOKENIZER_VERSION,
   encoding: 'o200k_base',
 });
 
@@ -51,7 +40,7 @@ export function countTokens(text: string): number {
 
 /** One pre-tokenizer piece, by gpt-tokenizer unless it is one it gets wrong or too slowly (`_exact-bpe.ts`). */
 function countPiece(piece: string): number {
-  return needsExactPath(piece) ? countExact(piece) : o200k().countTokens(piece, AS_PLAIN_TEXT);
+  return needsExactPath(piece) ? countExact(piece) : o200kEncoder().countTokens(piece, AS_PLAIN_TEXT);
 }
 
 /**
@@ -67,7 +56,7 @@ export function isWithinTokenLimit(text: string, limit: number): number | false 
     const count = countExact(text, limit);
     return count > limit ? false : count;
   }
-  return o200k().isWithinTokenLimit(text, limit, AS_PLAIN_TEXT);
+  return o200kEncoder().isWithinTokenLimit(text, limit, AS_PLAIN_TEXT);
 }
 
 /** Characters counted between two stop checks; a text this short is counted in one go. */
@@ -105,7 +94,7 @@ export function countTokensStoppable(text: string, options: StoppableCountOption
   if (shouldStop()) return undefined;
   // One long piece (a run of one character class) is one BPE job: the exact path asks shouldStop inside it.
   const countSlice = (slice: string): number | undefined =>
-    needsExactPath(slice) ? countExact(slice, Number.POSITIVE_INFINITY, shouldStop) : o200k().countTokens(slice, AS_PLAIN_TEXT);
+    needsExactPath(slice) ? countExact(slice, Number.POSITIVE_INFINITY, shouldStop) : o200kEncoder().countTokens(slice, AS_PLAIN_TEXT);
   if (text.length <= sliceChars) return countSlice(text);
   let count = 0;
   let start = 0;

@@ -1,4 +1,4 @@
-import { lazyRequire } from '../lazy/index.js';
+import { o200kRanks } from './_rank-table.js';
 
 /**
  * An exact o200k_base counter for the inputs gpt-tokenizer gets wrong or too slowly:
@@ -67,17 +67,13 @@ export function needsExactPath(text: string): boolean {
   return false;
 }
 
-/** gpt-tokenizer's o200k_base rank table: the same CommonJS module its encoder loads (`_count.ts`), so the two share one copy. */
-export const rankTable = lazyRequire<{ default: Array<string | number[] | undefined> }>('gpt-tokenizer/bpeRanks/o200k_base');
 let ranks: Map<string, number> | undefined;
 
 /** Token bytes (as a latin1 string, one char per byte) to rank, built once from gpt-tokenizer's data. */
 function rankMap(): Map<string, number> {
   if (ranks) return ranks;
-  const table = rankTable().default;
   const map = new Map<string, number>();
-  table.forEach((token, rank) => {
-    if (token === undefined) return;
+  o200kRanks().forEach((token, rank) => {
     const bytes = typeof token === 'string' ? Buffer.from(token, 'utf8') : Buffer.from(token);
     map.set(bytes.toString('latin1'), rank);
   });

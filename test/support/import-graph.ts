@@ -249,6 +249,8 @@ export function walkImports(entry: string, options: WalkOptions): Walk {
         continue;
       }
       const resolved = resolveSpecifier(edge.specifier, shownAs.get(file)!, edge.kind);
+      // A JSON file is data and loads nothing; a relative one may be written by the build (dist/) and be absent from the sources.
+      if ('unresolved' in resolved && edge.specifier.endsWith('.json')) continue;
       if ('unresolved' in resolved) {
         unresolved.push({ module: edge.specifier, chain: [...chainTo(file), edge.specifier] });
       } else if ('file' in resolved) {
