@@ -1,21 +1,15 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { McpctxError } from '../errors/index.js';
-import {
-  DEFAULT_TIMEOUTS,
-  configForCommand,
-  describeEffectiveRules,
-  loadGatewayConfig,
-  managePins,
-  readGatewayReport,
-  startGateway,
-  type GatewayConfig,
-} from '../gateway/index.js';
+// The config and the upstreams' surfaces are light; the gateway itself (sessions, shaping, trust,
+// stores) is imported once the stdio client's servers are starting, so they boot while it loads,
+// and what only the subcommands print with (the renderers, which use measure) when they run.
+import { DEFAULT_TIMEOUTS, configForCommand, describeEffectiveRules, loadGatewayConfig, type GatewayConfig } from '../gateway/config/index.js';
+import { prepareUpstreams } from '../gateway/upstream/index.js';
 import { MCPCTX_CLIENT_INFO } from '../mcp/index.js';
 import { exampleHelp } from './_help.js';
 import { EXIT, invocationOf, type CliIo } from './_io.js';
 import { collectEnv, parsePositiveInteger, parseTimeoutMs } from './_parse.js';
-import { renderEffectiveRules, renderGatewayReport, renderPins } from './_gateway-render.js';
 
 interface GatewayFlags {
   config?: string;
@@ -85,6 +79,7 @@ export function setupGateway(command: Command, io: CliIo, setExit: (code: number
     .action(async (file: string, flags: { json?: boolean }) => {
       const config = await loadGatewayConfig(resolve(io.cwd, file));
       const rules = describeEffectiveRules(config);
+      const { renderEffectiveRules } = await import('./_gateway-render.js');
       io.stdout.write(flags.json ? `${JSON.stringify(rules, null, 2)}\n` : renderEffectiveRules(rules));
       setExit(EXIT.ok);
     });
@@ -106,6 +101,7 @@ export function setupGateway(command: Command, io: CliIo, setExit: (code: number
     .option('--json', 'print the pins and pending changes as JSON')
     .addHelpText('after', exampleHelp(io, 'gateway pins pins.json --approve read_file'))
     .action(async (file: string, flags: { approve?: string[]; approveAll?: boolean; reject?: string[]; json?: boolean }) => {
+      const [{ managePins }, { renderPins }] = await Promise.all([import('../gateway/index.js'), import('./_gateway-render.js')]);
       const listing = await managePins({
         file: resolve(io.cwd, file),
         ...(flags.approve === undefined ? {} : { approve: flags.approve }),
@@ -123,6 +119,7 @@ export function setupGateway(command: Command, io: CliIo, setExit: (code: number
     .option('--json', 'print the report as JSON')
     .addHelpText('after', exampleHelp(io, 'gateway report receipts.jsonl'))
     .action(async (file: string, flags: { json?: boolean }) => {
+      const [{ readGatewayReport }, { renderGatewayReport }] = await Promise.all([import('../gateway/index.js'), import('./_gateway-render.js')]);
       const report = await readGatewayReport(resolve(io.cwd, file));
       io.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderGatewayReport(report));
       setExit(EXIT.ok);
@@ -137,8 +134,15 @@ async function runGateway(upstream: readonly string[], flags: GatewayFlags, io: 
   if (token !== undefined && !front) throw new McpctxError('USAGE', '--token-env only applies with --http');
   const key = flags.keyEnv === undefined ? undefined : Buffer.from(secretFromEnv(flags.keyEnv, io.env, '--key-env'));
   const log = (line: string): void => void io.stderr.write(`mcpctx gateway: ${line}\n`);
-  const running = await startGateway({
+  // A stdio client has one session: its servers start now and boot while the gateway loads.
+  const prepared = await prepareUpstreams(config, io.env, { start: front === undefined });
+  const gateway = await import('../gateway/index.js').catch(async (error: unknown) => {
+    await prepared.close();
+    throw error;
+  });
+  const running = await gateway.startGateway({
     config,
+    prepared,
     front: front
       ? { kind: 'http', host: front.host, port: front.port, allowRemote: flags.allowRemote, token }
       : { kind: 'stdio', input: process.stdin, output: process.stdout },

@@ -1,18 +1,18 @@
 import type { Readable, Writable } from 'node:stream';
 import { CursorCodec } from '../shape/index.js';
-import type { GatewayConfig, ResolvedUpstream } from './config/index.js';
-import { resolveUpstream } from './config/index.js';
+import { McpctxError } from '../errors/index.js';
+import { DEFAULT_TIMEOUTS, type GatewayConfig } from './config/index.js';
 import { startHttpFront } from './front/index.js';
 import { createMemoryStore, type OffloadStore } from './results/index.js';
 import { createSqliteStore } from './results/index.js';
 import { ReceiptWriter } from './receipts/index.js';
-import { checkReachable } from './_reachable.js';
 import { GatewaySession } from './_session.js';
 import type { SessionServices } from './_session-types.js';
 import { PinStore, ScanGate } from './trust/index.js';
 import { ResultShaper } from './results/index.js';
 import { StdioFront } from './front/index.js';
 import { SchemaCache } from './trust/index.js';
+import { prepareUpstreams, type PreparedUpstreams } from './upstream/index.js';
 
 export type GatewayFront =
   | { readonly kind: 'stdio'; readonly input: Readable; readonly output: Writable }
@@ -43,6 +43,12 @@ export interface GatewayOptions {
    * Default `mcpctx`.
    */
   readonly invocation?: string;
+  /**
+   * The config's upstreams from `prepareUpstreams(config, env, { start: true })`, already booting
+   * (a stdio client's: its one session takes them). Default: prepared here, and a stdio client's
+   * started here.
+   */
+  readonly prepared?: PreparedUpstreams;
 }
 
 export interface RunningGateway {
@@ -55,8 +61,6 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-export const DEFAULT_TIMEOUTS = { startupMs: 30_000, requestMs: 300_000, clientRequestMs: 600_000 } as const;
-
 /**
  * Starts the gateway: checks every upstream can be reached (nothing is left running when one
  * cannot), opens the offload store and the receipts file, then serves the client over stdio or
@@ -64,8 +68,20 @@ export const DEFAULT_TIMEOUTS = { startupMs: 30_000, requestMs: 300_000, clientR
  */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const env = options.env ?? process.env;
-  const upstreams: ResolvedUpstream[] = options.config.upstreams.map((spec) => resolveUpstream(spec, env));
-  await Promise.all(upstreams.map((upstream) => checkReachable(upstream)));
+  if (options.prepared && options.prepared.config !== options.config) {
+    await options.prepared.close();
+    throw new McpctxError('USAGE', 'the prepared upstreams belong to another config than the one given');
+  }
+  const prepared = options.prepared ?? (await prepareUpstreams(options.config, env, { start: options.front.kind === 'stdio' }));
+  try {
+    return await serve(options, prepared);
+  } catch (error) {
+    await prepared.close();
+    throw error;
+  }
+}
+
+async function serve(options: GatewayOptions, prepared: PreparedUpstreams): Promise<RunningGateway> {
   const log = options.log ?? (() => {});
   const storeOptions = { ttlMs: options.storeTtlMs, maxBytes: options.storeMaxBytes };
   const store: OffloadStore = options.storeFile ? createSqliteStore(options.storeFile, storeOptions) : createMemoryStore(storeOptions);
@@ -78,7 +94,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   }
   const services: SessionServices = {
     config: options.config,
-    upstreams,
+    upstreams: prepared.resolved,
     shaper: new ResultShaper({ store, key: options.key }),
     receipts,
     listCodec: new CursorCodec(options.key ? { key: options.key } : {}),
@@ -104,7 +120,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   let url: string | undefined;
   try {
     if (options.front.kind === 'stdio') {
-      const session = new GatewaySession(new StdioFront({ input: options.front.input, output: options.front.output }), services);
+      const session = new GatewaySession(new StdioFront({ input: options.front.input, output: options.front.output }), services, prepared);
       open(session);
       void session.closed.then(() => finish());
     } else {

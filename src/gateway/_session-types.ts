@@ -4,7 +4,7 @@ import type { GatewayConfig, ResolvedUpstream } from './config/index.js';
 import type { ReceiptWriter } from './receipts/index.js';
 import type { ResultShaper } from './results/index.js';
 import type { PinStore, ScanGate, SchemaCache } from './trust/index.js';
-import type { Upstream } from './_upstream.js';
+import type { Upstream } from './upstream/index.js';
 
 type JsonObject = Record<string, unknown>;
 export type MethodResult = JsonObject;

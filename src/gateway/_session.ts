@@ -7,7 +7,7 @@ import type { FrontConnection, JsonRpcMessage } from './front/index.js';
 import { type MethodResult, RpcFailure, type SessionServices, failureFrom, rpcErrorBody } from './_session-types.js';
 import { Tools } from './_session-tools.js';
 import { Routes } from './_session-routes.js';
-import { Upstream } from './_upstream.js';
+import { Upstream, type PreparedUpstreams, type UpstreamEvents } from './upstream/index.js';
 
 type JsonObject = Record<string, unknown>;
 type RequestId = string | number;
@@ -42,19 +42,18 @@ export class GatewaySession {
   private readonly endedPromise: Promise<void>;
   private markEnded!: () => void;
 
-  constructor(front: FrontConnection, services: SessionServices) {
+  /** `started`: upstreams already booting for this session (the stdio client's), taken instead of starting new ones. */
+  constructor(front: FrontConnection, services: SessionServices, started?: PreparedUpstreams) {
     this.front = front;
     this.services = services;
     this.clientRequests = new ClientRequests(front, services.timeouts.clientRequestMs);
+    const events: UpstreamEvents = {
+      onNotification: (upstream, notification) => this.fromUpstream(upstream, notification),
+      onServerRequest: (upstream, request) => this.serverRequest(upstream, request),
+      onEnded: (upstream, reason) => this.upstreamEnded(upstream, reason),
+    };
     for (const spec of services.upstreams) {
-      this.upstreams.set(
-        spec.name,
-        new Upstream(spec, {
-          onNotification: (upstream, notification) => this.fromUpstream(upstream, notification),
-          onServerRequest: (upstream, request) => this.serverRequest(upstream, request),
-          onEnded: (upstream, reason) => this.upstreamEnded(upstream, reason),
-        }),
-      );
+      this.upstreams.set(spec.name, started?.take(spec.name, events) ?? new Upstream(spec, events));
     }
     const context = {
       sessionId: this.id,

@@ -15,12 +15,14 @@ export {
   type GatewayReportRow,
   type GatewayReportTotals,
 } from './receipts/index.js';
-export { DEFAULT_TIMEOUTS, startGateway, type GatewayFront, type GatewayOptions, type RunningGateway } from './_gateway.js';
+export { prepareUpstreams, type PreparedUpstreams } from './upstream/index.js';
+export { startGateway, type GatewayFront, type GatewayOptions, type RunningGateway } from './_gateway.js';
 export { TOOLS_PAGE_SIZE } from './_session-tools.js';
 export {
   DEFAULT_CAP_TOKENS,
   DEFAULT_SEARCH_TOP_K,
   DEFAULT_SEPARATOR,
+  DEFAULT_TIMEOUTS,
   DROPPABLE_TOOL_KEYS,
   type ConfigProblem,
   type DroppableToolKey,

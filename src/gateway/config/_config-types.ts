@@ -85,5 +85,7 @@ export interface PinSettings {
 export type { ConfigProblem } from '../../config/index.js';
 
 export const DEFAULT_SEPARATOR = '__';
+/** Budgets of the gateway's waits in ms: every upstream's start and initialize, one relayed request, one request relayed to the client. */
+export const DEFAULT_TIMEOUTS = { startupMs: 30_000, requestMs: 300_000, clientRequestMs: 600_000 } as const;
 export const DEFAULT_CAP_TOKENS = 25_000;
 export const DEFAULT_SEARCH_TOP_K = 5;

@@ -3,6 +3,7 @@ export {
   DEFAULT_CAP_TOKENS,
   DEFAULT_SEARCH_TOP_K,
   DEFAULT_SEPARATOR,
+  DEFAULT_TIMEOUTS,
   DROPPABLE_TOOL_KEYS,
   type ConfigProblem,
   type DroppableToolKey,

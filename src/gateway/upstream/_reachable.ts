@@ -1,8 +1,8 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import { McpctxError } from '../errors/index.js';
-import { childEnvironment } from '../mcp/index.js';
-import type { ResolvedUpstream } from './config/index.js';
+import { McpctxError } from '../../errors/index.js';
+import { childEnvironment } from '../../mcp/index.js';
+import type { ResolvedUpstream } from '../config/index.js';
 
 /** How long the start-up probe of an HTTP upstream may take. */
 const HTTP_PROBE_MS = 5_000;

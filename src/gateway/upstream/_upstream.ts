@@ -1,4 +1,4 @@
-import { McpctxError, isMcpctxError } from '../errors/index.js';
+import { McpctxError, isMcpctxError } from '../../errors/index.js';
 import {
   BoundedStdioTransport,
   type Deadline,
@@ -6,9 +6,9 @@ import {
   RawClient,
   type ServerNotification,
   type ServerRequest,
-} from '../mcp/index.js';
-import { isPlainObject } from '../tokens/index.js';
-import type { ResolvedUpstream } from './config/index.js';
+} from '../../mcp/index.js';
+import { isPlainObject } from '../../tokens/index.js';
+import type { ResolvedUpstream } from '../config/index.js';
 
 type JsonObject = Record<string, unknown>;
 
