@@ -63,6 +63,12 @@ describe('what a command loads at start', () => {
     expect(reached.sort()).toEqual([...allowed].sort());
   });
 
+  it('gateway starts a stdio client\'s servers before it loads the gateway itself (sessions, shaping, trust, stores, fronts)', () => {
+    const files = startUpWalk('src/cli/gateway.ts').files;
+    expect(files).toContain('src/gateway/upstream/_prepared.ts');
+    expect(files.filter((file) => /^src\/gateway\/(?:_[a-z-]+\.ts|index\.ts|results\/|trust\/|receipts\/|front\/|catalog\/)/.test(file))).toEqual([]);
+  });
+
   it('every command has an entry above', async () => {
     const { COMMANDS } = await import('../../src/cli/_commands.js');
     expect(COMMANDS.map((entry) => entry.name).sort()).toEqual(Object.keys(LOADED_AT_START).sort());

@@ -1,0 +1,85 @@
+// Upstreams started before their session (the stdio client's, so they boot while the gateway
+// loads): what they say meanwhile reaches the session that takes them, in order, and nothing is
+// left running when the gateway then fails to start or is given another config's upstreams.
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { configForCommand, prepareUpstreams, startGateway, type UpstreamSpec } from '../../src/gateway/index.js';
+import type { ServerNotification, ServerRequest } from '../../src/mcp/index.js';
+import { findMarkedProcesses, markedEnv, pollUntil, waitForNoMarkedProcesses } from '../support/processes.js';
+import { tempDir } from './_gateway-process.js';
+
+const EARLY_TALKER = fileURLToPath(new URL('../servers/early-talker.mjs', import.meta.url));
+const WAIT_MS = 10_000;
+
+function earlyTalkerConfig() {
+  return configForCommand({ command: process.execPath, args: [EARLY_TALKER], env: markedEnv() });
+}
+
+describe('prepareUpstreams', () => {
+  afterAll(async () => {
+    expect(await waitForNoMarkedProcesses(WAIT_MS)).toEqual([]);
+  });
+
+  it('starts each stdio upstream at once and hands it over with what it said before, then everything after', async () => {
+    const config = earlyTalkerConfig();
+    const prepared = await prepareUpstreams(config, process.env, { start: true });
+    const spec = config.upstreams[0] as UpstreamSpec;
+    // The server runs and has spoken before any session exists.
+    let running = 0;
+    for (const until = Date.now() + WAIT_MS; running === 0 && Date.now() < until; ) {
+      running = (await findMarkedProcesses(undefined, { owner: process.pid })).length;
+      if (running === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(running).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    const said: string[] = [];
+    const requests: ServerRequest[] = [];
+    const upstream = prepared.take(spec.name, {
+      onNotification: (_upstream, notification: ServerNotification) => said.push(String(notification.params?.data)),
+      onServerRequest: async (_upstream, request) => {
+        requests.push(request);
+        return { roots: [{ uri: 'file:///work', name: 'work' }] };
+      },
+      onEnded: () => said.push('ended'),
+    });
+    try {
+      expect(upstream?.name).toBe(spec.name);
+      expect(prepared.take(spec.name, { onNotification: () => {}, onServerRequest: async () => ({}), onEnded: () => {} })).toBeUndefined();
+      expect(await pollUntil(() => said.length >= 2, WAIT_MS)).toBe(true);
+      expect(requests.map((request) => request.method)).toEqual(['roots/list']);
+      expect(said).toEqual(['booted', 'answered {"roots":[{"uri":"file:///work","name":"work"}]}']);
+    } finally {
+      await upstream?.close();
+    }
+  });
+
+  it('starts nothing without start (an HTTP client: each session starts its own)', async () => {
+    const config = earlyTalkerConfig();
+    const prepared = await prepareUpstreams(config, process.env, { start: false });
+    expect(prepared.resolved.map((upstream) => upstream.name)).toEqual(config.upstreams.map((upstream) => upstream.name));
+    expect(prepared.take(config.upstreams[0]?.name ?? '', { onNotification: () => {}, onServerRequest: async () => ({}), onEnded: () => {} })).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await findMarkedProcesses(undefined, { owner: process.pid })).toEqual([]);
+  });
+
+  it('ends the started servers when the gateway then fails to start (a store that cannot be opened)', async () => {
+    const config = earlyTalkerConfig();
+    const prepared = await prepareUpstreams(config, process.env, { start: true });
+    const storeFile = join(tempDir(), 'no-such-folder', 'deeper', 'store.db');
+    await expect(
+      startGateway({ config, prepared, front: { kind: 'stdio', input: new PassThrough(), output: new PassThrough() }, storeFile }),
+    ).rejects.toThrow();
+    expect(await waitForNoMarkedProcesses(WAIT_MS)).toEqual([]);
+  });
+
+  it('refuses upstreams prepared from another config, and ends them', async () => {
+    const prepared = await prepareUpstreams(earlyTalkerConfig(), process.env, { start: true });
+    await expect(
+      startGateway({ config: earlyTalkerConfig(), prepared, front: { kind: 'stdio', input: new PassThrough(), output: new PassThrough() } }),
+    ).rejects.toThrow(/another config/);
+    expect(await waitForNoMarkedProcesses(WAIT_MS)).toEqual([]);
+  });
+});

@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+// A stdio server that speaks first: at start, before any initialize, a log notification and a
+// roots/list request; once that request is answered, a second notification naming the answer.
+// Then it waits for the end of its input. For the gateway's upstreams started before their session.
+import { createInterface } from 'node:readline';
+
+const send = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+send({ method: 'notifications/message', params: { level: 'info', data: 'booted' } });
+send({ id: 'early-1', method: 'roots/list' });
+createInterface({ input: process.stdin }).on('line', (line) => {
+  let message;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    return;
+  }
+  if (message.id === 'early-1' && 'result' in message) {
+    send({ method: 'notifications/message', params: { level: 'info', data: `answered ${JSON.stringify(message.result)}` } });
+  }
+});
+process.stdin.on('end', () => process.exit(0));
