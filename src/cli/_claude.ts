@@ -2,7 +2,7 @@
 // one-token message with the projected tools (or none), the key from a named env variable.
 import { McpctxError } from '../errors/index.js';
 import type { ClaudeTokenCounter } from '../measure/index.js';
-import { anthropicProvider } from '../providers/index.js';
+import type { Provider } from '../providers/index.js';
 import type { CliIo } from './_io.js';
 
 export const DEFAULT_CLAUDE_KEY_ENV = 'ANTHROPIC_API_KEY';
@@ -20,11 +20,16 @@ export function claudeCounter(model: string, flags: ClaudeFlags, io: CliIo): Cla
   if (key === undefined || key === '') {
     throw new McpctxError('USAGE', `--claude-model needs an Anthropic API key in the environment variable ${keyEnv}${keyEnv === DEFAULT_CLAUDE_KEY_ENV ? ' (or the one --claude-key-env names)' : ''}; it is unset or empty`, { variable: keyEnv });
   }
-  const provider = anthropicProvider({ apiKeyEnv: keyEnv, env: io.env, ...(flags.claudeBaseUrl === undefined ? {} : { baseUrl: flags.claudeBaseUrl }) });
-  const countTokens = provider.countTokens?.bind(provider);
-  if (countTokens === undefined) throw new McpctxError('INVALID_ARGUMENT', 'the Anthropic provider has no countTokens');
+  // The providers load at the first count, not with every `measure` and `sweep`.
+  let provider: Promise<Provider> | undefined;
+  const anthropic = (): Promise<Provider> =>
+    (provider ??= import('../providers/index.js').then(({ anthropicProvider }) =>
+      anthropicProvider({ apiKeyEnv: keyEnv, env: io.env, ...(flags.claudeBaseUrl === undefined ? {} : { baseUrl: flags.claudeBaseUrl }) }),
+    ));
   return async (tools) => {
-    const counted = await countTokens({
+    const counter = await anthropic();
+    if (counter.countTokens === undefined) throw new McpctxError('INVALID_ARGUMENT', 'the Anthropic provider has no countTokens');
+    const counted = await counter.countTokens({
       model,
       messages: [{ role: 'user', content: [{ type: 'text', text: '.' }] }],
       ...(tools === undefined

@@ -21,7 +21,6 @@ import { DECLARABLE_CAPABILITIES, DEFAULT_PROTOCOL_VERSION, checkRemoteSpec, typ
 import { DEFAULT_CLAUDE_KEY_ENV, claudeCounter, type ClaudeFlags } from './_claude.js';
 import { exampleHelp } from './_help.js';
 import { EXIT, invocationOf, type CliIo } from './_io.js';
-import { renderScan, scanMeasurement } from './_scan-report.js';
 import { formatCount, formatShare, renderTable } from './_table.js';
 import { MALFORMED_HEADER, collectEnv, collectHeader, parseCapabilities, parsePositiveInteger, parseTimeoutMs } from './_parse.js';
 
@@ -112,7 +111,9 @@ async function runMeasure(server: string[], flags: MeasureFlags, io: CliIo): Pro
     if (out !== undefined) io.stderr.write(`wrote ${await writeMeasurement(out, measurement)}\n`);
   }
   // Findings are information: they are printed, never turned into an exit code.
-  const scans = flags.scan ? measurements.map(scanMeasurement) : undefined;
+  // The scan's rules load only for --scan.
+  const scanReport = flags.scan ? await import('./_scan-report.js') : undefined;
+  const scans = scanReport ? measurements.map(scanReport.scanMeasurement) : undefined;
   if (flags.json) {
     const shown = scans === undefined ? measurements : measurements.map((measurement, index) => ({ ...measurement, scan: scans[index] ?? null }));
     io.stdout.write(`${JSON.stringify(flags.servers ? shown : shown[0], null, 2)}\n`);
@@ -132,7 +133,7 @@ async function runMeasure(server: string[], flags: MeasureFlags, io: CliIo): Pro
       );
     }
     if (only?.perTool && only.perTool.length > 0) io.stdout.write(`\n${perToolTable(only)}`);
-    if (scans !== undefined) measurements.forEach((measurement, index) => io.stdout.write(`\n${renderScan(measurement, scans[index] ?? null)}`));
+    if (scanReport && scans) measurements.forEach((measurement, index) => io.stdout.write(`\n${scanReport.renderScan(measurement, scans[index] ?? null)}`));
     if (only?.stderrTail) io.stdout.write(`\nstderr (last ${only.stderrTail.length} chars):\n${only.stderrTail.trimEnd()}\n`);
   }
   const allMeasured = measurements.every((measurement) => measurement.status === 'measured' || measurement.status === 'dynamic');
