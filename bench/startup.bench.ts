@@ -194,7 +194,7 @@ export async function run({ progress }: BenchContext): Promise<BenchReport> {
         `goals met: ${Object.entries(goals)
           .map(([name, goal]) => `${name} ${goal.value} (${goal.goal}) ${goal.met ? 'yes' : 'NO'}`)
           .join('; ')}`,
-        'measure overlaps loading the tokenizer with the server start; the gateway starts its upstream before the client initializes and loads the tokenizer while the upstream boots.',
+        'measure loads the tokenizer (its rank table from dist/o200k_base.ranks.json) while the server starts and counts while it exits; the gateway starts a stdio upstream before it loads its own code, and loads the tokenizer while the upstream boots.',
       ],
     };
   } finally {
