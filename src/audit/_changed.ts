@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { measurementPath } from '../measure/index.js';
 import type { CaptureIndex } from '../results/index.js';
-import { isPlainObject } from '../tokens/index.js';
+import { isPlainObject } from '../json/index.js';
 
 export type ChangeState =
   | {

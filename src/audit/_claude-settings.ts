@@ -9,7 +9,8 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ParseError } from 'jsonc-parser';
 import { lazyRequire } from '../lazy/index.js';
-import { isPlainObject, lineAndColumn } from '../tokens/index.js';
+import { lineAndColumn } from '../tokens/index.js';
+import { isPlainObject } from '../json/index.js';
 import type { AuditRoots, EnvSetting, PlaceState, PostureEvidence, ServerRule, SettingsSource, SettingsTier } from './_types.js';
 
 const jsonc = lazyRequire<typeof JsoncParser>('jsonc-parser');
@@ -199,8 +200,9 @@ function jsonTypeOf(value: unknown): string {
   return typeof value;
 }
 
+/** The `code` of a Node error (ENOENT, EACCES): an Error instance, so not a plain object. */
 function errorCode(error: unknown): string | undefined {
-  return isPlainObject(error) && typeof error.code === 'string' ? error.code : undefined;
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' ? (error as NodeJS.ErrnoException).code : undefined;
 }
 
 function describeError(error: unknown): string {

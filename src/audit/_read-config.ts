@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { lazyRequire } from '../lazy/index.js';
 import { firstLine, parseJsonText, parseYamlText } from '../config/index.js';
-import { isPlainObject, type JsonObject } from '../tokens/index.js';
+import { isPlainObject, type JsonObject } from '../json/index.js';
 import type { ConfigEntry, ConfigFormat, ConfigPlace, EntryTransport, Expansion, PlaceReport, PlaceState } from './_types.js';
 
 const toml = lazyRequire<typeof SmolToml>('smol-toml');

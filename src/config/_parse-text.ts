@@ -2,7 +2,8 @@ import type * as JsoncParser from 'jsonc-parser';
 import type * as Yaml from 'yaml';
 import type { Node as JsoncNode, ParseError } from 'jsonc-parser';
 import { lazyRequire } from '../lazy/index.js';
-import { lineAndColumn, type JsonObject } from '../tokens/index.js';
+import { lineAndColumn } from '../tokens/index.js';
+import { type JsonObject } from '../json/index.js';
 import { configError } from './_problems.js';
 
 /**

@@ -1,5 +1,5 @@
 import { McpctxError, type McpctxErrorCode } from '../errors/index.js';
-import { isPlainObject, type JsonObject } from '../tokens/index.js';
+import { isPlainObject, type JsonObject } from '../json/index.js';
 
 /** One thing wrong with a config: where (`mcpServers.files.command`, `(file)`) and why. */
 export interface ConfigProblem {

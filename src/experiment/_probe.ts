@@ -4,7 +4,7 @@
  * reported apart: no model is involved and nothing of it enters a token total.
  */
 import { McpctxError, isMcpctxError } from '../errors/index.js';
-import { isPlainObject } from '../tokens/index.js';
+import { isPlainObject } from '../json/index.js';
 import { launchFor } from './config/index.js';
 import { probeCallFigures } from './receipt/index.js';
 import { ConditionServer } from './_server.js';

@@ -5,7 +5,8 @@
  */
 import { McpctxError, isMcpctxError } from '../errors/index.js';
 import type { ChatMessage, ChatResponse, ContentBlock, Provider } from '../providers/index.js';
-import { isPlainObject, sha256Hex } from '../tokens/index.js';
+import { sha256Hex } from '../tokens/index.js';
+import { isPlainObject } from '../json/index.js';
 import { finalTextOf, judge, modelFacingFigures, modelFacingText, questionTotals, rawContentFigures } from './receipt/index.js';
 import { ConditionServer } from './_server.js';
 import type { Condition, ExperimentConfig, QuestionRecord, Task, ToolCallRecord, TurnRecord } from './_types.js';

@@ -6,7 +6,8 @@
 import { McpctxError } from '../errors/index.js';
 import { Deadline, MCPCTX_CLIENT_INFO, ServerSession, listAllTools, redactArgs, passedEnvNames, type LaunchSpec } from '../mcp/index.js';
 import type { ProviderTool } from '../providers/index.js';
-import { canonicalJson, isPlainObject, sha256Hex } from '../tokens/index.js';
+import { canonicalJson, sha256Hex } from '../tokens/index.js';
+import { isPlainObject } from '../json/index.js';
 import type { Frame, ServerRecord } from './_types.js';
 
 export interface ToolCallOutcome {

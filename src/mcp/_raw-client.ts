@@ -1,6 +1,6 @@
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { McpctxError } from '../errors/index.js';
-import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan } from '../tokens/index.js';
+import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan } from '../json/index.js';
 import { Deadline } from './_deadline.js';
 import type { BoundedTransport } from './_stdio-transport.js';
 

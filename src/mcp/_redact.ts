@@ -1,5 +1,5 @@
 import { McpctxError } from '../errors/index.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../tokens/index.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json/index.js';
 import { BASE_ENV_NAMES, credentialsInArgs, type LaunchSpec } from './_launch.js';
 
 /**

@@ -1,5 +1,6 @@
 import { McpctxError } from '../errors/index.js';
-import { MAX_JSON_DEPTH, canonicalJson, countTokens, countTokensStoppable, nestsDeeperThan, sha256Hex } from '../tokens/index.js';
+import { canonicalJson, countTokens, countTokensStoppable, sha256Hex } from '../tokens/index.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json/index.js';
 
 export interface ToolCost {
   name: string;

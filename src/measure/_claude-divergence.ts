@@ -9,8 +9,8 @@
  * a caller-supplied counter, so measure needs no provider; the CLI wires Anthropic's count_tokens.
  */
 import { McpctxError } from '../errors/index.js';
-import { canonicalJson, countTokens, isPlainObject } from '../tokens/index.js';
-import type { Measurement } from './_measure.js';
+import { canonicalJson, countTokens } from '../tokens/index.js';
+import { isPlainObject } from '../json/index.js';
 
 export const CLAUDE_DIVERGENCE_METHOD = 'tools-delta/v1';
 
@@ -86,6 +86,16 @@ export async function claudeDivergence(
   };
 }
 
+/** What the claude block is made from, and where it is written: the fields of a measurement it reads. */
+export interface DivergenceSubject {
+  readonly rawToolsCapture: unknown[] | null;
+  readonly totalTokens: number | null;
+  readonly canonicalSha256: string | null;
+  /** Set when the capture was redacted before recording. */
+  readonly captureRedaction: unknown;
+  claude?: ClaudeDivergence;
+}
+
 /** Why a measurement got no claude block, or that it got one. */
 export type ClaudeBlockOutcome = 'added' | 'no-capture' | 'redacted';
 
@@ -94,7 +104,7 @@ export type ClaudeBlockOutcome = 'added' | 'no-capture' | 'redacted';
  * capture redacted before recording gets none: its projection would not be the server's bytes.
  * A failing count (the API's error) propagates and the measurement is left as it was.
  */
-export async function addClaudeDivergence(measurement: Measurement, model: string, count: ClaudeTokenCounter): Promise<ClaudeBlockOutcome> {
+export async function addClaudeDivergence(measurement: DivergenceSubject, model: string, count: ClaudeTokenCounter): Promise<ClaudeBlockOutcome> {
   const { rawToolsCapture, totalTokens, canonicalSha256 } = measurement;
   if (rawToolsCapture === null || totalTokens === null || canonicalSha256 === null) return 'no-capture';
   if (measurement.captureRedaction !== null) return 'redacted';

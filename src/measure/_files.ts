@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { McpctxError } from '../errors/index.js';
 import { redactArgs } from '../mcp/index.js';
-import { isPlainObject } from '../tokens/index.js';
+import { isPlainObject } from '../json/index.js';
 import type { Measurement, RecordedRemoteLaunch, RecordedStdioLaunch } from './_measure.js';
 
 /** What tells two launches apart: the command and arguments, or the URL. */

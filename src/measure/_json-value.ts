@@ -1,7 +1,7 @@
 /** Small helpers over parsed JSON values, shared by the result-cost analysis. */
-import { isPlainObject, type JsonObject } from '../tokens/index.js';
+import { isPlainObject, type JsonObject } from '../json/index.js';
 
-export { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan, type JsonObject } from '../tokens/index.js';
+export { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan, type JsonObject } from '../json/index.js';
 
 /** An object or an array. */
 export function isContainer(value: unknown): value is JsonObject | unknown[] {

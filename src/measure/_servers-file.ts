@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { McpctxError } from '../errors/index.js';
 import { lazyRequire } from '../lazy/index.js';
 import { checkBudgetMs, checkRemoteSpec, isEnvName, type RemoteSpec } from '../mcp/index.js';
-import { isPlainObject } from '../tokens/index.js';
+import { isPlainObject } from '../json/index.js';
 import { safeSegment } from './_files.js';
 import type { MeasureOptions } from './_measure.js';
 

@@ -1,4 +1,4 @@
-import { nestsDeeperThan } from '../tokens/index.js';
+import { nestsDeeperThan } from '../json/index.js';
 import type { Capture } from './_capture.js';
 
 /** What `measure` concludes about one server. */

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { McpctxError } from '../errors/index.js';
-import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan } from '../tokens/index.js';
+import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan } from '../json/index.js';
 import { catalogCost, type CatalogCost } from './_catalog-cost.js';
 import { projectionFigures } from './_claude-divergence.js';
 import { MEASUREMENT_FILE } from './_files.js';

@@ -1,4 +1,5 @@
-import { newestByKey, withSignal, type ScoredFragment } from './_score.js';
+import { newestByKey, withSignal } from './_score.js';
+import type { ScoredFragment } from './_types.js';
 
 export const CONSTRAINT_REASON = 'constraint';
 

@@ -1,7 +1,7 @@
 import { countTokens } from '../tokens/index.js';
 import { McpctxError } from '../errors/index.js';
 import type { TokenCounter } from './_types.js';
-import { describeValue } from './_validate.js';
+import { describeValue } from '../json/index.js';
 
 /** The default: exact o200k_base counts, the same as every published mcpctx number. */
 export const O200K_COUNTER: TokenCounter = Object.freeze({ name: 'o200k', exact: true, count: countTokens });

@@ -7,7 +7,7 @@ import { McpctxError } from '../errors/index.js';
 import { compareRecency } from './_recency.js';
 import { containment, countWords, LshIndex, MinHasher, wordShingles, type ShingleSet } from './_shingles.js';
 import type { MergeEntry, NormalizedRecord, RunHistoryEntry } from './_types.js';
-import { describeValue } from './_validate.js';
+import { describeValue } from '../json/index.js';
 
 export interface DedupeOptions {
   /** Trigram containment of the older record in the newer at which they merge, 0 < t ≤ 1. Default 0.9. */

@@ -13,7 +13,7 @@
 import { layoutContext } from './_render.js';
 import { omittedEntry } from './_select.js';
 import { byRank, type Selection } from './_select.js';
-import type { ScoredFragment } from './_score.js';
+import type { ScoredFragment } from './_types.js';
 import type { OmissionReason, OmittedEntry, TokenCounter } from './_types.js';
 
 /** Passes of the final check that may remove fragments; the first one is nearly always the last. */

@@ -1,6 +1,6 @@
 import { basename, tokenizeWords } from './_extract.js';
 import { renderBlock } from './_render.js';
-import type { ScoredFragment } from './_score.js';
+import type { ScoredFragment } from './_types.js';
 import type { RecordKind, TokenCounter } from './_types.js';
 
 /** Fragments up to this many characters are shown whole: an excerpt would save too little. */

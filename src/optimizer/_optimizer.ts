@@ -32,7 +32,8 @@ import { assembleResult, sourceEntry } from './_result.js';
 import { resolveWeights } from './_score.js';
 import { byRank, selectFragments } from './_select.js';
 import type { ContextRequest, ContextResult, OptimizerInput, OptimizerOptions, ScoringWeights, SearchHit, SessionRecords, TokenCounter } from './_types.js';
-import { DEFAULT_MAX_RECORD_CHARS, describeValue, isPlainObject, parseBudget, parseOptimizerInput, parseSession, parseSessionRecords, parseTask } from './_validate.js';
+import { describeValue, isPlainObject } from '../json/index.js';
+import { DEFAULT_MAX_RECORD_CHARS, parseBudget, parseOptimizerInput, parseSession, parseSessionRecords, parseTask } from './_validate.js';
 
 export const DEFAULT_TOKEN_BUDGET = 8_000;
 const DEFAULT_MIN_RELEVANCE = 0.5;

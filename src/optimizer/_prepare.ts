@@ -14,7 +14,8 @@ import type { FocusWordSets } from './_focus.js';
 import { fragmentRecord } from './_fragments.js';
 import { normalizeValidated, originText, rawBodies } from './_normalize.js';
 import { compareRecency } from './_recency.js';
-import { scoreFragments, type ScoredFragment } from './_score.js';
+import { scoreFragments } from './_score.js';
+import type { ScoredFragment } from './_types.js';
 import type { DemotedEntry, Extraction, Fragment, MandatoryScope, MergeEntry, NormalizedRecord, OmittedEntry, ScoringWeights, SessionRecords, TaskTerms, TokenCounter } from './_types.js';
 
 export interface PrepareSettings {

@@ -1,6 +1,6 @@
 import type { NormalizedRecord, OmissionReason, RecordKind, TokenCounter } from './_types.js';
 import { compareRecency } from './_recency.js';
-import type { ScoredFragment } from './_score.js';
+import type { ScoredFragment } from './_types.js';
 
 interface SectionSpec {
   title: string;

@@ -5,7 +5,8 @@
 import type { Fitted } from './_fit.js';
 import { originText } from './_normalize.js';
 import type { PreparedSession } from './_prepare.js';
-import { round4, type ScoredFragment } from './_score.js';
+import { round4 } from './_score.js';
+import type { ScoredFragment } from './_types.js';
 import type { Selection } from './_select.js';
 import type { BudgetConflict, ContextResult, ScoringWeights, SourceEntry, TokenCounter } from './_types.js';
 

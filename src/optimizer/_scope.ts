@@ -1,5 +1,5 @@
 import { compareRecency } from './_recency.js';
-import type { ScoredFragment } from './_score.js';
+import type { ScoredFragment } from './_types.js';
 import type { DemotedEntry, MandatoryScope, NormalizedRecord } from './_types.js';
 
 // Mandatory content is scoped to the task. A store that holds many sessions (or one session of

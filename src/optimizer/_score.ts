@@ -5,7 +5,7 @@ import { IDENTIFIER_VALUE, RelatedModules, TaskIdentifiers, type IdentifierSubje
 import { isSetAside, sessionSetAsideWords } from './_negative.js';
 import { isNewerRecord } from './_recency.js';
 import { mandatoryScope, outOfScope, scopeMandatory } from './_scope.js';
-import { describeValue } from './_validate.js';
+import { describeValue } from '../json/index.js';
 import type {
   DemotedEntry,
   MandatoryScope,
@@ -15,6 +15,7 @@ import type {
   ScoringWeights,
   SignalName,
   SignalScore,
+  ScoredFragment,
   TaskTerms,
 } from './_types.js';
 
@@ -60,22 +61,6 @@ const ROLE_VALUE = { user: 1, system: 1, assistant: 0.6, tool: 0.4 } as const;
 /** Tool output, errors, tests, files and diffs are machine output: the weight of the tool role. */
 const MACHINE_ROLE_VALUE = ROLE_VALUE.tool;
 
-export interface ScoredFragment {
-  fragment: Fragment;
-  record: NormalizedRecord;
-  facts: Extraction;
-  signals: Record<SignalName, SignalScore>;
-  score: number;
-  /** The weighted sum of the relevance signals alone. */
-  relevance: number;
-  mandatoryReason?: string;
-  /** Names the task's identifiers or shares enough of its words: stays mandatory outside the task's scope. */
-  touchesTask: boolean;
-  /** Record lines (1-based) in this fragment that a failure's location names: kept in any excerpt. */
-  namedLines?: number[];
-  /** The identifier value the record earns by its path or command alone, the same on every fragment of it. */
-  recordIdentifier: number;
-}
 
 export function resolveWeights(overrides: Partial<ScoringWeights> | undefined): ScoringWeights {
   const weights: ScoringWeights = { ...DEFAULT_WEIGHTS };

@@ -1,7 +1,8 @@
 import { originText } from './_normalize.js';
 import { compareRecency } from './_recency.js';
 import { renderBlock } from './_render.js';
-import { newestByKey, withSignal, type ScoredFragment } from './_score.js';
+import { newestByKey, withSignal } from './_score.js';
+import type { ScoredFragment } from './_types.js';
 import type { OmittedEntry, TokenCounter } from './_types.js';
 
 /** What has been selected so far, as far as overlap goes. */

@@ -13,7 +13,7 @@
  * INVALID_ARGUMENT with `data.argument` naming what was wrong.
  */
 import { McpctxError } from '../errors/index.js';
-import { describeValue } from './_validate.js';
+import { describeValue } from '../json/index.js';
 
 
 /** A text's shingles: 32-bit hashes, sorted ascending, without repeats. */

@@ -412,3 +412,21 @@ export interface ContextResult {
 export interface SearchHit extends SourceEntry {
   text: string;
 }
+
+/** A fragment with its record, its facts and its score: what the selection stages pass along. */
+export interface ScoredFragment {
+  fragment: Fragment;
+  record: NormalizedRecord;
+  facts: Extraction;
+  signals: Record<SignalName, SignalScore>;
+  score: number;
+  /** The weighted sum of the relevance signals alone. */
+  relevance: number;
+  mandatoryReason?: string;
+  /** Names the task's identifiers or shares enough of its words: stays mandatory outside the task's scope. */
+  touchesTask: boolean;
+  /** Record lines (1-based) in this fragment that a failure's location names: kept in any excerpt. */
+  namedLines?: number[];
+  /** The identifier value the record earns by its path or command alone, the same on every fragment of it. */
+  recordIdentifier: number;
+}

@@ -1,4 +1,5 @@
 import { McpctxError } from '../errors/index.js';
+import { describeValue, isPlainObject } from '../json/index.js';
 import {
   RECORD_ARRAYS,
   type OptimizerInput,
@@ -68,24 +69,11 @@ const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
 const ID_FORBIDDEN = /[|[\]\u0000-\u001f\u007f]/;
 
-/** A value as an error message names it; never throws (`String` does on an object without a prototype). */
-export function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `a string of ${value.length.toLocaleString('en-US')} characters`;
-  if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value)}`;
-}
 
 function refuse(where: string, message: string, data: Record<string, unknown> = {}): never {
   throw new McpctxError('INVALID_RECORDS', `${where} ${message}`, { path: where, ...data });
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  return prototype === Object.prototype || prototype === null;
-}
 
 function checkField(where: string, rule: FieldRule, value: unknown, maxChars: number): unknown {
   switch (rule.type) {

@@ -3,7 +3,7 @@ import { mkdir, readFile, readdir, rename, rm, rmdir, stat, writeFile } from 'no
 import { dirname, join } from 'node:path';
 import { McpctxError } from '../errors/index.js';
 import { MEASUREMENT_FILE, RECORD_STATUSES, measurementJson, safeSegment, type Measurement } from '../measure/index.js';
-import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan } from '../tokens/index.js';
+import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan } from '../json/index.js';
 import type { IsoDate, PublishedServer, PublishedStatus, ResultsState } from './_model.js';
 import { parseResultsJson, readResultsText } from './_read-file.js';
 import { neverSwept } from './_state.js';

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../tokens/index.js';
+import { isPlainObject } from '../json/index.js';
 import { capText } from './_projection.js';
 
 /** The key a cut object lists its shortened values under. */

@@ -2,6 +2,7 @@ import type * as Toon from '@toon-format/toon';
 import { McpctxError } from '../errors/index.js';
 import { lazyRequire } from '../lazy/index.js';
 import { jsonText } from '../tokens/index.js';
+import { describeValue } from '../json/index.js';
 
 const toon = lazyRequire<typeof Toon>('@toon-format/toon');
 
@@ -38,13 +39,13 @@ export function toCsv(rows: readonly unknown[]): string {
   const seen = new Set<string>();
   const flat = rows.map((row, index) => {
     if (typeof row !== 'object' || row === null || Array.isArray(row)) {
-      throw new McpctxError('INVALID_ARGUMENT', `CSV needs rows that are objects; row ${index} is ${describe(row)}.`);
+      throw new McpctxError('INVALID_ARGUMENT', `CSV needs rows that are objects; row ${index} is ${describeValue(row)}.`);
     }
     for (const [key, cell] of Object.entries(row)) {
       if (cell !== null && typeof cell === 'object') {
         throw new McpctxError(
           'INVALID_ARGUMENT',
-          `CSV needs flat rows; row ${index} field "${key}" is ${describe(cell)}. Project it to one value first.`,
+          `CSV needs flat rows; row ${index} field "${key}" is ${describeValue(cell)}. Project it to one value first.`,
         );
       }
       if (!seen.has(key)) {
@@ -69,7 +70,7 @@ export function formatText(value: unknown, format: TextFormat): string {
     case 'toon':
       return toToon(value);
     case 'csv':
-      if (!Array.isArray(value)) throw new McpctxError('INVALID_ARGUMENT', `CSV needs an array of rows, got ${describe(value)}.`);
+      if (!Array.isArray(value)) throw new McpctxError('INVALID_ARGUMENT', `CSV needs an array of rows, got ${describeValue(value)}.`);
       return toCsv(value);
   }
 }
@@ -80,8 +81,3 @@ function csvCell(cell: CsvCell | undefined): string {
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}

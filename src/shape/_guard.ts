@@ -1,5 +1,5 @@
 import { McpctxError } from '../errors/index.js';
-import { isPlainObject } from '../tokens/index.js';
+import { isPlainObject } from '../json/index.js';
 import { partsTokensWithin, toolResultParts, type ResultPart } from './_result-parts.js';
 import { toolError, toolErrorFrom, type TextToolResult, type ToolErrorOptions } from './_tool-result.js';
 

@@ -1,5 +1,5 @@
 import { McpctxError } from '../errors/index.js';
-import { MAX_JSON_DEPTH, isPlainObject } from '../tokens/index.js';
+import { MAX_JSON_DEPTH, isPlainObject } from '../json/index.js';
 
 /**
  * One allowed field: a path into the record, an optional output name, an optional character cap.

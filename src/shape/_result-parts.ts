@@ -1,5 +1,6 @@
 import { McpctxError } from '../errors/index.js';
-import { countTokens, isPlainObject, isWithinTokenLimit, jsonText, type JsonObject } from '../tokens/index.js';
+import { countTokens, isWithinTokenLimit, jsonText } from '../tokens/index.js';
+import { describeValue, isPlainObject, type JsonObject } from '../json/index.js';
 
 /**
  * What a `tools/call` result puts into a model's context, part by part. This is the one definition
@@ -54,7 +55,7 @@ export interface ToolResultCost {
 /** The parts of a result in wire order (content blocks, then structuredContent). Counts nothing. */
 export function toolResultParts(result: unknown): ResultPart[] {
   if (!isPlainObject(result)) {
-    throw new McpctxError('INVALID_ARGUMENT', `A tool result must be an object, got ${describe(result)}.`);
+    throw new McpctxError('INVALID_ARGUMENT', `A tool result must be an object, got ${describeValue(result)}.`);
   }
   const parts: ResultPart[] = [];
   const content = Array.isArray(result.content) ? result.content : [];
@@ -153,7 +154,3 @@ function compactJson(value: unknown, where: string): string {
   return jsonText(value, `The result's ${where}`) ?? 'null';
 }
 
-function describe(value: unknown): string {
-  if (value === null || value === undefined) return String(value);
-  return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
-}

@@ -1,5 +1,5 @@
 import { McpctxError } from '../errors/index.js';
-import { MAX_JSON_DEPTH } from '../tokens/index.js';
+import { MAX_JSON_DEPTH } from '../json/index.js';
 
 /**
  * A canonical text for any value a tool's (zod-parsed) arguments can hold, used to hash cursor

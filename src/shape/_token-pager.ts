@@ -1,5 +1,6 @@
 import { McpctxError } from '../errors/index.js';
-import { countTokens, isPlainObject, isWithinTokenLimit, jsonText } from '../tokens/index.js';
+import { countTokens, isWithinTokenLimit, jsonText } from '../tokens/index.js';
+import { isPlainObject } from '../json/index.js';
 import { type CursorBinding, type CursorCodec } from './_cursor.js';
 import { CUT_FLAG, WHOLE_ITEM, cutItem, type CutForm } from './_cut-item.js';
 import { startPosition } from './_start-position.js';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { McpctxError, isMcpctxError } from '../errors/index.js';
-import { countTokens, isPlainObject } from '../tokens/index.js';
+import { countTokens } from '../tokens/index.js';
+import { isPlainObject } from '../json/index.js';
 import { formatText, type TextFormat } from './_formats.js';
 import { scrubErrorText } from './_scrub.js';
 

@@ -1,7 +1,7 @@
 import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import { McpctxError } from '../errors/index.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from './_json-value.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json/index.js';
 
 /**
  * `JSON.stringify(value)` that never lets a TypeError or RangeError out: a cycle, a bigint or

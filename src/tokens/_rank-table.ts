@@ -1,7 +1,7 @@
 import type { GptEncoding } from 'gpt-tokenizer/GptEncoding';
 import { createRequire } from 'node:module';
 import { lazyRequire } from '../lazy/index.js';
-import { isPlainObject } from './_json-value.js';
+import { isPlainObject } from '../json/index.js';
 
 /** o200k_base's mergeable ranks as gpt-tokenizer ships them: the token at each rank, as text, or as its bytes when they are not UTF-8. */
 export type RankTable = ReadonlyArray<string | readonly number[]>;

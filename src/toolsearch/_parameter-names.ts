@@ -1,4 +1,4 @@
-import { isPlainObject } from '../tokens/index.js';
+import { isPlainObject } from '../json/index.js';
 
 /** Deepest schema level whose property names are read (the top-level properties are level 1). */
 export const MAX_SCHEMA_DEPTH = 16;

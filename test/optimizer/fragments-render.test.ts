@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fragmentRecord } from '../../src/optimizer/_fragments.js';
 import { parseSourceTags, renderBlock, renderContext } from '../../src/optimizer/_render.js';
-import type { ScoredFragment } from '../../src/optimizer/_score.js';
-import type { NormalizedRecord } from '../../src/optimizer/_types.js';
+import type { NormalizedRecord, ScoredFragment } from '../../src/optimizer/_types.js';
 import { makeRecord } from './_records.js';
 
 function words(text: string): string {

@@ -39,7 +39,7 @@ function libraryCopy(table: unknown): string {
   const folder = join(ROOT, 'test-output', `rank-table-${process.pid}-${scratch.length}`);
   scratch.push(folder);
   mkdirSync(folder, { recursive: true });
-  for (const part of ['tokens', 'lazy', 'errors']) cpSync(join(ROOT, 'dist', part), join(folder, part), { recursive: true, filter: (source) => !source.endsWith('.map') });
+  for (const part of ['tokens', 'json', 'lazy', 'errors']) cpSync(join(ROOT, 'dist', part), join(folder, part), { recursive: true, filter: (source) => !source.endsWith('.map') });
   writeFileSync(join(folder, 'o200k_base.ranks.json'), JSON.stringify(table));
   return folder;
 }

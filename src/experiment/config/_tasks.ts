@@ -12,7 +12,7 @@
  */
 import { configError, type ConfigProblem } from '../../config/index.js';
 import { type McpctxError } from '../../errors/index.js';
-import { isPlainObject } from '../../tokens/index.js';
+import { isPlainObject } from '../../json/index.js';
 import { TASK_KINDS, type Task, type TaskKind } from '../_types.js';
 
 export const MAX_TASKS = 200;

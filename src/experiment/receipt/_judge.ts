@@ -3,7 +3,7 @@
  * judges with it, and `verifyReceipt` judges again from the receipt alone, so a recorded verdict
  * can only be what these rules make of the recorded answer.
  */
-import { isPlainObject } from '../../tokens/index.js';
+import { isPlainObject } from '../../json/index.js';
 import { shown as shownUpTo } from './_shown.js';
 import type { ContentBlock } from '../../providers/index.js';
 import type { AnswerChecks, Condition, Task, ToolCallRecord, ToolPaths } from '../_types.js';

@@ -4,7 +4,8 @@
  * these, so the receipt's model-facing text can only be what the rules below make of the bytes
  * the server sent.
  */
-import { countTokens, isPlainObject, nestsDeeperThan, sha256Hex } from '../../tokens/index.js';
+import { countTokens, sha256Hex } from '../../tokens/index.js';
+import { isPlainObject, nestsDeeperThan } from '../../json/index.js';
 
 /**
  * The text of a result's `content` as the model gets it:

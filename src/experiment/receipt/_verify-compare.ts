@@ -3,7 +3,7 @@
  * value and the recomputed one; a part of the receipt too broken to check is one problem naming
  * its path, never an exception.
  */
-import { isPlainObject } from '../../tokens/index.js';
+import { isPlainObject } from '../../json/index.js';
 import { shown as shownUpTo } from './_shown.js';
 
 const SHOWN_CHARS = 120;

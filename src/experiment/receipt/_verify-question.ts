@@ -5,7 +5,8 @@
  */
 import { isMcpctxError } from '../../errors/index.js';
 import { replayResponse, sentToolResults, type ProviderName, type SentToolResult } from '../../providers/index.js';
-import { canonicalJson, isPlainObject, sha256Hex } from '../../tokens/index.js';
+import { canonicalJson, sha256Hex } from '../../tokens/index.js';
+import { isPlainObject } from '../../json/index.js';
 import { finalTextOf, isQuestionOutcome, judge, JUDGE_FAILURE_CODES } from './_judge.js';
 import { modelFacingFigures, modelFacingText, rawContentFigures } from './_model-facing.js';
 import { questionTotals } from './_report.js';

@@ -5,7 +5,8 @@
  * says because its bytes say it; the bytes themselves (that they came from a real server and a
  * real model) are the run's word, not something a file can prove.
  */
-import { isPlainObject, sha256Hex } from '../../tokens/index.js';
+import { sha256Hex } from '../../tokens/index.js';
+import { isPlainObject } from '../../json/index.js';
 import { probeCallFigures, rawContentFigures } from './_model-facing.js';
 import { buildReport } from './_report.js';
 import { Problems, shown } from './_verify-compare.js';

@@ -1,6 +1,6 @@
 import { McpctxError } from '../../errors/index.js';
 import type { Measurement } from '../../measure/index.js';
-import { isPlainObject } from '../../tokens/index.js';
+import { isPlainObject } from '../../json/index.js';
 import type { IsoDate, ToolTokens, ToolVector, ToolVectorsFile } from '../_model.js';
 import { checkIsoDate, hasNumber } from './_rows.js';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { McpctxError } from '../../errors/index.js';
-import { isPlainObject } from '../../tokens/index.js';
+import { isPlainObject } from '../../json/index.js';
 import { parseResultsJson, readResultsText } from '../_read-file.js';
 import type { ResultsState } from '../_model.js';
 

@@ -1,6 +1,6 @@
 import { McpctxError } from '../../errors/index.js';
 import { BAND_LIMITS, RECORD_STATUSES, type Band, type IsolationKind } from '../../measure/index.js';
-import { isPlainObject, type JsonObject } from '../../tokens/index.js';
+import { isPlainObject, type JsonObject } from '../../json/index.js';
 import type { PublishedStatus } from '../_model.js';
 import type { Leaderboard, LeaderboardRow, LeaderboardTrend } from '../leaderboard/index.js';
 

@@ -5,7 +5,7 @@ import { Problems, childPath, configError, parseConfigText, type ConfigProblem }
 export type { ConfigProblem };
 import { McpctxError } from '../../errors/index.js';
 import { MAX_BUDGET_MS, isEnvName, type LaunchSpec } from '../../mcp/index.js';
-import { isPlainObject } from '../../tokens/index.js';
+import { isPlainObject } from '../../json/index.js';
 import { MAX_QUERY_CHARS } from '../../toolsearch/index.js';
 import {
   PROTOCOL_NAMES,

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { McpctxError } from '../../errors/index.js';
 import { captureCatalog } from '../../measure/index.js';
 import { DEFAULT_PROTOCOL_VERSION } from '../../mcp/index.js';
-import { isPlainObject } from '../../tokens/index.js';
+import { isPlainObject } from '../../json/index.js';
 import { invalidConfig, type ConfigProblem } from './_config.js';
 import type { RoutingConfig, RoutingTool, RoutingTools, ToolSource } from '../_types.js';
 

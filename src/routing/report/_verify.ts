@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { McpctxError } from '../../errors/index.js';
-import { canonicalJson, countTokens, isPlainObject } from '../../tokens/index.js';
+import { canonicalJson, countTokens } from '../../tokens/index.js';
+import { isPlainObject } from '../../json/index.js';
 import { buildConditions, requestCatalog } from '../_catalogs.js';
 import { catalogCosts } from '../_catalog-cost.js';
 import { readChoice, renderedCatalog } from '../_protocols.js';

@@ -1,5 +1,5 @@
 import { McpctxError } from '../../errors/index.js';
-import { isPlainObject } from '../../tokens/index.js';
+import { isPlainObject } from '../../json/index.js';
 import { toolText, type Retriever } from './_retrieval.js';
 import type { EmbeddingsSettings, RoutingTool } from '../_types.js';
 

@@ -1,0 +1,2 @@
+// Parsed JSON values: what every folder that reads them needs, and nothing else (a leaf: no imports).
+export { MAX_JSON_DEPTH, describeValue, isPlainObject, nestsDeeperThan, type JsonObject } from './_json-value.js';
