@@ -1,9 +1,9 @@
-import { Deadline } from '../mcp/index.js';
-import { isPlainObject } from '../tokens/index.js';
-import { isNamespaced, splitVisibleName, visibleToolName } from './config/index.js';
+import { Deadline } from '../../mcp/index.js';
+import { isPlainObject } from '../../tokens/index.js';
+import { isNamespaced, splitVisibleName, visibleToolName } from '../config/index.js';
 import { collectList } from './_pages.js';
-import { type ClientCall, RpcFailure, type SessionContext, liveUpstream } from './_session-types.js';
-import type { Upstream } from './upstream/index.js';
+import { type ClientCall, RpcFailure, type SessionContext, liveUpstream } from './_context.js';
+import type { Upstream } from '../upstream/index.js';
 
 type JsonObject = Record<string, unknown>;
 

@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
-import { McpctxError, isMcpctxError } from '../errors/index.js';
-import { Deadline } from '../mcp/index.js';
-import { countTokens, isPlainObject } from '../tokens/index.js';
-import { ToolIndex, type SearchableTool } from '../toolsearch/index.js';
-import { toolResultTokensWithin } from '../shape/index.js';
+import { McpctxError, isMcpctxError } from '../../errors/index.js';
+import { Deadline } from '../../mcp/index.js';
+import { countTokens, isPlainObject } from '../../tokens/index.js';
+import { ToolIndex, type SearchableTool } from '../../toolsearch/index.js';
+import { toolResultTokensWithin } from '../../shape/index.js';
 import {
   SEARCH_TOOL_NAME,
   buildCatalog,
@@ -13,13 +13,13 @@ import {
   type Catalog,
   type CatalogTool,
   type UpstreamTools,
-} from './catalog/index.js';
-import { isToolAllowed, splitVisibleName, toolRulesFor } from './config/index.js';
+} from '../catalog/index.js';
+import { isToolAllowed, splitVisibleName, toolRulesFor } from '../config/index.js';
 import { collectList } from './_pages.js';
-import type { Receipt, ReceiptAction } from './receipts/index.js';
-import { type ClientCall, RpcFailure, type SessionContext } from './_session-types.js';
-import { READ_RESULT_TOOL as READ_RESULT, type ResultContext, type ShapeOutcome } from './results/index.js';
-import { confirmationRefusal, confirmationRequest, isDestructive, toolName, ArgumentChecker, argumentRefusalText } from './trust/index.js';
+import type { Receipt, ReceiptAction } from '../receipts/index.js';
+import { type ClientCall, RpcFailure, type SessionContext } from './_context.js';
+import { READ_RESULT_TOOL as READ_RESULT, type ResultContext, type ShapeOutcome } from '../results/index.js';
+import { confirmationRefusal, confirmationRequest, isDestructive, toolName, ArgumentChecker, argumentRefusalText } from '../trust/index.js';
 
 type JsonObject = Record<string, unknown>;
 /** One catalog as built for a session, with the argument checks against its schemas. */

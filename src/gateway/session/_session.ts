@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { type McpctxError } from '../errors/index.js';
-import { Deadline, type ServerNotification, type ServerRequest } from '../mcp/index.js';
-import { isPlainObject, warmUpTokenizer } from '../tokens/index.js';
+import { type McpctxError } from '../../errors/index.js';
+import { Deadline, type ServerNotification, type ServerRequest } from '../../mcp/index.js';
+import { isPlainObject, warmUpTokenizer } from '../../tokens/index.js';
 import { ClientRequests } from './_client-requests.js';
-import type { FrontConnection, JsonRpcMessage } from './front/index.js';
-import { type MethodResult, RpcFailure, type SessionServices, failureFrom, rpcErrorBody } from './_session-types.js';
-import { Tools } from './_session-tools.js';
-import { Routes } from './_session-routes.js';
-import { Upstream, type PreparedUpstreams, type UpstreamEvents } from './upstream/index.js';
+import type { FrontConnection, JsonRpcMessage } from '../front/index.js';
+import { type MethodResult, RpcFailure, type SessionServices, failureFrom, rpcErrorBody } from './_context.js';
+import { Tools } from './_tools.js';
+import { Routes } from './_relay.js';
+import { Upstream, type PreparedUpstreams, type UpstreamEvents } from '../upstream/index.js';
 
 type JsonObject = Record<string, unknown>;
 type RequestId = string | number;
