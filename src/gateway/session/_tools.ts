@@ -34,7 +34,7 @@ const LIST_QUERY = 'tools/list';
  * (`read_result` once something was offloaded, `search_tools` when search is on), denied tools
  * refused inside the gateway, and every result shaped in tokens, with a receipt for each.
  */
-export class Tools {
+export class SessionTools {
   private readonly context: SessionContext;
   private building: Promise<Built> | undefined;
   private index: { catalog: Catalog; index: ToolIndex } | undefined;
