@@ -17,7 +17,7 @@ export {
 } from './receipts/index.js';
 export { prepareUpstreams, type PreparedUpstreams } from './upstream/index.js';
 export { startGateway, type GatewayFront, type GatewayOptions, type RunningGateway } from './_gateway.js';
-export { TOOLS_PAGE_SIZE } from './_session-tools.js';
+export { TOOLS_PAGE_SIZE } from './session/index.js';
 export {
   DEFAULT_CAP_TOKENS,
   DEFAULT_SEARCH_TOP_K,

@@ -10,7 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ArgumentChecker, MAX_SCHEMA_DEPTH, SchemaCache, type ArgumentCheck } from '../../src/gateway/trust/index.js';
 import { waitForNoMarkedProcesses } from '../support/processes.js';
 import type { Message, WireClient } from '../support/wire-client.js';
-import { gatewayOverStdio, relayEntry, tempDir, writeConfig } from './_gateway-process.js';
+import { relayEntry, tempDir, writeConfig } from './_gateway-process.js';
+import { inProcessGateway } from './_in-process.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const TOOLSNAPS = join(FIXTURES, 'github-mcp-server-toolsnaps');
@@ -192,7 +193,7 @@ describe('argument checks in a running gateway', () => {
   }
 
   it('refuses a missing required field, a wrong type and an enum miss before the upstream sees them; a valid call passes', async () => {
-    const client = gatewayOverStdio(['--config', writeConfig({ mcpServers: { github: relayEntry('github', ['--catalog', TOOLSNAPS]) } })]);
+    const client = await inProcessGateway({ config: writeConfig({ mcpServers: { github: relayEntry('github', ['--catalog', TOOLSNAPS]) } }) });
     try {
       await open(client);
       const refusals = [
@@ -234,7 +235,7 @@ describe('argument checks in a running gateway', () => {
     copyFileSync(join(TOOLSNAPS, 'create_issue.snap'), join(catalog, 'create_issue.snap'));
     const broken = { name: 'broken_tool', description: 'Its schema points nowhere.', inputSchema: { type: 'object', properties: { a: { $ref: '#/definitions/missing' } }, required: ['a'] } };
     writeFileSync(join(catalog, 'broken_tool.json'), JSON.stringify(broken));
-    const client = gatewayOverStdio(['--config', writeConfig({ mcpServers: { github: relayEntry('github', ['--catalog', catalog]) } }, dir)]);
+    const client = await inProcessGateway({ config: writeConfig({ mcpServers: { github: relayEntry('github', ['--catalog', catalog]) } }, dir) });
     try {
       await open(client);
       const passed = await call(client, 'broken_tool', { b: 1 });

@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { waitForNoMarkedProcesses } from '../support/processes.js';
 import type { Message } from '../support/wire-client.js';
 import { markEnvEntries, tempDir, writeConfig } from './_gateway-process.js';
-import { INITIALIZE_PARAMS, withGateway, type RawGateway } from './_raw-stdio.js';
+import { type InProcessGateway, withInProcessGateway } from './_in-process.js';
+import { INITIALIZE_PARAMS } from './_raw-stdio.js';
 
 const CATALOG_SERVER = fileURLToPath(new URL('../servers/catalog-server.mjs', import.meta.url));
 const TOOLS = [
@@ -28,13 +29,13 @@ function setup(): { config: string; calls: string } {
 const called = (calls: string): string[] => readFileSync(calls, 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { name: string }).name);
 const textOf = (response: Message): string => ((response.result as { content: Array<{ text: string }> }).content[0]?.text ?? '');
 
-async function initializeWithElicitation(gateway: RawGateway): Promise<void> {
+async function initializeWithElicitation(gateway: InProcessGateway): Promise<void> {
   await gateway.request('initialize', { ...INITIALIZE_PARAMS, capabilities: { elicitation: {} } });
   await gateway.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
 }
 
 /** Calls `tool`, answers the gateway's elicitation with `answer`, and returns the call's response and the question asked. */
-async function callAnswering(gateway: RawGateway, tool: string, answer: unknown): Promise<{ response: Message; asked: Message | undefined }> {
+async function callAnswering(gateway: InProcessGateway, tool: string, answer: unknown): Promise<{ response: Message; asked: Message | undefined }> {
   const before = gateway.received.length;
   const pending = gateway.request('tools/call', { name: tool, arguments: { repo: 'acme/web' } }, { id: `call-${tool}-${before}` });
   const asked = () => gateway.received.slice(before).find((message) => message.method === 'elicitation/create');
@@ -51,7 +52,7 @@ afterAll(async () => {
 describe('confirmDestructive', () => {
   it('asks the user before a destructive call; accept lets it through, decline refuses it before the server', async () => {
     const run = setup();
-    await withGateway(['--config', run.config], async (gateway) => {
+    await withInProcessGateway({ config: run.config }, async (gateway) => {
       await initializeWithElicitation(gateway);
       const declined = await callAnswering(gateway, 'delete_repository', { action: 'decline' });
       expect((declined.asked?.params as { message: string }).message).toMatch(/delete_repository is marked destructive[\s\S]*acme\/web/);
@@ -67,9 +68,22 @@ describe('confirmDestructive', () => {
     expect(called(run.calls)).toEqual(['delete_repository', 'list_repositories']);
   }, 60_000);
 
+  it('a destructive call whose arguments do not match its schema is refused without asking the user (arguments are checked before confirmation)', async () => {
+    const run = setup();
+    await withInProcessGateway({ config: run.config }, async (gateway) => {
+      await initializeWithElicitation(gateway);
+      const before = gateway.received.length;
+      const refused = await gateway.request('tools/call', { name: 'delete_repository', arguments: { repo: 42 } });
+      expect(refused.result).toMatchObject({ isError: true });
+      expect(textOf(refused)).toContain("delete_repository was not sent to the server: its arguments do not match the tool's inputSchema.");
+      expect(gateway.received.slice(before).some((message) => message.method === 'elicitation/create')).toBe(false);
+    });
+    expect(called(run.calls)).toEqual([]);
+  }, 60_000);
+
   it('a client that did not declare elicitation is not asked: the call goes, and stderr says so once', async () => {
     const run = setup();
-    await withGateway(['--config', run.config], async (gateway) => {
+    await withInProcessGateway({ config: run.config }, async (gateway) => {
       await gateway.initialize();
       expect(textOf(await gateway.request('tools/call', { name: 'delete_repository', arguments: { repo: 'a/b' } }))).toBe('called delete_repository');
       await gateway.request('tools/call', { name: 'delete_repository', arguments: { repo: 'a/c' } });

@@ -8,7 +8,7 @@ import { gatewayOverHttp, relayEntry, writeConfig } from './_gateway-process.js'
 import { relayArgs } from './_gateway-process.js';
 import { INITIALIZE_PARAMS, scriptedArgs, scriptedEntry, withGateway } from './_raw-stdio.js';
 
-/** Same as TOOLS_PAGE_SIZE in src/gateway/_session-tools.ts (written out: the test must not borrow it). */
+/** Same as TOOLS_PAGE_SIZE in src/gateway/session/_tools.ts (written out: the test must not borrow it). */
 const PAGE_SIZE = 128;
 const MANY = 5_000;
 

@@ -10,7 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { countTokens } from '../../src/tokens/index.js';
 import { waitForNoMarkedProcesses } from '../support/processes.js';
 import type { Message, WireClient } from '../support/wire-client.js';
-import { gatewayOverStdio, relayEntry, tempDir, writeConfig } from './_gateway-process.js';
+import { relayEntry, tempDir, writeConfig } from './_gateway-process.js';
+import { inProcessGateway } from './_in-process.js';
 
 const TOOLSNAPS = fileURLToPath(new URL('../fixtures/github-mcp-server-toolsnaps/', import.meta.url));
 
@@ -37,7 +38,7 @@ describe('gateway rules', () => {
 
   it("a denied tool vanishes from tools/list and its call never reaches the upstream (the upstream's call log)", async () => {
     const config = writeConfig({ mcpServers: { shop: relayEntry('shop') }, deny: ['delete_*'] });
-    const client = gatewayOverStdio(['--config', config]);
+    const client = await inProcessGateway({ config });
     try {
       await open(client);
       expect((await toolsOf(client)).map((tool) => tool.name)).not.toContain('delete_everything');
@@ -56,7 +57,7 @@ describe('gateway rules', () => {
     const dir = tempDir();
     const receipts = join(dir, 'receipts.jsonl');
     const config = writeConfig({ mcpServers: { shop: relayEntry('shop') }, tools: { purchase: { description: 'Buy one item by name.' }, echo: { drop: ['icons', 'annotations'], dropOutputSchema: true } } }, dir);
-    const client = gatewayOverStdio(['--config', config, '--receipts', receipts]);
+    const client = await inProcessGateway({ config, receipts });
     try {
       await open(client);
       const tools = await toolsOf(client);
@@ -76,8 +77,8 @@ describe('gateway rules', () => {
 
   it('tool search on the 117-tool GitHub catalog: the listed catalog costs under 10% of the full one', async () => {
     const upstream = relayEntry('github', ['--catalog', TOOLSNAPS]);
-    const full = gatewayOverStdio(['--config', writeConfig({ mcpServers: { github: upstream } })]);
-    const searched = gatewayOverStdio(['--config', writeConfig({ mcpServers: { github: upstream }, search: { enabled: true, topK: 5 } })]);
+    const full = await inProcessGateway({ config: writeConfig({ mcpServers: { github: upstream } }) });
+    const searched = await inProcessGateway({ config: writeConfig({ mcpServers: { github: upstream }, search: { enabled: true, topK: 5 } }) });
     try {
       await open(full);
       await open(searched);
@@ -114,7 +115,7 @@ describe('gateway rules', () => {
       expect(createHash('sha256').update(text).digest('hex'), `${name} changed after it was frozen`).toBe(frozen);
       return JSON.parse(text) as BlindQuery[];
     });
-    const client = gatewayOverStdio(['--config', writeConfig({ mcpServers: { github: relayEntry('github', ['--catalog', TOOLSNAPS]) }, search: { enabled: true, topK: 5 } })]);
+    const client = await inProcessGateway({ config: writeConfig({ mcpServers: { github: relayEntry('github', ['--catalog', TOOLSNAPS]) }, search: { enabled: true, topK: 5 } }) });
     const hits = new Map<string, { hit: number; of: number; misses: string[] }>();
     try {
       await open(client);

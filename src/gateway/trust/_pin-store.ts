@@ -6,14 +6,8 @@
  * cannot be read holds every tool back until it can, and is never rewritten.
  */
 import { readPinFile, writePinFile } from './_pin-file.js';
+import type { CatalogFilter } from './_catalog-filter.js';
 import { checkCatalog, toolName, type HeldTool, type PinMode } from './_pins.js';
-
-export interface PinFilter {
-  /** The tools the client may see and call, as the upstream gave them. */
-  trusted: unknown[];
-  /** Held tools by their upstream name: why, in words the client and the model can act on. */
-  held: Map<string, string>;
-}
 
 export class PinStore {
   readonly file: string;
@@ -31,18 +25,18 @@ export class PinStore {
   }
 
   /** Checks one upstream's tools; records first contacts (tofu) and pending changes in the file. */
-  filter(upstream: string, tools: readonly unknown[]): Promise<PinFilter> {
+  filter(upstream: string, tools: readonly unknown[]): Promise<CatalogFilter> {
     const next = this.queue.then(() => this.check(upstream, tools));
     this.queue = next.catch(() => {});
     return next;
   }
 
-  private async check(upstream: string, tools: readonly unknown[]): Promise<PinFilter> {
+  private async check(upstream: string, tools: readonly unknown[]): Promise<CatalogFilter> {
     const read = await readPinFile(this.file);
     if (read.status === 'unreadable') {
       const reason = `the pin file ${this.file} cannot be read (${read.reason}), so no tool of ${upstream} is trusted. The call was not sent. Repair the file, or move it away to pin again.`;
       this.log(`pins: ${this.file} cannot be read (${read.reason}): every tool of ${upstream} is held back`);
-      return { trusted: [], held: new Map(tools.flatMap((tool) => (toolName(tool) === undefined ? [] : [[toolName(tool) as string, reason]]))) };
+      return { trusted: [], held: new Map(tools.flatMap((tool) => (toolName(tool) === undefined ? [] : [[toolName(tool) as string, reason]]))), findings: [] };
     }
     const result = checkCatalog(read.pins, upstream, tools, this.mode, new Date().toISOString());
     if (JSON.stringify(result.next) !== JSON.stringify(read.pins)) {
@@ -59,6 +53,7 @@ export class PinStore {
     return {
       trusted: tools.filter((tool) => trustedNames.has(toolName(tool) ?? '')),
       held: new Map(result.held.map((held) => [held.tool, heldText(held, `${this.invocation} gateway pins ${this.file}`)])),
+      findings: [],
     };
   }
 }

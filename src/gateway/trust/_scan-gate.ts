@@ -3,17 +3,11 @@
  * builds its catalog. `warn` logs each finding once per definition (and the list receipt carries
  * them); `hold` holds the tool back like a changed pin, with the findings as the reason.
  */
+import type { CatalogFilter } from './_catalog-filter.js';
 import { toolFingerprint, toolName } from './_pins.js';
 import { scanTool, shadowedNames, type Finding, type NamedTool, type Shadowing } from './scan/index.js';
 
 export type ScanMode = 'off' | 'warn' | 'hold';
-
-export interface ScanGateResult {
-  trusted: unknown[];
-  /** Held tools by their upstream name, and why (hold only). */
-  held: Map<string, string>;
-  findings: Array<{ tool: string; ruleId: string; path: string }>;
-}
 
 export class ScanGate {
   readonly mode: ScanMode;
@@ -41,8 +35,9 @@ export class ScanGate {
     return found;
   }
 
-  filter(upstream: string, tools: readonly unknown[]): ScanGateResult {
-    const result: ScanGateResult = { trusted: [], held: new Map(), findings: [] };
+  /** Held tools only with `hold`; findings with `warn` and `hold`. */
+  filter(upstream: string, tools: readonly unknown[]): CatalogFilter {
+    const result: CatalogFilter = { trusted: [], held: new Map(), findings: [] };
     if (this.mode === 'off') return { ...result, trusted: [...tools] };
     for (const tool of tools) {
       const found = scanTool(tool);

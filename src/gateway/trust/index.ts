@@ -24,9 +24,10 @@ export {
 } from './_pins.js';
 export { MAX_PIN_FILE_BYTES, readPinFile, writePinFile, type PinFileRead } from './_pin-file.js';
 export { managePins, type ManagePinsOptions, type PinListing } from './_manage-pins.js';
-export { PinStore, type PinFilter } from './_pin-store.js';
+export { type CatalogFilter } from './_catalog-filter.js';
+export { PinStore } from './_pin-store.js';
 export { confirmationRefusal, confirmationRequest, isDestructive } from './_confirm.js';
-export { ScanGate, type ScanGateResult, type ScanMode } from './_scan-gate.js';
+export { ScanGate, type ScanMode } from './_scan-gate.js';
 export * from './scan/index.js';
 export {
   ArgumentChecker,

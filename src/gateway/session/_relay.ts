@@ -1,9 +1,9 @@
-import { Deadline } from '../mcp/index.js';
-import { isPlainObject } from '../tokens/index.js';
-import { isNamespaced, splitVisibleName, visibleToolName } from './config/index.js';
+import { DEFAULT_PROTOCOL_VERSION, Deadline } from '../../mcp/index.js';
+import { isPlainObject } from '../../tokens/index.js';
+import { isNamespaced, splitVisibleName, visibleToolName } from '../config/index.js';
 import { collectList } from './_pages.js';
-import { type ClientCall, RpcFailure, type SessionContext, liveUpstream } from './_session-types.js';
-import type { Upstream } from './upstream/index.js';
+import { type ClientCall, RpcFailure, type SessionContext, liveUpstream } from './_context.js';
+import type { Upstream } from '../upstream/index.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -19,7 +19,7 @@ interface ResourceRoutes {
  * returned as it was sent; with several, lists are merged (prompt names namespaced), resources
  * routed by the URI to the upstream that listed it, prompts and completions by name.
  */
-export class Routes {
+export class SessionRelay {
   private readonly context: SessionContext;
   private routes: ResourceRoutes | undefined;
 
@@ -47,7 +47,7 @@ export class Routes {
     });
     if (failures.length > 0) sections.push(`## unavailable\n\n${failures.join('\n')}`);
     const result: JsonObject = {
-      protocolVersion: versions.sort()[0] ?? '2025-11-25',
+      protocolVersion: versions.sort()[0] ?? DEFAULT_PROTOCOL_VERSION,
       capabilities,
       serverInfo: { ...serverInfo },
     };

@@ -1,10 +1,10 @@
-import { McpctxError, isMcpctxError } from '../errors/index.js';
-import type { CursorCodec } from '../shape/index.js';
-import type { GatewayConfig, ResolvedUpstream } from './config/index.js';
-import type { ReceiptWriter } from './receipts/index.js';
-import type { ResultShaper } from './results/index.js';
-import type { PinStore, ScanGate, SchemaCache } from './trust/index.js';
-import type { Upstream } from './upstream/index.js';
+import { McpctxError, isMcpctxError } from '../../errors/index.js';
+import type { CursorCodec } from '../../shape/index.js';
+import type { GatewayConfig, ResolvedUpstream } from '../config/index.js';
+import type { ReceiptWriter } from '../receipts/index.js';
+import type { ResultShaper } from '../results/index.js';
+import type { PinStore, ScanGate, SchemaCache } from '../trust/index.js';
+import type { Upstream } from '../upstream/index.js';
 
 type JsonObject = Record<string, unknown>;
 export type MethodResult = JsonObject;

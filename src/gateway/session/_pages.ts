@@ -1,7 +1,7 @@
-import { McpctxError } from '../errors/index.js';
-import type { Deadline } from '../mcp/index.js';
-import { isPlainObject } from '../tokens/index.js';
-import type { Upstream } from './upstream/index.js';
+import { McpctxError } from '../../errors/index.js';
+import type { Deadline } from '../../mcp/index.js';
+import { isPlainObject } from '../../tokens/index.js';
+import type { Upstream } from '../upstream/index.js';
 
 type JsonObject = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
-import { McpctxError } from '../errors/index.js';
-import { isPlainObject } from '../tokens/index.js';
-import type { FrontConnection, JsonRpcMessage } from './front/index.js';
+import { McpctxError } from '../../errors/index.js';
+import { isPlainObject } from '../../tokens/index.js';
+import type { FrontConnection, JsonRpcMessage } from '../front/index.js';
 
 interface Outgoing {
   readonly upstream: string;

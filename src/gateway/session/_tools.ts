@@ -1,9 +1,8 @@
 import { performance } from 'node:perf_hooks';
-import { McpctxError, isMcpctxError } from '../errors/index.js';
-import { Deadline } from '../mcp/index.js';
-import { countTokens, isPlainObject } from '../tokens/index.js';
-import { ToolIndex, type SearchableTool } from '../toolsearch/index.js';
-import { toolResultTokensWithin } from '../shape/index.js';
+import { McpctxError, isMcpctxError } from '../../errors/index.js';
+import { Deadline } from '../../mcp/index.js';
+import { countTokens, isPlainObject } from '../../tokens/index.js';
+import { ToolIndex, type SearchableTool } from '../../toolsearch/index.js';
 import {
   SEARCH_TOOL_NAME,
   buildCatalog,
@@ -13,13 +12,16 @@ import {
   type Catalog,
   type CatalogTool,
   type UpstreamTools,
-} from './catalog/index.js';
-import { isToolAllowed, splitVisibleName, toolRulesFor } from './config/index.js';
+} from '../catalog/index.js';
+import { splitVisibleName, toolRulesFor } from '../config/index.js';
 import { collectList } from './_pages.js';
-import type { Receipt, ReceiptAction } from './receipts/index.js';
-import { type ClientCall, RpcFailure, type SessionContext } from './_session-types.js';
-import { READ_RESULT_TOOL as READ_RESULT, type ResultContext, type ShapeOutcome } from './results/index.js';
-import { confirmationRefusal, confirmationRequest, isDestructive, toolName, ArgumentChecker, argumentRefusalText } from './trust/index.js';
+import type { Receipt } from '../receipts/index.js';
+import { READ_RESULT_TOOL as READ_RESULT, type ResultContext } from '../results/index.js';
+import { ArgumentChecker, toolName } from '../trust/index.js';
+import type { CallOutcome, CallTarget, HeldBack, ToolCall } from './_call.js';
+import { CALL_CHECKS } from './checks/index.js';
+import { type ClientCall, RpcFailure, type SessionContext } from './_context.js';
+import { refusal, resultTokens } from './_refusal.js';
 
 type JsonObject = Record<string, unknown>;
 /** One catalog as built for a session, with the argument checks against its schemas. */
@@ -34,18 +36,18 @@ const LIST_QUERY = 'tools/list';
  * (`read_result` once something was offloaded, `search_tools` when search is on), denied tools
  * refused inside the gateway, and every result shaped in tokens, with a receipt for each.
  */
-export class Tools {
+export class SessionTools {
   private readonly context: SessionContext;
   private building: Promise<Built> | undefined;
   private index: { catalog: Catalog; index: ToolIndex } | undefined;
   private readonly discovered = new Set<string>();
-  /** With pins: the tools each upstream offered that are not trusted, and why (by upstream, then own name). */
-  private held = new Map<string, Map<string, string>>();
+  /** The tools each upstream offered that a trust gate holds back, and why (by upstream, then own name). */
+  private held = new Map<string, Map<string, HeldBack>>();
   /** What the poisoning scan found in the last catalog built (for the list receipt). */
   private findings: Array<{ upstream: string; tool: string; ruleId: string; path: string }> = [];
   private offloaded = false;
-  /** The client cannot be asked (no elicitation): said once per session. */
-  private unconfirmable = false;
+  /** Keys of the lines already said in this session (`sayOnce`). */
+  private readonly said = new Set<string>();
 
   constructor(context: SessionContext) {
     this.context = context;
@@ -83,6 +85,10 @@ export class Tools {
     return result;
   }
 
+  /**
+   * A meta-tool's call is served by the gateway; any other goes through the checks in order
+   * (`checks/`), the first outcome ending it, then to its upstream, and its result is shaped.
+   */
   async call(call: ClientCall): Promise<JsonObject> {
     const started = performance.now();
     const name = call.params?.name;
@@ -94,33 +100,27 @@ export class Tools {
     }
     if (name === SEARCH_TOOL_NAME && services.config.search.enabled) return this.search(started, call, args);
     const { catalog, checker } = await this.catalog();
-    const target = catalog.byName.get(name) ?? this.unlisted(catalog, name);
-    if ('refusal' in target) {
-      const result = toolErrorResult(target.refusal);
-      return this.finish(started, target.upstream, name, call, { result, action: 'denied', upstreamTokens: 0, deliveredTokens: resultTokens(result) });
-    }
-    const ctx: ResultContext = {
+    const target = this.target(catalog, name);
+    const results: ResultContext = {
       sessionId,
       tool: name,
       rules: toolRulesFor(services.config, name),
       capTokens: services.config.capTokens,
       offload: services.config.offload,
     };
-    const continued = services.shaper.continuation(args, ctx);
-    if (continued) return this.finish(started, target.upstream, name, call, continued);
-    const checked = checker.check(name, call.params?.arguments);
-    if (!checked.ok) {
-      const result = { ...toolErrorResult(argumentRefusalText(name, checked.problems)), _meta: { 'mcpctx/argumentProblems': checked.problems } };
-      const note = 'arguments do not match the inputSchema';
-      return this.finish(started, target.upstream, name, call, { result, action: 'refused', upstreamTokens: 0, deliveredTokens: resultTokens(result), note });
+    const toolCall: ToolCall = { ...call, args, context: this.context, checker, results, sayOnce: (key, line) => this.sayOnce(key, line) };
+    for (const check of CALL_CHECKS) {
+      const outcome = await check(target, toolCall);
+      if (outcome !== undefined) return this.finish(started, target.upstream, name, call, outcome);
     }
-    const unconfirmed = await this.confirm(target.definition, name, call);
-    if (unconfirmed !== undefined) {
-      const result = toolErrorResult(unconfirmed);
-      return this.finish(started, target.upstream, name, call, { result, action: 'denied', upstreamTokens: 0, deliveredTokens: resultTokens(result) });
-    }
+    return this.finish(started, target.upstream, name, call, await this.relay(target, toolCall));
+  }
+
+  /** Sends the call to its upstream (under its own name) and shapes what comes back. */
+  private async relay(target: CallTarget, call: ToolCall): Promise<CallOutcome> {
+    const { services } = this.context;
     const upstream = this.context.upstreams.get(target.upstream);
-    const params = name === target.ownName ? call.params : { ...call.params, name: target.ownName };
+    const params = target.name === target.ownName ? call.params : { ...call.params, name: target.ownName };
     let raw: unknown;
     try {
       if (!upstream) throw new McpctxError('PROTOCOL', `no upstream is called ${target.upstream}`);
@@ -131,32 +131,16 @@ export class Tools {
       // The upstream's own JSON-RPC error goes back as it sent it; a broken or dead upstream
       // becomes a tool error result naming the cause, so the model can act on it.
       if (isMcpctxError(error, 'RPC_ERROR') || call.signal.aborted) throw error;
-      const result = toolErrorResult(`${name} could not be served: ${error instanceof Error ? error.message : String(error)}`);
-      return this.finish(started, target.upstream, name, call, { result, action: 'failed', upstreamTokens: 0, deliveredTokens: resultTokens(result) });
+      return refusal(`${target.name} could not be served: ${error instanceof Error ? error.message : String(error)}`, { action: 'failed' });
     }
     if (!isPlainObject(raw)) throw new RpcFailure(-32603, `${target.upstream} answered tools/call with something that is not an object`);
-    const outcome = services.shaper.shape(raw, args, ctx);
-    return this.finish(started, target.upstream, name, call, outcome);
+    return services.shaper.shape(raw, call.args, call.results);
   }
 
-  /**
-   * confirmDestructive: a destructive tool's call waits for the user, asked through elicitation
-   * when the client declared it. Returns why the call must not go, or undefined.
-   */
-  private async confirm(definition: JsonObject, name: string, call: ClientCall): Promise<string | undefined> {
-    const { services } = this.context;
-    if (!services.config.confirmDestructive || !isDestructive(definition)) return undefined;
-    if (!('elicitation' in this.context.clientCapabilities())) {
-      if (!this.unconfirmable) services.log(`confirmDestructive: the client did not declare elicitation, so destructive calls go unconfirmed in session ${this.context.sessionId.slice(0, 8)}`);
-      this.unconfirmable = true;
-      return undefined;
-    }
-    try {
-      const answer = await this.context.askClient('elicitation/create', confirmationRequest(name, call.params?.arguments), call.id);
-      return confirmationRefusal(name, answer);
-    } catch (error) {
-      return `${name} is destructive and the user could not be asked (${error instanceof Error ? error.message : String(error)}). The call was not sent.`;
-    }
+  private sayOnce(key: string, line: string): void {
+    if (this.said.has(key)) return;
+    this.said.add(key);
+    this.context.services.log(line);
   }
 
   private async search(started: number, call: ClientCall, args: JsonObject | undefined): Promise<JsonObject> {
@@ -172,25 +156,19 @@ export class Tools {
     return reply;
   }
 
-  /** A name not in the catalog: refused when the config denies it, else relayed to its upstream (hidden, not removed). */
-  private unlisted(catalog: Catalog, name: string): CatalogTool | { refusal: string; upstream: string | null } {
+  /** What a name stands for in the catalog, for the checks; a name no upstream could serve is an invalid call. */
+  private target(catalog: Catalog, name: string): CallTarget {
+    const listed = catalog.byName.get(name);
+    if (listed) return { name, upstream: listed.upstream, ownName: listed.ownName, definition: listed.definition, listing: 'listed', held: undefined };
     const denied = catalog.denied.get(name);
-    if (denied) return { refusal: deniedText(name), upstream: denied.upstream };
+    if (denied) return { name, upstream: denied.upstream, ownName: denied.ownName, definition: {}, listing: 'denied', held: undefined };
     const split = splitVisibleName(this.context.services.config, name);
     if (!split) throw new RpcFailure(-32602, `Unknown tool: ${name}`);
-    // A held tool is refused with why; with pins on nothing unlisted is relayed at all.
     const held = this.held.get(split.upstream)?.get(split.ownName);
-    if (held !== undefined) return { refusal: `${name} cannot be called: ${held}`, upstream: split.upstream };
-    if (this.context.services.pins !== undefined) {
-      return { refusal: `${name} cannot be called: it is not among the tools of ${split.upstream} the gateway trusts. The call was not sent.`, upstream: split.upstream };
-    }
-    if (!isToolAllowed(this.context.services.config, split.upstream, split.ownName, name)) {
-      return { refusal: deniedText(name), upstream: split.upstream };
-    }
-    return { visibleName: name, upstream: split.upstream, ownName: split.ownName, definition: {}, changes: [] };
+    return { name, upstream: split.upstream, ownName: split.ownName, definition: {}, listing: held === undefined ? 'unlisted' : 'held', held };
   }
 
-  private finish(started: number, upstream: string | null, tool: string, call: ClientCall, outcome: ShapeOutcome | { result: JsonObject; action: ReceiptAction; upstreamTokens: number; deliveredTokens: number; note?: string }): JsonObject {
+  private finish(started: number, upstream: string | null, tool: string, call: ClientCall, outcome: CallOutcome): JsonObject {
     if (outcome.action === 'offloaded' && !this.offloaded) {
       this.offloaded = true;
       this.context.notifyClient('notifications/tools/list_changed');
@@ -258,7 +236,7 @@ export class Tools {
     const deadline = new Deadline(services.timeouts.requestMs, 'tools/list');
     const unavailable: Record<string, string> = {};
     const lists: UpstreamTools[] = [];
-    const held = new Map<string, Map<string, string>>();
+    const held = new Map<string, Map<string, HeldBack>>();
     const findings: Array<{ upstream: string; tool: string; ruleId: string; path: string }> = [];
     for (const upstream of this.context.upstreams.values()) {
       if (upstream.failure) {
@@ -268,11 +246,15 @@ export class Tools {
       if (!upstream.initialized || !('tools' in upstream.capabilities)) continue;
       try {
         const collected = await collectList(upstream, 'tools/list', 'tools', deadline);
+        // The trust gates in a chain: the scan sees only what the pins trusted.
         const pinned = await services.pins?.filter(upstream.name, collected.items);
         const scanned = services.scanGate.filter(upstream.name, pinned?.trusted ?? collected.items);
-        const heldHere = new Map([...(pinned?.held ?? []), ...scanned.held]);
+        const heldHere = new Map<string, HeldBack>();
+        for (const [by, filter] of [['pins', pinned], ['scan', scanned]] as const) {
+          for (const [tool, reason] of filter?.held ?? []) heldHere.set(tool, { by, reason });
+          findings.push(...(filter?.findings ?? []).map((finding) => ({ ...finding, upstream: upstream.name })));
+        }
         held.set(upstream.name, heldHere);
-        findings.push(...scanned.findings.map((finding) => ({ ...finding, upstream: upstream.name })));
         // A page with held tools in it cannot be passed through as it came.
         lists.push({ upstream: upstream.name, tools: scanned.trusted, onlyPage: heldHere.size === 0 ? collected.onlyPage : undefined });
       } catch (error) {
@@ -309,15 +291,6 @@ export class Tools {
   }
 }
 
-function deniedText(name: string): string {
-  return `${name} is denied by the gateway's configuration: the call was not sent to the server. Use another tool, or ask the user to allow it.`;
-}
-
-/** What a result the gateway made costs, as every result is counted (`toolResultCost`'s text parts). */
-function resultTokens(result: JsonObject): number {
-  return toolResultTokensWithin(result, Number.MAX_SAFE_INTEGER) as number;
-}
-
 /** A delivered definition as the ranking reads it: only the fields it indexes, of the types it expects. */
 function searchable(tool: CatalogTool): SearchableTool {
   const { description, title, inputSchema, annotations } = tool.definition;
@@ -329,8 +302,4 @@ function searchable(tool: CatalogTool): SearchableTool {
     ...(annotationTitle === undefined ? {} : { annotations: { title: annotationTitle } }),
     inputSchema,
   };
-}
-
-function toolErrorResult(text: string): JsonObject {
-  return { content: [{ type: 'text', text }], isError: true };
 }

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { type McpctxError } from '../errors/index.js';
-import { Deadline, type ServerNotification, type ServerRequest } from '../mcp/index.js';
-import { isPlainObject, warmUpTokenizer } from '../tokens/index.js';
+import { type McpctxError } from '../../errors/index.js';
+import { Deadline, type ServerNotification, type ServerRequest } from '../../mcp/index.js';
+import { isPlainObject, warmUpTokenizer } from '../../tokens/index.js';
 import { ClientRequests } from './_client-requests.js';
-import type { FrontConnection, JsonRpcMessage } from './front/index.js';
-import { type MethodResult, RpcFailure, type SessionServices, failureFrom, rpcErrorBody } from './_session-types.js';
-import { Tools } from './_session-tools.js';
-import { Routes } from './_session-routes.js';
-import { Upstream, type PreparedUpstreams, type UpstreamEvents } from './upstream/index.js';
+import type { FrontConnection, JsonRpcMessage } from '../front/index.js';
+import { type MethodResult, RpcFailure, type SessionServices, failureFrom, rpcErrorBody } from './_context.js';
+import { SessionTools } from './_tools.js';
+import { SessionRelay } from './_relay.js';
+import { Upstream, type PreparedUpstreams, type UpstreamEvents } from '../upstream/index.js';
 
 type JsonObject = Record<string, unknown>;
 type RequestId = string | number;
@@ -16,14 +16,14 @@ interface InFlight {
   readonly controller: AbortController;
 }
 
+/** The "upstream" name of requests the gateway itself sends the client (no server name can be empty). */
+const GATEWAY_ASKS = '';
+
 /**
  * One client session: its own connection to every upstream (initialized with the client's own
  * `initialize`), requests dispatched by method, ids remapped per upstream by each raw client,
  * server-to-client requests relayed under the gateway's ids, notifications passed both ways.
  */
-/** The "upstream" name of requests the gateway itself sends the client (no server name can be empty). */
-const GATEWAY_ASKS = '';
-
 export class GatewaySession {
   readonly id = randomBytes(16).toString('hex');
   private readonly front: FrontConnection;
@@ -33,8 +33,8 @@ export class GatewaySession {
   private readonly inFlight = new Map<string, InFlight>();
   /** progressToken of a relayed client request -> that request's id (progress goes to its stream). */
   private readonly progressOwners = new Map<unknown, RequestId>();
-  private readonly tools: Tools;
-  private readonly routes: Routes;
+  private readonly tools: SessionTools;
+  private readonly relay: SessionRelay;
   private initializing: Promise<JsonObject> | undefined;
   private clientCapabilities: JsonObject = {};
   private asked = 0;
@@ -64,8 +64,8 @@ export class GatewaySession {
       askClient: (method: string, params: JsonObject, relatedRequestId: string | number) =>
         this.clientRequests.relay(GATEWAY_ASKS, `ask-${(this.asked += 1)}`, method, params, relatedRequestId),
     };
-    this.tools = new Tools(context);
-    this.routes = new Routes(context);
+    this.tools = new SessionTools(context);
+    this.relay = new SessionRelay(context);
     this.endedPromise = new Promise((resolve) => (this.markEnded = resolve));
     front.onmessage = (message) => this.receive(message);
     front.onclose = (reason) => void this.close(reason);
@@ -152,7 +152,7 @@ export class GatewaySession {
       case 'tools/call':
         return this.tools.call(call);
       default:
-        return this.routes.dispatch(method, call);
+        return this.relay.dispatch(method, call);
     }
   }
 
@@ -184,7 +184,7 @@ export class GatewaySession {
     });
     const live = [...this.upstreams.values()].filter((upstream) => upstream.initialized !== undefined);
     if (live.length === 0) throw new RpcFailure(-32603, `no upstream could start: ${failures.join('; ')}`);
-    return this.routes.mergeInitialize(live, failures);
+    return this.relay.mergeInitialize(live, failures);
   }
 
   private clientNotification(method: string, params: JsonObject | undefined): void {
@@ -218,7 +218,7 @@ export class GatewaySession {
       return;
     }
     if (method === 'notifications/tools/list_changed') this.tools.invalidate();
-    if (method.endsWith('/list_changed')) this.routes.invalidate();
+    if (method.endsWith('/list_changed')) this.relay.invalidate();
     const token = isPlainObject(params) ? params.progressToken : undefined;
     const related = method === 'notifications/progress' ? this.progressOwners.get(token) : upstream.latestServed;
     this.notifyClient(method, params, related);
@@ -231,7 +231,7 @@ export class GatewaySession {
   private upstreamEnded(upstream: Upstream, reason: McpctxError): void {
     this.services.log(reason.message);
     this.tools.invalidate();
-    this.routes.invalidate();
+    this.relay.invalidate();
   }
 
   private notifyClient(method: string, params?: JsonObject, related?: RequestId): void {

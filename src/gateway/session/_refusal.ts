@@ -1,0 +1,27 @@
+import { toolResultTokensWithin } from '../../shape/index.js';
+import type { ReceiptAction } from '../receipts/index.js';
+import type { CallOutcome } from './_call.js';
+
+type JsonObject = Record<string, unknown>;
+
+/**
+ * A call the gateway answers itself with a tool error result (`isError: true`, one text part):
+ * the model reads why and what to do instead. Nothing was sent upstream, or nothing came back
+ * (`failed`), so the upstream's tokens are 0.
+ */
+export function refusal(text: string, options: { action?: ReceiptAction; note?: string; meta?: JsonObject } = {}): CallOutcome {
+  const result: JsonObject = { content: [{ type: 'text', text }], isError: true };
+  if (options.meta !== undefined) result._meta = options.meta;
+  return {
+    result,
+    action: options.action ?? 'denied',
+    upstreamTokens: 0,
+    deliveredTokens: resultTokens(result),
+    ...(options.note === undefined ? {} : { note: options.note }),
+  };
+}
+
+/** What a result the gateway made costs, as every result is counted (`toolResultCost`'s text parts). */
+export function resultTokens(result: JsonObject): number {
+  return toolResultTokensWithin(result, Number.MAX_SAFE_INTEGER) as number;
+}
