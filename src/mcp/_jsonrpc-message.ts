@@ -1,8 +1,8 @@
 import { McpctxError } from '../errors/index.js';
+import type { JsonObject } from '../json/index.js';
 
 // What a JSON-RPC message read from an HTTP body is, without schemas: shapes only, values untouched.
 
-export type JsonObject = Record<string, unknown>;
 export type RpcId = string | number;
 
 export function describeMessage(message: JsonObject): string {

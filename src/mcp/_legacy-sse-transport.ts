@@ -6,7 +6,8 @@ import { DEFAULT_MAX_FRAME_BYTES } from './_frames.js';
 import { describeBody, mediaType, readBodyStart, readEvents } from './_http-body.js';
 import { authRequiredError, unreachableError } from './_http-errors.js';
 import { checkHeaders, parseUrl, secretsOf } from './_http-options.js';
-import { describeMessage, isJsonRpcObject, type JsonObject } from './_jsonrpc-message.js';
+import type { JsonObject } from '../json/index.js';
+import { describeMessage, isJsonRpcObject } from './_jsonrpc-message.js';
 import { Redactor } from './_redact.js';
 import type { BoundedTransport } from './_stdio-transport.js';
 

@@ -1,6 +1,7 @@
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { jsonRpcErrorFrom } from './_jsonrpc-error.js';
 import { McpctxError } from '../errors/index.js';
-import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan } from '../json/index.js';
+import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan, type JsonObject } from '../json/index.js';
 import { Deadline } from './_deadline.js';
 import type { BoundedTransport } from './_stdio-transport.js';
 
@@ -69,8 +70,6 @@ interface Pending {
   timer: NodeJS.Timeout;
   detach: () => void;
 }
-
-type JsonObject = Record<string, unknown>;
 
 /** `initialize` must not be cancelled (MCP lifecycle). */
 const NOT_CANCELLABLE = new Set(['initialize']);
@@ -363,16 +362,13 @@ function cancelled(method: string, signal: AbortSignal | undefined): McpctxError
 
 function tooDeepError(what: string, limit: number, method: string): McpctxError {
   return new McpctxError('NESTING_TOO_DEEP', `${what} nests deeper than ${limit} levels (MAX_JSON_DEPTH); it is refused, not read`, {
-    maxDepth: limit,
+    limit,
     method,
   });
 }
 
 function errorReply(error: unknown): JsonObject {
-  if (error instanceof McpctxError && typeof error.data.rpcCode === 'number') {
-    return { code: error.data.rpcCode, message: error.message, ...(error.data.rpcData === undefined ? {} : { data: error.data.rpcData }) };
-  }
-  return { code: -32603, message: 'Internal error while handling the request' };
+  return jsonRpcErrorFrom(error, { internalMessage: 'Internal error while handling the request' }).body();
 }
 
 function rpcError(method: string, error: unknown): McpctxError {

@@ -9,6 +9,7 @@ export {
   type LaunchSpec,
 } from './_launch.js';
 export { MCPCTX_CLIENT_INFO } from './_client-info.js';
+export { JsonRpcError, jsonRpcErrorFrom } from './_jsonrpc-error.js';
 export { Deadline, MAX_BUDGET_MS, checkBudgetMs } from './_deadline.js';
 export { MIN_CAPTURE_SECRET_CHARS, MIN_SECRET_CHARS, Redactor } from './_redact.js';
 export { DEFAULT_MAX_FRAME_BYTES, FrameSplitter } from './_frames.js';

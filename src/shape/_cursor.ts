@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { McpctxError } from '../errors/index.js';
+import { JSON_RPC_CODES, McpctxError } from '../errors/index.js';
 import { stableJson } from './_stable-json.js';
 
 /** What a cursor is bound to: the query that made it and the revision of the data it pages. */
@@ -11,7 +11,7 @@ export interface CursorBinding {
 }
 
 /** JSON-RPC "invalid params": the code a bad cursor carries when it travels as a protocol error. */
-export const INVALID_PARAMS = -32602;
+export const INVALID_PARAMS = JSON_RPC_CODES.invalidParams;
 
 // Layout of the signed bytes. Hashes are truncated: they only have to tell queries and revisions
 // apart, and every byte costs tokens in each page a model reads.
@@ -71,7 +71,7 @@ export class CursorCodec {
         'INVALID_CURSOR',
         `Invalid cursor: it is not a cursor this server issues (expected ${CURSOR_CHARS} base64url characters). ` +
           `Pass next_cursor exactly as the previous page returned it, or ${START_AGAIN}.`,
-        { reason: 'malformed', jsonRpcCode: INVALID_PARAMS },
+        { reason: 'malformed', rpcCode: INVALID_PARAMS },
       );
     }
     const bytes = Buffer.from(cursor, 'base64url');
@@ -84,7 +84,7 @@ export class CursorCodec {
         'INVALID_CURSOR',
         'Invalid cursor: its signature does not match, so it was edited after it was issued or comes from another ' +
           `server process. Pass next_cursor exactly as the previous page returned it, or ${START_AGAIN}.`,
-        { reason: 'signature', jsonRpcCode: INVALID_PARAMS },
+        { reason: 'signature', rpcCode: INVALID_PARAMS },
       );
     }
     if (!payload.subarray(1, 1 + QUERY_HASH_BYTES).equals(queryHash(binding.query))) {
@@ -92,7 +92,7 @@ export class CursorCodec {
         'FOREIGN_CURSOR',
         'Foreign cursor: it was issued for a different query (another tool, other filters or other fields). ' +
           `Repeat the exact arguments of the call that returned it, or ${START_AGAIN}.`,
-        { jsonRpcCode: INVALID_PARAMS },
+        { rpcCode: INVALID_PARAMS },
       );
     }
     const revisionStart = 1 + QUERY_HASH_BYTES;
@@ -101,7 +101,7 @@ export class CursorCodec {
         'STALE_CURSOR',
         'Stale cursor: the data changed since it was issued, so its position no longer means the same record. ' +
           'Repeat the query without a cursor to page the current data from the start.',
-        { jsonRpcCode: INVALID_PARAMS, revision: binding.revision },
+        { rpcCode: INVALID_PARAMS, revision: binding.revision },
       );
     }
     return payload.readUInt32BE(revisionStart + REVISION_HASH_BYTES);

@@ -10,7 +10,7 @@ export function startPosition(cursor: string | undefined, total: number, codec: 
     throw new McpctxError(
       'INVALID_CURSOR',
       `Invalid cursor: it points at record ${position + 1}, past the ${total} that match. Omit cursor to start again.`,
-      { reason: 'out-of-range', jsonRpcCode: INVALID_PARAMS },
+      { reason: 'out-of-range', rpcCode: INVALID_PARAMS },
     );
   }
   return position;

@@ -116,7 +116,7 @@ describe('project + pageTokens on the real pull requests', () => {
 
   it('throws -32602 for a cursor that is not a string', () => {
     const shaper = new ResultShaper({ store: createMemoryStore() });
-    expect(() => shaper.continuation({ cursor: 7 }, ctx)).toThrow(expect.objectContaining({ data: { jsonRpcCode: -32602 } }) as Error);
+    expect(() => shaper.continuation({ cursor: 7 }, ctx)).toThrow(expect.objectContaining({ data: { rpcCode: -32602 } }) as Error);
   });
 });
 
@@ -199,7 +199,7 @@ describe('only capTokens: offload and read_result on the real pull requests', ()
   it('throws -32602 for malformed read_result calls', () => {
     const shaper = new ResultShaper({ store: createMemoryStore() });
     for (const args of [undefined, {}, { handle: 3 }, { handle: 'h', path: 'a', query: 'b' }, { handle: 'h', limit: 3 }]) {
-      expect(() => shaper.readResult(args as Record<string, unknown>, read)).toThrow(expect.objectContaining({ data: { jsonRpcCode: -32602 } }) as Error);
+      expect(() => shaper.readResult(args as Record<string, unknown>, read)).toThrow(expect.objectContaining({ data: { rpcCode: -32602 } }) as Error);
     }
   });
 

@@ -36,7 +36,7 @@ describe('CursorCodec', () => {
     for (const bad of ['', 'not a cursor', '!!!!', 'a'.repeat(10_000), 42, null, { position: 5 }]) {
       const rejected = codeOf(() => codec.open(bad, binding));
       expect(rejected.code).toBe('INVALID_CURSOR');
-      expect(rejected.data).toMatchObject({ reason: 'malformed', jsonRpcCode: -32602 });
+      expect(rejected.data).toMatchObject({ reason: 'malformed', rpcCode: -32602 });
       expect(rejected.message).toMatch(/omit cursor/);
     }
   });

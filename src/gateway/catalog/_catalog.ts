@@ -1,10 +1,9 @@
 import { McpctxError } from '../../errors/index.js';
-import { countTokens, isPlainObject } from '../../tokens/index.js';
+import { countTokens } from '../../tokens/index.js';
+import { isPlainObject, type JsonObject } from '../../json/index.js';
 import type { GatewayConfig } from '../config/index.js';
 import { isToolAllowed, toolRulesFor, visibleToolName } from '../config/index.js';
 import { type ToolChange, applyToolRules } from './_tool-rules.js';
-
-type JsonObject = Record<string, unknown>;
 
 /** One tool as the client sees it, and where calls to it go. */
 export interface CatalogTool {

@@ -1,7 +1,6 @@
 import type { ToolIndex } from '../../toolsearch/index.js';
 import type { Catalog } from './_catalog.js';
-
-type JsonObject = Record<string, unknown>;
+import type { JsonObject } from '../../json/index.js';
 
 export const SEARCH_TOOL_NAME = 'search_tools';
 /** Most definitions one search returns, whatever `limit` asks: each costs tokens in the answer. */

@@ -1,7 +1,7 @@
 import { childPath, type Problems } from '../../config/index.js';
 import { McpctxError } from '../../errors/index.js';
 import { TEXT_FORMATS, defineProjection, type FieldSpec, type TextFormat } from '../../shape/index.js';
-import { isPlainObject } from '../../tokens/index.js';
+import { isPlainObject } from '../../json/index.js';
 import { DEFAULT_SEARCH_TOP_K, DROPPABLE_TOOL_KEYS, type DroppableToolKey, type NamePatterns, type SearchSettings, type ToolRules } from './_config-types.js';
 
 /** What naming rules need to know: whether names are namespaced, and by which servers. */

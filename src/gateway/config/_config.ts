@@ -3,7 +3,7 @@ import { basename, dirname, extname, resolve } from 'node:path';
 import { Problems, childPath, configError, parseConfigText, type ConfigProblem, type ConfigSyntax } from '../../config/index.js';
 import { McpctxError } from '../../errors/index.js';
 import type { LaunchSpec } from '../../mcp/index.js';
-import { isPlainObject } from '../../tokens/index.js';
+import { isPlainObject } from '../../json/index.js';
 import { parseNamePatterns, parseSearch, parseToolRules, type Naming } from './_config-rules.js';
 import { DEFAULT_CAP_TOKENS, DEFAULT_SEPARATOR, type GatewayConfig, type PinSettings } from './_config-types.js';
 import { SERVER_NAME, parseServers } from './_config-upstreams.js';

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import { isPlainObject, nestsDeeperThan } from '../../tokens/index.js';
+import { isPlainObject, nestsDeeperThan } from '../../json/index.js';
 import { type JsonRpcMessage } from './_front.js';
 
 /** Whether a host name or address only ever reaches this machine. */

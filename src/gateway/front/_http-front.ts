@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { type AddressInfo } from 'node:net';
 import { McpctxError } from '../../errors/index.js';
 import { DEFAULT_MAX_FRAME_BYTES, KNOWN_PROTOCOL_VERSIONS } from '../../mcp/index.js';
-import { MAX_JSON_DEPTH } from '../../tokens/index.js';
+import { MAX_JSON_DEPTH } from '../../json/index.js';
 import { type FrontConnection } from './_front.js';
 import { accepts, bearerMatches, isLoopbackHost, originAllowed, parsePost, readBody, type ParsedPost } from './_http-checks.js';
 import { type Exchange, JsonExchange, SseExchange } from './_http-exchange.js';

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { McpctxError, isMcpctxError } from '../../errors/index.js';
 import { DEFAULT_MAX_FRAME_BYTES, FrameSplitter } from '../../mcp/index.js';
-import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan } from '../../tokens/index.js';
+import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan } from '../../json/index.js';
 import type { FrontConnection, JsonRpcMessage } from './_front.js';
 
 export interface StdioFrontOptions {

@@ -112,7 +112,7 @@ function hash(text: string): Buffer {
 export class TokenRefusal extends McpctxError {
   readonly fault: TokenFault;
   constructor(fault: TokenFault, kind: TokenKind, extra: { ttlMs?: number } = {}) {
-    super(faultCode(fault, kind), faultMessage(fault, kind, extra.ttlMs), { fault, jsonRpcCode: INVALID_PARAMS });
+    super(faultCode(fault, kind), faultMessage(fault, kind, extra.ttlMs), { fault, rpcCode: INVALID_PARAMS });
     this.fault = fault;
   }
 }

@@ -1,7 +1,7 @@
 import type * as Jmespath from '@jmespath-community/jmespath';
 import { McpctxError } from '../../errors/index.js';
 import { lazyRequire } from '../../lazy/index.js';
-import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan } from '../../tokens/index.js';
+import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan, describeValue } from '../../json/index.js';
 
 /** Loaded by the first query: most sessions never ask one. */
 const jmespath = lazyRequire<typeof Jmespath>('@jmespath-community/jmespath');
@@ -67,12 +67,12 @@ export function selectPath(value: unknown, path: string): unknown {
   let walked = '$';
   for (const step of parsePath(path)) {
     if (typeof step === 'number') {
-      if (!Array.isArray(current)) throw notThere(path, `${walked} is ${describe(current)}, not an array`);
+      if (!Array.isArray(current)) throw notThere(path, `${walked} is ${describeValue(current)}, not an array`);
       if (step >= current.length) throw notThere(path, `${walked} has ${current.length} items (indexes 0 to ${current.length - 1})`);
       current = current[step];
       walked += `[${step}]`;
     } else {
-      if (!isPlainObject(current)) throw notThere(path, `${walked} is ${describe(current)}, not an object`);
+      if (!isPlainObject(current)) throw notThere(path, `${walked} is ${describeValue(current)}, not an object`);
       if (!Object.hasOwn(current, step)) throw notThere(path, `${walked} has no key ${JSON.stringify(step)} (keys: ${previewKeys(current)})`);
       current = current[step];
       walked += IDENTIFIER.exec(step)?.[0] === step ? `.${step}` : `[${JSON.stringify(step)}]`;
@@ -111,11 +111,6 @@ function badQuery(query: string, why: string): McpctxError {
   );
 }
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
 
 function previewKeys(object: Record<string, unknown>): string {
   const keys = Object.keys(object);

@@ -1,4 +1,5 @@
-import { countTokens, isPlainObject, isWithinTokenLimit, jsonText, sha256Hex } from '../../tokens/index.js';
+import { countTokens, isWithinTokenLimit, jsonText, sha256Hex } from '../../tokens/index.js';
+import { isPlainObject } from '../../json/index.js';
 import { newStoreId, type TokenCodec } from './_handles.js';
 import type { OffloadStore } from './_offload-store.js';
 import { describeShape, pageableItems, recordList } from './_records.js';

@@ -1,6 +1,7 @@
 import { McpctxError, isMcpctxError } from '../../errors/index.js';
 import { INVALID_PARAMS, toolError, toolErrorFrom, toolResultCost } from '../../shape/index.js';
-import { isPlainObject, isWithinTokenLimit, jsonText } from '../../tokens/index.js';
+import { isWithinTokenLimit, jsonText } from '../../tokens/index.js';
+import { isPlainObject } from '../../json/index.js';
 import type { TokenCodec } from './_handles.js';
 import { selectPath, runQuery, PATH_SYNTAX } from './_json-select.js';
 import { HANDLE_SCOPE, defaultView, readScope } from './_offload.js';
@@ -45,7 +46,7 @@ export interface ReadResultDeps {
 
 /**
  * read_result: a malformed call (not an object, no handle, a non-string argument, path and query
- * together, an unknown argument) throws INVALID_ARGUMENT with jsonRpcCode -32602; every refusal
+ * together, an unknown argument) throws INVALID_ARGUMENT with rpcCode -32602; every refusal
  * of a well-formed call (bad handle or cursor, missing path, bad query) is an isError result.
  */
 export function readResult(deps: ReadResultDeps, args: Record<string, unknown> | undefined, ctx: { sessionId: string; capTokens: number }): ShapeOutcome {
@@ -104,7 +105,7 @@ function refused(text: string): ShapeOutcome {
 function checkArguments(args: Record<string, unknown> | undefined): { handle: string; cursor?: string; path?: string; query?: string } {
   const malformed = (why: string): McpctxError =>
     new McpctxError('INVALID_ARGUMENT', `read_result: ${why}. Call it as read_result({ handle, cursor?, path?, query? }) with the handle from the preview.`, {
-      jsonRpcCode: INVALID_PARAMS,
+      rpcCode: INVALID_PARAMS,
     });
   if (!isPlainObject(args)) throw malformed('its arguments must be an object');
   const unknown = Object.keys(args).filter((key) => !ARGUMENTS.includes(key));

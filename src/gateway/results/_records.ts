@@ -1,4 +1,4 @@
-import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan } from '../../tokens/index.js';
+import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan } from '../../json/index.js';
 
 /** Text longer than this is not parsed for records (a stored or paged value this size is refused anyway). */
 export const MAX_PARSE_CHARS = 64 * 1024 * 1024;

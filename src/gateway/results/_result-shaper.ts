@@ -13,7 +13,8 @@ import {
   type FieldSpec,
   type ResultPart,
 } from '../../shape/index.js';
-import { isPlainObject, jsonText, sha256Hex } from '../../tokens/index.js';
+import { jsonText, sha256Hex } from '../../tokens/index.js';
+import { isPlainObject } from '../../json/index.js';
 import { TokenCodec, looksLikeGatewayToken, newStoreId } from './_handles.js';
 import { offload } from './_offload.js';
 import type { OffloadStore } from './_offload-store.js';
@@ -58,7 +59,7 @@ export class ResultShaper {
       // Not ours: the upstream's own cursor, or an argument of a tool the gateway does not page.
       if (!paged || this.#upstreamCursorTools.has(ctx.tool)) return undefined;
       if (typeof cursor !== 'string') {
-        throw new McpctxError('INVALID_ARGUMENT', `"cursor" must be a string (next_cursor of the previous page).`, { jsonRpcCode: INVALID_PARAMS });
+        throw new McpctxError('INVALID_ARGUMENT', `"cursor" must be a string (next_cursor of the previous page).`, { rpcCode: INVALID_PARAMS });
       }
     }
     try {
@@ -66,7 +67,9 @@ export class ResultShaper {
       const opened = this.#codec.open(cursor, { kind: 'cursor', sessionId: ctx.sessionId, scope: toolScope(ctx.tool, args), now: store.now(), ttlMs: store.ttlMs });
       const entry = loadEntry(store, opened.id, 'list', 'cursor');
       if (entry.session !== ctx.sessionId || entry.tool !== ctx.tool) {
-        throw new McpctxError('FOREIGN_CURSOR', 'Foreign cursor: it belongs to another session or tool. Repeat the call without cursor to start from the first page.');
+        throw new McpctxError('FOREIGN_CURSOR', 'Foreign cursor: it belongs to another session or tool. Repeat the call without cursor to start from the first page.', {
+          rpcCode: INVALID_PARAMS,
+        });
       }
       const items = Array.isArray(entry.value) ? entry.value : [];
       const budget = pageBudget(ctx, ctx.rules?.pageTokens ?? entry.pageTokens ?? 1);

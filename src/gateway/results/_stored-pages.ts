@@ -1,6 +1,6 @@
 import { McpctxError } from '../../errors/index.js';
-import { CursorCodec, pageByTokens, type CursorBinding, type CutRecord, type TokenPageResult } from '../../shape/index.js';
-import { isPlainObject } from '../../tokens/index.js';
+import { CursorCodec, INVALID_PARAMS, pageByTokens, type CursorBinding, type CutRecord, type TokenPageResult } from '../../shape/index.js';
+import { isPlainObject } from '../../json/index.js';
 import type { OffloadStore } from './_offload-store.js';
 import type { TokenCodec } from './_handles.js';
 import type { StoredEntry } from './_result-types.js';
@@ -71,7 +71,9 @@ export function loadEntry(store: OffloadStore, id: string, kind: StoredEntry['ki
   }
   const entry = JSON.parse(text) as unknown;
   if (!isPlainObject(entry) || entry.v !== 1 || entry.kind !== kind) {
-    throw new McpctxError('INVALID_CURSOR', `The stored entry for this ${what} is not a ${kind === 'list' ? 'page list' : 'stored result'}. Call the tool again.`);
+    throw new McpctxError('INVALID_CURSOR', `The stored entry for this ${what} is not a ${kind === 'list' ? 'page list' : 'stored result'}. Call the tool again.`, {
+      rpcCode: INVALID_PARAMS,
+    });
   }
   return entry as unknown as StoredEntry;
 }

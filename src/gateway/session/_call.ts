@@ -2,8 +2,7 @@ import type { ReceiptAction } from '../receipts/index.js';
 import type { ResultContext, ShapeOutcome } from '../results/index.js';
 import type { ArgumentChecker } from '../trust/index.js';
 import type { ClientCall, SessionContext } from './_context.js';
-
-type JsonObject = Record<string, unknown>;
+import type { JsonObject } from '../../json/index.js';
 
 /** A trust gate that held a tool back when the catalog was built, and why (the refusal's words). */
 export interface HeldBack {

@@ -1,5 +1,5 @@
 import { McpctxError } from '../../errors/index.js';
-import { isPlainObject } from '../../tokens/index.js';
+import { isPlainObject } from '../../json/index.js';
 import type { FrontConnection, JsonRpcMessage } from '../front/index.js';
 
 interface Outgoing {

@@ -1,12 +1,12 @@
-import { McpctxError, isMcpctxError } from '../../errors/index.js';
 import type { CursorCodec } from '../../shape/index.js';
 import type { GatewayConfig, ResolvedUpstream } from '../config/index.js';
 import type { ReceiptWriter } from '../receipts/index.js';
 import type { ResultShaper } from '../results/index.js';
 import type { PinStore, ScanGate, SchemaCache } from '../trust/index.js';
 import type { Upstream } from '../upstream/index.js';
+import type { JsonObject } from '../../json/index.js';
+import { JsonRpcError } from '../../mcp/index.js';
 
-type JsonObject = Record<string, unknown>;
 export type MethodResult = JsonObject;
 
 /** What every session of one gateway shares. */
@@ -48,41 +48,10 @@ export interface ClientCall {
   readonly signal: AbortSignal;
 }
 
-/** A JSON-RPC error to answer with, code and data kept as the upstream or the gateway gave them. */
-export class RpcFailure extends Error {
-  readonly code: number;
-  readonly data: unknown;
-  constructor(code: number, message: string, data?: unknown) {
-    super(message);
-    this.code = code;
-    this.data = data;
-  }
-}
-
-/** The JSON-RPC error for anything a handler threw: an upstream's own error as it sent it, ours as -32603. */
-export function failureFrom(error: unknown): RpcFailure {
-  if (error instanceof RpcFailure) return error;
-  if (isMcpctxError(error, 'RPC_ERROR') && typeof error.data.rpcCode === 'number') {
-    const message = typeof error.data.rpcMessage === 'string' ? error.data.rpcMessage : error.message;
-    return new RpcFailure(error.data.rpcCode, message, error.data.rpcData);
-  }
-  if (error instanceof McpctxError && typeof error.data.jsonRpcCode === 'number') return new RpcFailure(error.data.jsonRpcCode, error.message);
-  if (error instanceof McpctxError && (error.code === 'INVALID_CURSOR' || error.code === 'STALE_CURSOR' || error.code === 'FOREIGN_CURSOR')) {
-    return new RpcFailure(-32602, error.message);
-  }
-  return new RpcFailure(-32603, error instanceof Error ? error.message : String(error));
-}
-
-export function rpcErrorBody(failure: RpcFailure): JsonObject {
-  const body: JsonObject = { code: failure.code, message: failure.message };
-  if (failure.data !== undefined) body.data = failure.data;
-  return body;
-}
-
 /** The upstream a call goes to, or a failure naming why it cannot serve. */
 export function liveUpstream(context: SessionContext, name: string): Upstream {
   const upstream = context.upstreams.get(name);
-  if (!upstream) throw new RpcFailure(-32602, `no upstream is called ${JSON.stringify(name)}`);
+  if (!upstream) throw new JsonRpcError(-32602, `no upstream is called ${JSON.stringify(name)}`);
   if (upstream.failure) throw upstream.failure;
   return upstream;
 }

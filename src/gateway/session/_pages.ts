@@ -1,9 +1,7 @@
 import { McpctxError } from '../../errors/index.js';
 import type { Deadline } from '../../mcp/index.js';
-import { isPlainObject } from '../../tokens/index.js';
+import { isPlainObject, type JsonObject } from '../../json/index.js';
 import type { Upstream } from '../upstream/index.js';
-
-type JsonObject = Record<string, unknown>;
 
 /** Bounds on following an upstream's list pagination, as `measure` bounds `tools/list`. */
 export const LIST_BOUNDS = { maxPages: 100, maxItems: 10_000 } as const;

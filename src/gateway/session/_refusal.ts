@@ -1,8 +1,7 @@
 import { toolResultTokensWithin } from '../../shape/index.js';
 import type { ReceiptAction } from '../receipts/index.js';
 import type { CallOutcome } from './_call.js';
-
-type JsonObject = Record<string, unknown>;
+import type { JsonObject } from '../../json/index.js';
 
 /**
  * A call the gateway answers itself with a tool error result (`isError: true`, one text part):

@@ -1,11 +1,10 @@
 import { DEFAULT_PROTOCOL_VERSION, Deadline } from '../../mcp/index.js';
-import { isPlainObject } from '../../tokens/index.js';
+import { isPlainObject, type JsonObject } from '../../json/index.js';
 import { isNamespaced, splitVisibleName, visibleToolName } from '../config/index.js';
 import { collectList } from './_pages.js';
-import { type ClientCall, RpcFailure, type SessionContext, liveUpstream } from './_context.js';
+import { JsonRpcError } from '../../mcp/index.js';
+import { type ClientCall, type SessionContext, liveUpstream } from './_context.js';
 import type { Upstream } from '../upstream/index.js';
-
-type JsonObject = Record<string, unknown>;
 
 interface ResourceRoutes {
   /** Exact URI -> upstream, from resources/list. */
@@ -58,7 +57,7 @@ export class SessionRelay {
   async dispatch(method: string, call: ClientCall): Promise<JsonObject> {
     if (!isNamespaced(this.context.services.config)) {
       const only = [...this.context.upstreams.keys()][0];
-      if (only === undefined) throw new RpcFailure(-32601, `Method not found: ${method}`);
+      if (only === undefined) throw new JsonRpcError(-32601, `Method not found: ${method}`);
       return this.forward(only, method, call.params, call);
     }
     switch (method) {
@@ -84,13 +83,13 @@ export class SessionRelay {
         );
         return {};
       default:
-        throw new RpcFailure(-32601, `Method not found: ${method} (the gateway relays it only with a single upstream)`);
+        throw new JsonRpcError(-32601, `Method not found: ${method} (the gateway relays it only with a single upstream)`);
     }
   }
 
   private async complete(call: ClientCall): Promise<JsonObject> {
     const ref = call.params?.ref;
-    if (!isPlainObject(ref)) throw new RpcFailure(-32602, 'Invalid params: completion/complete needs a ref');
+    if (!isPlainObject(ref)) throw new JsonRpcError(-32602, 'Invalid params: completion/complete needs a ref');
     if (ref.type === 'ref/prompt') {
       const target = this.byName(ref.name);
       return this.forward(target.upstream, 'completion/complete', { ...call.params, ref: { ...ref, name: target.ownName } }, call);
@@ -100,7 +99,7 @@ export class SessionRelay {
 
   private byName(name: unknown): { upstream: string; ownName: string } {
     const split = typeof name === 'string' ? splitVisibleName(this.context.services.config, name) : undefined;
-    if (!split) throw new RpcFailure(-32602, `Invalid params: unknown prompt ${JSON.stringify(name)}`);
+    if (!split) throw new JsonRpcError(-32602, `Invalid params: unknown prompt ${JSON.stringify(name)}`);
     return split;
   }
 
@@ -108,7 +107,7 @@ export class SessionRelay {
     const upstream = liveUpstream(this.context, upstreamName);
     const deadline = new Deadline(this.context.services.timeouts.requestMs, method);
     const result = await upstream.request(method, params, deadline, { signal: call.signal, clientRequestId: call.id });
-    if (!isPlainObject(result)) throw new RpcFailure(-32603, `${upstreamName} answered ${method} with something that is not an object`);
+    if (!isPlainObject(result)) throw new JsonRpcError(-32603, `${upstreamName} answered ${method} with something that is not an object`);
     return result;
   }
 
@@ -140,7 +139,7 @@ export class SessionRelay {
   }
 
   private async upstreamForUri(uri: unknown): Promise<string> {
-    if (typeof uri !== 'string') throw new RpcFailure(-32602, 'Invalid params: a string uri is required');
+    if (typeof uri !== 'string') throw new JsonRpcError(-32602, 'Invalid params: a string uri is required');
     const find = (): string | undefined =>
       this.routes?.uris.get(uri) ?? this.routes?.templates.find((template) => matchesTemplate(template.literals, uri))?.upstream;
     let found = find();
@@ -151,7 +150,7 @@ export class SessionRelay {
     }
     const withResources = this.withCapability('resources');
     if (found === undefined && withResources.length === 1) found = withResources[0]?.name;
-    if (found === undefined) throw new RpcFailure(-32002, `Resource not found: no upstream listed ${uri}`);
+    if (found === undefined) throw new JsonRpcError(-32002, `Resource not found: no upstream listed ${uri}`);
     return found;
   }
 }

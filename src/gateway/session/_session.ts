@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { type McpctxError } from '../../errors/index.js';
 import { Deadline, type ServerNotification, type ServerRequest } from '../../mcp/index.js';
-import { isPlainObject, warmUpTokenizer } from '../../tokens/index.js';
+import { warmUpTokenizer } from '../../tokens/index.js';
+import { isPlainObject, type JsonObject } from '../../json/index.js';
 import { ClientRequests } from './_client-requests.js';
 import type { FrontConnection, JsonRpcMessage } from '../front/index.js';
-import { type MethodResult, RpcFailure, type SessionServices, failureFrom, rpcErrorBody } from './_context.js';
+import { JsonRpcError, jsonRpcErrorFrom } from '../../mcp/index.js';
+import type { MethodResult, SessionServices } from './_context.js';
 import { SessionTools } from './_tools.js';
 import { SessionRelay } from './_relay.js';
 import { Upstream, type PreparedUpstreams, type UpstreamEvents } from '../upstream/index.js';
 
-type JsonObject = Record<string, unknown>;
 type RequestId = string | number;
 
 interface InFlight {
@@ -100,11 +101,11 @@ export class GatewaySession {
         return;
       }
       if (typeof message.id !== 'string' && typeof message.id !== 'number') {
-        this.reply(null, undefined, new RpcFailure(-32600, 'Invalid Request: the id must be a string or a number'));
+        this.reply(null, undefined, new JsonRpcError(-32600, 'Invalid Request: the id must be a string or a number'));
         return;
       }
       if (message.params !== undefined && !isPlainObject(message.params)) {
-        this.reply(message.id, undefined, new RpcFailure(-32602, 'Invalid params: params must be an object'));
+        this.reply(message.id, undefined, new JsonRpcError(-32602, 'Invalid params: params must be an object'));
         return;
       }
       void this.clientRequest(message.id, message.method, message.params);
@@ -115,13 +116,13 @@ export class GatewaySession {
       this.clientRequests.answer(message);
       return;
     }
-    if (hasId) this.reply(null, undefined, new RpcFailure(-32600, 'Invalid Request: neither a request, a notification nor a response'));
+    if (hasId) this.reply(null, undefined, new JsonRpcError(-32600, 'Invalid Request: neither a request, a notification nor a response'));
   }
 
   private async clientRequest(id: RequestId, method: string, params: JsonObject | undefined): Promise<void> {
     const key = `${typeof id}:${id}`;
     if (this.inFlight.has(key)) {
-      this.reply(id, undefined, new RpcFailure(-32600, `Invalid Request: request id ${JSON.stringify(id)} is already in flight`));
+      this.reply(id, undefined, new JsonRpcError(-32600, `Invalid Request: request id ${JSON.stringify(id)} is already in flight`));
       return;
     }
     const controller = new AbortController();
@@ -133,7 +134,7 @@ export class GatewaySession {
       // A request the client cancelled gets no response (MCP cancellation).
       if (!controller.signal.aborted) this.reply(id, outcome, undefined);
     } catch (error) {
-      if (!controller.signal.aborted) this.reply(id, undefined, failureFrom(error));
+      if (!controller.signal.aborted) this.reply(id, undefined, jsonRpcErrorFrom(error));
     } finally {
       this.inFlight.delete(key);
       if (token !== undefined) this.progressOwners.delete(token);
@@ -143,7 +144,7 @@ export class GatewaySession {
   private async dispatch(id: RequestId, method: string, params: JsonObject | undefined, signal: AbortSignal): Promise<MethodResult> {
     if (method === 'initialize') return this.initialize(params);
     if (method === 'ping') return {};
-    if (!this.initializing) throw new RpcFailure(-32600, `Invalid Request: ${method} before initialize`);
+    if (!this.initializing) throw new JsonRpcError(-32600, `Invalid Request: ${method} before initialize`);
     await this.initializing;
     const call = { id, params, signal };
     switch (method) {
@@ -157,7 +158,7 @@ export class GatewaySession {
   }
 
   private initialize(params: JsonObject | undefined): Promise<JsonObject> {
-    if (this.initializing) throw new RpcFailure(-32600, 'Invalid Request: initialize was already sent in this session');
+    if (this.initializing) throw new JsonRpcError(-32600, 'Invalid Request: initialize was already sent in this session');
     this.clientCapabilities = isPlainObject(params?.capabilities) ? params.capabilities : {};
     this.initializing = this.connectAll(params);
     return this.initializing;
@@ -183,7 +184,7 @@ export class GatewaySession {
       }
     });
     const live = [...this.upstreams.values()].filter((upstream) => upstream.initialized !== undefined);
-    if (live.length === 0) throw new RpcFailure(-32603, `no upstream could start: ${failures.join('; ')}`);
+    if (live.length === 0) throw new JsonRpcError(-32603, `no upstream could start: ${failures.join('; ')}`);
     return this.relay.mergeInitialize(live, failures);
   }
 
@@ -241,10 +242,10 @@ export class GatewaySession {
     this.front.send(message, related === undefined ? {} : { relatedRequestId: related }).catch(() => {});
   }
 
-  private reply(id: RequestId | null, result: MethodResult | undefined, failure: RpcFailure | undefined): void {
+  private reply(id: RequestId | null, result: MethodResult | undefined, failure: JsonRpcError | undefined): void {
     if (this.ended) return;
     const message: JsonRpcMessage = failure
-      ? { jsonrpc: '2.0', id, error: rpcErrorBody(failure) }
+      ? { jsonrpc: '2.0', id, error: failure.body() }
       : { jsonrpc: '2.0', id, result: result ?? {} };
     this.front.send(message, id === null ? {} : { relatedRequestId: id }).catch(() => {});
   }

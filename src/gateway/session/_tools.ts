@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { McpctxError, isMcpctxError } from '../../errors/index.js';
 import { Deadline } from '../../mcp/index.js';
-import { countTokens, isPlainObject } from '../../tokens/index.js';
+import { countTokens } from '../../tokens/index.js';
+import { isPlainObject, type JsonObject } from '../../json/index.js';
 import { ToolIndex, type SearchableTool } from '../../toolsearch/index.js';
 import {
   SEARCH_TOOL_NAME,
@@ -20,10 +21,10 @@ import { READ_RESULT_TOOL as READ_RESULT, type ResultContext } from '../results/
 import { ArgumentChecker, toolName } from '../trust/index.js';
 import type { CallOutcome, CallTarget, HeldBack, ToolCall } from './_call.js';
 import { CALL_CHECKS } from './checks/index.js';
-import { type ClientCall, RpcFailure, type SessionContext } from './_context.js';
+import { JsonRpcError } from '../../mcp/index.js';
+import type { ClientCall, SessionContext } from './_context.js';
 import { refusal, resultTokens } from './_refusal.js';
 
-type JsonObject = Record<string, unknown>;
 /** One catalog as built for a session, with the argument checks against its schemas. */
 type Built = { catalog: Catalog; unavailable: Record<string, string>; checker: ArgumentChecker };
 
@@ -92,7 +93,7 @@ export class SessionTools {
   async call(call: ClientCall): Promise<JsonObject> {
     const started = performance.now();
     const name = call.params?.name;
-    if (typeof name !== 'string') throw new RpcFailure(-32602, 'Invalid params: tools/call needs a string name');
+    if (typeof name !== 'string') throw new JsonRpcError(-32602, 'Invalid params: tools/call needs a string name');
     const args = isPlainObject(call.params?.arguments) ? call.params.arguments : undefined;
     const { services, sessionId } = this.context;
     if (name === READ_RESULT && services.config.offload) {
@@ -133,7 +134,7 @@ export class SessionTools {
       if (isMcpctxError(error, 'RPC_ERROR') || call.signal.aborted) throw error;
       return refusal(`${target.name} could not be served: ${error instanceof Error ? error.message : String(error)}`, { action: 'failed' });
     }
-    if (!isPlainObject(raw)) throw new RpcFailure(-32603, `${target.upstream} answered tools/call with something that is not an object`);
+    if (!isPlainObject(raw)) throw new JsonRpcError(-32603, `${target.upstream} answered tools/call with something that is not an object`);
     return services.shaper.shape(raw, call.args, call.results);
   }
 
@@ -163,7 +164,7 @@ export class SessionTools {
     const denied = catalog.denied.get(name);
     if (denied) return { name, upstream: denied.upstream, ownName: denied.ownName, definition: {}, listing: 'denied', held: undefined };
     const split = splitVisibleName(this.context.services.config, name);
-    if (!split) throw new RpcFailure(-32602, `Unknown tool: ${name}`);
+    if (!split) throw new JsonRpcError(-32602, `Unknown tool: ${name}`);
     const held = this.held.get(split.upstream)?.get(split.ownName);
     return { name, upstream: split.upstream, ownName: split.ownName, definition: {}, listing: held === undefined ? 'unlisted' : 'held', held };
   }

@@ -3,9 +3,8 @@ import type * as AjvDraft2019 from 'ajv/dist/2019.js';
 import type * as AjvDraft2020 from 'ajv/dist/2020.js';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { lazyRequire } from '../../lazy/index.js';
-import { isPlainObject, nestsDeeperThan, sha256Hex } from '../../tokens/index.js';
-
-type JsonObject = Record<string, unknown>;
+import { sha256Hex } from '../../tokens/index.js';
+import { isPlainObject, nestsDeeperThan, type JsonObject } from '../../json/index.js';
 
 /** Largest `inputSchema` (compact JSON, UTF-16 units) compiled; GitHub's largest is about 10 KB. */
 export const MAX_SCHEMA_CHARS = 256 * 1024;

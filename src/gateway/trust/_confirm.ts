@@ -3,7 +3,7 @@
  * gateway asks through elicitation (the client shows the question and returns the user's answer);
  * only an accepted answer with `confirm: true` lets the call go upstream.
  */
-import { isPlainObject } from '../../tokens/index.js';
+import { isPlainObject } from '../../json/index.js';
 
 /** Arguments longer than this (as JSON) are shown cut in the question. */
 const SHOWN_ARGUMENT_CHARS = 2_000;

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { McpctxError } from '../../errors/index.js';
-import { isPlainObject } from '../../tokens/index.js';
+import { isPlainObject } from '../../json/index.js';
 import { PIN_FILE_FORMAT, emptyPinFile, type PinFile } from './_pins.js';
 
 /** A pin file is small; one this big is not one. */

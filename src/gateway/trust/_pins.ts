@@ -5,7 +5,8 @@
  * which are held back (changed since pinned, or never pinned), with what changed field by field.
  * Pure: reading and writing the file is `_pin-file.ts`.
  */
-import { canonicalJson, countTokens, isPlainObject, sha256Hex } from '../../tokens/index.js';
+import { canonicalJson, countTokens, sha256Hex } from '../../tokens/index.js';
+import { isPlainObject } from '../../json/index.js';
 
 export const PIN_FILE_FORMAT = 'mcpctx-pins/v1';
 

@@ -7,10 +7,8 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '../../mcp/index.js';
-import { isPlainObject } from '../../tokens/index.js';
+import { isPlainObject, type JsonObject } from '../../json/index.js';
 import type { ResolvedUpstream } from '../config/index.js';
-
-type JsonObject = Record<string, unknown>;
 
 export interface UpstreamEvents {
   onNotification(upstream: Upstream, notification: ServerNotification): void;

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../../../tokens/index.js';
+import { isPlainObject } from '../../../json/index.js';
 import { POISONING_RULES, SCAN_LIMIT_RULE_ID, type PoisoningRule } from './_rules.js';
 
 /** One rule matched in one string of a tool definition. */
