@@ -8,12 +8,11 @@ import {
   runRouting,
   verifyRoutingReceiptFile,
   writeRoutingOutput,
-  ACCURACY_HEADERS,
-  ACCURACY_NUMERIC_COLUMNS,
-  accuracyRow,
   type RecallCell,
   type RoutingRun,
 } from '../routing/index.js';
+// The CLI's table columns: the routing report folder's internal surface, not the public entry.
+import { ACCURACY_HEADERS, ACCURACY_NUMERIC_COLUMNS, accuracyRow } from '../routing/report/index.js';
 import { printableText } from '../measure/index.js';
 import { exampleHelp } from './_help.js';
 import { EXIT, invocationOf, type CliIo } from './_io.js';

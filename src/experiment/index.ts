@@ -1,8 +1,39 @@
 // Answer-checked experiments: the same questions through a baseline and an optimized MCP server,
 // answers checked against a key before any token is compared, and a receipt that
-// `verifyReceipt` recomputes from its rows alone.
-export * from './_types.js';
+// `verifyReceipt` recomputes from its rows alone. Public: running a config, verifying and
+// reporting a receipt, and the config and receipt types (for tools built on the receipts).
+export type {
+  AnswerChecks,
+  Condition,
+  ConditionRow,
+  ConditionSpec,
+  ExperimentConfig,
+  ExperimentReceipt,
+  ExperimentReport,
+  Frame,
+  InputFile,
+  ModelSpec,
+  ProbeCall,
+  ProbeRecord,
+  ProbeSpec,
+  QuestionRecord,
+  QuestionStatus,
+  QuestionTotals,
+  Reduction,
+  ReportRow,
+  RunStatus,
+  ServerRecord,
+  SnapshotRecord,
+  StageName,
+  StageRecord,
+  Task,
+  TaskKind,
+  TaskValidation,
+  ToolCallRecord,
+  ToolPaths,
+  TurnRecord,
+  Verdict,
+} from './_types.js';
 export { runExperiment, type ExperimentProgress, type ExperimentRun, type RunExperimentOptions } from './_run.js';
-export { buildReport, judge, questionTotals, renderReportMarkdown, verifyReceipt, type ReceiptVerification } from './receipt/index.js';
-export { applyModelOverrides, loadExperimentConfig, parseExperimentConfig, type ModelOverrides } from './config/index.js';
-export { RECEIPT_FILE, REPORT_FILE } from './_receipt.js';
+export { buildReport, judge, renderReportMarkdown, verifyReceipt, type ReceiptVerification } from './receipt/index.js';
+export { loadExperimentConfig, type ModelOverrides } from './config/index.js';

@@ -1,29 +1,12 @@
+// `mcpctx/gateway`: run the gateway in a process of your own (`startGateway`), and its parts a
+// program may use alone: the config, the effective rules, the report, the result shaper with its
+// stores, the HTTP front and the pins. Everything else is reached through the subfolder indexes
+// (catalog/, config/, front/, receipts/, results/, trust/, upstream/), which are the internal surface.
 export { McpctxError, isMcpctxError, type McpctxErrorCode } from '../errors/index.js';
-export { applyToolRules, capTextTokens, type ToolChange } from './catalog/index.js';
-export {
-  MAX_RECEIPT_ARGS_CHARS,
-  RECEIPT_ACTIONS,
-  ReceiptWriter,
-  type Receipt,
-  type ReceiptAction,
-  type ReceiptWriterOptions,
-  type ReceiptsClosed,
-  LIST_ROW_TOOL,
-  OTHER_TOOLS_ROW,
-  readGatewayReport,
-  type GatewayReport,
-  type GatewayReportRow,
-  type GatewayReportTotals,
-} from './receipts/index.js';
+export { readGatewayReport, type GatewayReport, type GatewayReportRow, type GatewayReportTotals } from './receipts/index.js';
 export { prepareUpstreams, type PreparedUpstreams } from './upstream/index.js';
 export { startGateway, type GatewayFront, type GatewayOptions, type RunningGateway } from './_gateway.js';
-export { TOOLS_PAGE_SIZE } from './session/index.js';
 export {
-  DEFAULT_CAP_TOKENS,
-  DEFAULT_SEARCH_TOP_K,
-  DEFAULT_SEPARATOR,
-  DEFAULT_TIMEOUTS,
-  DROPPABLE_TOOL_KEYS,
   type ConfigProblem,
   type DroppableToolKey,
   type GatewayConfig,
@@ -34,17 +17,8 @@ export {
   type StdioUpstream,
   type ToolRules,
   type UpstreamSpec,
-  MAX_CONFIG_BYTES,
-  configForCommand,
   loadGatewayConfig,
   parseGatewayConfig,
-  resolveUpstream,
-  isNamespaced,
-  isToolAllowed,
-  matchesGlob,
-  splitVisibleName,
-  toolRulesFor,
-  visibleToolName,
   describeEffectiveRules,
   type EffectiveRules,
   type EffectiveToolRules,
@@ -57,31 +31,20 @@ export {
   startHttpFront,
   type HttpFront,
   type HttpFrontOptions,
-  StdioFront,
-  type StdioFrontOptions,
 } from './front/index.js';
 export {
   ResultShaper,
-  DEFAULT_MAX_BINARY_BYTES,
   type ResultAction,
   type ResultContext,
   type ResultRules,
   type ShapeOutcome,
   createMemoryStore,
-  DEFAULT_MAX_BYTES,
-  DEFAULT_TTL_MS,
   type OffloadStore,
   type OffloadStoreOptions,
   type StorePut,
   createSqliteStore,
-  READ_PAGE_TOKENS,
-  READ_RESULT_TOOL,
-  PATH_SYNTAX,
-  runQuery,
-  selectPath,
 } from './results/index.js';
 export {
-  PIN_FILE_FORMAT,
   checkCatalog,
   managePins,
   readPinFile,

@@ -11,7 +11,7 @@ export {
 export { MCPCTX_CLIENT_INFO } from './_client-info.js';
 export { JsonRpcError, jsonRpcErrorFrom } from './_jsonrpc-error.js';
 export { Deadline, MAX_BUDGET_MS, checkBudgetMs } from './_deadline.js';
-export { MIN_CAPTURE_SECRET_CHARS, MIN_SECRET_CHARS, Redactor } from './_redact.js';
+export { MIN_CAPTURE_SECRET_CHARS, Redactor } from './_redact.js';
 export { DEFAULT_MAX_FRAME_BYTES, FrameSplitter } from './_frames.js';
 export {
   BoundedStdioTransport,
@@ -29,10 +29,8 @@ export {
   type ServerRequestHandler,
   type StrayResponses,
 } from './_raw-client.js';
-export { SERVER_TAG_NAME } from './_process-tree.js';
 export {
   DECLARABLE_CAPABILITIES,
-  DEFAULT_MAX_CATALOG_BYTES,
   DEFAULT_PROTOCOL_VERSION,
   KNOWN_PROTOCOL_VERSIONS,
   clientCapabilitiesFor,
@@ -53,16 +51,12 @@ export {
 } from './_server-run.js';
 export { HttpClientTransport, type HttpTransportOptions, type ListenState } from './_http-transport.js';
 export { SseReader, type SseEvent } from './_sse-reader.js';
-export { LegacySseClientTransport, type LegacySseTransportOptions } from './_legacy-sse-transport.js';
 export {
-  RemoteSession,
-  checkHeaderEnvName,
   checkRemoteSpec,
   redactUrl,
   isRemoteSpec,
   resolveRemoteHeaders,
   type RemoteDiagnostics,
-  type RemoteSessionOptions,
   type RemoteSpec,
   type RemoteTransportKind,
   type ResolvedHeaders,

@@ -1,11 +1,6 @@
 export { BAND_LIMITS, bandFor, type Band } from './_band.js';
 export {
-  CLAUDE_DIVERGENCE_METHOD,
   addClaudeDivergence,
-  claudeDivergence,
-  claudeProjection,
-  projectionFigures,
-  type AnthropicToolProjection,
   type ClaudeBlockOutcome,
   type ClaudeDivergence,
   type ClaudeTokenCounter,
@@ -34,13 +29,9 @@ export {
   type RecordedStdioLaunch,
 } from './_measure.js';
 export {
-  MAX_NOTE_CHARS,
-  MEASUREMENT_STATUSES,
   RECORD_STATUSES,
-  classifyFailure,
   plural,
   printableText,
-  type FailureVerdict,
   type MeasurementStatus,
   type RecordStatus,
 } from './_status.js';
@@ -60,30 +51,13 @@ export {
   type VerifyDifference,
   type VerifyReport,
 } from './_verify.js';
-export { type FieldCost } from './_field-cost.js';
+export type { FieldCost } from './_field-cost.js';
 export {
-  INSPECTION_STATUSES,
   inspectResult,
   type InspectResultOptions,
   type InspectionDetails,
   type InspectionStatus,
   type ResultInspection,
 } from './_inspect-result.js';
-export {
-  ERROR_TEXT_CHARS,
-  resultCost,
-  type ContentBlockCost,
-  type ContentCost,
-  type ResultCost,
-  type ResultEstimate,
-  type ResultPayload,
-} from './_result-cost.js';
-export {
-  ANSWER_SHARE,
-  IDENTIFYING_KEYS,
-  PREVIEW_CHARS,
-  SHORT_TEXT_CHARS,
-  type DroppedField,
-  type ProjectionSuggestion,
-  type SuggestedField,
-} from './_suggest-projection.js';
+export type { ContentBlockCost, ContentCost, ResultCost, ResultEstimate, ResultPayload } from './_result-cost.js';
+export type { DroppedField, ProjectionSuggestion, SuggestedField } from './_suggest-projection.js';

@@ -29,7 +29,6 @@ export { ResultCache, type CacheStatus, type ResultCacheKey, type ResultCacheOpt
 export { compareIds } from './_compare-ids.js';
 export { stableJson } from './_stable-json.js';
 export {
-  base64DecodedBytes,
   partsTokensWithin,
   toolResultCost,
   toolResultParts,

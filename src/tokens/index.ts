@@ -1,5 +1,4 @@
 export {
-  COUNT_SLICE_CHARS,
   TOKENIZER,
   countTokens,
   countTokensStoppable,

@@ -2,20 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  McpctxError,
-  configForCommand,
-  describeEffectiveRules,
-  isToolAllowed,
-  loadGatewayConfig,
-  parseGatewayConfig,
-  resolveUpstream,
-  splitVisibleName,
-  toolRulesFor,
-  visibleToolName,
-  type ConfigProblem,
-  type GatewayConfig,
-} from '../../src/gateway/index.js';
+import { McpctxError, describeEffectiveRules, loadGatewayConfig, parseGatewayConfig, type ConfigProblem, type GatewayConfig } from '../../src/gateway/index.js';
+import { configForCommand, isToolAllowed, resolveUpstream, splitVisibleName, toolRulesFor, visibleToolName } from '../../src/gateway/config/index.js';
 
 /** The problems parseGatewayConfig throws for `text` (fails the test when it does not throw). */
 function problemsOf(text: string, file?: string): ConfigProblem[] {

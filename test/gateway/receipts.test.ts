@@ -2,7 +2,8 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIST_ROW_TOOL, MAX_RECEIPT_ARGS_CHARS, ReceiptWriter, readGatewayReport, type Receipt } from '../../src/gateway/index.js';
+import { readGatewayReport } from '../../src/gateway/index.js';
+import { LIST_ROW_TOOL, MAX_RECEIPT_ARGS_CHARS, ReceiptWriter, type Receipt } from '../../src/gateway/receipts/index.js';
 
 let dir: string;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyToolRules, capTextTokens } from '../../src/gateway/index.js';
+import { applyToolRules, capTextTokens } from '../../src/gateway/catalog/index.js';
 import { countTokens } from '../../src/tokens/index.js';
 
 const tool = Object.freeze({

@@ -3,7 +3,8 @@
 // in a clear error or status, never a RangeError.
 import { afterAll, describe, expect, it } from 'vitest';
 import { McpctxError } from '../../src/errors/index.js';
-import { BoundedStdioTransport, DEFAULT_MAX_CATALOG_BYTES, Deadline, RawClient, initialize, listAllTools } from '../../src/mcp/index.js';
+import { BoundedStdioTransport, Deadline, RawClient, initialize, listAllTools } from '../../src/mcp/index.js';
+import { DEFAULT_MAX_CATALOG_BYTES } from '../../src/mcp/_session.js';
 import { measureServer } from '../../src/measure/index.js';
 import { FakeTransport, result } from '../support/fake-transport.js';
 import { SCRIPTED_SERVER, markedEnv, waitForNoMarkedProcesses } from '../support/processes.js';

@@ -7,7 +7,8 @@ import { inspect } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpctxError } from '../../src/errors/index.js';
-import { Deadline, LegacySseClientTransport, RawClient, initialize } from '../../src/mcp/index.js';
+import { Deadline, RawClient, initialize } from '../../src/mcp/index.js';
+import { LegacySseClientTransport } from '../../src/mcp/_legacy-sse-transport.js';
 import { startLegacySseToolsServer, startRawServer } from '../support/remote-servers.js';
 
 const cleanups: Array<() => Promise<void>> = [];

@@ -5,7 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ANSWER_SHARE, resultCost, type ResultCost } from '../../src/measure/index.js';
+import type { ResultCost } from '../../src/measure/index.js';
+import { ANSWER_SHARE } from '../../src/measure/_suggest-projection.js';
+import { resultCost } from '../../src/measure/_result-cost.js';
 import { defineProjection } from '../../src/shape/index.js';
 import { countTokens } from '../../src/tokens/index.js';
 

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpctxError } from '../../src/errors/index.js';
-import { INSPECTION_STATUSES, inspectResult, type InspectResultOptions, type ResultInspection } from '../../src/measure/index.js';
+import { inspectResult, type InspectResultOptions, type ResultInspection } from '../../src/measure/index.js';
+import { INSPECTION_STATUSES } from '../../src/measure/_inspect-result.js';
 import { countTokens } from '../../src/tokens/index.js';
 import { markedEnv, waitForNoMarkedProcesses } from '../support/processes.js';
 

@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isMcpctxError } from '../../src/errors/index.js';
-import { ERROR_TEXT_CHARS, PREVIEW_CHARS, resultCost, type FieldCost, type ResultCost } from '../../src/measure/index.js';
+import type { FieldCost, ResultCost } from '../../src/measure/index.js';
+import { ERROR_TEXT_CHARS, resultCost } from '../../src/measure/_result-cost.js';
+import { PREVIEW_CHARS } from '../../src/measure/_suggest-projection.js';
 import { toolResultCost } from '../../src/shape/index.js';
 import { countTokens } from '../../src/tokens/index.js';
 

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpctxError, isMcpctxError } from '../../src/errors/index.js';
-import { bandFor, catalogCost, classifyFailure, loadServersFile, safeSegment, verifyMeasurement } from '../../src/measure/index.js';
+import { bandFor, catalogCost, loadServersFile, safeSegment, verifyMeasurement } from '../../src/measure/index.js';
+import { classifyFailure } from '../../src/measure/_status.js';
 import { Redactor } from '../../src/mcp/index.js';
 import { countTokens } from '../../src/tokens/index.js';
 

@@ -5,18 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Measurement } from '../../src/measure/index.js';
-import {
-  EMPTY_RESULTS,
-  SWEEP_METHOD,
-  applySweep,
-  mergeShards,
-  readResultsState,
-  readSweepRecord,
-  replaceResults,
-  resultsFiles,
-  type ResultsState,
-  type SweepRecord,
-} from '../../src/results/index.js';
+import { readResultsState, readSweepRecord, resultsFiles, type ResultsState, type SweepRecord } from '../../src/results/index.js';
+import { EMPTY_RESULTS, applySweep } from '../../src/results/_state.js';
+import { SWEEP_METHOD, replaceResults } from '../../src/results/_store.js';
+import { mergeShards } from '../../src/results/_merge.js';
 import { failed, measured, tool, words } from './history/build.js';
 
 let dir: string;

@@ -1,5 +1,6 @@
 // Small configs and tool sets for the routing tests, built in code.
-import { parseRoutingConfig, type RoutingConfig } from '../../src/routing/index.js';
+import type { RoutingConfig } from '../../src/routing/index.js';
+import { parseRoutingConfig } from '../../src/routing/config/index.js';
 
 export function tool(name: string, description: string, parameters: string[] = []): Record<string, unknown> {
   return { name, description, inputSchema: { type: 'object', properties: Object.fromEntries(parameters.map((parameter) => [parameter, { type: 'string' }])) } };

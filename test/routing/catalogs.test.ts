@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { catalogCosts, choiceListing, conditionTools, loadRoutingTools, providerTool, routingCatalogs, runRouting } from '../../src/routing/index.js';
+import { runRouting } from '../../src/routing/index.js';
+import { catalogCosts } from '../../src/routing/_catalog-cost.js';
+import { choiceListing, providerTool } from '../../src/routing/_protocols.js';
+import { conditionTools } from '../../src/routing/_catalogs.js';
+import { loadRoutingTools } from '../../src/routing/config/index.js';
+import { routingCatalogs } from '../../src/routing/_retrieval-run.js';
 import { countTokens } from '../../src/tokens/index.js';
 import { smallConfig } from './_fixtures.js';
 

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordTurn, type ScriptedTurns } from '../../src/providers/index.js';
-import { loadRoutingConfig, loadRoutingTools, plannedCalls, runRouting, type RoutingRun } from '../../src/routing/index.js';
+import { loadRoutingConfig, plannedCalls, runRouting, type RoutingRun } from '../../src/routing/index.js';
+import { loadRoutingTools } from '../../src/routing/config/index.js';
 import { DOMAIN, UNRELATED } from './_fixtures.js';
 import { runCliCaptured } from '../support/cli-run.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isMcpctxError, type McpctxError } from '../../src/errors/index.js';
-import { DEFAULT_SIZES, parseRoutingConfig } from '../../src/routing/index.js';
+import { DEFAULT_SIZES, parseRoutingConfig } from '../../src/routing/config/index.js';
 
 function problemsOf(text: string): Array<{ path: string; reason: string }> {
   try {

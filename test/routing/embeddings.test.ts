@@ -2,7 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMcpctxError } from '../../src/errors/index.js';
-import { cosine, embeddingsRetriever, parseRoutingConfig, runRouting, toolText, type RoutingTool } from '../../src/routing/index.js';
+import { embeddingsRetriever, runRouting, type RoutingTool } from '../../src/routing/index.js';
+import { cosine, toolText } from '../../src/routing/retrieval/index.js';
+import { parseRoutingConfig } from '../../src/routing/config/index.js';
 
 // A loopback stand-in for an OpenAI-compatible /embeddings endpoint: each text's vector counts
 // a few marker words, so which tool is nearest a query is known in advance.

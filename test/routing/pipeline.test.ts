@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordTurn, scriptedProvider, type ScriptedTurns } from '../../src/providers/index.js';
-import { loadRoutingTools, plannedCalls, runRouting } from '../../src/routing/index.js';
+import { plannedCalls, runRouting } from '../../src/routing/index.js';
+import { loadRoutingTools } from '../../src/routing/config/index.js';
 import { smallConfig } from './_fixtures.js';
 
 describe('the whole pipeline with the scripted provider', () => {

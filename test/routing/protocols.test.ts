@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anthropicProvider, openAiCompatibleProvider, type Provider } from '../../src/providers/index.js';
-import { NONE_OF_THESE, reportedFirstTokenMs, runRouting, type RoutingRun } from '../../src/routing/index.js';
+import { runRouting, type RoutingRun } from '../../src/routing/index.js';
+import { NONE_OF_THESE, reportedFirstTokenMs } from '../../src/routing/_protocols.js';
 import { countTokens } from '../../src/tokens/index.js';
 import { AnthropicFake, messageEvents } from '../support/anthropic-fake.js';
 import { chunk, startOpenAiFake, textReply, usageChunk, type OpenAiFake } from '../support/openai-fake.js';

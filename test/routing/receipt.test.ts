@@ -3,17 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordTurn, scriptedProvider, type ScriptedTurns } from '../../src/providers/index.js';
-import {
-  loadRoutingConfig,
-  loadRoutingTools,
-  plannedCalls,
-  routingChart,
-  routingMarkdown,
-  routingReceipt,
-  runRouting,
-  verifyRoutingReceipt,
-  type RoutingReceipt,
-} from '../../src/routing/index.js';
+import { loadRoutingConfig, plannedCalls, routingReceipt, runRouting, verifyRoutingReceipt, type RoutingReceipt } from '../../src/routing/index.js';
+import { loadRoutingTools } from '../../src/routing/config/index.js';
+import { routingChart, routingMarkdown } from '../../src/routing/report/index.js';
 import { runCliCaptured } from '../support/cli-run.js';
 import { smallConfig } from './_fixtures.js';
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bm25Retriever, loadRoutingTools, recallTable, runRouting, type RetrievalRow, type RoutingTool } from '../../src/routing/index.js';
+import { bm25Retriever, runRouting, type RetrievalRow, type RoutingTool } from '../../src/routing/index.js';
+import { loadRoutingTools } from '../../src/routing/config/index.js';
+import { recallTable } from '../../src/routing/retrieval/index.js';
 import { ToolIndex } from '../../src/toolsearch/index.js';
 import { smallConfig } from './_fixtures.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { accuracyTable, outcomeOf, wilsonInterval, type ModelRow } from '../../src/routing/index.js';
+import { wilsonInterval, type ModelRow } from '../../src/routing/index.js';
+import { accuracyTable, outcomeOf } from '../../src/routing/_score.js';
 
 // 95% Wilson intervals worked out separately (Python's decimal module at 40 digits, z = 1.95996398454005423552),
 // rounded to 6 places.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMcpctxError, type McpctxError } from '../../src/errors/index.js';
-import { loadRoutingTools, parseRoutingConfig, toolsOfCatalog } from '../../src/routing/index.js';
+import { loadRoutingTools, parseRoutingConfig, toolsOfCatalog } from '../../src/routing/config/index.js';
 import { SCRIPTED_SERVER, findMarkedProcesses, markedEnv } from '../support/processes.js';
 import { DOMAIN, smallConfig, tool } from './_fixtures.js';
 

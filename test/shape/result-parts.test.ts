@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isMcpctxError } from '../../src/errors/index.js';
-import { base64DecodedBytes, toolResultCost, toolResultParts, toolResultTokensWithin } from '../../src/shape/index.js';
+import { toolResultCost, toolResultParts, toolResultTokensWithin } from '../../src/shape/index.js';
+import { base64DecodedBytes } from '../../src/shape/_result-parts.js';
 import { countTokens } from '../../src/tokens/index.js';
 
 const PNG_BYTES = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');

@@ -6,7 +6,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { getEncoding } from 'js-tiktoken';
 import { describe, expect, it } from 'vitest';
-import { COUNT_SLICE_CHARS, countTokens, countTokensStoppable } from '../../src/tokens/index.js';
+import { countTokens, countTokensStoppable } from '../../src/tokens/index.js';
+import { COUNT_SLICE_CHARS } from '../../src/tokens/_count.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const PULLS_BODY = `${FIXTURES}github-pulls-issues/pygithub/openmicroscopy_ome-documentation_pulls_state-closed.body.json`;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PARAMETER_NAMES, MAX_SCHEMA_DEPTH, ToolIndex } from '../../src/toolsearch/index.js';
+import { ToolIndex } from '../../src/toolsearch/index.js';
+import { MAX_PARAMETER_NAMES, MAX_SCHEMA_DEPTH } from '../../src/toolsearch/_parameter-names.js';
 
 const DEEP = 100_000;
 const WIDE = 50_000;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isMcpctxError } from '../../src/errors/index.js';
-import { DEFAULT_MIN_SCORE, MAX_QUERY_CHARS, ToolIndex, type SearchableTool } from '../../src/toolsearch/index.js';
+import { MAX_QUERY_CHARS, ToolIndex, type SearchableTool } from '../../src/toolsearch/index.js';
+import { DEFAULT_MIN_SCORE } from '../../src/toolsearch/_tool-index.js';
 import { githubCatalog } from './_catalogs.js';
 
 /** A seeded shuffle (mulberry32), so a failure names an order that reproduces. */

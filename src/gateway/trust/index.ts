@@ -28,7 +28,25 @@ export { type CatalogFilter } from './_catalog-filter.js';
 export { PinStore } from './_pin-store.js';
 export { confirmationRefusal, confirmationRequest, isDestructive } from './_confirm.js';
 export { ScanGate, type ScanMode } from './_scan-gate.js';
-export * from './scan/index.js';
+export {
+  DEFAULT_SCAN_LIMITS,
+  MAX_EXCERPT_CHARS,
+  POISONING_RULES,
+  SCAN_LIMIT_RULE_ID,
+  escapeHidden,
+  scanCatalog,
+  scanText,
+  scanTool,
+  shadowedNames,
+  type Finding,
+  type NamedTool,
+  type PoisoningRule,
+  type PoisoningRuleKind,
+  type ScanLimits,
+  type ShadowKind,
+  type Shadowing,
+  type ToolScan,
+} from './scan/index.js';
 export {
   ArgumentChecker,
   MAX_SCHEMA_CHARS,

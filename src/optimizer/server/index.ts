@@ -3,5 +3,5 @@
 // optimizer never loads a native addon or touches the disk. This folder is part of the optimizer
 // and reads its private modules (`../_store.js`, ...); nothing in the parent imports from here.
 export { MemoryRecordStore, type RecordStore } from '../_store.js';
-export { SqliteRecordStore, STORE_APPLICATION_ID, STORE_SCHEMA_VERSION } from './_sqlite-store.js';
+export { SqliteRecordStore } from './_sqlite-store.js';
 export { createOptimizerServer, serveOptimizerStdio, OPTIMIZER_TOOLS, MAX_RESULT_TOKENS, type OptimizerServerOptions, type StdioServeOptions } from './_server.js';

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { McpctxError } from '../../../src/errors/index.js';
-import { STORE_APPLICATION_ID, STORE_SCHEMA_VERSION, SqliteRecordStore } from '../../../src/optimizer/server/index.js';
+import { SqliteRecordStore } from '../../../src/optimizer/server/index.js';
+import { STORE_APPLICATION_ID, STORE_SCHEMA_VERSION } from '../../../src/optimizer/server/_sqlite-store.js';
 import { MemoryRecordStore, type RecordStore } from '../../../src/optimizer/index.js';
 import type { SessionRecords } from '../../../src/optimizer/_types.js';
 

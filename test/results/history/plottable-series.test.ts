@@ -1,7 +1,8 @@
 // plottableSeries (src/results/_series.ts), the one rule for what may be compared, at its edges.
 import { describe, expect, it } from 'vitest';
 import type { IsolationKind } from '../../../src/measure/index.js';
-import { plottableSeries, type HistoryRow } from '../../../src/results/index.js';
+import type { HistoryRow } from '../../../src/results/index.js';
+import { plottableSeries } from '../../../src/results/_series.js';
 
 function row(date: string, isolation: IsolationKind | null, tokens: number | null = 100, server = 's'): HistoryRow {
   return { date, server, status: tokens === null ? 'timeout' : 'measured', tools: tokens === null ? null : 1, tokens, canonicalSha256: null, isolation };
