@@ -8,7 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { McpctxError } from '../errors/index.js';
 import { lazyImport } from '../lazy/index.js';
 import { isPlainObject } from '../tokens/index.js';
-import { checkConversation } from './_conversation.js';
+import { DEFAULT_ANTHROPIC_KEY_ENV, readApiKey } from './_keys.js';
+import { checkRequest } from './_request-checks.js';
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, isRetryableStatus, recordedSseEvents, recordingFetch, retryDelayMs } from './_http.js';
 import type {
   ChatMessage,
@@ -38,7 +39,6 @@ function isConnectionError(error: unknown): error is Error {
   const loaded = sdk.loaded();
   return loaded !== undefined && error instanceof loaded.APIConnectionError;
 }
-const DEFAULT_KEY_ENV = 'ANTHROPIC_API_KEY';
 
 export function anthropicProvider(options: HttpProviderOptions = {}): Provider {
   const baseUrl = checkBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
@@ -49,7 +49,7 @@ export function anthropicProvider(options: HttpProviderOptions = {}): Provider {
   const settings: CallSettings = {
     baseUrl,
     maxRetries,
-    apiKeyEnv: options.apiKeyEnv ?? DEFAULT_KEY_ENV,
+    apiKeyEnv: options.apiKeyEnv ?? DEFAULT_ANTHROPIC_KEY_ENV,
     env: options.env ?? process.env,
     fetch: options.fetch ?? globalThis.fetch,
   };
@@ -57,8 +57,7 @@ export function anthropicProvider(options: HttpProviderOptions = {}): Provider {
     name: 'anthropic',
     baseUrl,
     async chat(request) {
-      checkConversation(request.messages);
-      checkRequest(request);
+      checkRequest(request, 'required');
       const body = messagesBody(request);
       const { value, raw, attempts } = await callWithRetries(settings, request.timeoutMs, async (client, signal) => {
         const stream = await client.messages.create(body, { signal });
@@ -67,8 +66,7 @@ export function anthropicProvider(options: HttpProviderOptions = {}): Provider {
       return { ...value, raw, attempts };
     },
     async countTokens(request) {
-      checkConversation(request.messages);
-      checkRequest(request);
+      checkRequest(request, 'optional');
       const body = countTokensBody(request);
       const { value, raw } = await callWithRetries(settings, request.timeoutMs, async (client, signal) => {
         const answer: unknown = await client.messages.countTokens(body, { signal });
@@ -143,16 +141,6 @@ function toAnthropicTool(tool: ProviderTool): Anthropic.Tool {
     // MCP's inputSchema is sent as is; the SDK's type only insists on `type: 'object'`, which MCP requires too.
     input_schema: tool.inputSchema as Anthropic.Tool.InputSchema,
   };
-}
-
-function checkRequest(request: CountRequest & { maxTokens?: number }): void {
-  if (typeof request.model !== 'string' || request.model === '') throw new McpctxError('INVALID_ARGUMENT', 'a chat request needs a model');
-  if (request.maxTokens !== undefined && (!Number.isInteger(request.maxTokens) || request.maxTokens < 1)) {
-    throw new McpctxError('INVALID_ARGUMENT', `maxTokens must be a positive integer, got ${String(request.maxTokens)}`);
-  }
-  if (request.timeoutMs !== undefined && (!Number.isFinite(request.timeoutMs) || request.timeoutMs <= 0)) {
-    throw new McpctxError('INVALID_ARGUMENT', `timeoutMs must be a positive number of milliseconds, got ${String(request.timeoutMs)}`);
-  }
 }
 
 function checkBaseUrl(baseUrl: string): string {
@@ -358,10 +346,7 @@ async function callWithRetries<T>(
   timeoutMs: number | undefined,
   attempt: (client: Anthropic, signal: AbortSignal) => Promise<T>,
 ): Promise<{ value: T; raw: RawExchange; attempts: number }> {
-  const apiKey = settings.env[settings.apiKeyEnv];
-  if (apiKey === undefined || apiKey === '') {
-    throw new McpctxError('MISSING_KEY', `no Anthropic API key: the environment variable ${settings.apiKeyEnv} is unset or empty`, { variable: settings.apiKeyEnv });
-  }
+  const apiKey = readApiKey(settings.env, settings.apiKeyEnv, 'required');
   const { default: AnthropicClient } = await sdk.load();
   const budgetMs = timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const deadlineAt = Date.now() + budgetMs;

@@ -11,11 +11,10 @@ import type {
 import { McpctxError } from '../errors/index.js';
 import { lazyImport } from '../lazy/index.js';
 import { isPlainObject } from '../tokens/index.js';
-import { checkConversation } from './_conversation.js';
+import { DEFAULT_OPENAI_KEY_ENV, readApiKey } from './_keys.js';
+import { checkRequest } from './_request-checks.js';
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, isRetryableStatus, recordedSseEvents, recordingFetch, retryDelayMs } from './_http.js';
 import type { ChatMessage, ChatRequest, ChatResponse, ContentBlock, HttpProviderOptions, Provider, RawExchange, StopReason, Usage } from './_types.js';
-
-const DEFAULT_KEY_ENV = 'OPENAI_API_KEY';
 
 /** Loaded at the first call (about 100 ms): a run that never calls it never pays it. */
 const sdk = lazyImport<typeof OpenAiSdkModule>(() => import('openai'));
@@ -76,9 +75,8 @@ interface ResolvedOptions extends HttpProviderOptions {
 }
 
 async function chat(request: ChatRequest, options: ResolvedOptions): Promise<ChatResponse> {
-  checkConversation(request.messages);
+  checkRequest(request, 'optional');
   const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) throw new McpctxError('INVALID_ARGUMENT', `timeoutMs must be a positive number, got ${String(timeoutMs)}`);
   const call = new CallRecord(options.baseUrl, readKey(options), timeoutMs);
   try {
     const { default: OpenAI } = await sdk.load();
@@ -196,13 +194,10 @@ function causeChain(error: unknown): string {
   return messages.length === 0 ? String(error) : messages.join(': ');
 }
 
+/** A key variable named is a key required; without one, OPENAI_API_KEY if set, else none (local servers). */
 function readKey(options: HttpProviderOptions): string | undefined {
   const env = options.env ?? process.env;
-  const name = options.apiKeyEnv ?? DEFAULT_KEY_ENV;
-  const value = env[name];
-  if (value !== undefined && value !== '') return value;
-  if (options.apiKeyEnv === undefined) return undefined;
-  throw new McpctxError('MISSING_KEY', `the API key variable ${name} is unset or empty`, { variable: name });
+  return options.apiKeyEnv === undefined ? readApiKey(env, DEFAULT_OPENAI_KEY_ENV, 'optional') : readApiKey(env, options.apiKeyEnv, 'required');
 }
 
 // ---- request ---------------------------------------------------------------------------------

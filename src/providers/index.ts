@@ -18,4 +18,5 @@ export { anthropicProvider } from './_anthropic.js';
 export { openAiCompatibleProvider } from './_openai.js';
 export { recordTurn, requestKey, scriptedProvider, type ScriptedTurn, type ScriptedTurns } from './_scripted.js';
 export { replayResponse, sentToolResults, type ReplayedTurn, type SentToolResult } from './_replay.js';
-export { DEFAULT_ANTHROPIC_KEY_ENV, chooseProvider, type ProviderChoice } from './_choose.js';
+export { chooseProvider, type ProviderChoice } from './_choose.js';
+export { DEFAULT_ANTHROPIC_KEY_ENV } from './_keys.js';
