@@ -1,16 +1,15 @@
 // The Anthropic Messages API behind `Provider`: a streamed chat turn assembled into one message, and
-// count_tokens. Built on @anthropic-ai/sdk with its own retries off (maxRetries 0): retries here
-// follow one documented policy, are counted, and stop at one hard deadline for the whole call.
+// count_tokens. Built on @anthropic-ai/sdk with its own retries off (maxRetries 0): retries, recording
+// and the one deadline for the whole call are callWithRetries' (_http.ts), the same for every HTTP provider.
 import type * as AnthropicSdkModule from '@anthropic-ai/sdk';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { APIError } from '@anthropic-ai/sdk';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { McpctxError } from '../errors/index.js';
 import { lazyImport } from '../lazy/index.js';
 import { isPlainObject } from '../tokens/index.js';
 import { DEFAULT_ANTHROPIC_KEY_ENV, readApiKey } from './_keys.js';
 import { checkRequest } from './_request-checks.js';
-import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, isRetryableStatus, recordedSseEvents, recordingFetch, retryDelayMs } from './_http.js';
+import { DEFAULT_MAX_RETRIES, apiErrorText, callWithRetries, recordedSseEvents, type AttemptIo, type HttpTarget } from './_http.js';
 import type {
   ChatMessage,
   ChatRequest,
@@ -19,7 +18,6 @@ import type {
   HttpProviderOptions,
   Provider,
   ProviderTool,
-  RawExchange,
   StopReason,
   Usage,
 } from './_types.js';
@@ -35,32 +33,41 @@ function isApiError(error: unknown): error is APIError {
   return loaded !== undefined && error instanceof loaded.APIError;
 }
 
-function isConnectionError(error: unknown): error is Error {
-  const loaded = sdk.loaded();
-  return loaded !== undefined && error instanceof loaded.APIConnectionError;
-}
-
 export function anthropicProvider(options: HttpProviderOptions = {}): Provider {
   const baseUrl = checkBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   if (!Number.isInteger(maxRetries) || maxRetries < 0) {
     throw new McpctxError('INVALID_ARGUMENT', `maxRetries must be a non-negative integer, got ${String(maxRetries)}`);
   }
-  const settings: CallSettings = {
-    baseUrl,
-    maxRetries,
-    apiKeyEnv: options.apiKeyEnv ?? DEFAULT_ANTHROPIC_KEY_ENV,
-    env: options.env ?? process.env,
-    fetch: options.fetch ?? globalThis.fetch,
-  };
+  const target: HttpTarget = { api: 'Anthropic', maxRetries, fetch: options.fetch ?? globalThis.fetch };
+  const apiKeyEnv = options.apiKeyEnv ?? DEFAULT_ANTHROPIC_KEY_ENV;
+  const env = options.env ?? process.env;
+  /** The key is read at each call, so a provider can be built before the key is set. */
+  async function clientFactory(): Promise<{ key: string; client: (io: AttemptIo) => Anthropic }> {
+    const key = readApiKey(env, apiKeyEnv, 'required');
+    const { default: AnthropicClient } = await sdk.load();
+    const client = (io: AttemptIo): Anthropic =>
+      new AnthropicClient({
+        apiKey: key,
+        baseURL: baseUrl,
+        fetch: io.fetch,
+        maxRetries: 0,
+        // Past the deadline, so that the call's one deadline decides (and says DEADLINE).
+        timeout: io.remainingMs() + 1_000,
+        // The SDK's logger could print request details; mcpctx reports through errors instead.
+        logLevel: 'off',
+      });
+    return { key, client };
+  }
   return {
     name: 'anthropic',
     baseUrl,
     async chat(request) {
       checkRequest(request, 'required');
       const body = messagesBody(request);
-      const { value, raw, attempts } = await callWithRetries(settings, request.timeoutMs, async (client, signal) => {
-        const stream = await client.messages.create(body, { signal });
+      const { key, client } = await clientFactory();
+      const { value, raw, attempts } = await callWithRetries(target, key, request.timeoutMs, async (io) => {
+        const stream = await client(io).messages.create(body, { signal: io.signal });
         return assembleStream(stream);
       });
       return { ...value, raw, attempts };
@@ -68,8 +75,9 @@ export function anthropicProvider(options: HttpProviderOptions = {}): Provider {
     async countTokens(request) {
       checkRequest(request, 'optional');
       const body = countTokensBody(request);
-      const { value, raw } = await callWithRetries(settings, request.timeoutMs, async (client, signal) => {
-        const answer: unknown = await client.messages.countTokens(body, { signal });
+      const { key, client } = await clientFactory();
+      const { value, raw } = await callWithRetries(target, key, request.timeoutMs, async (io) => {
+        const answer: unknown = await client(io).messages.countTokens(body, { signal: io.signal });
         if (!isPlainObject(answer) || !isTokenCount(answer.input_tokens)) throw notInShape('count_tokens answered without a numeric input_tokens');
         return answer.input_tokens;
       });
@@ -177,7 +185,8 @@ async function assembleStream(events: AsyncIterable<unknown>): Promise<Assembled
     for await (const event of events) message.add(event);
   } catch (error) {
     if (error instanceof McpctxError) throw error;
-    if (isApiError(error)) throw new McpctxError('PROVIDER_ERROR', `the stream reported an error: ${apiErrorText(error)}`, {}, { cause: error });
+    // The SDK error holds the event's body; its words are kept, the error itself is not (see callWithRetries).
+    if (isApiError(error)) throw new McpctxError('PROVIDER_ERROR', `the stream reported an error: ${apiErrorText(error.error) ?? error.message}`);
     throw new McpctxError('PROVIDER_ERROR', 'truncated stream: the connection broke before message_stop', {}, { cause: error });
   }
   return message.result();
@@ -317,113 +326,4 @@ function isTokenCount(value: unknown): value is number {
 
 function notInShape(what: string): McpctxError {
   return new McpctxError('PROVIDER_ERROR', `the Anthropic API answered outside its documented shape: ${what}`);
-}
-
-// ---------------------------------------------------------------- HTTP: key, recording, retries, deadline
-
-interface CallSettings {
-  baseUrl: string;
-  maxRetries: number;
-  apiKeyEnv: string;
-  env: Readonly<Record<string, string | undefined>>;
-  fetch: typeof fetch;
-}
-
-/** What the recording fetch saw: attempts so far and the last attempt's bytes (never its headers). */
-interface Recorder {
-  attempts: number;
-  last: RawExchange | undefined;
-}
-
-/**
- * Runs `attempt` until it succeeds, retrying on 408/409/429/5xx (529 included) after the server's
- * retry-after-ms / retry-after or an exponential backoff with jitter, at most `maxRetries` times
- * and never past the deadline. Only HTTP statuses are retried: a connection failure or a stream
- * that broke mid-way is reported at once.
- */
-async function callWithRetries<T>(
-  settings: CallSettings,
-  timeoutMs: number | undefined,
-  attempt: (client: Anthropic, signal: AbortSignal) => Promise<T>,
-): Promise<{ value: T; raw: RawExchange; attempts: number }> {
-  const apiKey = readApiKey(settings.env, settings.apiKeyEnv, 'required');
-  const { default: AnthropicClient } = await sdk.load();
-  const budgetMs = timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const deadlineAt = Date.now() + budgetMs;
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), budgetMs);
-  const recorder: Recorder = { attempts: 0, last: undefined };
-  const client = new AnthropicClient({
-    apiKey,
-    baseURL: settings.baseUrl,
-    fetch: recordingFetch(settings.fetch, (exchange) => {
-      recorder.attempts += 1;
-      recorder.last = exchange;
-    }),
-    maxRetries: 0,
-    timeout: budgetMs,
-    // The SDK's logger could print request details; mcpctx reports through errors instead.
-    logLevel: 'off',
-  });
-  try {
-    for (let retry = 0; ; retry += 1) {
-      try {
-        const value = await attempt(client, deadline.signal);
-        return { value, raw: lastExchange(recorder), attempts: recorder.attempts };
-      } catch (error) {
-        if (deadline.signal.aborted || Date.now() >= deadlineAt) throw deadlineError(budgetMs, recorder, error);
-        const status = isApiError(error) ? error.status : undefined;
-        if (status === undefined || !isRetryableStatus(status) || retry >= settings.maxRetries) throw providerError(error, recorder);
-        const waitMs = retryDelayMs(isApiError(error) ? error.headers : undefined, retry);
-        if (Date.now() + waitMs >= deadlineAt) {
-          throw providerError(error, recorder, `; not retried: waiting ${Math.round(waitMs)} ms would pass the ${budgetMs} ms deadline`);
-        }
-        try {
-          await sleep(waitMs, undefined, { signal: deadline.signal });
-        } catch (slept) {
-          throw deadlineError(budgetMs, recorder, slept);
-        }
-      }
-    }
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function lastExchange(recorder: Recorder): RawExchange {
-  // Never undefined after an attempt; the fallback keeps the type honest.
-  return recorder.last !== undefined ? { ...recorder.last } : { url: '', request: '', response: '', status: 0 };
-}
-
-function providerError(error: unknown, recorder: Recorder, suffix = ''): McpctxError {
-  if (error instanceof McpctxError) {
-    if (error.code !== 'PROVIDER_ERROR') return error;
-    return new McpctxError('PROVIDER_ERROR', error.message + suffix, { ...error.data, attempts: recorder.attempts, raw: lastExchange(recorder) }, { cause: error.cause });
-  }
-  const raw = lastExchange(recorder);
-  const message =
-    isApiError(error) && error.status !== undefined
-      ? `Anthropic answered HTTP ${error.status}: ${apiErrorText(error)}`
-      : isConnectionError(error)
-        ? `could not reach ${raw.url || 'the Anthropic API'}: ${describeCause(error)}`
-        : `the Anthropic call failed: ${error instanceof Error ? error.message : String(error)}`;
-  const status = isApiError(error) && error.status !== undefined ? error.status : null;
-  return new McpctxError('PROVIDER_ERROR', message + suffix, { status, attempts: recorder.attempts, raw }, { cause: error });
-}
-
-function deadlineError(budgetMs: number, recorder: Recorder, cause: unknown): McpctxError {
-  return new McpctxError('DEADLINE', `the Anthropic call passed its ${budgetMs} ms deadline`, { timeoutMs: budgetMs, attempts: recorder.attempts }, { cause });
-}
-
-/** The API's own `error.type: error.message` when the body carries one, else the SDK's message. */
-function apiErrorText(error: APIError): string {
-  const body = error.error;
-  const inner = isPlainObject(body) && isPlainObject(body.error) ? body.error : undefined;
-  if (inner !== undefined && typeof inner.message === 'string') return typeof inner.type === 'string' ? `${inner.type}: ${inner.message}` : inner.message;
-  return error.message;
-}
-
-function describeCause(error: Error): string {
-  const cause = error.cause;
-  return cause instanceof Error ? cause.message : error.message;
 }

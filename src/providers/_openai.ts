@@ -13,8 +13,8 @@ import { lazyImport } from '../lazy/index.js';
 import { isPlainObject } from '../tokens/index.js';
 import { DEFAULT_OPENAI_KEY_ENV, readApiKey } from './_keys.js';
 import { checkRequest } from './_request-checks.js';
-import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, isRetryableStatus, recordedSseEvents, recordingFetch, retryDelayMs } from './_http.js';
-import type { ChatMessage, ChatRequest, ChatResponse, ContentBlock, HttpProviderOptions, Provider, RawExchange, StopReason, Usage } from './_types.js';
+import { DEFAULT_MAX_RETRIES, callWithRetries, causeChain, recordedSseEvents, type AttemptIo, type HttpTarget } from './_http.js';
+import type { ChatMessage, ChatRequest, ChatResponse, ContentBlock, HttpProviderOptions, Provider, StopReason, Usage } from './_types.js';
 
 /** Loaded at the first call (about 100 ms): a run that never calls it never pays it. */
 const sdk = lazyImport<typeof OpenAiSdkModule>(() => import('openai'));
@@ -25,16 +25,10 @@ function isApiError(error: unknown): error is APIError {
   return loaded !== undefined && error instanceof loaded.APIError;
 }
 
-function isUserAbort(error: unknown): boolean {
-  const loaded = sdk.loaded();
-  return loaded !== undefined && error instanceof loaded.APIUserAbortError;
-}
-
 /**
  * Chat completions of an OpenAI-compatible server (OpenAI, Ollama at `http://localhost:11434/v1`,
- * vLLM, llama.cpp server), streamed, on the `openai` SDK with its own retries off: retries on
- * 408/409/429/5xx are made here so that each attempt is counted, `retry-after-ms` / `retry-after`
- * are honoured, and the waits stop at the hard deadline (`timeoutMs`, all attempts included).
+ * vLLM, llama.cpp server), streamed, on the `openai` SDK with its own retries off: retries and the
+ * deadline are callWithRetries' (_http.ts), the same for every HTTP provider.
  *
  * Documented behaviour:
  * - The key is read from `options.env ?? process.env` under `apiKeyEnv` (MISSING_KEY when that
@@ -52,7 +46,7 @@ function isUserAbort(error: unknown): boolean {
  *   (MCP error results carry their own text).
  * - Usage the server does not report (no usage chunk, no cached_tokens) is 0; cache writes are
  *   never reported by this API, so always 0.
- * - A request that gets no HTTP answer (refused, reset) is PROVIDER_ERROR at once, not retried.
+ * - A request that gets no HTTP answer (refused, reset) is retried like a 5xx (see callWithRetries).
  * - No `countTokens`: the API has no token-counting endpoint.
  * - The SDK still adds headers from OPENAI_CUSTOM_HEADERS when that variable is set in process.env.
  */
@@ -62,29 +56,25 @@ export function openAiCompatibleProvider(options: HttpProviderOptions & { baseUr
   if (!Number.isInteger(maxRetries) || maxRetries < 0) {
     throw new McpctxError('INVALID_ARGUMENT', `maxRetries must be a whole number >= 0, got ${String(maxRetries)}`);
   }
+  const target: HttpTarget = { api: baseUrl, maxRetries, fetch: options.fetch ?? globalThis.fetch };
   return {
     name: 'openai-compatible',
     baseUrl,
-    chat: (request) => chat(request, { ...options, baseUrl, maxRetries }),
+    chat: (request) => chat(request, target, options),
   };
 }
 
-interface ResolvedOptions extends HttpProviderOptions {
-  baseUrl: string;
-  maxRetries: number;
-}
-
-async function chat(request: ChatRequest, options: ResolvedOptions): Promise<ChatResponse> {
+async function chat(request: ChatRequest, target: HttpTarget, options: HttpProviderOptions): Promise<ChatResponse> {
   checkRequest(request, 'optional');
-  const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const call = new CallRecord(options.baseUrl, readKey(options), timeoutMs);
-  try {
-    const { default: OpenAI } = await sdk.load();
+  const key = readKey(options);
+  const body = requestBody(request);
+  const { default: OpenAI } = await sdk.load();
+  const { value, raw, attempts } = await callWithRetries(target, key, request.timeoutMs, async (io) => {
     const client = new OpenAI({
-      baseURL: options.baseUrl,
+      baseURL: target.api,
       // The SDK insists on a key; without one the Authorization header is removed instead.
-      apiKey: call.key ?? 'no-key',
-      defaultHeaders: call.key === undefined ? { Authorization: null } : {},
+      apiKey: key ?? 'no-key',
+      defaultHeaders: key === undefined ? { Authorization: null } : {},
       // Explicit, so that nothing is read from process.env behind the caller's back.
       organization: null,
       project: null,
@@ -92,106 +82,13 @@ async function chat(request: ChatRequest, options: ResolvedOptions): Promise<Cha
       webhookSecret: null,
       logLevel: 'off',
       maxRetries: 0,
-      fetch: recordingFetch(options.fetch ?? globalThis.fetch, (exchange) => (call.last = exchange)),
+      fetch: io.fetch,
     });
-    const body = requestBody(request);
-    for (;;) {
-      call.attempts += 1;
-      let stream: AsyncIterable<ChatCompletionChunk>;
-      try {
-        stream = await client.chat.completions.create(body, { signal: call.signal, timeout: call.remainingMs() + 1_000 });
-      } catch (error) {
-        await waitToRetry(error, call, options.maxRetries);
-        continue;
-      }
-      const turn = await readStream(stream, call);
-      return { ...turn, model: turn.model ?? request.model, raw: call.raw(), attempts: call.attempts };
-    }
-  } finally {
-    call.finish();
-  }
-}
-
-/** One chat call: its deadline, attempts, the last exchange, and the errors it ends with (key scrubbed). */
-class CallRecord {
-  attempts = 0;
-  last: RawExchange | undefined;
-  private readonly deadline = new AbortController();
-  private readonly deadlineAt: number;
-  private readonly timer: ReturnType<typeof setTimeout>;
-
-  constructor(
-    private readonly baseUrl: string,
-    readonly key: string | undefined,
-    private readonly timeoutMs: number,
-  ) {
-    this.deadlineAt = Date.now() + timeoutMs;
-    this.timer = setTimeout(() => this.deadline.abort(), timeoutMs);
-  }
-
-  get signal(): AbortSignal {
-    return this.deadline.signal;
-  }
-
-  remainingMs(): number {
-    return Math.max(0, this.deadlineAt - Date.now());
-  }
-
-  finish(): void {
-    clearTimeout(this.timer);
-  }
-
-  /** The key text never leaves: a server may echo it in an error body. */
-  scrub(text: string): string {
-    return this.key === undefined ? text : text.replaceAll(this.key, '[redacted]');
-  }
-
-  /** The last attempt, as recorded (status 0: no answer came). */
-  raw(): RawExchange {
-    const last = this.last ?? { url: `${this.baseUrl}/chat/completions`, request: '', response: '', status: 0 };
-    return { url: last.url, request: this.scrub(last.request), response: this.scrub(last.response), status: last.status };
-  }
-
-  deadlineError(): McpctxError {
-    return new McpctxError('DEADLINE', `the chat call passed its deadline of ${this.timeoutMs} ms (${this.attempts} attempt(s))`, {
-      timeoutMs: this.timeoutMs,
-      attempts: this.attempts,
-      raw: this.raw(),
-    });
-  }
-
-  providerError(message: string, status: number | undefined = this.last?.status, cause?: unknown): McpctxError {
-    return new McpctxError(
-      'PROVIDER_ERROR',
-      `${this.baseUrl}/chat/completions: ${this.scrub(message)}`,
-      { status, attempts: this.attempts, raw: this.raw() },
-      cause === undefined ? undefined : { cause },
-    );
-  }
-}
-
-/** Returns after the wait when the failed attempt may be retried; throws the call's error otherwise. */
-async function waitToRetry(error: unknown, call: CallRecord, maxRetries: number): Promise<void> {
-  if (call.signal.aborted || isUserAbort(error)) throw call.deadlineError();
-  if (!isApiError(error) || error.status === undefined) {
-    // No HTTP answer (refused, reset): not one of the retried statuses.
-    throw call.providerError(`request failed: ${causeChain(error)}`, undefined, error);
-  }
-  const status = error.status;
-  // The SDK's message quotes the body; it is scrubbed, and the SDK error is not kept as the cause.
-  const failure = `HTTP ${error.message}`;
-  if (!isRetryableStatus(status)) throw call.providerError(failure, status);
-  if (call.attempts > maxRetries) throw call.providerError(`${failure} (after ${call.attempts} attempts)`, status);
-  const wait = retryDelayMs(error.headers, call.attempts - 1);
-  if (wait >= call.remainingMs()) throw call.providerError(`${failure} (the next retry, in ${Math.round(wait)} ms, would pass the deadline)`, status);
-  await sleep(wait, call.signal);
-  if (call.signal.aborted) throw call.deadlineError();
-}
-
-function causeChain(error: unknown): string {
-  const messages: string[] = [];
-  for (let link: unknown = error; link instanceof Error && messages.length < 4; link = link.cause) messages.push(link.message);
-  return messages.length === 0 ? String(error) : messages.join(': ');
+    // Past the deadline, so that the call's one deadline decides (and says DEADLINE).
+    const stream = await client.chat.completions.create(body, { signal: io.signal, timeout: io.remainingMs() + 1_000 });
+    return readStream(stream, io, `${target.api}/chat/completions`);
+  });
+  return { ...value, model: value.model ?? request.model, raw, attempts };
 }
 
 /** A key variable named is a key required; without one, OPENAI_API_KEY if set, else none (local servers). */
@@ -247,20 +144,6 @@ function toMessages(message: ChatMessage): ChatCompletionMessageParam[] {
   return results;
 }
 
-// ---- HTTP: waiting between attempts ----------------------------------------------------------
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
 // ---- response: assembling the stream ---------------------------------------------------------
 
 interface AssembledTurn {
@@ -275,20 +158,22 @@ interface AssembledTurn {
  * Reads the chunks into one turn. The SDK ends the iteration quietly when the request is aborted
  * and does not say whether `[DONE]` came, so both are checked afterwards (on the recorded text).
  */
-async function readStream(stream: AsyncIterable<ChatCompletionChunk>, call: CallRecord): Promise<AssembledTurn> {
+async function readStream(stream: AsyncIterable<ChatCompletionChunk>, io: AttemptIo, endpoint: string): Promise<AssembledTurn> {
   const turn = new TurnAssembly();
-  const notInShape = (message: string): McpctxError => call.providerError(message);
+  const providerError = (message: string, cause?: unknown): McpctxError =>
+    new McpctxError('PROVIDER_ERROR', `${endpoint}: ${message}`, {}, cause === undefined ? undefined : { cause });
   try {
-    for await (const chunk of stream) turn.add(chunk, notInShape);
+    for await (const chunk of stream) turn.add(chunk, providerError);
   } catch (error) {
-    if (call.signal.aborted) throw call.deadlineError();
     if (error instanceof McpctxError) throw error;
-    if (isApiError(error)) throw call.providerError(`the stream reported an error: ${error.message}`);
-    if (error instanceof SyntaxError) throw call.providerError(`an event of the stream is not JSON: ${error.message}`);
-    throw call.providerError(`truncated stream (not retried: the model may have acted): ${causeChain(error)}`);
+    // The SDK error quotes the event's body; its words are kept, the error itself is not.
+    if (isApiError(error)) throw providerError(`the stream reported an error: ${error.message}`);
+    if (error instanceof SyntaxError) throw providerError(`an event of the stream is not JSON: ${error.message}`);
+    throw providerError(`truncated stream (not retried: the model may have acted): ${causeChain(error)}`, error);
   }
-  if (call.signal.aborted) throw call.deadlineError();
-  checkStreamEnded(call.last?.response ?? '', (message) => call.providerError(message));
+  // The SDK ends the iteration quietly when the deadline aborts it; callWithRetries reports DEADLINE.
+  if (io.signal.aborted) throw providerError('the stream ended at the deadline');
+  checkStreamEnded(io.receivedText(), providerError);
   return turn.result();
 }
 
