@@ -10,10 +10,11 @@ import { isPlainObject } from '../tokens/index.js';
 import { DEFAULT_ANTHROPIC_KEY_ENV, readApiKey } from './_keys.js';
 import { checkRequest } from './_request-checks.js';
 import { DEFAULT_MAX_RETRIES, apiErrorText, callWithRetries, recordedSseEvents, type AttemptIo, type HttpTarget } from './_http.js';
+import { tokenCount } from './_usage.js';
 import type {
+  AssembledTurn,
   ChatMessage,
   ChatRequest,
-  ChatResponse,
   ContentBlock,
   HttpProviderOptions,
   Provider,
@@ -78,8 +79,8 @@ export function anthropicProvider(options: HttpProviderOptions = {}): Provider {
       const { key, client } = await clientFactory();
       const { value, raw } = await callWithRetries(target, key, request.timeoutMs, async (io) => {
         const answer: unknown = await client(io).messages.countTokens(body, { signal: io.signal });
-        if (!isPlainObject(answer) || !isTokenCount(answer.input_tokens)) throw notInShape('count_tokens answered without a numeric input_tokens');
-        return answer.input_tokens;
+        if (!isPlainObject(answer)) throw notInShape('count_tokens answered with something other than an object');
+        return tokenCount(answer.input_tokens, 'count_tokens input_tokens', 'required', notInShape);
       });
       return { inputTokens: value, raw };
     },
@@ -164,8 +165,6 @@ type PendingBlock =
   /** Blocks mcpctx does not carry (thinking, server tools): read past, left out. */
   | { type: 'skipped' };
 
-export type AssembledTurn = Omit<ChatResponse, 'raw' | 'attempts'>;
-
 const STOP_REASONS: Readonly<Record<string, StopReason>> = {
   end_turn: 'end_turn',
   tool_use: 'tool_use',
@@ -210,7 +209,8 @@ export function replayAnthropicStream(text: string): AssembledTurn {
 /** One message being assembled from stream events, in order. */
 class MessageAssembly {
   private model: string | undefined;
-  private usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  /** Set by message_start, which must carry it; message_delta updates it. */
+  private usage: Usage | undefined;
   private rawStopReason: string | null = null;
   private stopped = false;
   private readonly blocks: PendingBlock[] = [];
@@ -224,7 +224,7 @@ class MessageAssembly {
           throw notInShape('message_start without a message, its model and its usage');
         }
         this.model = message.model;
-        this.usage = readUsage(message.usage, this.usage);
+        this.usage = readUsage(message.usage);
         break;
       }
       case 'content_block_start':
@@ -240,7 +240,7 @@ class MessageAssembly {
       case 'message_delta': {
         const delta = event.delta;
         if (isPlainObject(delta) && typeof delta.stop_reason === 'string') this.rawStopReason = delta.stop_reason;
-        if (isPlainObject(event.usage)) this.usage = readUsage(event.usage, this.usage);
+        if (isPlainObject(event.usage) && this.usage !== undefined) this.usage = readUsage(event.usage, this.usage);
         break;
       }
       case 'message_stop':
@@ -252,7 +252,7 @@ class MessageAssembly {
 
   result(): AssembledTurn {
     if (!this.stopped) throw new McpctxError('PROVIDER_ERROR', 'truncated stream: it ended before message_stop');
-    if (this.model === undefined) throw notInShape('a stream without message_start');
+    if (this.model === undefined || this.usage === undefined) throw notInShape('a stream without message_start');
     const rawStopReason = this.rawStopReason;
     return {
       content: this.blocks.flatMap(finishBlock),
@@ -306,22 +306,20 @@ function finishBlock(block: PendingBlock): ContentBlock[] {
   }
 }
 
-/** Usage fields absent from an event keep their earlier value; message_delta's counts are cumulative. */
-function readUsage(value: Record<string, unknown>, previous: Usage): Usage {
-  const count = (key: string, fallback: number): number => {
-    const found = value[key];
-    return isTokenCount(found) ? found : fallback;
-  };
+/**
+ * message_start's usage must report input and output tokens (cache counts are 0 when left out);
+ * message_delta's counts are cumulative, and a count it leaves out (or sends as null) keeps its
+ * value from before. The rule for a count is _usage.ts's, the same for every provider.
+ */
+function readUsage(value: Record<string, unknown>, previous?: Usage): Usage {
+  const count = (field: string, earlier: number | undefined, need: 'required' | 'optional'): number =>
+    earlier !== undefined && (value[field] === undefined || value[field] === null) ? earlier : tokenCount(value[field], `usage.${field}`, need, notInShape);
   return {
-    inputTokens: count('input_tokens', previous.inputTokens),
-    outputTokens: count('output_tokens', previous.outputTokens),
-    cacheReadTokens: count('cache_read_input_tokens', previous.cacheReadTokens),
-    cacheWriteTokens: count('cache_creation_input_tokens', previous.cacheWriteTokens),
+    inputTokens: count('input_tokens', previous?.inputTokens, 'required'),
+    outputTokens: count('output_tokens', previous?.outputTokens, 'required'),
+    cacheReadTokens: count('cache_read_input_tokens', previous?.cacheReadTokens, 'optional'),
+    cacheWriteTokens: count('cache_creation_input_tokens', previous?.cacheWriteTokens, 'optional'),
   };
-}
-
-function isTokenCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 
 function notInShape(what: string): McpctxError {

@@ -14,7 +14,8 @@ import { isPlainObject } from '../tokens/index.js';
 import { DEFAULT_OPENAI_KEY_ENV, readApiKey } from './_keys.js';
 import { checkRequest } from './_request-checks.js';
 import { DEFAULT_MAX_RETRIES, callWithRetries, causeChain, recordedSseEvents, type AttemptIo, type HttpTarget } from './_http.js';
-import type { ChatMessage, ChatRequest, ChatResponse, ContentBlock, HttpProviderOptions, Provider, StopReason, Usage } from './_types.js';
+import { tokenCount, type ShapeError } from './_usage.js';
+import type { AssembledTurn, ChatMessage, ChatRequest, ChatResponse, ContentBlock, HttpProviderOptions, Provider, StopReason, Usage } from './_types.js';
 
 /** Loaded at the first call (about 100 ms): a run that never calls it never pays it. */
 const sdk = lazyImport<typeof OpenAiSdkModule>(() => import('openai'));
@@ -44,8 +45,9 @@ function isApiError(error: unknown): error is APIError {
  *   send it) are `{}`. A call without an id (some local servers) gets `call_<index>`.
  * - Chat completions have no error flag on a tool message: a `tool_result`'s `isError` is not sent
  *   (MCP error results carry their own text).
- * - Usage the server does not report (no usage chunk, no cached_tokens) is 0; cache writes are
- *   never reported by this API, so always 0.
+ * - Usage must be reported (`stream_options.include_usage` is sent): a stream without a usage
+ *   chunk, or without prompt_tokens and completion_tokens in it, is PROVIDER_ERROR, never 0 tokens
+ *   (see _usage.ts). cached_tokens left out is 0; cache writes are never reported by this API, so 0.
  * - A request that gets no HTTP answer (refused, reset) is retried like a 5xx (see callWithRetries).
  * - No `countTokens`: the API has no token-counting endpoint.
  * - The SDK still adds headers from OPENAI_CUSTOM_HEADERS when that variable is set in process.env.
@@ -86,9 +88,9 @@ async function chat(request: ChatRequest, target: HttpTarget, options: HttpProvi
     });
     // Past the deadline, so that the call's one deadline decides (and says DEADLINE).
     const stream = await client.chat.completions.create(body, { signal: io.signal, timeout: io.remainingMs() + 1_000 });
-    return readStream(stream, io, `${target.api}/chat/completions`);
+    return readStream(stream, io, `${target.api}/chat/completions`, request.model);
   });
-  return { ...value, model: value.model ?? request.model, raw, attempts };
+  return { ...value, raw, attempts };
 }
 
 /** A key variable named is a key required; without one, OPENAI_API_KEY if set, else none (local servers). */
@@ -146,24 +148,16 @@ function toMessages(message: ChatMessage): ChatCompletionMessageParam[] {
 
 // ---- response: assembling the stream ---------------------------------------------------------
 
-interface AssembledTurn {
-  content: ContentBlock[];
-  stopReason: StopReason;
-  rawStopReason: string | null;
-  usage: Usage;
-  model: string | undefined;
-}
-
 /**
  * Reads the chunks into one turn. The SDK ends the iteration quietly when the request is aborted
  * and does not say whether `[DONE]` came, so both are checked afterwards (on the recorded text).
  */
-async function readStream(stream: AsyncIterable<ChatCompletionChunk>, io: AttemptIo, endpoint: string): Promise<AssembledTurn> {
-  const turn = new TurnAssembly();
+async function readStream(stream: AsyncIterable<ChatCompletionChunk>, io: AttemptIo, endpoint: string, requestModel: string): Promise<AssembledTurn> {
   const providerError = (message: string, cause?: unknown): McpctxError =>
     new McpctxError('PROVIDER_ERROR', `${endpoint}: ${message}`, {}, cause === undefined ? undefined : { cause });
+  const turn = new TurnAssembly(providerError, requestModel);
   try {
-    for await (const chunk of stream) turn.add(chunk, providerError);
+    for await (const chunk of stream) turn.add(chunk);
   } catch (error) {
     if (error instanceof McpctxError) throw error;
     // The SDK error quotes the event's body; its words are kept, the error itself is not.
@@ -189,9 +183,9 @@ function checkStreamEnded(text: string, providerError: (message: string) => Mcpc
  * an event carrying `error` is the server's error) and the text must reach `[DONE]`, as live.
  * `requestModel` stands in when no chunk named the model, as it does live.
  */
-export function replayOpenAiStream(text: string, requestModel: string): AssembledTurn & { model: string } {
+export function replayOpenAiStream(text: string, requestModel: string): AssembledTurn {
   const providerError = (message: string): McpctxError => new McpctxError('PROVIDER_ERROR', `the recorded chat completions stream: ${message}`);
-  const turn = new TurnAssembly();
+  const turn = new TurnAssembly(providerError, requestModel);
   for (const event of recordedSseEvents(text)) {
     if (event.data.startsWith('[DONE]')) break;
     let chunk: unknown;
@@ -201,11 +195,10 @@ export function replayOpenAiStream(text: string, requestModel: string): Assemble
       throw providerError(`an event of the stream is not JSON: ${event.data.slice(0, 200)}`);
     }
     if (isPlainObject(chunk) && Boolean(chunk.error)) throw providerError(`the stream reported an error: ${JSON.stringify(chunk.error).slice(0, 200)}`);
-    turn.add(chunk, providerError);
+    turn.add(chunk);
   }
   checkStreamEnded(text, providerError);
-  const result = turn.result();
-  return { ...result, model: result.model ?? requestModel };
+  return turn.result();
 }
 
 interface PendingCall {
@@ -214,18 +207,26 @@ interface PendingCall {
   arguments: string;
 }
 
+/** One turn being assembled from chunks, in order; `requestModel` stands in when no chunk names the model. */
 class TurnAssembly {
   private text = '';
   private refusal = '';
   private readonly calls = new Map<number, PendingCall>();
   private finishReason: string | null = null;
-  private usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  /** From the usage chunk, which must come (see _usage.ts). */
+  private usage: Usage | undefined;
   private model: string | undefined;
 
-  add(chunk: unknown, providerError: (message: string) => McpctxError): void {
-    if (!isPlainObject(chunk) || !Array.isArray(chunk.choices)) throw providerError(`an event is not a chat.completion.chunk: ${JSON.stringify(chunk).slice(0, 200)}`);
+  constructor(
+    private readonly notInShape: ShapeError,
+    private readonly requestModel: string,
+  ) {}
+
+  add(chunk: unknown): void {
+    if (!isPlainObject(chunk) || !Array.isArray(chunk.choices)) throw this.notInShape(`an event is not a chat.completion.chunk: ${JSON.stringify(chunk).slice(0, 200)}`);
     if (typeof chunk.model === 'string' && chunk.model !== '' && this.model === undefined) this.model = chunk.model;
-    if (isPlainObject(chunk.usage)) this.usage = readUsage(chunk.usage, providerError);
+    // OpenAI sends `usage: null` on every chunk but the last.
+    if (isPlainObject(chunk.usage)) this.usage = readUsage(chunk.usage, this.notInShape);
     for (const choice of chunk.choices as unknown[]) {
       if (!isPlainObject(choice) || (choice.index !== undefined && choice.index !== 0)) continue;
       if (typeof choice.finish_reason === 'string') this.finishReason = choice.finish_reason;
@@ -233,13 +234,13 @@ class TurnAssembly {
       if (!isPlainObject(delta)) continue;
       if (typeof delta.content === 'string') this.text += delta.content;
       if (typeof delta.refusal === 'string') this.refusal += delta.refusal;
-      if (Array.isArray(delta.tool_calls)) for (const call of delta.tool_calls as unknown[]) this.addCallPiece(call, providerError);
+      if (Array.isArray(delta.tool_calls)) for (const call of delta.tool_calls as unknown[]) this.addCallPiece(call);
     }
   }
 
   /** Arguments arrive in pieces, keyed by `index`; the first piece of a call carries its id and name. */
-  private addCallPiece(piece: unknown, providerError: (message: string) => McpctxError): void {
-    if (!isPlainObject(piece)) throw providerError('a tool_calls delta is not an object');
+  private addCallPiece(piece: unknown): void {
+    if (!isPlainObject(piece)) throw this.notInShape('a tool_calls delta is not an object');
     const fn = isPlainObject(piece.function) ? piece.function : {};
     const index = typeof piece.index === 'number' ? piece.index : typeof piece.id === 'string' || this.calls.size === 0 ? this.calls.size : this.calls.size - 1;
     const call = this.calls.get(index) ?? { id: undefined, name: '', arguments: '' };
@@ -250,6 +251,7 @@ class TurnAssembly {
   }
 
   result(): AssembledTurn {
+    if (this.usage === undefined) throw this.notInShape('the stream reported no usage (no chunk with usage before [DONE]), so its tokens cannot be counted');
     const content: ContentBlock[] = [];
     if (this.text !== '') content.push({ type: 'text', text: this.text });
     if (this.refusal !== '') content.push({ type: 'text', text: this.refusal });
@@ -257,7 +259,7 @@ class TurnAssembly {
       content.push({ type: 'tool_use', id: call.id ?? `call_${index}`, name: call.name, input: parseArguments(call.arguments) });
     }
     const stopReason = this.refusal !== '' ? 'refusal' : stopReasonOf(this.finishReason);
-    return { content, stopReason, rawStopReason: this.finishReason, usage: this.usage, model: this.model };
+    return { content, stopReason, rawStopReason: this.finishReason, usage: this.usage, model: this.model ?? this.requestModel };
   }
 }
 
@@ -276,20 +278,16 @@ function stopReasonOf(finishReason: string | null): StopReason {
   }
 }
 
-function readUsage(usage: Record<string, unknown>, providerError: (message: string) => McpctxError): Usage {
-  const count = (value: unknown, what: string): number => {
-    if (value === undefined || value === null) return 0;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw providerError(`usage.${what} is not a token count: ${JSON.stringify(value)}`);
-    return value;
-  };
+/** prompt_tokens and completion_tokens must be there; cached_tokens may be left out (servers without a cache). */
+function readUsage(usage: Record<string, unknown>, notInShape: ShapeError): Usage {
   const details = isPlainObject(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
-  const prompt = count(usage.prompt_tokens, 'prompt_tokens');
-  const cached = count(details.cached_tokens, 'prompt_tokens_details.cached_tokens');
+  const prompt = tokenCount(usage.prompt_tokens, 'usage.prompt_tokens', 'required', notInShape);
+  const cached = tokenCount(details.cached_tokens, 'usage.prompt_tokens_details.cached_tokens', 'optional', notInShape);
   // prompt_tokens includes the cached ones; Usage counts them apart (see Usage).
-  if (cached > prompt) throw providerError(`usage.prompt_tokens_details.cached_tokens (${cached}) is more than prompt_tokens (${prompt})`);
+  if (cached > prompt) throw notInShape(`usage.prompt_tokens_details.cached_tokens (${cached}) is more than prompt_tokens (${prompt})`);
   return {
     inputTokens: prompt - cached,
-    outputTokens: count(usage.completion_tokens, 'completion_tokens'),
+    outputTokens: tokenCount(usage.completion_tokens, 'usage.completion_tokens', 'required', notInShape),
     cacheReadTokens: cached,
     cacheWriteTokens: 0,
   };
