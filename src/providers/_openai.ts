@@ -62,18 +62,18 @@ export function openAiCompatibleProvider(options: HttpProviderOptions & { baseUr
   return {
     name: 'openai-compatible',
     baseUrl,
-    chat: (request) => chat(request, target, options),
+    chat: (request) => chat(request, baseUrl, target, options),
   };
 }
 
-async function chat(request: ChatRequest, target: HttpTarget, options: HttpProviderOptions): Promise<ChatResponse> {
+async function chat(request: ChatRequest, baseUrl: string, target: HttpTarget, options: HttpProviderOptions): Promise<ChatResponse> {
   checkRequest(request, 'optional');
   const key = readKey(options);
   const body = requestBody(request);
   const { default: OpenAI } = await sdk.load();
   const { value, raw, attempts } = await callWithRetries(target, key, request.timeoutMs, async (io) => {
     const client = new OpenAI({
-      baseURL: target.api,
+      baseURL: baseUrl,
       // The SDK insists on a key; without one the Authorization header is removed instead.
       apiKey: key ?? 'no-key',
       defaultHeaders: key === undefined ? { Authorization: null } : {},
@@ -88,7 +88,7 @@ async function chat(request: ChatRequest, target: HttpTarget, options: HttpProvi
     });
     // Past the deadline, so that the call's one deadline decides (and says DEADLINE).
     const stream = await client.chat.completions.create(body, { signal: io.signal, timeout: io.remainingMs() + 1_000 });
-    return readStream(stream, io, `${target.api}/chat/completions`, request.model);
+    return readStream(stream, io, `${baseUrl}/chat/completions`, request.model);
   });
   return { ...value, raw, attempts };
 }
