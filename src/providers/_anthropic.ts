@@ -1,24 +1,24 @@
 // The Anthropic Messages API behind `Provider`: a streamed chat turn assembled into one message, and
-// count_tokens. Built on @anthropic-ai/sdk with its own retries off (maxRetries 0): retries here
-// follow one documented policy, are counted, and stop at one hard deadline for the whole call.
+// count_tokens. Built on @anthropic-ai/sdk with its own retries off (maxRetries 0): retries, recording
+// and the one deadline for the whole call are callWithRetries' (_http.ts), the same for every HTTP provider.
 import type * as AnthropicSdkModule from '@anthropic-ai/sdk';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { APIError } from '@anthropic-ai/sdk';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { McpctxError } from '../errors/index.js';
 import { lazyImport } from '../lazy/index.js';
 import { isPlainObject } from '../tokens/index.js';
-import { checkConversation } from './_conversation.js';
-import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, isRetryableStatus, recordedSseEvents, recordingFetch, retryDelayMs } from './_http.js';
+import { DEFAULT_ANTHROPIC_KEY_ENV, readApiKey } from './_keys.js';
+import { checkRequest } from './_request-checks.js';
+import { DEFAULT_MAX_RETRIES, apiErrorText, callWithRetries, recordedSseEvents, type AttemptIo, type HttpTarget } from './_http.js';
+import { tokenCount } from './_usage.js';
 import type {
+  AssembledTurn,
   ChatMessage,
   ChatRequest,
-  ChatResponse,
   ContentBlock,
   HttpProviderOptions,
   Provider,
   ProviderTool,
-  RawExchange,
   StopReason,
   Usage,
 } from './_types.js';
@@ -34,46 +34,53 @@ function isApiError(error: unknown): error is APIError {
   return loaded !== undefined && error instanceof loaded.APIError;
 }
 
-function isConnectionError(error: unknown): error is Error {
-  const loaded = sdk.loaded();
-  return loaded !== undefined && error instanceof loaded.APIConnectionError;
-}
-const DEFAULT_KEY_ENV = 'ANTHROPIC_API_KEY';
-
 export function anthropicProvider(options: HttpProviderOptions = {}): Provider {
   const baseUrl = checkBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   if (!Number.isInteger(maxRetries) || maxRetries < 0) {
     throw new McpctxError('INVALID_ARGUMENT', `maxRetries must be a non-negative integer, got ${String(maxRetries)}`);
   }
-  const settings: CallSettings = {
-    baseUrl,
-    maxRetries,
-    apiKeyEnv: options.apiKeyEnv ?? DEFAULT_KEY_ENV,
-    env: options.env ?? process.env,
-    fetch: options.fetch ?? globalThis.fetch,
-  };
+  const target: HttpTarget = { api: 'Anthropic', maxRetries, fetch: options.fetch ?? globalThis.fetch };
+  const apiKeyEnv = options.apiKeyEnv ?? DEFAULT_ANTHROPIC_KEY_ENV;
+  const env = options.env ?? process.env;
+  /** The key is read at each call, so a provider can be built before the key is set. */
+  async function clientFactory(): Promise<{ key: string; client: (io: AttemptIo) => Anthropic }> {
+    const key = readApiKey(env, apiKeyEnv, 'required');
+    const { default: AnthropicClient } = await sdk.load();
+    const client = (io: AttemptIo): Anthropic =>
+      new AnthropicClient({
+        apiKey: key,
+        baseURL: baseUrl,
+        fetch: io.fetch,
+        maxRetries: 0,
+        // Past the deadline, so that the call's one deadline decides (and says DEADLINE).
+        timeout: io.remainingMs() + 1_000,
+        // The SDK's logger could print request details; mcpctx reports through errors instead.
+        logLevel: 'off',
+      });
+    return { key, client };
+  }
   return {
     name: 'anthropic',
     baseUrl,
     async chat(request) {
-      checkConversation(request.messages);
-      checkRequest(request);
+      checkRequest(request, 'required');
       const body = messagesBody(request);
-      const { value, raw, attempts } = await callWithRetries(settings, request.timeoutMs, async (client, signal) => {
-        const stream = await client.messages.create(body, { signal });
+      const { key, client } = await clientFactory();
+      const { value, raw, attempts } = await callWithRetries(target, key, request.timeoutMs, async (io) => {
+        const stream = await client(io).messages.create(body, { signal: io.signal });
         return assembleStream(stream);
       });
       return { ...value, raw, attempts };
     },
     async countTokens(request) {
-      checkConversation(request.messages);
-      checkRequest(request);
+      checkRequest(request, 'optional');
       const body = countTokensBody(request);
-      const { value, raw } = await callWithRetries(settings, request.timeoutMs, async (client, signal) => {
-        const answer: unknown = await client.messages.countTokens(body, { signal });
-        if (!isPlainObject(answer) || !isTokenCount(answer.input_tokens)) throw notInShape('count_tokens answered without a numeric input_tokens');
-        return answer.input_tokens;
+      const { key, client } = await clientFactory();
+      const { value, raw } = await callWithRetries(target, key, request.timeoutMs, async (io) => {
+        const answer: unknown = await client(io).messages.countTokens(body, { signal: io.signal });
+        if (!isPlainObject(answer)) throw notInShape('count_tokens answered with something other than an object');
+        return tokenCount(answer.input_tokens, 'count_tokens input_tokens', 'required', notInShape);
       });
       return { inputTokens: value, raw };
     },
@@ -145,16 +152,6 @@ function toAnthropicTool(tool: ProviderTool): Anthropic.Tool {
   };
 }
 
-function checkRequest(request: CountRequest & { maxTokens?: number }): void {
-  if (typeof request.model !== 'string' || request.model === '') throw new McpctxError('INVALID_ARGUMENT', 'a chat request needs a model');
-  if (request.maxTokens !== undefined && (!Number.isInteger(request.maxTokens) || request.maxTokens < 1)) {
-    throw new McpctxError('INVALID_ARGUMENT', `maxTokens must be a positive integer, got ${String(request.maxTokens)}`);
-  }
-  if (request.timeoutMs !== undefined && (!Number.isFinite(request.timeoutMs) || request.timeoutMs <= 0)) {
-    throw new McpctxError('INVALID_ARGUMENT', `timeoutMs must be a positive number of milliseconds, got ${String(request.timeoutMs)}`);
-  }
-}
-
 function checkBaseUrl(baseUrl: string): string {
   if (!URL.canParse(baseUrl)) throw new McpctxError('INVALID_ARGUMENT', `baseUrl is not a URL: ${JSON.stringify(baseUrl)}`);
   return baseUrl.replace(/\/+$/, '');
@@ -167,8 +164,6 @@ type PendingBlock =
   | { type: 'tool_use'; id: string; name: string; json: string; startInput: unknown }
   /** Blocks mcpctx does not carry (thinking, server tools): read past, left out. */
   | { type: 'skipped' };
-
-export type AssembledTurn = Omit<ChatResponse, 'raw' | 'attempts'>;
 
 const STOP_REASONS: Readonly<Record<string, StopReason>> = {
   end_turn: 'end_turn',
@@ -189,7 +184,8 @@ async function assembleStream(events: AsyncIterable<unknown>): Promise<Assembled
     for await (const event of events) message.add(event);
   } catch (error) {
     if (error instanceof McpctxError) throw error;
-    if (isApiError(error)) throw new McpctxError('PROVIDER_ERROR', `the stream reported an error: ${apiErrorText(error)}`, {}, { cause: error });
+    // The SDK error holds the event's body; its words are kept, the error itself is not (see callWithRetries).
+    if (isApiError(error)) throw new McpctxError('PROVIDER_ERROR', `the stream reported an error: ${apiErrorText(error.error) ?? error.message}`);
     throw new McpctxError('PROVIDER_ERROR', 'truncated stream: the connection broke before message_stop', {}, { cause: error });
   }
   return message.result();
@@ -213,7 +209,8 @@ export function replayAnthropicStream(text: string): AssembledTurn {
 /** One message being assembled from stream events, in order. */
 class MessageAssembly {
   private model: string | undefined;
-  private usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  /** Set by message_start, which must carry it; message_delta updates it. */
+  private usage: Usage | undefined;
   private rawStopReason: string | null = null;
   private stopped = false;
   private readonly blocks: PendingBlock[] = [];
@@ -227,7 +224,7 @@ class MessageAssembly {
           throw notInShape('message_start without a message, its model and its usage');
         }
         this.model = message.model;
-        this.usage = readUsage(message.usage, this.usage);
+        this.usage = readUsage(message.usage);
         break;
       }
       case 'content_block_start':
@@ -243,7 +240,7 @@ class MessageAssembly {
       case 'message_delta': {
         const delta = event.delta;
         if (isPlainObject(delta) && typeof delta.stop_reason === 'string') this.rawStopReason = delta.stop_reason;
-        if (isPlainObject(event.usage)) this.usage = readUsage(event.usage, this.usage);
+        if (isPlainObject(event.usage) && this.usage !== undefined) this.usage = readUsage(event.usage, this.usage);
         break;
       }
       case 'message_stop':
@@ -255,7 +252,7 @@ class MessageAssembly {
 
   result(): AssembledTurn {
     if (!this.stopped) throw new McpctxError('PROVIDER_ERROR', 'truncated stream: it ended before message_stop');
-    if (this.model === undefined) throw notInShape('a stream without message_start');
+    if (this.model === undefined || this.usage === undefined) throw notInShape('a stream without message_start');
     const rawStopReason = this.rawStopReason;
     return {
       content: this.blocks.flatMap(finishBlock),
@@ -309,136 +306,22 @@ function finishBlock(block: PendingBlock): ContentBlock[] {
   }
 }
 
-/** Usage fields absent from an event keep their earlier value; message_delta's counts are cumulative. */
-function readUsage(value: Record<string, unknown>, previous: Usage): Usage {
-  const count = (key: string, fallback: number): number => {
-    const found = value[key];
-    return isTokenCount(found) ? found : fallback;
-  };
+/**
+ * message_start's usage must report input and output tokens (cache counts are 0 when left out);
+ * message_delta's counts are cumulative, and a count it leaves out (or sends as null) keeps its
+ * value from before. The rule for a count is _usage.ts's, the same for every provider.
+ */
+function readUsage(value: Record<string, unknown>, previous?: Usage): Usage {
+  const count = (field: string, earlier: number | undefined, need: 'required' | 'optional'): number =>
+    earlier !== undefined && (value[field] === undefined || value[field] === null) ? earlier : tokenCount(value[field], `usage.${field}`, need, notInShape);
   return {
-    inputTokens: count('input_tokens', previous.inputTokens),
-    outputTokens: count('output_tokens', previous.outputTokens),
-    cacheReadTokens: count('cache_read_input_tokens', previous.cacheReadTokens),
-    cacheWriteTokens: count('cache_creation_input_tokens', previous.cacheWriteTokens),
+    inputTokens: count('input_tokens', previous?.inputTokens, 'required'),
+    outputTokens: count('output_tokens', previous?.outputTokens, 'required'),
+    cacheReadTokens: count('cache_read_input_tokens', previous?.cacheReadTokens, 'optional'),
+    cacheWriteTokens: count('cache_creation_input_tokens', previous?.cacheWriteTokens, 'optional'),
   };
-}
-
-function isTokenCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 
 function notInShape(what: string): McpctxError {
   return new McpctxError('PROVIDER_ERROR', `the Anthropic API answered outside its documented shape: ${what}`);
-}
-
-// ---------------------------------------------------------------- HTTP: key, recording, retries, deadline
-
-interface CallSettings {
-  baseUrl: string;
-  maxRetries: number;
-  apiKeyEnv: string;
-  env: Readonly<Record<string, string | undefined>>;
-  fetch: typeof fetch;
-}
-
-/** What the recording fetch saw: attempts so far and the last attempt's bytes (never its headers). */
-interface Recorder {
-  attempts: number;
-  last: RawExchange | undefined;
-}
-
-/**
- * Runs `attempt` until it succeeds, retrying on 408/409/429/5xx (529 included) after the server's
- * retry-after-ms / retry-after or an exponential backoff with jitter, at most `maxRetries` times
- * and never past the deadline. Only HTTP statuses are retried: a connection failure or a stream
- * that broke mid-way is reported at once.
- */
-async function callWithRetries<T>(
-  settings: CallSettings,
-  timeoutMs: number | undefined,
-  attempt: (client: Anthropic, signal: AbortSignal) => Promise<T>,
-): Promise<{ value: T; raw: RawExchange; attempts: number }> {
-  const apiKey = settings.env[settings.apiKeyEnv];
-  if (apiKey === undefined || apiKey === '') {
-    throw new McpctxError('MISSING_KEY', `no Anthropic API key: the environment variable ${settings.apiKeyEnv} is unset or empty`, { variable: settings.apiKeyEnv });
-  }
-  const { default: AnthropicClient } = await sdk.load();
-  const budgetMs = timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const deadlineAt = Date.now() + budgetMs;
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), budgetMs);
-  const recorder: Recorder = { attempts: 0, last: undefined };
-  const client = new AnthropicClient({
-    apiKey,
-    baseURL: settings.baseUrl,
-    fetch: recordingFetch(settings.fetch, (exchange) => {
-      recorder.attempts += 1;
-      recorder.last = exchange;
-    }),
-    maxRetries: 0,
-    timeout: budgetMs,
-    // The SDK's logger could print request details; mcpctx reports through errors instead.
-    logLevel: 'off',
-  });
-  try {
-    for (let retry = 0; ; retry += 1) {
-      try {
-        const value = await attempt(client, deadline.signal);
-        return { value, raw: lastExchange(recorder), attempts: recorder.attempts };
-      } catch (error) {
-        if (deadline.signal.aborted || Date.now() >= deadlineAt) throw deadlineError(budgetMs, recorder, error);
-        const status = isApiError(error) ? error.status : undefined;
-        if (status === undefined || !isRetryableStatus(status) || retry >= settings.maxRetries) throw providerError(error, recorder);
-        const waitMs = retryDelayMs(isApiError(error) ? error.headers : undefined, retry);
-        if (Date.now() + waitMs >= deadlineAt) {
-          throw providerError(error, recorder, `; not retried: waiting ${Math.round(waitMs)} ms would pass the ${budgetMs} ms deadline`);
-        }
-        try {
-          await sleep(waitMs, undefined, { signal: deadline.signal });
-        } catch (slept) {
-          throw deadlineError(budgetMs, recorder, slept);
-        }
-      }
-    }
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function lastExchange(recorder: Recorder): RawExchange {
-  // Never undefined after an attempt; the fallback keeps the type honest.
-  return recorder.last !== undefined ? { ...recorder.last } : { url: '', request: '', response: '', status: 0 };
-}
-
-function providerError(error: unknown, recorder: Recorder, suffix = ''): McpctxError {
-  if (error instanceof McpctxError) {
-    if (error.code !== 'PROVIDER_ERROR') return error;
-    return new McpctxError('PROVIDER_ERROR', error.message + suffix, { ...error.data, attempts: recorder.attempts, raw: lastExchange(recorder) }, { cause: error.cause });
-  }
-  const raw = lastExchange(recorder);
-  const message =
-    isApiError(error) && error.status !== undefined
-      ? `Anthropic answered HTTP ${error.status}: ${apiErrorText(error)}`
-      : isConnectionError(error)
-        ? `could not reach ${raw.url || 'the Anthropic API'}: ${describeCause(error)}`
-        : `the Anthropic call failed: ${error instanceof Error ? error.message : String(error)}`;
-  const status = isApiError(error) && error.status !== undefined ? error.status : null;
-  return new McpctxError('PROVIDER_ERROR', message + suffix, { status, attempts: recorder.attempts, raw }, { cause: error });
-}
-
-function deadlineError(budgetMs: number, recorder: Recorder, cause: unknown): McpctxError {
-  return new McpctxError('DEADLINE', `the Anthropic call passed its ${budgetMs} ms deadline`, { timeoutMs: budgetMs, attempts: recorder.attempts }, { cause });
-}
-
-/** The API's own `error.type: error.message` when the body carries one, else the SDK's message. */
-function apiErrorText(error: APIError): string {
-  const body = error.error;
-  const inner = isPlainObject(body) && isPlainObject(body.error) ? body.error : undefined;
-  if (inner !== undefined && typeof inner.message === 'string') return typeof inner.type === 'string' ? `${inner.type}: ${inner.message}` : inner.message;
-  return error.message;
-}
-
-function describeCause(error: Error): string {
-  const cause = error.cause;
-  return cause instanceof Error ? cause.message : error.message;
 }

@@ -6,10 +6,9 @@
 import { McpctxError } from '../errors/index.js';
 import { anthropicProvider } from './_anthropic.js';
 import { openAiCompatibleProvider } from './_openai.js';
+import { DEFAULT_ANTHROPIC_KEY_ENV, readApiKey } from './_keys.js';
 import { scriptedProvider } from './_scripted.js';
 import type { Provider, ProviderName } from './_types.js';
-
-export const DEFAULT_ANTHROPIC_KEY_ENV = 'ANTHROPIC_API_KEY';
 
 export interface ProviderChoice {
   provider: ProviderName;
@@ -28,22 +27,13 @@ export function chooseProvider(choice: ProviderChoice, env: Readonly<Record<stri
       return scriptedProvider(choice.script);
     case 'anthropic': {
       const keyEnv = choice.keyEnv ?? DEFAULT_ANTHROPIC_KEY_ENV;
-      requireKey(keyEnv, env);
+      readApiKey(env, keyEnv, 'required');
       return anthropicProvider({ apiKeyEnv: keyEnv, env, ...(choice.baseUrl === undefined ? {} : { baseUrl: choice.baseUrl }) });
     }
     case 'openai-compatible':
       if (choice.baseUrl === undefined) throw new McpctxError('USAGE', 'the openai-compatible provider needs --base-url URL (e.g. http://127.0.0.1:11434/v1 for Ollama)');
       // Local servers (Ollama, llama.cpp) take no key; a key variable named is a key required.
-      if (choice.keyEnv !== undefined) requireKey(choice.keyEnv, env);
+      if (choice.keyEnv !== undefined) readApiKey(env, choice.keyEnv, 'required');
       return openAiCompatibleProvider({ baseUrl: choice.baseUrl, env, ...(choice.keyEnv === undefined ? {} : { apiKeyEnv: choice.keyEnv }) });
-  }
-}
-
-function requireKey(name: string, env: Readonly<Record<string, string | undefined>>): void {
-  const value = env[name];
-  if (value === undefined || value === '') {
-    throw new McpctxError('MISSING_KEY', `the API key variable ${name} is unset or empty: export it (the key is read from the environment only, never from a file or a flag)`, {
-      variable: name,
-    });
   }
 }

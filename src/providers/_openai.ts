@@ -11,11 +11,11 @@ import type {
 import { McpctxError } from '../errors/index.js';
 import { lazyImport } from '../lazy/index.js';
 import { isPlainObject } from '../tokens/index.js';
-import { checkConversation } from './_conversation.js';
-import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, isRetryableStatus, recordedSseEvents, recordingFetch, retryDelayMs } from './_http.js';
-import type { ChatMessage, ChatRequest, ChatResponse, ContentBlock, HttpProviderOptions, Provider, RawExchange, StopReason, Usage } from './_types.js';
-
-const DEFAULT_KEY_ENV = 'OPENAI_API_KEY';
+import { DEFAULT_OPENAI_KEY_ENV, readApiKey } from './_keys.js';
+import { checkRequest } from './_request-checks.js';
+import { DEFAULT_MAX_RETRIES, callWithRetries, causeChain, recordedSseEvents, type AttemptIo, type HttpTarget } from './_http.js';
+import { tokenCount, type ShapeError } from './_usage.js';
+import type { AssembledTurn, ChatMessage, ChatRequest, ChatResponse, ContentBlock, HttpProviderOptions, Provider, StopReason, Usage } from './_types.js';
 
 /** Loaded at the first call (about 100 ms): a run that never calls it never pays it. */
 const sdk = lazyImport<typeof OpenAiSdkModule>(() => import('openai'));
@@ -26,16 +26,10 @@ function isApiError(error: unknown): error is APIError {
   return loaded !== undefined && error instanceof loaded.APIError;
 }
 
-function isUserAbort(error: unknown): boolean {
-  const loaded = sdk.loaded();
-  return loaded !== undefined && error instanceof loaded.APIUserAbortError;
-}
-
 /**
  * Chat completions of an OpenAI-compatible server (OpenAI, Ollama at `http://localhost:11434/v1`,
- * vLLM, llama.cpp server), streamed, on the `openai` SDK with its own retries off: retries on
- * 408/409/429/5xx are made here so that each attempt is counted, `retry-after-ms` / `retry-after`
- * are honoured, and the waits stop at the hard deadline (`timeoutMs`, all attempts included).
+ * vLLM, llama.cpp server), streamed, on the `openai` SDK with its own retries off: retries and the
+ * deadline are callWithRetries' (_http.ts), the same for every HTTP provider.
  *
  * Documented behaviour:
  * - The key is read from `options.env ?? process.env` under `apiKeyEnv` (MISSING_KEY when that
@@ -51,9 +45,10 @@ function isUserAbort(error: unknown): boolean {
  *   send it) are `{}`. A call without an id (some local servers) gets `call_<index>`.
  * - Chat completions have no error flag on a tool message: a `tool_result`'s `isError` is not sent
  *   (MCP error results carry their own text).
- * - Usage the server does not report (no usage chunk, no cached_tokens) is 0; cache writes are
- *   never reported by this API, so always 0.
- * - A request that gets no HTTP answer (refused, reset) is PROVIDER_ERROR at once, not retried.
+ * - Usage must be reported (`stream_options.include_usage` is sent): a stream without a usage
+ *   chunk, or without prompt_tokens and completion_tokens in it, is PROVIDER_ERROR, never 0 tokens
+ *   (see _usage.ts). cached_tokens left out is 0; cache writes are never reported by this API, so 0.
+ * - A request that gets no HTTP answer (refused, reset) is retried like a 5xx (see callWithRetries).
  * - No `countTokens`: the API has no token-counting endpoint.
  * - The SDK still adds headers from OPENAI_CUSTOM_HEADERS when that variable is set in process.env.
  */
@@ -63,30 +58,25 @@ export function openAiCompatibleProvider(options: HttpProviderOptions & { baseUr
   if (!Number.isInteger(maxRetries) || maxRetries < 0) {
     throw new McpctxError('INVALID_ARGUMENT', `maxRetries must be a whole number >= 0, got ${String(maxRetries)}`);
   }
+  const target: HttpTarget = { api: baseUrl, maxRetries, fetch: options.fetch ?? globalThis.fetch };
   return {
     name: 'openai-compatible',
     baseUrl,
-    chat: (request) => chat(request, { ...options, baseUrl, maxRetries }),
+    chat: (request) => chat(request, baseUrl, target, options),
   };
 }
 
-interface ResolvedOptions extends HttpProviderOptions {
-  baseUrl: string;
-  maxRetries: number;
-}
-
-async function chat(request: ChatRequest, options: ResolvedOptions): Promise<ChatResponse> {
-  checkConversation(request.messages);
-  const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) throw new McpctxError('INVALID_ARGUMENT', `timeoutMs must be a positive number, got ${String(timeoutMs)}`);
-  const call = new CallRecord(options.baseUrl, readKey(options), timeoutMs);
-  try {
-    const { default: OpenAI } = await sdk.load();
+async function chat(request: ChatRequest, baseUrl: string, target: HttpTarget, options: HttpProviderOptions): Promise<ChatResponse> {
+  checkRequest(request, 'optional');
+  const key = readKey(options);
+  const body = requestBody(request);
+  const { default: OpenAI } = await sdk.load();
+  const { value, raw, attempts } = await callWithRetries(target, key, request.timeoutMs, async (io) => {
     const client = new OpenAI({
-      baseURL: options.baseUrl,
+      baseURL: baseUrl,
       // The SDK insists on a key; without one the Authorization header is removed instead.
-      apiKey: call.key ?? 'no-key',
-      defaultHeaders: call.key === undefined ? { Authorization: null } : {},
+      apiKey: key ?? 'no-key',
+      defaultHeaders: key === undefined ? { Authorization: null } : {},
       // Explicit, so that nothing is read from process.env behind the caller's back.
       organization: null,
       project: null,
@@ -94,115 +84,19 @@ async function chat(request: ChatRequest, options: ResolvedOptions): Promise<Cha
       webhookSecret: null,
       logLevel: 'off',
       maxRetries: 0,
-      fetch: recordingFetch(options.fetch ?? globalThis.fetch, (exchange) => (call.last = exchange)),
+      fetch: io.fetch,
     });
-    const body = requestBody(request);
-    for (;;) {
-      call.attempts += 1;
-      let stream: AsyncIterable<ChatCompletionChunk>;
-      try {
-        stream = await client.chat.completions.create(body, { signal: call.signal, timeout: call.remainingMs() + 1_000 });
-      } catch (error) {
-        await waitToRetry(error, call, options.maxRetries);
-        continue;
-      }
-      const turn = await readStream(stream, call);
-      return { ...turn, model: turn.model ?? request.model, raw: call.raw(), attempts: call.attempts };
-    }
-  } finally {
-    call.finish();
-  }
+    // Past the deadline, so that the call's one deadline decides (and says DEADLINE).
+    const stream = await client.chat.completions.create(body, { signal: io.signal, timeout: io.remainingMs() + 1_000 });
+    return readStream(stream, io, `${baseUrl}/chat/completions`, request.model);
+  });
+  return { ...value, raw, attempts };
 }
 
-/** One chat call: its deadline, attempts, the last exchange, and the errors it ends with (key scrubbed). */
-class CallRecord {
-  attempts = 0;
-  last: RawExchange | undefined;
-  private readonly deadline = new AbortController();
-  private readonly deadlineAt: number;
-  private readonly timer: ReturnType<typeof setTimeout>;
-
-  constructor(
-    private readonly baseUrl: string,
-    readonly key: string | undefined,
-    private readonly timeoutMs: number,
-  ) {
-    this.deadlineAt = Date.now() + timeoutMs;
-    this.timer = setTimeout(() => this.deadline.abort(), timeoutMs);
-  }
-
-  get signal(): AbortSignal {
-    return this.deadline.signal;
-  }
-
-  remainingMs(): number {
-    return Math.max(0, this.deadlineAt - Date.now());
-  }
-
-  finish(): void {
-    clearTimeout(this.timer);
-  }
-
-  /** The key text never leaves: a server may echo it in an error body. */
-  scrub(text: string): string {
-    return this.key === undefined ? text : text.replaceAll(this.key, '[redacted]');
-  }
-
-  /** The last attempt, as recorded (status 0: no answer came). */
-  raw(): RawExchange {
-    const last = this.last ?? { url: `${this.baseUrl}/chat/completions`, request: '', response: '', status: 0 };
-    return { url: last.url, request: this.scrub(last.request), response: this.scrub(last.response), status: last.status };
-  }
-
-  deadlineError(): McpctxError {
-    return new McpctxError('DEADLINE', `the chat call passed its deadline of ${this.timeoutMs} ms (${this.attempts} attempt(s))`, {
-      timeoutMs: this.timeoutMs,
-      attempts: this.attempts,
-      raw: this.raw(),
-    });
-  }
-
-  providerError(message: string, status: number | undefined = this.last?.status, cause?: unknown): McpctxError {
-    return new McpctxError(
-      'PROVIDER_ERROR',
-      `${this.baseUrl}/chat/completions: ${this.scrub(message)}`,
-      { status, attempts: this.attempts, raw: this.raw() },
-      cause === undefined ? undefined : { cause },
-    );
-  }
-}
-
-/** Returns after the wait when the failed attempt may be retried; throws the call's error otherwise. */
-async function waitToRetry(error: unknown, call: CallRecord, maxRetries: number): Promise<void> {
-  if (call.signal.aborted || isUserAbort(error)) throw call.deadlineError();
-  if (!isApiError(error) || error.status === undefined) {
-    // No HTTP answer (refused, reset): not one of the retried statuses.
-    throw call.providerError(`request failed: ${causeChain(error)}`, undefined, error);
-  }
-  const status = error.status;
-  // The SDK's message quotes the body; it is scrubbed, and the SDK error is not kept as the cause.
-  const failure = `HTTP ${error.message}`;
-  if (!isRetryableStatus(status)) throw call.providerError(failure, status);
-  if (call.attempts > maxRetries) throw call.providerError(`${failure} (after ${call.attempts} attempts)`, status);
-  const wait = retryDelayMs(error.headers, call.attempts - 1);
-  if (wait >= call.remainingMs()) throw call.providerError(`${failure} (the next retry, in ${Math.round(wait)} ms, would pass the deadline)`, status);
-  await sleep(wait, call.signal);
-  if (call.signal.aborted) throw call.deadlineError();
-}
-
-function causeChain(error: unknown): string {
-  const messages: string[] = [];
-  for (let link: unknown = error; link instanceof Error && messages.length < 4; link = link.cause) messages.push(link.message);
-  return messages.length === 0 ? String(error) : messages.join(': ');
-}
-
+/** A key variable named is a key required; without one, OPENAI_API_KEY if set, else none (local servers). */
 function readKey(options: HttpProviderOptions): string | undefined {
   const env = options.env ?? process.env;
-  const name = options.apiKeyEnv ?? DEFAULT_KEY_ENV;
-  const value = env[name];
-  if (value !== undefined && value !== '') return value;
-  if (options.apiKeyEnv === undefined) return undefined;
-  throw new McpctxError('MISSING_KEY', `the API key variable ${name} is unset or empty`, { variable: name });
+  return options.apiKeyEnv === undefined ? readApiKey(env, DEFAULT_OPENAI_KEY_ENV, 'optional') : readApiKey(env, options.apiKeyEnv, 'required');
 }
 
 // ---- request ---------------------------------------------------------------------------------
@@ -252,48 +146,28 @@ function toMessages(message: ChatMessage): ChatCompletionMessageParam[] {
   return results;
 }
 
-// ---- HTTP: waiting between attempts ----------------------------------------------------------
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
 // ---- response: assembling the stream ---------------------------------------------------------
-
-interface AssembledTurn {
-  content: ContentBlock[];
-  stopReason: StopReason;
-  rawStopReason: string | null;
-  usage: Usage;
-  model: string | undefined;
-}
 
 /**
  * Reads the chunks into one turn. The SDK ends the iteration quietly when the request is aborted
  * and does not say whether `[DONE]` came, so both are checked afterwards (on the recorded text).
  */
-async function readStream(stream: AsyncIterable<ChatCompletionChunk>, call: CallRecord): Promise<AssembledTurn> {
-  const turn = new TurnAssembly();
-  const notInShape = (message: string): McpctxError => call.providerError(message);
+async function readStream(stream: AsyncIterable<ChatCompletionChunk>, io: AttemptIo, endpoint: string, requestModel: string): Promise<AssembledTurn> {
+  const providerError = (message: string, cause?: unknown): McpctxError =>
+    new McpctxError('PROVIDER_ERROR', `${endpoint}: ${message}`, {}, cause === undefined ? undefined : { cause });
+  const turn = new TurnAssembly(providerError, requestModel);
   try {
-    for await (const chunk of stream) turn.add(chunk, notInShape);
+    for await (const chunk of stream) turn.add(chunk);
   } catch (error) {
-    if (call.signal.aborted) throw call.deadlineError();
     if (error instanceof McpctxError) throw error;
-    if (isApiError(error)) throw call.providerError(`the stream reported an error: ${error.message}`);
-    if (error instanceof SyntaxError) throw call.providerError(`an event of the stream is not JSON: ${error.message}`);
-    throw call.providerError(`truncated stream (not retried: the model may have acted): ${causeChain(error)}`);
+    // The SDK error quotes the event's body; its words are kept, the error itself is not.
+    if (isApiError(error)) throw providerError(`the stream reported an error: ${error.message}`);
+    if (error instanceof SyntaxError) throw providerError(`an event of the stream is not JSON: ${error.message}`);
+    throw providerError(`truncated stream (not retried: the model may have acted): ${causeChain(error)}`, error);
   }
-  if (call.signal.aborted) throw call.deadlineError();
-  checkStreamEnded(call.last?.response ?? '', (message) => call.providerError(message));
+  // The SDK ends the iteration quietly when the deadline aborts it; callWithRetries reports DEADLINE.
+  if (io.signal.aborted) throw providerError('the stream ended at the deadline');
+  checkStreamEnded(io.receivedText(), providerError);
   return turn.result();
 }
 
@@ -309,9 +183,9 @@ function checkStreamEnded(text: string, providerError: (message: string) => Mcpc
  * an event carrying `error` is the server's error) and the text must reach `[DONE]`, as live.
  * `requestModel` stands in when no chunk named the model, as it does live.
  */
-export function replayOpenAiStream(text: string, requestModel: string): AssembledTurn & { model: string } {
+export function replayOpenAiStream(text: string, requestModel: string): AssembledTurn {
   const providerError = (message: string): McpctxError => new McpctxError('PROVIDER_ERROR', `the recorded chat completions stream: ${message}`);
-  const turn = new TurnAssembly();
+  const turn = new TurnAssembly(providerError, requestModel);
   for (const event of recordedSseEvents(text)) {
     if (event.data.startsWith('[DONE]')) break;
     let chunk: unknown;
@@ -321,11 +195,10 @@ export function replayOpenAiStream(text: string, requestModel: string): Assemble
       throw providerError(`an event of the stream is not JSON: ${event.data.slice(0, 200)}`);
     }
     if (isPlainObject(chunk) && Boolean(chunk.error)) throw providerError(`the stream reported an error: ${JSON.stringify(chunk.error).slice(0, 200)}`);
-    turn.add(chunk, providerError);
+    turn.add(chunk);
   }
   checkStreamEnded(text, providerError);
-  const result = turn.result();
-  return { ...result, model: result.model ?? requestModel };
+  return turn.result();
 }
 
 interface PendingCall {
@@ -334,18 +207,26 @@ interface PendingCall {
   arguments: string;
 }
 
+/** One turn being assembled from chunks, in order; `requestModel` stands in when no chunk names the model. */
 class TurnAssembly {
   private text = '';
   private refusal = '';
   private readonly calls = new Map<number, PendingCall>();
   private finishReason: string | null = null;
-  private usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  /** From the usage chunk, which must come (see _usage.ts). */
+  private usage: Usage | undefined;
   private model: string | undefined;
 
-  add(chunk: unknown, providerError: (message: string) => McpctxError): void {
-    if (!isPlainObject(chunk) || !Array.isArray(chunk.choices)) throw providerError(`an event is not a chat.completion.chunk: ${JSON.stringify(chunk).slice(0, 200)}`);
+  constructor(
+    private readonly notInShape: ShapeError,
+    private readonly requestModel: string,
+  ) {}
+
+  add(chunk: unknown): void {
+    if (!isPlainObject(chunk) || !Array.isArray(chunk.choices)) throw this.notInShape(`an event is not a chat.completion.chunk: ${JSON.stringify(chunk).slice(0, 200)}`);
     if (typeof chunk.model === 'string' && chunk.model !== '' && this.model === undefined) this.model = chunk.model;
-    if (isPlainObject(chunk.usage)) this.usage = readUsage(chunk.usage, providerError);
+    // OpenAI sends `usage: null` on every chunk but the last.
+    if (isPlainObject(chunk.usage)) this.usage = readUsage(chunk.usage, this.notInShape);
     for (const choice of chunk.choices as unknown[]) {
       if (!isPlainObject(choice) || (choice.index !== undefined && choice.index !== 0)) continue;
       if (typeof choice.finish_reason === 'string') this.finishReason = choice.finish_reason;
@@ -353,13 +234,13 @@ class TurnAssembly {
       if (!isPlainObject(delta)) continue;
       if (typeof delta.content === 'string') this.text += delta.content;
       if (typeof delta.refusal === 'string') this.refusal += delta.refusal;
-      if (Array.isArray(delta.tool_calls)) for (const call of delta.tool_calls as unknown[]) this.addCallPiece(call, providerError);
+      if (Array.isArray(delta.tool_calls)) for (const call of delta.tool_calls as unknown[]) this.addCallPiece(call);
     }
   }
 
   /** Arguments arrive in pieces, keyed by `index`; the first piece of a call carries its id and name. */
-  private addCallPiece(piece: unknown, providerError: (message: string) => McpctxError): void {
-    if (!isPlainObject(piece)) throw providerError('a tool_calls delta is not an object');
+  private addCallPiece(piece: unknown): void {
+    if (!isPlainObject(piece)) throw this.notInShape('a tool_calls delta is not an object');
     const fn = isPlainObject(piece.function) ? piece.function : {};
     const index = typeof piece.index === 'number' ? piece.index : typeof piece.id === 'string' || this.calls.size === 0 ? this.calls.size : this.calls.size - 1;
     const call = this.calls.get(index) ?? { id: undefined, name: '', arguments: '' };
@@ -370,6 +251,7 @@ class TurnAssembly {
   }
 
   result(): AssembledTurn {
+    if (this.usage === undefined) throw this.notInShape('the stream reported no usage (no chunk with usage before [DONE]), so its tokens cannot be counted');
     const content: ContentBlock[] = [];
     if (this.text !== '') content.push({ type: 'text', text: this.text });
     if (this.refusal !== '') content.push({ type: 'text', text: this.refusal });
@@ -377,7 +259,7 @@ class TurnAssembly {
       content.push({ type: 'tool_use', id: call.id ?? `call_${index}`, name: call.name, input: parseArguments(call.arguments) });
     }
     const stopReason = this.refusal !== '' ? 'refusal' : stopReasonOf(this.finishReason);
-    return { content, stopReason, rawStopReason: this.finishReason, usage: this.usage, model: this.model };
+    return { content, stopReason, rawStopReason: this.finishReason, usage: this.usage, model: this.model ?? this.requestModel };
   }
 }
 
@@ -396,20 +278,16 @@ function stopReasonOf(finishReason: string | null): StopReason {
   }
 }
 
-function readUsage(usage: Record<string, unknown>, providerError: (message: string) => McpctxError): Usage {
-  const count = (value: unknown, what: string): number => {
-    if (value === undefined || value === null) return 0;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw providerError(`usage.${what} is not a token count: ${JSON.stringify(value)}`);
-    return value;
-  };
+/** prompt_tokens and completion_tokens must be there; cached_tokens may be left out (servers without a cache). */
+function readUsage(usage: Record<string, unknown>, notInShape: ShapeError): Usage {
   const details = isPlainObject(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
-  const prompt = count(usage.prompt_tokens, 'prompt_tokens');
-  const cached = count(details.cached_tokens, 'prompt_tokens_details.cached_tokens');
+  const prompt = tokenCount(usage.prompt_tokens, 'usage.prompt_tokens', 'required', notInShape);
+  const cached = tokenCount(details.cached_tokens, 'usage.prompt_tokens_details.cached_tokens', 'optional', notInShape);
   // prompt_tokens includes the cached ones; Usage counts them apart (see Usage).
-  if (cached > prompt) throw providerError(`usage.prompt_tokens_details.cached_tokens (${cached}) is more than prompt_tokens (${prompt})`);
+  if (cached > prompt) throw notInShape(`usage.prompt_tokens_details.cached_tokens (${cached}) is more than prompt_tokens (${prompt})`);
   return {
     inputTokens: prompt - cached,
-    outputTokens: count(usage.completion_tokens, 'completion_tokens'),
+    outputTokens: tokenCount(usage.completion_tokens, 'usage.completion_tokens', 'required', notInShape),
     cacheReadTokens: cached,
     cacheWriteTokens: 0,
   };

@@ -8,9 +8,10 @@ import { isPlainObject } from '../tokens/index.js';
 import { replayAnthropicStream } from './_anthropic.js';
 import { replayOpenAiStream } from './_openai.js';
 import { replayScriptedExchange } from './_scripted.js';
-import type { ChatResponse, ProviderName, RawExchange } from './_types.js';
+import type { AssembledTurn, ProviderName, RawExchange } from './_types.js';
 
-export type ReplayedTurn = Omit<ChatResponse, 'raw' | 'attempts'>;
+/** What a recorded exchange replays to: the turn its provider's assembly reads. */
+export type ReplayedTurn = AssembledTurn;
 
 /**
  * The content, stop reason, raw stop reason, usage and model of a recorded exchange. Anything the

@@ -81,6 +81,9 @@ export interface ChatResponse {
   attempts: number;
 }
 
+/** A turn as a provider's assembly reads it from the answer (live or recorded): a ChatResponse without the HTTP record. */
+export type AssembledTurn = Omit<ChatResponse, 'raw' | 'attempts'>;
+
 export type ProviderName = 'anthropic' | 'openai-compatible' | 'scripted';
 
 export interface Provider {

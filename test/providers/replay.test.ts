@@ -114,7 +114,10 @@ describe('replayResponse: openai-compatible', () => {
 
   it('takes the requested model when no chunk names one, as the live call does', async () => {
     const nameless = { ...(chunk({ content: 'ok' }) as Record<string, unknown>), model: '' };
-    fake.reply({ kind: 'sse', events: [nameless, { ...(chunk({ finish: 'stop' }) as Record<string, unknown>), model: '' }] });
+    fake.reply({
+      kind: 'sse',
+      events: [nameless, { ...(chunk({ finish: 'stop' }) as Record<string, unknown>), model: '' }, { ...(usageChunk(5, 2) as Record<string, unknown>), model: '' }],
+    });
     const response = await openAiCompatibleProvider({ baseUrl: fake.baseUrl, env: {} }).chat(ask);
     expect(response.model).toBe('model-asked');
     expect(replayResponse('openai-compatible', response.raw)).toEqual(live(response));
