@@ -6,7 +6,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { APIError } from '@anthropic-ai/sdk';
 import { McpctxError } from '../errors/index.js';
 import { lazyImport } from '../lazy/index.js';
-import { isPlainObject } from '../tokens/index.js';
+import { isPlainObject } from '../json/index.js';
 import { DEFAULT_ANTHROPIC_KEY_ENV, readApiKey } from './_keys.js';
 import { checkRequest } from './_request-checks.js';
 import { DEFAULT_MAX_RETRIES, apiErrorText, callWithRetries, recordedSseEvents, type AttemptIo, type HttpTarget } from './_http.js';

@@ -8,7 +8,7 @@ import { inspect } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { McpctxError } from '../errors/index.js';
 import { SseReader, type SseEvent } from '../mcp/index.js';
-import { isPlainObject } from '../tokens/index.js';
+import { isPlainObject } from '../json/index.js';
 import type { RawExchange } from './_types.js';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;

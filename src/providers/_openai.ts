@@ -10,7 +10,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import { McpctxError } from '../errors/index.js';
 import { lazyImport } from '../lazy/index.js';
-import { isPlainObject } from '../tokens/index.js';
+import { isPlainObject } from '../json/index.js';
 import { DEFAULT_OPENAI_KEY_ENV, readApiKey } from './_keys.js';
 import { checkRequest } from './_request-checks.js';
 import { DEFAULT_MAX_RETRIES, callWithRetries, causeChain, recordedSseEvents, type AttemptIo, type HttpTarget } from './_http.js';

@@ -4,7 +4,7 @@
  * as received; for the scripted provider, the turn it answered with), exactly as it ran live.
  */
 import { McpctxError } from '../errors/index.js';
-import { isPlainObject } from '../tokens/index.js';
+import { isPlainObject } from '../json/index.js';
 import { replayAnthropicStream } from './_anthropic.js';
 import { replayOpenAiStream } from './_openai.js';
 import { replayScriptedExchange } from './_scripted.js';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { McpctxError } from '../errors/index.js';
-import { canonicalJson, countTokens, isPlainObject, sha256Hex } from '../tokens/index.js';
+import { canonicalJson, countTokens, sha256Hex } from '../tokens/index.js';
+import { isPlainObject } from '../json/index.js';
 import { checkConversation } from './_conversation.js';
 import type { ChatRequest, ChatResponse, ContentBlock, Provider, StopReason, Usage } from './_types.js';
 

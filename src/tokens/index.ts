@@ -7,5 +7,5 @@ export {
   type StoppableCountOptions,
 } from './_count.js';
 export { canonicalJson, jsonText, sha256Hex } from './_canonical.js';
-export { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan, type JsonObject } from '../json/index.js';
+export { MAX_JSON_DEPTH } from '../json/index.js';
 export { lineAndColumn } from './_text-position.js';

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../bench/optimizer/_generate.js';
 import { isMcpctxError } from '../../src/errors/index.js';
 import { CursorCodec, pageByTokens, type CursorBinding, type TokenPageResult } from '../../src/shape/index.js';
-import { countTokens, isPlainObject } from '../../src/tokens/index.js';
+import { isPlainObject } from '../../src/json/index.js';
+import { countTokens } from '../../src/tokens/index.js';
 
 const binding: CursorBinding = { query: { tool: 'list', state: 'all' }, revision: 'r1' };
 
