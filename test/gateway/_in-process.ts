@@ -9,6 +9,7 @@ import { startGateway, type RunningGateway } from '../../src/gateway/index.js';
 import { markedEnv } from '../support/processes.js';
 import { type Answer, CANNED_ANSWERS, type Message, type WireClient } from '../support/wire-client.js';
 import { INITIALIZE_PARAMS } from './_raw-stdio.js';
+import { ConditionWaiters } from '../support/condition-waiters.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -26,7 +27,7 @@ export class InProcessGateway implements WireClient {
   readonly received: Message[] = [];
   private readonly input = new PassThrough();
   private readonly output = new PassThrough();
-  private readonly watchers = new Set<() => void>();
+  private readonly conditions = new ConditionWaiters();
   private running: RunningGateway | undefined;
   private stderrText = '';
   private nextId = 1;
@@ -56,7 +57,7 @@ export class InProcessGateway implements WireClient {
       ...(options.receipts === undefined ? {} : { receiptsFile: options.receipts }),
       log: (line) => {
         client.stderrText = (client.stderrText + `mcpctx gateway: ${line}\n`).slice(-20_000);
-        client.notifyWatchers();
+        client.conditions.notify();
       },
     });
     return client;
@@ -100,20 +101,11 @@ export class InProcessGateway implements WireClient {
   }
 
   waitFor(probe: (received: readonly Message[]) => boolean, timeoutMs = DEFAULT_TIMEOUT_MS, what = 'the condition'): Promise<void> {
-    if (probe(this.received)) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const watcher = (): void => {
-        if (!probe(this.received)) return;
-        clearTimeout(timer);
-        this.watchers.delete(watcher);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        this.watchers.delete(watcher);
-        reject(new Error(`${what} not met within ${timeoutMs} ms; received ${this.received.length} messages; stderr: ${this.stderrText.slice(-2000)}`));
-      }, timeoutMs);
-      this.watchers.add(watcher);
-    });
+    return this.conditions.waitFor(
+      () => probe(this.received),
+      timeoutMs,
+      () => `${what} not met within ${timeoutMs} ms; received ${this.received.length} messages; stderr: ${this.stderrText.slice(-2000)}`,
+    );
   }
 
   /** Ends the client's input, as a stdio client that goes away: the session ends and its upstreams with it. */
@@ -130,16 +122,13 @@ export class InProcessGateway implements WireClient {
 
   private deliver(message: Message): void {
     this.received.push(message);
-    this.notifyWatchers();
+    this.conditions.notify();
     if (this.answer !== undefined && message.id !== undefined && typeof message.method === 'string') {
       const answer = this.answer;
       void Promise.resolve(answer(message)).then((reply) => this.send({ jsonrpc: '2.0', id: message.id, ...reply }));
     }
   }
 
-  private notifyWatchers(): void {
-    for (const watcher of this.watchers) watcher();
-  }
 }
 
 /** As `gatewayOverStdio`: the gateway's requests to the client get the canned answers unless `answer` is given. */

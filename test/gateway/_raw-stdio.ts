@@ -4,6 +4,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { SCRIPTED_SERVER, markedEnv } from '../support/processes.js';
 import type { Message } from '../support/wire-client.js';
 import { CLI, markEnvEntries, upstreamArgs } from './_gateway-process.js';
+import { ConditionWaiters } from '../support/condition-waiters.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -31,7 +32,7 @@ export class RawGateway {
   readonly noise: string[] = [];
   readonly exited: Promise<Exit>;
   private readonly child: ChildProcessWithoutNullStreams;
-  private readonly watchers = new Set<() => void>();
+  private readonly conditions = new ConditionWaiters();
   private stderrText = '';
   private nextId = 1;
 
@@ -51,7 +52,7 @@ export class RawGateway {
         } catch {
           this.noise.push(line.slice(0, 200));
         }
-        for (const watcher of this.watchers) watcher();
+        this.conditions.notify();
       }
     });
     this.child.stderr.setEncoding('utf8');
@@ -117,20 +118,7 @@ export class RawGateway {
   }
 
   waitFor(probe: () => boolean, timeoutMs = DEFAULT_TIMEOUT_MS, what = 'the condition'): Promise<void> {
-    if (probe()) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const watcher = (): void => {
-        if (!probe()) return;
-        clearTimeout(timer);
-        this.watchers.delete(watcher);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        this.watchers.delete(watcher);
-        reject(new Error(`${what} not met within ${timeoutMs} ms; received ${this.received.length} messages; stderr: ${this.stderrText.slice(-2000)}`));
-      }, timeoutMs);
-      this.watchers.add(watcher);
-    });
+    return this.conditions.waitFor(probe, timeoutMs, () => `${what} not met within ${timeoutMs} ms; received ${this.received.length} messages; stderr: ${this.stderrText.slice(-2000)}`);
   }
 
   /** The exit, or undefined if the process is still running after timeoutMs. */

@@ -1,9 +1,9 @@
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isMcpctxError, type McpctxError } from '../../src/errors/index.js';
 import { anthropicProvider } from '../../src/providers/_anthropic.js';
 import type { ChatRequest, HttpProviderOptions } from '../../src/providers/_types.js';
 import { AnthropicFake, apiError, messageEvents, sentKey, sseText } from '../support/anthropic-fake.js';
+import { failure } from './_failure.js';
 
 const CANARY_KEY = 'sk-ant-canary-7f3a9c-secret';
 
@@ -23,16 +23,6 @@ function provider(options: HttpProviderOptions = {}) {
 
 function hello(extra: Partial<ChatRequest> = {}): ChatRequest {
   return { model: 'claude-test', maxTokens: 64, messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }], ...extra };
-}
-
-async function failure(promise: Promise<unknown>): Promise<McpctxError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isMcpctxError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 function expectNoKey(value: unknown): void {

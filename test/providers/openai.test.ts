@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isMcpctxError, type McpctxError } from '../../src/errors/index.js';
+import type { McpctxError } from '../../src/errors/index.js';
 import { openAiCompatibleProvider } from '../../src/providers/_openai.js';
 import type { ChatRequest, Provider } from '../../src/providers/_types.js';
 import { chunk, startOpenAiFake, textReply, usageChunk, type OpenAiFake } from '../support/openai-fake.js';
+import { failure } from './_failure.js';
 
 const CANARY = 'sk-canary-7f3a9c-secret';
 
@@ -19,16 +20,6 @@ function provider(options: { maxRetries?: number; env?: Record<string, string>; 
 }
 
 const hello: ChatRequest = { model: 'llama3.2', messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }], maxTokens: 64 };
-
-async function failure(promise: Promise<unknown>): Promise<McpctxError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isMcpctxError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 /** Everything an error exposes, for the key canary. */
 function exposed(error: McpctxError): string {

@@ -5,10 +5,11 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isMcpctxError, type McpctxError } from '../../src/errors/index.js';
+import type { McpctxError } from '../../src/errors/index.js';
 import { anthropicProvider, openAiCompatibleProvider, type ChatRequest, type ChatResponse, type Provider, type RawExchange } from '../../src/providers/index.js';
 import { AnthropicFake, apiError, messageEvents, sentKey } from '../support/anthropic-fake.js';
 import { startOpenAiFake, textReply, type OpenAiFake } from '../support/openai-fake.js';
+import { failure } from './_failure.js';
 
 const CANARY = 'sk-canary-retries-5d1e-secret';
 
@@ -113,16 +114,6 @@ async function startDroppingFront(target: string, drops: number): Promise<{ base
 }
 
 const hello = (extra: Partial<ChatRequest> = {}): ChatRequest => ({ model: 'model-x', maxTokens: 32, messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }], ...extra });
-
-async function failure(promise: Promise<unknown>): Promise<McpctxError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isMcpctxError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 function rawOf(error: McpctxError): RawExchange {
   return error.data.raw as RawExchange;

@@ -6,18 +6,9 @@ import { isMcpctxError, type McpctxError } from '../../src/errors/index.js';
 import { anthropicProvider, openAiCompatibleProvider, replayResponse, type ChatRequest } from '../../src/providers/index.js';
 import { AnthropicFake, messageEvents, sseText } from '../support/anthropic-fake.js';
 import { chunk, startOpenAiFake, usageChunk, type OpenAiFake } from '../support/openai-fake.js';
+import { failure } from './_failure.js';
 
 const hello: ChatRequest = { model: 'm', maxTokens: 16, messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }] };
-
-async function failure(promise: Promise<unknown>): Promise<McpctxError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isMcpctxError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 function refusal(run: () => unknown): McpctxError {
   try {

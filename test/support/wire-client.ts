@@ -2,6 +2,7 @@
 // message it receives, exactly as parsed (key order kept): the means to compare what a client
 // sees directly with what it sees through the gateway. Server requests are answered by `answer`.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { ConditionWaiters } from './condition-waiters.js';
 
 export type Message = Record<string, unknown>;
 
@@ -41,7 +42,7 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 abstract class BaseClient implements WireClient {
   readonly received: Message[] = [];
   private readonly waiters = new Map<string, (message: Message) => void>();
-  private readonly watchers = new Set<() => void>();
+  private readonly conditions = new ConditionWaiters();
   private nextId = 1;
 
   constructor(private readonly answer: Answer) {}
@@ -54,7 +55,7 @@ abstract class BaseClient implements WireClient {
 
   protected deliver(message: Message): void {
     this.received.push(message);
-    for (const watcher of this.watchers) watcher();
+    this.conditions.notify();
     const isResponse = message.method === undefined && message.id !== undefined;
     if (isResponse) {
       const waiter = this.waiters.get(JSON.stringify(message.id));
@@ -96,20 +97,7 @@ abstract class BaseClient implements WireClient {
   }
 
   waitFor(probe: (received: readonly Message[]) => boolean, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<void> {
-    if (probe(this.received)) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const watcher = (): void => {
-        if (!probe(this.received)) return;
-        clearTimeout(timer);
-        this.watchers.delete(watcher);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        this.watchers.delete(watcher);
-        reject(new Error(`condition not met within ${timeoutMs} ms; received ${this.received.length} messages`));
-      }, timeoutMs);
-      this.watchers.add(watcher);
-    });
+    return this.conditions.waitFor(() => probe(this.received), timeoutMs, () => `condition not met within ${timeoutMs} ms; received ${this.received.length} messages`);
   }
 }
 
