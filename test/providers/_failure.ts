@@ -10,3 +10,14 @@ export async function failure(promise: Promise<unknown>): Promise<McpctxError> {
   }
   throw new Error('expected the call to fail');
 }
+
+/** The McpctxError a synchronous call throws; fails the test when it returns or throws anything else. */
+export function thrownBy(run: () => unknown): McpctxError {
+  try {
+    run();
+  } catch (error) {
+    if (isMcpctxError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected the call to throw');
+}

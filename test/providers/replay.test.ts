@@ -1,24 +1,14 @@
 // replayResponse re-derives a turn from the bytes a live call recorded: for each provider it must
 // equal what the live call returned, and bytes the live call would have refused are PROVIDER_ERROR.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isMcpctxError, type McpctxError } from '../../src/errors/index.js';
 import { anthropicProvider, openAiCompatibleProvider, replayResponse, requestKey, scriptedProvider } from '../../src/providers/index.js';
 import type { ChatRequest, ChatResponse, RawExchange } from '../../src/providers/index.js';
 import { AnthropicFake, messageEvents, sseText } from '../support/anthropic-fake.js';
 import { chunk, startOpenAiFake, usageChunk, type OpenAiFake } from '../support/openai-fake.js';
+import { thrownBy } from './_failure.js';
 
 const tool = { name: 'find_records', description: 'Find records', inputSchema: { type: 'object', properties: { field: { type: 'string' } } } };
 const ask: ChatRequest = { model: 'model-asked', maxTokens: 128, tools: [tool], messages: [{ role: 'user', content: [{ type: 'text', text: 'How many open issues?' }] }] };
-
-function refusal(run: () => unknown): McpctxError {
-  try {
-    run();
-  } catch (error) {
-    if (isMcpctxError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected replayResponse to fail');
-}
 
 function live(response: ChatResponse): Omit<ChatResponse, 'raw' | 'attempts'> {
   return { content: response.content, stopReason: response.stopReason, rawStopReason: response.rawStopReason, usage: response.usage, model: response.model };
@@ -73,15 +63,15 @@ describe('replayResponse: anthropic', () => {
     const response = await capture({ content: [{ type: 'text', text: 'the whole answer' }] });
     const stopAt = response.raw.response.indexOf('event: message_stop');
     expect(stopAt).toBeGreaterThan(0);
-    expect(refusal(() => replayResponse('anthropic', cut(response.raw, stopAt))).code).toBe('PROVIDER_ERROR');
-    expect(refusal(() => replayResponse('anthropic', cut(response.raw, stopAt))).message).toContain('truncated stream');
+    expect(thrownBy(() => replayResponse('anthropic', cut(response.raw, stopAt))).code).toBe('PROVIDER_ERROR');
+    expect(thrownBy(() => replayResponse('anthropic', cut(response.raw, stopAt))).message).toContain('truncated stream');
     // Cut inside an event's JSON, with a blank line so the broken event is dispatched.
     const broken = { ...response.raw, response: `${response.raw.response.slice(0, 60)}\n\n` };
-    expect(refusal(() => replayResponse('anthropic', broken)).code).toBe('PROVIDER_ERROR');
+    expect(thrownBy(() => replayResponse('anthropic', broken)).code).toBe('PROVIDER_ERROR');
     const errored = { ...response.raw, response: sseText([{ event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } }]) };
-    expect(refusal(() => replayResponse('anthropic', errored)).message).toContain('overloaded_error');
-    expect(refusal(() => replayResponse('anthropic', { ...response.raw, status: 529 })).code).toBe('PROVIDER_ERROR');
-    expect(refusal(() => replayResponse('anthropic', { ...response.raw, response: '' })).code).toBe('PROVIDER_ERROR');
+    expect(thrownBy(() => replayResponse('anthropic', errored)).message).toContain('overloaded_error');
+    expect(thrownBy(() => replayResponse('anthropic', { ...response.raw, status: 529 })).code).toBe('PROVIDER_ERROR');
+    expect(thrownBy(() => replayResponse('anthropic', { ...response.raw, response: '' })).code).toBe('PROVIDER_ERROR');
   });
 });
 
@@ -128,9 +118,9 @@ describe('replayResponse: openai-compatible', () => {
     const response = await openAiCompatibleProvider({ baseUrl: fake.baseUrl, env: {} }).chat(ask);
     const doneAt = response.raw.response.indexOf('data: [DONE]');
     expect(doneAt).toBeGreaterThan(0);
-    expect(refusal(() => replayResponse('openai-compatible', cut(response.raw, doneAt))).message).toContain('truncated stream');
-    expect(refusal(() => replayResponse('openai-compatible', { ...response.raw, response: `${response.raw.response.slice(0, 40)}\n\n` })).code).toBe('PROVIDER_ERROR');
-    expect(refusal(() => replayResponse('openai-compatible', { ...response.raw, response: '{"choices":[]}' })).code).toBe('PROVIDER_ERROR');
+    expect(thrownBy(() => replayResponse('openai-compatible', cut(response.raw, doneAt))).message).toContain('truncated stream');
+    expect(thrownBy(() => replayResponse('openai-compatible', { ...response.raw, response: `${response.raw.response.slice(0, 40)}\n\n` })).code).toBe('PROVIDER_ERROR');
+    expect(thrownBy(() => replayResponse('openai-compatible', { ...response.raw, response: '{"choices":[]}' })).code).toBe('PROVIDER_ERROR');
   });
 });
 
@@ -142,8 +132,8 @@ describe('replayResponse: scripted', () => {
     });
     const response = await provider.chat(ask);
     expect(replayResponse('scripted', response.raw)).toEqual(live(response));
-    expect(refusal(() => replayResponse('scripted', cut(response.raw, 20))).code).toBe('PROVIDER_ERROR');
-    expect(refusal(() => replayResponse('scripted', { ...response.raw, response: '{"content":[{"type":"image"}]}' })).code).toBe('PROVIDER_ERROR');
-    expect(refusal(() => replayResponse('scripted', null as unknown as RawExchange)).code).toBe('PROVIDER_ERROR');
+    expect(thrownBy(() => replayResponse('scripted', cut(response.raw, 20))).code).toBe('PROVIDER_ERROR');
+    expect(thrownBy(() => replayResponse('scripted', { ...response.raw, response: '{"content":[{"type":"image"}]}' })).code).toBe('PROVIDER_ERROR');
+    expect(thrownBy(() => replayResponse('scripted', null as unknown as RawExchange)).code).toBe('PROVIDER_ERROR');
   });
 });

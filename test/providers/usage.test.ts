@@ -2,23 +2,12 @@
 // be reported, cache counts may be left out (0), and an answer without usage, or with a count that
 // is not one, is PROVIDER_ERROR, never 0 tokens. The replay of the recorded bytes says the same.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isMcpctxError, type McpctxError } from '../../src/errors/index.js';
 import { anthropicProvider, openAiCompatibleProvider, replayResponse, type ChatRequest } from '../../src/providers/index.js';
 import { AnthropicFake, messageEvents, sseText } from '../support/anthropic-fake.js';
 import { chunk, startOpenAiFake, usageChunk, type OpenAiFake } from '../support/openai-fake.js';
-import { failure } from './_failure.js';
+import { failure, thrownBy } from './_failure.js';
 
 const hello: ChatRequest = { model: 'm', maxTokens: 16, messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }] };
-
-function refusal(run: () => unknown): McpctxError {
-  try {
-    run();
-  } catch (error) {
-    if (isMcpctxError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the replay to fail');
-}
 
 describe('usage: anthropic', () => {
   let fake: AnthropicFake;
@@ -41,7 +30,7 @@ describe('usage: anthropic', () => {
     expect(error.code).toBe('PROVIDER_ERROR');
     expect(error.message).toContain(field);
     expect(error.data.status).toBe(200);
-    expect(refusal(() => replayResponse('anthropic', { url: '', request: '{}', response: sseText(events), status: 200 })).message).toContain(field);
+    expect(thrownBy(() => replayResponse('anthropic', { url: '', request: '{}', response: sseText(events), status: 200 })).message).toContain(field);
   });
 
   it('cache counts left out or null are 0; message_delta counts it leaves out keep their value', async () => {
@@ -67,7 +56,7 @@ describe('usage: openai-compatible', () => {
     expect(error.message).toContain('no usage');
     expect(error.data.status).toBe(200);
     const raw = error.data.raw as { url: string; request: string; response: string; status: number };
-    expect(refusal(() => replayResponse('openai-compatible', raw)).message).toContain('no usage');
+    expect(thrownBy(() => replayResponse('openai-compatible', raw)).message).toContain('no usage');
   });
 
   it.each([
