@@ -2,7 +2,7 @@
 // posture and vendor records in words. Everything printed comes from the report, which holds no
 // env or header value; cells go through renderTable, which strips control characters.
 import type { AuditEntry, AuditReport, AuditSession, PlaceState, Totals } from '../audit/index.js';
-import { plural } from '../measure/index.js';
+import { plural } from '../text/index.js';
 import { formatCount, renderTable } from './_table.js';
 
 function stateText(state: PlaceState): string {

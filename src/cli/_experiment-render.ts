@@ -1,5 +1,5 @@
 import { renderReportMarkdown, type ExperimentRun, type ReceiptVerification } from '../experiment/index.js';
-import { printableText } from '../measure/index.js';
+import { printableText } from '../text/index.js';
 
 /** The run for people: the report's tables when the run got that far, what stopped it, and where the receipt is. */
 export function renderExperimentRun(run: ExperimentRun, invocation: string): string {

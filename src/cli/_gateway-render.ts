@@ -1,5 +1,5 @@
 import type { EffectiveRules, GatewayReport, NamePatterns, PinListing, ToolRules } from '../gateway/index.js';
-import { printableText } from '../measure/index.js';
+import { printableText } from '../text/index.js';
 import { formatCount, formatShare, renderTable } from './_table.js';
 
 /** `mcpctx gateway check`: the effective rules, defaults applied, names only for env and headers. */

@@ -1,5 +1,6 @@
 import { scanCatalog, type ToolScan } from '../gateway/trust/scan/index.js';
-import { printableText, type Measurement } from '../measure/index.js';
+import { type Measurement } from '../measure/index.js';
+import { printableText } from '../text/index.js';
 
 /** What `measure --scan` adds to a measurement: the poisoning scan of its captured catalog. */
 export interface CatalogScan {

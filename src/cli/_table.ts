@@ -1,4 +1,4 @@
-import { printableText } from '../measure/index.js';
+import { printableText } from '../text/index.js';
 
 export type Align = 'left' | 'right';
 

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { audit, type AuditOptions, type AuditPlatform } from '../audit/index.js';
-import { DEFAULT_RUNS, DEFAULT_TIMEOUT_MS, printableText } from '../measure/index.js';
+import { DEFAULT_RUNS, DEFAULT_TIMEOUT_MS } from '../measure/index.js';
+import { printableText } from '../text/index.js';
 import { renderAudit } from './_audit-render.js';
 import { exampleHelp } from './_help.js';
 import { EXIT, type CliIo } from './_io.js';

@@ -5,7 +5,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { McpctxError } from '../errors/index.js';
 import { runExperiment, verifyReceipt, type ExperimentProgress, type ExperimentRun, type ModelOverrides } from '../experiment/index.js';
 import type { ProviderName } from '../providers/index.js';
-import { printableText } from '../measure/index.js';
+import { printableText } from '../text/index.js';
 import { exampleHelp } from './_help.js';
 import { EXIT, invocationOf, type CliIo } from './_io.js';
 import { parsePositiveInteger } from './_parse.js';

@@ -1,22 +1,8 @@
 import { basename, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { McpctxError } from '../errors/index.js';
-import {
-  DEFAULT_RUNS,
-  DEFAULT_TIMEOUT_MS,
-  bandFor,
-  addClaudeDivergence,
-  type ClaudeTokenCounter,
-  checkMeasurementTarget,
-  loadServersFile,
-  measureServer,
-  printableText,
-  recordedLaunch,
-  writeMeasurement,
-  type MeasureOptions,
-  type Measurement,
-  type ServersFile,
-} from '../measure/index.js';
+import { DEFAULT_RUNS, DEFAULT_TIMEOUT_MS, bandFor, addClaudeDivergence, type ClaudeTokenCounter, checkMeasurementTarget, loadServersFile, measureServer, recordedLaunch, writeMeasurement, type MeasureOptions, type Measurement, type ServersFile } from '../measure/index.js';
+import { printableText } from '../text/index.js';
 import { DECLARABLE_CAPABILITIES, DEFAULT_PROTOCOL_VERSION, checkRemoteSpec, type RemoteSpec } from '../mcp/index.js';
 import { DEFAULT_CLAUDE_KEY_ENV, claudeCounter, type ClaudeFlags } from './_claude.js';
 import { exampleHelp } from './_help.js';

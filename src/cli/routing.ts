@@ -13,7 +13,7 @@ import {
 } from '../routing/index.js';
 // The CLI's table columns: the routing report folder's internal surface, not the public entry.
 import { ACCURACY_HEADERS, ACCURACY_NUMERIC_COLUMNS, accuracyRow } from '../routing/report/index.js';
-import { printableText } from '../measure/index.js';
+import { printableText } from '../text/index.js';
 import { exampleHelp } from './_help.js';
 import { EXIT, invocationOf, type CliIo } from './_io.js';
 import { formatCount, renderTable, type Column } from './_table.js';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { plural, printableText } from '../measure/index.js';
+import { plural, printableText } from '../text/index.js';
 import { buildSite } from '../results/site/index.js';
 import { exampleHelp } from './_help.js';
 import { EXIT, type CliIo } from './_io.js';

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { McpctxError } from '../errors/index.js';
-import { plural, printableText } from '../measure/index.js';
+import { plural, printableText } from '../text/index.js';
 import {
   DEFAULT_CONCURRENCY,
   DEFAULT_DOCKER_IMAGE,

@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { printableText, verifyDirectory, verifyFile, type VerifyDifference, type VerifyReport } from '../measure/index.js';
+import { verifyDirectory, verifyFile, type VerifyDifference, type VerifyReport } from '../measure/index.js';
+import { printableText } from '../text/index.js';
 import { exampleHelp } from './_help.js';
 import { EXIT, type CliIo } from './_io.js';
 

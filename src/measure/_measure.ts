@@ -19,7 +19,8 @@ import {
 import { TOKENIZER } from '../tokens/index.js';
 import { captureCatalog, type Capture, type CaptureTimings } from './_capture.js';
 import type { CatalogCost } from './_catalog-cost.js';
-import { classifyFailure, plural, printableText, type MeasurementStatus, type RecordStatus } from './_status.js';
+import { plural, printableText } from '../text/index.js';
+import { classifyFailure, type MeasurementStatus, type RecordStatus } from './_status.js';
 
 export const METHODOLOGY = 'mcpctx-catalog/v1';
 export const DEFAULT_TIMEOUT_MS = 30_000;

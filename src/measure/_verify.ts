@@ -6,7 +6,8 @@ import { catalogCost, type CatalogCost } from './_catalog-cost.js';
 import { projectionFigures } from './_claude-divergence.js';
 import { MEASUREMENT_FILE } from './_files.js';
 import { METHODOLOGY } from './_measure.js';
-import { RECORD_STATUSES, plural, shortJson } from './_status.js';
+import { plural } from '../text/index.js';
+import { RECORD_STATUSES, shortJson } from './_status.js';
 
 export interface VerifyDifference {
   /** The figure: `totalTokens`, `sessionStart.total`, `perTool.tokens`, `perTool.length`, ... */

@@ -30,8 +30,6 @@ export {
 } from './_measure.js';
 export {
   RECORD_STATUSES,
-  plural,
-  printableText,
   type MeasurementStatus,
   type RecordStatus,
 } from './_status.js';

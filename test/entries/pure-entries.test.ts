@@ -12,7 +12,7 @@ const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const PURE_ENTRIES: readonly string[] = ['mcpctx/tokens', 'mcpctx/shape', 'mcpctx/optimizer', 'mcpctx/toolsearch'];
 
 /** Folders that are no public entry but are imported by pure code, or meant to be: by their index file. */
-const PURE_FOLDERS: readonly string[] = ['src/config/index.ts', 'src/gateway/trust/scan/index.ts', 'src/json/index.ts'];
+const PURE_FOLDERS: readonly string[] = ['src/config/index.ts', 'src/gateway/trust/scan/index.ts', 'src/json/index.ts', 'src/text/index.ts'];
 
 /** Built-ins (with or without `node:`) and packages a pure entry must not reach. */
 const FORBIDDEN_BUILTINS: ReadonlySet<string> = new Set(['child_process', 'fs', 'fs/promises', 'net', 'http', 'worker_threads']);
@@ -38,8 +38,10 @@ describe('pure entries', () => {
     expect(walk.unresolved.map(chainText), `${index} has imports the walker cannot resolve`).toEqual([]);
   });
 
-  it('src/json is a leaf, and the tool search loads no tokenizer (its JSON helpers come from src/json)', () => {
-    expect(walkImports(join(ROOT, 'src/json/index.ts'), PURE).files.filter((file) => !file.startsWith('src/json/'))).toEqual([]);
+  it('src/json and src/text are leaves, and the tool search loads no tokenizer (its JSON helpers come from src/json)', () => {
+    for (const leaf of ['json', 'text']) {
+      expect(walkImports(join(ROOT, `src/${leaf}/index.ts`), PURE).files.filter((file) => !file.startsWith(`src/${leaf}/`))).toEqual([]);
+    }
     expect(walkImports(entrySource('mcpctx/toolsearch'), PURE).files.filter((file) => file.includes('gpt-tokenizer'))).toEqual([]);
   });
 

@@ -1,4 +1,4 @@
-import { printableText } from '../../measure/index.js';
+import { printableText } from '../../text/index.js';
 import type { PublishedStatus, ResultsState } from '../_model.js';
 import {
   COST_REGRESSION_METHOD,

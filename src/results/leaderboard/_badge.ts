@@ -1,6 +1,7 @@
 import type * as BadgeMaker from 'badge-maker';
 import { lazyRequire } from '../../lazy/index.js';
-import { bandFor, plural, safeSegment } from '../../measure/index.js';
+import { bandFor, safeSegment } from '../../measure/index.js';
+import { plural } from '../../text/index.js';
 import type { PublishedServer } from '../_model.js';
 
 /** Loaded by the first badge drawn: `audit` reads results folders without drawing any. */

@@ -1,4 +1,4 @@
-import { plural, printableText } from '../../measure/index.js';
+import { plural, printableText } from '../../text/index.js';
 import { STATUS_MEANINGS, type ResultsState } from '../_model.js';
 import { STATUS_ORDER, leaderboard, type LeaderboardRow, type LeaderboardTrend } from './_rows.js';
 

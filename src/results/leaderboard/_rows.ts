@@ -1,4 +1,5 @@
-import { METHODOLOGY, RECORD_STATUSES, bandFor, printableText, type Band, type Measurement } from '../../measure/index.js';
+import { METHODOLOGY, RECORD_STATUSES, bandFor, type Band, type Measurement } from '../../measure/index.js';
+import { printableText } from '../../text/index.js';
 import type { IsoDate, PublishedServer, PublishedStatus, ResultsState } from '../_model.js';
 import { plottableSeries } from '../_series.js';
 

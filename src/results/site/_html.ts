@@ -1,4 +1,4 @@
-import { printableText } from '../../measure/index.js';
+import { printableText } from '../../text/index.js';
 import type { HistoryRow } from '../_model.js';
 
 // HTML building blocks. Every string that came from results/ (names, notes, descriptions, URLs,

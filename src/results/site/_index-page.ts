@@ -1,4 +1,5 @@
-import { BAND_LIMITS, plural } from '../../measure/index.js';
+import { BAND_LIMITS } from '../../measure/index.js';
+import { plural } from '../../text/index.js';
 import { STATUS_MEANINGS } from '../_model.js';
 import { plottableSeries } from '../_series.js';
 import type { LeaderboardRow, LeaderboardTrend } from '../leaderboard/index.js';

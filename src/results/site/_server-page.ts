@@ -1,4 +1,5 @@
-import { MEASUREMENT_FILE, plural } from '../../measure/index.js';
+import { MEASUREMENT_FILE } from '../../measure/index.js';
+import { plural } from '../../text/index.js';
 import type { HistoryRow } from '../_model.js';
 import { plottableSeries, type PlottableSeries } from '../_series.js';
 import type { SiteLaunch, SiteMeasurement, SiteTool } from './_check.js';

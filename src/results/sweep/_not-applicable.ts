@@ -1,4 +1,5 @@
-import { printableText, type Measurement, type NotApplicable } from '../../measure/index.js';
+import { type Measurement, type NotApplicable } from '../../measure/index.js';
+import { printableText } from '../../text/index.js';
 import { hasNumber } from '../history/index.js';
 
 /**

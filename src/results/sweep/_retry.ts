@@ -1,4 +1,5 @@
-import { DEFAULT_TIMEOUT_MS, printableText, type MeasureOptions, type Measurement } from '../../measure/index.js';
+import { DEFAULT_TIMEOUT_MS, type MeasureOptions, type Measurement } from '../../measure/index.js';
+import { printableText } from '../../text/index.js';
 import { MAX_BUDGET_MS } from '../../mcp/index.js';
 
 /** How one entry was measured: the record kept and every budget tried, in order. */
