@@ -1,5 +1,6 @@
 import { countTokens, sha256Hex } from '../tokens/index.js';
-import { isCopyable, isPlainObject, memberText, type JsonObject } from './_json-value.js';
+import { isPlainObject, type JsonObject } from '../json/index.js';
+import { isCopyable, memberText } from './_json-value.js';
 
 /** What one field of the records costs, summed over the records. */
 export interface FieldCost {

@@ -17,7 +17,7 @@ import {
 import type { FieldSpec } from '../shape/index.js';
 import { TOKENIZER } from '../tokens/index.js';
 import type { FieldCost } from './_field-cost.js';
-import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan } from './_json-value.js';
+import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan } from '../json/index.js';
 import { DEFAULT_TIMEOUT_MS } from './_measure.js';
 import { resultCost, type ContentCost, type ResultCost, type ResultEstimate, type ResultPayload } from './_result-cost.js';
 import { noProjection, type ProjectionSuggestion } from './_suggest-projection.js';

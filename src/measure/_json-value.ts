@@ -1,7 +1,5 @@
-/** Small helpers over parsed JSON values, shared by the result-cost analysis. */
+/** Helpers over parsed JSON values for the result-cost analysis; the general ones are in src/json. */
 import { isPlainObject, type JsonObject } from '../json/index.js';
-
-export { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan, type JsonObject } from '../json/index.js';
 
 /** An object or an array. */
 export function isContainer(value: unknown): value is JsonObject | unknown[] {

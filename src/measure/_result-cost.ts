@@ -2,7 +2,8 @@ import { McpctxError } from '../errors/index.js';
 import { capText, toolResultCost, type CountedResultPart, type ResultPartKind } from '../shape/index.js';
 import { countTokens } from '../tokens/index.js';
 import { fieldCosts, type FieldCost } from './_field-cost.js';
-import { MAX_JSON_DEPTH, isContainer, isPlainObject, jsonEqual, nestsDeeperThan, tryParseJson, type JsonObject } from './_json-value.js';
+import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan, type JsonObject } from '../json/index.js';
+import { isContainer, jsonEqual, tryParseJson } from './_json-value.js';
 import { noProjection, suggestProjection, type ProjectionSuggestion } from './_suggest-projection.js';
 
 /** The text of an `isError` result is kept up to this many characters. */

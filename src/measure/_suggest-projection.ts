@@ -1,7 +1,8 @@
 import { isMcpctxError } from '../errors/index.js';
 import { defineProjection, truncationFlag, type FieldSpec, type Projection } from '../shape/index.js';
 import { countTokens } from '../tokens/index.js';
-import { isContainer, isPlainObject, isScalar, type JsonObject } from './_json-value.js';
+import { isPlainObject, type JsonObject } from '../json/index.js';
+import { isContainer, isScalar } from './_json-value.js';
 
 /** Lists up to this many characters of JSON in every record are kept whole. */
 export const SHORT_TEXT_CHARS = 80;
