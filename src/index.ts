@@ -2,7 +2,7 @@
 // shaping results, as documented in docs/library.md and docs/shape.md. Named, never wildcards:
 // every name here is a promise to keep. The folder indexes also export what other folders use
 // internally; those names stay off this entry (and test/entries/exports.snapshot.json lists what is on it).
-export { McpctxError, isMcpctxError, type McpctxErrorCode } from './errors/index.js';
+export { McpctxError, isMcpctxError, type McpctxErrorCode, type McpctxErrorData, type McpctxErrorDetails } from './errors/index.js';
 export {
   MAX_JSON_DEPTH,
   canonicalJson,

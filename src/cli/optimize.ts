@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { McpctxError, isMcpctxError } from '../errors/index.js';
+import { McpctxError, isMcpctxError, type McpctxErrorData } from '../errors/index.js';
 import { ContextOptimizer, DEFAULT_TOKEN_BUDGET, parseOptimizerInput, type ContextResult } from '../optimizer/index.js';
 import { lineAndColumn } from '../tokens/index.js';
 import { exampleHelp } from './_help.js';
@@ -64,7 +64,9 @@ async function runOptimize(flags: OptimizeFlags, io: CliIo): Promise<number> {
   } catch (error) {
     // The file is the user's to fix, as a bad flag would be.
     if (isMcpctxError(error, 'INVALID_RECORDS') || isMcpctxError(error, 'INVALID_ARGUMENT')) {
-      throw new McpctxError('USAGE', `${file}: ${error.message}`, { file, ...error.data }, { cause: error });
+      // USAGE documents the keys of both codes, which file holds the problem aside.
+      const data = error.data as Omit<McpctxErrorData['USAGE'], 'file'>;
+      throw new McpctxError('USAGE', `${file}: ${error.message}`, { file, ...data }, { cause: error });
     }
     throw error;
   }

@@ -93,17 +93,138 @@ export const JSON_RPC_CODES = Object.freeze({
   resourceNotFound: -32002,
 });
 
-export class McpctxError extends Error {
-  readonly code: McpctxErrorCode;
-  readonly data: Readonly<Record<string, unknown>>;
+/** What every error's `data` may carry besides its code's own keys: the JSON-RPC error it is answered with over the wire. */
+type WireData = {
+  readonly rpcCode?: number;
+  readonly rpcData?: unknown;
+};
 
-  constructor(code: McpctxErrorCode, message: string, data: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+/**
+ * The `data` of each code, key by key (the doc comment of each code above says what they mean).
+ * A key is optional when some throw sites do not know it.
+ */
+export type McpctxErrorData = {
+  USAGE: WireData & {
+    variable?: string;
+    /** INVALID_RECORDS or INVALID_ARGUMENT from a file the user gave: the keys of that error. */
+    path?: string;
+    id?: string;
+    argument?: string;
+    option?: string;
+    value?: unknown;
+    index?: number;
+    reason?: string;
+    limit?: number;
+    length?: number;
+    message?: number;
+    missing?: unknown;
+    which?: string;
+    maxBytes?: number;
+    previous?: unknown;
+    file?: string;
+    dir?: string;
+    offset?: number;
+    line?: number;
+    column?: number;
+    header?: string;
+    capability?: string;
+    host?: string;
+    protocol?: string;
+    transport?: string;
+    problems?: readonly string[];
+    what?: string;
+    /** The budget given, as given (it may not be a number). */
+    budgetMs?: unknown;
+    maxBudgetMs?: number;
+    unknown?: readonly string[];
+    names?: readonly string[];
+    points?: number;
+  };
+  SPAWN_FAILED: WireData & { command?: string; errno?: string };
+  FRAME_TOO_LARGE: WireData & { limitBytes?: number; receivedBytes?: number; lineEnded?: boolean };
+  DEADLINE: WireData & { budgetMs?: number; label?: string; waitingFor?: string; timeoutMs?: number; attempts?: number; raw?: unknown; status?: number };
+  TRANSPORT_CLOSED: WireData & { exit?: unknown; stderrTail?: string; status?: number; sessionId?: string };
+  PROTOCOL: WireData & {
+    method?: string;
+    page?: number;
+    status?: number;
+    contentType?: string | null;
+    upstream?: string;
+    missing?: unknown;
+    resultType?: string;
+    maxDepth?: number;
+    chars?: number;
+  };
+  INVALID_FRAME: WireData & { offset?: number; lineBytes?: number; bodyBytes?: number; eventBytes?: number };
+  RPC_ERROR: WireData & { method?: string; rpcMessage?: string };
+  CURSOR_LOOP: WireData & { cursor?: unknown; page?: number };
+  TOO_MANY_PAGES: WireData & { limit?: number; upstream?: string };
+  TOO_MANY_TOOLS: WireData & { limit?: number; upstream?: string };
+  TOO_MANY_NOTIFICATIONS: WireData & { limit?: number; method?: string };
+  INVALID_CONFIG: WireData & { problems?: readonly unknown[]; file?: string | null; where?: string; upstream?: string; header?: string; missing?: readonly string[]; name?: string };
+  INVALID_RESULTS: WireData & { file?: string | null; line?: number; path?: string; field?: string };
+  IO: WireData & { file?: string; dir?: string; which?: string; reason?: string; version?: number; seq?: number; quickCheck?: unknown; path?: string; step?: string | null };
+  INVALID_CURSOR: WireData & { reason?: string };
+  STALE_CURSOR: WireData & { revision?: string };
+  FOREIGN_CURSOR: WireData;
+  INVALID_PROJECTION: WireData;
+  INVALID_ARGUMENT: WireData & {
+    argument?: string;
+    option?: string;
+    value?: unknown;
+    index?: number;
+    message?: number;
+    missing?: unknown;
+    limit?: number;
+    reason?: string;
+  };
+  INVALID_RECORDS: WireData & { path?: string; id?: string; file?: string; which?: string; maxBytes?: number; previous?: unknown; length?: number; limit?: number };
+  SOURCE_CHANGED: WireData & { file?: string; which?: string; expected?: string; actual?: string | null; previous?: unknown; current?: unknown };
+  NESTING_TOO_DEEP: WireData & { limit?: number; what?: string; method?: string };
+  OUTPUT_CONFLICT: WireData & { file?: string; name?: string };
+  CATALOG_TOO_LARGE: WireData & { limitBytes?: number; receivedBytes?: number; page?: number };
+  CANCELLED: WireData & { method?: string };
+  LISTEN_FAILED: WireData & { host?: string; port?: number; errno?: string };
+  INVALID_HANDLE: WireData & { fault?: string };
+  FOREIGN_HANDLE: WireData & { fault?: string };
+  EXPIRED: WireData & { fault?: string; what?: string };
+  EVICTED: WireData & { fault?: string; what?: string };
+  INVALID_QUERY: WireData;
+  RESULT_TOO_LARGE: WireData;
+  AUTH_REQUIRED: WireData & { status?: number; wwwAuthenticate?: string | null };
+  UNREACHABLE: WireData & { upstream?: string; url?: string; errno?: string };
+  HTTP_STATUS: WireData & { status?: number | null; bodyStart?: string; tried?: readonly string[] };
+  PROVIDER_ERROR: WireData & { status?: number; attempts?: number; raw?: unknown; problems?: readonly string[]; url?: string };
+  MISSING_KEY: WireData & { variable?: string; env?: string };
+  NO_SCRIPTED_TURN: WireData & { requestHash?: string; lastMessage?: unknown; file?: string };
+};
+
+type DataKey = { [C in McpctxErrorCode]: keyof McpctxErrorData[C] }[McpctxErrorCode];
+type DataValue<K extends DataKey> = { [C in McpctxErrorCode]: K extends keyof McpctxErrorData[C] ? McpctxErrorData[C][K] : never }[McpctxErrorCode];
+
+/** What `data` may hold whatever the code: every key some code documents, with the types it has there. */
+export type McpctxErrorDetails = { readonly [K in DataKey]?: DataValue<K> };
+
+// A class expression named McpctxError (its name shows in stacks and inspect), exported below
+// through a construct signature that types `data` by the code given.
+const McpctxErrorClass = class McpctxError extends Error {
+  readonly code: McpctxErrorCode;
+  readonly data: McpctxErrorDetails;
+
+  constructor(code: McpctxErrorCode, message: string, data: McpctxErrorDetails = {}, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'McpctxError';
     this.code = code;
     this.data = data;
   }
-}
+};
+
+/** The one error class; `data` at a throw site is checked against its code's keys (`McpctxErrorData`). */
+export type McpctxError = InstanceType<typeof McpctxErrorClass>;
+export const McpctxError: {
+  new <C extends McpctxErrorCode>(code: C, message: string, data?: McpctxErrorData[C], options?: { cause?: unknown }): McpctxError;
+  readonly prototype: McpctxError;
+} = McpctxErrorClass;
 
 export function isMcpctxError(value: unknown, code?: McpctxErrorCode): value is McpctxError {
   return value instanceof McpctxError && (code === undefined || value.code === code);

@@ -6,7 +6,7 @@
  */
 import { inspect } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { McpctxError } from '../errors/index.js';
+import { McpctxError, type McpctxErrorData } from '../errors/index.js';
 import { SseReader, type SseEvent } from '../mcp/index.js';
 import { isPlainObject } from '../json/index.js';
 import type { RawExchange } from './_types.js';
@@ -250,7 +250,9 @@ class HttpCall {
   /** The provider's own PROVIDER_ERROR (its stream or answer out of shape) gains the call's data. */
   private adopt(error: McpctxError): McpctxError {
     if (error.code !== 'PROVIDER_ERROR') return error;
-    return new McpctxError('PROVIDER_ERROR', this.scrub(error.message), { ...error.data, ...this.data() }, this.keyFree(error.cause));
+    // A PROVIDER_ERROR (checked above), so its data has PROVIDER_ERROR's keys.
+    const data = error.data as McpctxErrorData['PROVIDER_ERROR'];
+    return new McpctxError('PROVIDER_ERROR', this.scrub(error.message), { ...data, ...this.data() }, this.keyFree(error.cause));
   }
 
   private deadlineError(cause: unknown): McpctxError {

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { McpctxError } from '../../src/errors/index.js';
 
 const FILE = fileURLToPath(new URL('../../src/errors/index.ts', import.meta.url));
 
@@ -30,5 +31,16 @@ describe('McpctxErrorCode', () => {
     expect(codes.length).toBeGreaterThan(30);
     const undocumented = codes.filter(({ doc }) => !/\bdata: /.test(doc)).map(({ code }) => code);
     expect(undocumented).toEqual([]);
+  });
+
+  it('checks data against its code at the throw site (`npm run typecheck` fails if a line below compiles)', () => {
+    // @ts-expect-error -- SPAWN_FAILED has no key `comand`
+    const typo = new McpctxError('SPAWN_FAILED', 'could not start', { comand: 'server' });
+    // @ts-expect-error -- DEADLINE's budgetMs is a number of milliseconds
+    const wrongType = new McpctxError('DEADLINE', 'too slow', { budgetMs: '5000' });
+    const right = new McpctxError('DEADLINE', 'too slow', { budgetMs: 5000, label: 'measurement' });
+    expect([typo.code, wrongType.code, right.data.budgetMs]).toEqual(['SPAWN_FAILED', 'DEADLINE', 5000]);
+    expect(right).toBeInstanceOf(McpctxError);
+    expect(right.name).toBe('McpctxError');
   });
 });

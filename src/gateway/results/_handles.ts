@@ -109,7 +109,7 @@ function hash(text: string): Buffer {
 }
 
 /** A refused handle or cursor: an McpctxError whose message says what to do. */
-export class TokenRefusal extends McpctxError {
+export class TokenRefusal extends McpctxError<McpctxErrorCode> {
   readonly fault: TokenFault;
   constructor(fault: TokenFault, kind: TokenKind, extra: { ttlMs?: number } = {}) {
     super(faultCode(fault, kind), faultMessage(fault, kind, extra.ttlMs), { fault, rpcCode: INVALID_PARAMS });

@@ -1,6 +1,6 @@
 import { constants, open, stat, type FileHandle } from 'node:fs/promises';
 import type { BigIntStats } from 'node:fs';
-import { McpctxError } from '../../errors/index.js';
+import { McpctxError, type McpctxErrorData } from '../../errors/index.js';
 import { sha256Hex } from '../../tokens/index.js';
 
 /** A flat record: every value a string; `id` unique and non-empty, `revision` present. */
@@ -94,7 +94,8 @@ export class FrozenRecords {
         'INVALID_RECORDS',
         `The server's data changed during this session and is now invalid (${rule}). ` +
           'Nothing can be served until the data is fixed: report this to whoever runs the server, or retry later.',
-        { ...(error instanceof McpctxError ? error.data : {}), previous },
+        // parseSnapshot throws INVALID_RECORDS: its keys are this error's.
+        { ...(error instanceof McpctxError ? (error.data as McpctxErrorData['INVALID_RECORDS']) : {}), previous },
         { cause: error },
       );
     }
