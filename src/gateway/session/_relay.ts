@@ -180,15 +180,24 @@ function matchesTemplate(literals: readonly string[], uri: string): boolean {
   return at < end;
 }
 
-/** Deep union of capability objects: a capability any upstream has, with every flag any of them sets. */
+/**
+ * Deep union of capability objects: a capability any upstream has, with every flag any of them
+ * sets. Keys are an upstream's own (`__proto__` and `constructor` included, as JSON.parse makes
+ * them): read with hasOwn and written as own data properties, never through an inherited accessor,
+ * so an answer cannot reach Object.prototype.
+ */
 function mergeInto(target: JsonObject, source: JsonObject): void {
   for (const [key, value] of Object.entries(source)) {
-    const current = target[key];
+    const current = Object.hasOwn(target, key) ? target[key] : undefined;
     if (isPlainObject(value) && isPlainObject(current)) mergeInto(current, value);
     else if (isPlainObject(value)) {
       const copy: JsonObject = {};
       mergeInto(copy, value);
-      target[key] = copy;
-    } else if (current === undefined || value === true) target[key] = value;
+      setOwn(target, key, copy);
+    } else if (current === undefined || value === true) setOwn(target, key, value);
   }
+}
+
+function setOwn(target: JsonObject, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
