@@ -3,7 +3,7 @@
 // can prove a call never reached it; calling `reload_catalog` makes it send
 // notifications/tools/list_changed, as a server whose tools changed does.
 import { appendFileSync, readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { onJsonLines, send } from './_json-lines.mjs';
 
 const catalogFile = process.env.CATALOG_FILE;
 const callLog = process.env.CALL_LOG;
@@ -12,17 +12,7 @@ if (!catalogFile || !callLog) {
   process.exit(2);
 }
 
-/** @param {unknown} message */
-const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
-
-createInterface({ input: process.stdin }).on('line', (line) => {
-  /** @type {{ id?: unknown, method?: string, params?: Record<string, unknown> }} */
-  let message;
-  try {
-    message = JSON.parse(line);
-  } catch {
-    return;
-  }
+onJsonLines((/** @type {{ id?: unknown, method?: string, params?: Record<string, unknown> }} */ message) => {
   if (message.id === undefined) return;
   const reply = (/** @type {unknown} */ result) => send({ jsonrpc: '2.0', id: message.id, result });
   switch (message.method) {
