@@ -1,0 +1,31 @@
+/**
+ * Folding text so that what renders alike compares alike: compatibility forms (full-width
+ * letters, ligatures) through NFKC, then letters of other scripts that render like Latin ones.
+ * Shared by the shadowing check (tool names a model can take for one another), name rules and
+ * the poisoning scan, so a look-alike that one of them sees through, all of them do.
+ */
+
+/** Letters from other scripts that render like Latin ones (a small, common set). */
+const LOOK_ALIKES: Readonly<Record<string, string>> = {
+  а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', х: 'x', у: 'y', і: 'i', ј: 'j', ѕ: 's', һ: 'h', ԁ: 'd', ԛ: 'q', ԝ: 'w', к: 'k', м: 'm', т: 't', в: 'b', н: 'h',
+  α: 'a', ο: 'o', ρ: 'p', ν: 'v', τ: 't', υ: 'u', ι: 'i', κ: 'k', χ: 'x', ε: 'e',
+};
+
+const NAME_SEPARATORS = /[\s_.-]+/g;
+
+/** `text` with compatibility forms and look-alike letters replaced by the Latin letters they pass for (case kept otherwise). */
+export function foldLookAlikes(text: string): string {
+  let out = '';
+  for (const char of text.normalize('NFKC')) out += Object.hasOwn(LOOK_ALIKES, char) ? LOOK_ALIKES[char] : char;
+  return out;
+}
+
+/** A name without case and separators (`_`, `-`, `.`, spaces): `List-Inbox` and `list_inbox` fold alike. */
+export function foldCaseAndSeparators(name: string): string {
+  return name.toLowerCase().replace(NAME_SEPARATORS, '');
+}
+
+/** The form two names share when a model could take one for the other: case, separators and look-alikes set aside. */
+export function foldName(name: string): string {
+  return foldLookAlikes(foldCaseAndSeparators(name.normalize('NFKC')));
+}
