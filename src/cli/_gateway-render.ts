@@ -34,6 +34,7 @@ export function renderEffectiveRules(rules: EffectiveRules): string {
       lines.push(`  ${tool.name}${tool.upstream === null ? ' (names no configured upstream)' : ''}: ${describeRules(tool.rules)}`);
     }
   }
+  if (rules.warnings.length > 0) lines.push('', 'warnings:', ...rules.warnings.map((warning) => `  ${printableText(warning, 'note')}`));
   return `${lines.join('\n')}\n`;
 }
 

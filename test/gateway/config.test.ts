@@ -338,6 +338,14 @@ tools:
     // Even after resolving, the config still holds templates only.
     resolveUpstream(config.upstreams[1]!, { API_KEY: 'CANARY-resolved' });
     expect(JSON.stringify(describeEffectiveRules(config))).not.toMatch(/CANARY/);
+    expect(rules.warnings).toEqual([]);
+  });
+
+  it('warns when a rule drops annotations: the client loses destructiveHint, and says whether confirmation still asks', () => {
+    const rules = (confirm: boolean) =>
+      describeEffectiveRules(parseGatewayConfig(`mcpServers: { gh: { command: gh } }\nconfirmDestructive: ${confirm}\ntools:\n  delete_repo: { drop: [annotations] }\n  list_repos: { drop: [title] }\n`)).warnings;
+    expect(rules(true)).toEqual([expect.stringMatching(/^tools\.delete_repo drops annotations: .*destructive.*confirmDestructive still reads the server's own annotations/)]);
+    expect(rules(false)).toEqual([expect.stringMatching(/^tools\.delete_repo drops annotations: .*confirmDestructive is off/)]);
   });
 });
 

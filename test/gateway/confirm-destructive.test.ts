@@ -1,5 +1,6 @@
 // confirmDestructive: a call to a tool annotated destructiveHint waits for the user, asked through
 // elicitation; only an accepted confirm lets it reach the server (whose call log proves it).
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,13 +17,13 @@ const TOOLS = [
   { name: 'list_repositories', description: 'List repositories.', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true } },
 ];
 
-function setup(): { config: string; calls: string } {
+function setup(rules: Record<string, unknown> = {}): { config: string; calls: string } {
   const dir = tempDir('mcpctx-confirm-');
   const catalog = join(dir, 'catalog.json');
   const calls = join(dir, 'calls.log');
   writeFileSync(catalog, JSON.stringify(TOOLS));
   writeFileSync(calls, '');
-  const config = writeConfig({ mcpServers: { gh: { command: process.execPath, args: [CATALOG_SERVER], env: { ...markEnvEntries(), CATALOG_FILE: catalog, CALL_LOG: calls } } }, confirmDestructive: true }, dir);
+  const config = writeConfig({ mcpServers: { gh: { command: process.execPath, args: [CATALOG_SERVER], env: { ...markEnvEntries(), CATALOG_FILE: catalog, CALL_LOG: calls } } }, confirmDestructive: true, ...rules }, dir);
   return { config, calls };
 }
 
@@ -35,9 +36,9 @@ async function initializeWithElicitation(gateway: InProcessGateway): Promise<voi
 }
 
 /** Calls `tool`, answers the gateway's elicitation with `answer`, and returns the call's response and the question asked. */
-async function callAnswering(gateway: InProcessGateway, tool: string, answer: unknown): Promise<{ response: Message; asked: Message | undefined }> {
+async function callAnswering(gateway: InProcessGateway, tool: string, answer: unknown, args: unknown = { repo: 'acme/web' }): Promise<{ response: Message; asked: Message | undefined }> {
   const before = gateway.received.length;
-  const pending = gateway.request('tools/call', { name: tool, arguments: { repo: 'acme/web' } }, { id: `call-${tool}-${before}` });
+  const pending = gateway.request('tools/call', { name: tool, arguments: args }, { id: `call-${tool}-${before}` });
   const asked = () => gateway.received.slice(before).find((message) => message.method === 'elicitation/create');
   await gateway.waitFor(() => asked() !== undefined || gateway.received.slice(before).some((message) => message.id === `call-${tool}-${before}`));
   const question = asked();
@@ -91,5 +92,36 @@ describe('confirmDestructive', () => {
       expect(gateway.stderr().split('did not declare elicitation').length).toBe(2);
     });
     expect(called(run.calls)).toEqual(['delete_repository', 'delete_repository']);
+  }, 60_000);
+
+  it("reads the server's own annotations: a rule that drops them from the listing does not turn confirmation off", async () => {
+    const run = setup({ tools: { delete_repository: { drop: ['annotations'] } } });
+    await withInProcessGateway({ config: run.config }, async (gateway) => {
+      await initializeWithElicitation(gateway);
+      const listed = (await gateway.request('tools/list')).result as { tools: Array<Record<string, unknown>> };
+      expect(listed.tools.find((tool) => tool.name === 'delete_repository')).not.toHaveProperty('annotations');
+      const declined = await callAnswering(gateway, 'delete_repository', { action: 'decline' });
+      expect(declined.asked).toBeDefined();
+      expect(textOf(declined.response)).toMatch(/did not allow this call/);
+    });
+    expect(called(run.calls)).toEqual([]);
+  }, 60_000);
+
+  it('shows every argument of a long call, each cut marked, with the sha256 of the whole: padding first cannot hide the target', async () => {
+    const run = setup();
+    const args = { padding: 'x'.repeat(50_000), repo: 'me/prod-critical', note: `${'y'.repeat(10_000)}END-OF-NOTE` };
+    const whole = JSON.stringify(args);
+    await withInProcessGateway({ config: run.config }, async (gateway) => {
+      await initializeWithElicitation(gateway);
+      const declined = await callAnswering(gateway, 'delete_repository', { action: 'decline' }, args);
+      const message = (declined.asked?.params as { message: string }).message;
+      expect(message).toContain('"repo": "me/prod-critical"');
+      expect(message).toContain(createHash('sha256').update(whole).digest('hex'));
+      expect(message).toContain(`${whole.length} characters of JSON`);
+      expect(message).toMatch(/"padding": "x+ \[49602 characters cut\] x+"/);
+      expect(message).toContain('END-OF-NOTE"');
+      expect(message.length).toBeLessThan(4_000);
+    });
+    expect(called(run.calls)).toEqual([]);
   }, 60_000);
 });

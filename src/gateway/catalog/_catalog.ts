@@ -13,6 +13,8 @@ export interface CatalogTool {
   readonly ownName: string;
   /** The definition as delivered (rules applied). */
   readonly definition: JsonObject;
+  /** The definition as the upstream sent it: what the trust checks read (a rule may drop its annotations). */
+  readonly upstreamDefinition: JsonObject;
   readonly changes: readonly ToolChange[];
 }
 
@@ -78,6 +80,7 @@ export function buildCatalog(
         upstream: list.upstream,
         ownName,
         definition: applied.tool,
+        upstreamDefinition: raw,
         changes: applied.changes,
       };
       const definition = adjust(entry);

@@ -49,6 +49,8 @@ export interface EffectiveRules {
   readonly confirmDestructive: boolean;
   /** Sorted by name. */
   readonly tools: readonly EffectiveToolRules[];
+  /** Rules that are valid but cost something a user may not expect, one sentence each. */
+  readonly warnings: readonly string[];
 }
 
 export function describeEffectiveRules(config: GatewayConfig): EffectiveRules {
@@ -91,7 +93,21 @@ export function describeEffectiveRules(config: GatewayConfig): EffectiveRules {
     scan: config.scan,
     confirmDestructive: config.confirmDestructive,
     tools,
+    warnings: tools.flatMap((tool) => ruleWarnings(tool, config.confirmDestructive)),
   };
+}
+
+/**
+ * Dropping annotations hides `destructiveHint` and `readOnlyHint` from the client, whose own
+ * permission prompts read them; the gateway's confirmation reads the server's annotations, so it
+ * still asks.
+ */
+function ruleWarnings(tool: EffectiveToolRules, confirmDestructive: boolean): string[] {
+  if (tool.rules.drop?.includes('annotations') !== true) return [];
+  const confirmation = confirmDestructive
+    ? "the gateway's confirmDestructive still reads the server's own annotations and asks"
+    : 'confirmDestructive is off, so nothing in the gateway asks before a destructive call either';
+  return [`tools.${tool.name} drops annotations: the client no longer sees whether the server marks it destructive or read-only (its own permission prompts may rely on that); ${confirmation}.`];
 }
 
 function sortedNames(templates: readonly string[]): string[] {

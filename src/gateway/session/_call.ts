@@ -18,6 +18,8 @@ export interface CallTarget {
   readonly ownName: string;
   /** The definition the client was shown; {} for a tool the client was not shown. */
   readonly definition: JsonObject;
+  /** The definition as its upstream sent it, before any rule; {} for a tool the client was not shown. */
+  readonly upstreamDefinition: JsonObject;
   /**
    * How the upstreams' last lists had it: in the catalog, left out because the config denies it,
    * held back by a trust gate, or not listed at all (hidden, not removed: relayed if no check refuses).

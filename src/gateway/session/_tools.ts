@@ -160,13 +160,13 @@ export class SessionTools {
   /** What a name stands for in the catalog, for the checks; a name no upstream could serve is an invalid call. */
   private target(catalog: Catalog, name: string): CallTarget {
     const listed = catalog.byName.get(name);
-    if (listed) return { name, upstream: listed.upstream, ownName: listed.ownName, definition: listed.definition, listing: 'listed', held: undefined };
+    if (listed) return { name, upstream: listed.upstream, ownName: listed.ownName, definition: listed.definition, upstreamDefinition: listed.upstreamDefinition, listing: 'listed', held: undefined };
     const denied = catalog.denied.get(name);
-    if (denied) return { name, upstream: denied.upstream, ownName: denied.ownName, definition: {}, listing: 'denied', held: undefined };
+    if (denied) return { name, upstream: denied.upstream, ownName: denied.ownName, definition: {}, upstreamDefinition: {}, listing: 'denied', held: undefined };
     const split = splitVisibleName(this.context.services.config, name);
     if (!split) throw new JsonRpcError(-32602, `Unknown tool: ${name}`);
     const held = this.held.get(split.upstream)?.get(split.ownName);
-    return { name, upstream: split.upstream, ownName: split.ownName, definition: {}, listing: held === undefined ? 'unlisted' : 'held', held };
+    return { name, upstream: split.upstream, ownName: split.ownName, definition: {}, upstreamDefinition: {}, listing: held === undefined ? 'unlisted' : 'held', held };
   }
 
   private finish(started: number, upstream: string | null, tool: string, call: ClientCall, outcome: CallOutcome): JsonObject {

@@ -5,12 +5,13 @@ import { refusal } from '../_refusal.js';
 /**
  * confirmDestructive: a destructive tool's call waits for the user, asked through elicitation
  * when the client declared it; a client that cannot be asked gets its calls unconfirmed (said
- * once per session).
+ * once per session). Destructive is the server's own word, read before any rule: a config that
+ * drops annotations to save tokens must not turn confirmation off.
  */
 export const confirm: CallCheck = async (target, call) => {
   const { context } = call;
   const { services } = context;
-  if (!services.config.confirmDestructive || !isDestructive(target.definition)) return undefined;
+  if (!services.config.confirmDestructive || !isDestructive(target.upstreamDefinition)) return undefined;
   if (!('elicitation' in context.clientCapabilities())) {
     call.sayOnce('unconfirmable', `confirmDestructive: the client did not declare elicitation, so destructive calls go unconfirmed in session ${context.sessionId.slice(0, 8)}`);
     return undefined;
