@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_EXCERPT_CHARS, POISONING_RULES, SCAN_LIMIT_RULE_ID, escapeHidden, scanCatalog, scanText, scanTool } from '../../src/gateway/trust/scan/index.js';
+import { MAX_EXCERPT_CHARS, POISONING_RULES, SCANNER_RAISED_RULE_IDS, SCAN_LIMIT_RULE_ID, escapeHidden, scanCatalog, scanText, scanTool } from '../../src/gateway/trust/scan/index.js';
 
 const MB = 1 << 20;
 
@@ -48,15 +48,16 @@ function hasNestedQuantifier(source: string): boolean {
 }
 
 describe('the poisoning rules', () => {
-  it('have unique ids, a reason each, and a pattern for every kind but limit', () => {
+  it('have unique ids, a reason each, and a pattern for every rule the scanner does not raise itself', () => {
     const ids = POISONING_RULES.map((rule) => rule.id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const rule of POISONING_RULES) {
       expect(rule.id).toMatch(/^MCP-[PHES]\d{3}$/);
       expect(rule.reason.length).toBeGreaterThan(10);
-      expect(rule.pattern === undefined, rule.id).toBe(rule.kind === 'limit');
+      expect(rule.pattern === undefined, rule.id).toBe(SCANNER_RAISED_RULE_IDS.has(rule.id));
     }
     expect(ids).toContain(SCAN_LIMIT_RULE_ID);
+    for (const id of SCANNER_RAISED_RULE_IDS) expect(ids).toContain(id);
   });
 
   it('have no nested open-ended quantifiers (the check itself catches the classic shapes)', () => {
