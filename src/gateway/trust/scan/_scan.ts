@@ -220,8 +220,9 @@ function renderPath(path: readonly Segment[]): string {
   return text;
 }
 
-// Controls, format characters (zero-width, bidi, tags) and line/paragraph separators.
-const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+// Controls, format characters (zero-width, bidi, tags), line/paragraph separators, and whatever
+// else renders as nothing (variation selectors, fillers): a reviewer must see that it is there.
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]/gu;
 
 /** Invisible and control characters as `\u{XXXX}`, so what a reviewer reads is what is there. */
 export function escapeHidden(text: string): string {
