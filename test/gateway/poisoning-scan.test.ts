@@ -68,6 +68,9 @@ describe('the poisoning rules', () => {
     }
     expect(ids).toContain(SCAN_LIMIT_RULE_ID);
     for (const id of SCANNER_RAISED_RULE_IDS) expect(ids).toContain(id);
+    // Findings come in rule order although instruction rules read the normalized text first.
+    const kinds = POISONING_RULES.map((rule) => rule.kind);
+    expect(kinds.lastIndexOf('instruction')).toBeLessThan(kinds.findIndex((kind) => kind !== 'instruction'));
   });
 
   it('have no nested open-ended quantifiers (the check itself catches the classic shapes)', () => {

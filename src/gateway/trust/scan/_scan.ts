@@ -1,6 +1,6 @@
 import { isPlainObject } from '../../../json/index.js';
 import { hiddenPayloads, type HiddenEncoding } from './_decode.js';
-import { normalizeForMatching } from './_normalize.js';
+import { normalizeForMatching, type NormalizedText } from './_normalize.js';
 import { DECODED_TEXT_RULE_ID, POISONING_RULES, SCAN_LIMIT_RULE_ID, type PoisoningRule } from './_rules.js';
 
 /** One rule matched in one string of a tool definition. */
@@ -52,8 +52,10 @@ interface CompiledRule {
 
 const COMPILED: readonly CompiledRule[] = POISONING_RULES.flatMap((rule) => (rule.pattern === undefined ? [] : [{ rule, regex: new RegExp(rule.pattern, 'iu') }]));
 // Instruction rules read the text as a model does (normalized); the others read it raw, since
-// invisible characters and encodings are what they look for.
+// invisible characters and encodings are what they look for. Instruction rules come first in
+// POISONING_RULES, so findings stay in rule order.
 const INSTRUCTION_RULES = COMPILED.filter(({ rule }) => rule.kind === 'instruction');
+const RAW_TEXT_RULES = COMPILED.filter(({ rule }) => rule.kind !== 'instruction');
 
 const LIMIT_RULE: PoisoningRule = ruleById(SCAN_LIMIT_RULE_ID);
 const DECODED_TEXT_RULE: PoisoningRule = ruleById(DECODED_TEXT_RULE_ID);
@@ -70,15 +72,10 @@ function ruleById(id: string): PoisoningRule {
  */
 export function scanText(text: string, path: string): Finding[] {
   const normalized = normalizeForMatching(text);
-  const findings: Finding[] = [];
-  for (const { rule, regex } of COMPILED) {
-    if (rule.kind === 'instruction') {
-      const match = regex.exec(normalized.text);
-      if (match !== null) findings.push({ ruleId: rule.id, reason: rule.reason, path, excerpt: excerptAround(text, normalized.rawIndex(match.index)) });
-    } else {
-      const match = regex.exec(text);
-      if (match !== null) findings.push({ ruleId: rule.id, reason: rule.reason, path, excerpt: excerptAround(text, match.index) });
-    }
+  const findings = scanInstructions(text, path, normalized);
+  for (const { rule, regex } of RAW_TEXT_RULES) {
+    const match = regex.exec(text);
+    if (match !== null) findings.push({ ruleId: rule.id, reason: rule.reason, path, excerpt: excerptAround(text, match.index) });
   }
   findings.push(...scanHiddenPayloads(text, normalized.text, path));
   return findings;
@@ -94,6 +91,7 @@ function scanHiddenPayloads(raw: string, normalized: string, path: string): Find
       seen.add(DECODED_TEXT_RULE_ID);
       findings.push({ ruleId: DECODED_TEXT_RULE.id, reason: DECODED_TEXT_RULE.reason, path: where, excerpt: excerptAround(payload.text, 0), decoded: payload.encoding });
     }
+    // Read once: a payload inside a payload is not decoded again.
     for (const finding of scanInstructions(payload.text, where)) {
       const key = `${finding.ruleId} ${payload.encoding}`;
       if (seen.has(key)) continue;
@@ -104,9 +102,8 @@ function scanHiddenPayloads(raw: string, normalized: string, path: string): Find
   return findings;
 }
 
-/** The instruction rules alone over `text` as normalized, excerpts from `text`. */
-function scanInstructions(text: string, path: string): Finding[] {
-  const normalized = normalizeForMatching(text);
+/** The instruction rules alone over `text` as normalized; excerpts from `text` itself. */
+function scanInstructions(text: string, path: string, normalized: NormalizedText = normalizeForMatching(text)): Finding[] {
   const findings: Finding[] = [];
   for (const { rule, regex } of INSTRUCTION_RULES) {
     const match = regex.exec(normalized.text);
