@@ -18,6 +18,8 @@ const LOOK_ALIKES: Readonly<Record<string, string>> = {
   // Greek
   α: 'a', ο: 'o', ρ: 'p', ν: 'v', τ: 't', υ: 'u', ι: 'i', κ: 'k', χ: 'x', ε: 'e', ϲ: 'c', ϳ: 'j',
   Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X', Ϲ: 'C',
+  // Armenian
+  օ: 'o', ս: 'u', հ: 'h', ո: 'n', ց: 'g', զ: 'q', Օ: 'O', Ս: 'U',
   // Latin letters without a decomposition
   ı: 'i', ȷ: 'j', ɑ: 'a', ɡ: 'g', ł: 'l', ø: 'o', đ: 'd', ħ: 'h',
 };

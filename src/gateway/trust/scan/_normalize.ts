@@ -18,6 +18,9 @@ export interface NormalizedText {
 // Marks (combining accents, variation selectors), format characters (soft hyphen, zero-width,
 // bidi, tags) and the rest of what Unicode says to render as nothing when unsupported.
 const INVISIBLE = /[\p{Mn}\p{Me}\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
+// Fillers that render as a blank (Hangul fillers, the blank Braille pattern): a space, not nothing,
+// or two words written with one between them would run together.
+const BLANK_FILLERS = /[\u115F\u1160\u2800\u3164\uFFA0]/u;
 // Text that needs none of this: the common case, kept on a fast path with raw offsets as they are.
 // eslint-disable-next-line no-control-regex -- plain ASCII, controls included
 const PLAIN = /^[\u0000-\u007f]*$/;
@@ -29,7 +32,7 @@ const MAX_REMEMBERED = 4_096;
 function foldCodePoint(char: string): string {
   const known = FOLDED.get(char);
   if (known !== undefined) return known;
-  const folded = foldLookAlikes(char.normalize('NFKD').replace(INVISIBLE, ''));
+  const folded = BLANK_FILLERS.test(char) ? ' ' : foldLookAlikes(char.normalize('NFKD').replace(INVISIBLE, ''));
   if (FOLDED.size >= MAX_REMEMBERED) FOLDED.clear();
   FOLDED.set(char, folded);
   return folded;
