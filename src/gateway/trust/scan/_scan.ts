@@ -1,5 +1,7 @@
 import { isPlainObject } from '../../../json/index.js';
-import { POISONING_RULES, SCAN_LIMIT_RULE_ID, type PoisoningRule } from './_rules.js';
+import { hiddenPayloads, type HiddenEncoding } from './_decode.js';
+import { normalizeForMatching, type NormalizedText } from './_normalize.js';
+import { DECODED_TEXT_RULE_ID, POISONING_RULES, SCAN_LIMIT_RULE_ID, type PoisoningRule } from './_rules.js';
 
 /** One rule matched in one string of a tool definition. */
 export interface Finding {
@@ -8,11 +10,18 @@ export interface Finding {
   /**
    * Where the string sits, from the tool's root: `inputSchema.properties.to.description`,
    * `inputSchema.properties.level.enum[4]`. A trailing `~` means the property name itself
-   * (`inputSchema.properties.ignore_rules~`), as in JSONPath-Plus.
+   * (`inputSchema.properties.ignore_rules~`), as in JSONPath-Plus. A match in text decoded from
+   * the string says so after the path (`description (decoded base64)`); `(tool text)` is the
+   * tool's titles and descriptions read as one text, for an instruction split across them.
    */
   path: string;
-  /** At most 120 characters around the match; invisible and control characters as `\u{200B}`. */
+  /**
+   * At most 120 characters around the match, from the raw text (a look-alike shows as itself);
+   * for a match in decoded text, from the decoded text. Invisible and control characters as `\u{200B}`.
+   */
   excerpt: string;
+  /** Set when the match is in text decoded from the string (base64, variation selectors, tag characters). */
+  decoded?: HiddenEncoding;
 }
 
 export interface ToolScan {
@@ -42,8 +51,14 @@ interface CompiledRule {
 }
 
 const COMPILED: readonly CompiledRule[] = POISONING_RULES.flatMap((rule) => (rule.pattern === undefined ? [] : [{ rule, regex: new RegExp(rule.pattern, 'iu') }]));
+// Instruction rules read the text as a model does (normalized); the others read it raw, since
+// invisible characters and encodings are what they look for. Instruction rules come first in
+// POISONING_RULES, so findings stay in rule order.
+const INSTRUCTION_RULES = COMPILED.filter(({ rule }) => rule.kind === 'instruction');
+const RAW_TEXT_RULES = COMPILED.filter(({ rule }) => rule.kind !== 'instruction');
 
 const LIMIT_RULE: PoisoningRule = ruleById(SCAN_LIMIT_RULE_ID);
+const DECODED_TEXT_RULE: PoisoningRule = ruleById(DECODED_TEXT_RULE_ID);
 
 function ruleById(id: string): PoisoningRule {
   const rule = POISONING_RULES.find((candidate) => candidate.id === id);
@@ -51,16 +66,56 @@ function ruleById(id: string): PoisoningRule {
   return rule;
 }
 
-/** Each rule that matches `text`, once per rule, in rule order. */
+/**
+ * Each rule that matches `text`, once per rule, in rule order; then what text hidden in it
+ * (base64, base64url, variation selectors, tag characters) says, once per rule and encoding.
+ */
 export function scanText(text: string, path: string): Finding[] {
-  const findings: Finding[] = [];
-  for (const { rule, regex } of COMPILED) {
+  const normalized = normalizeForMatching(text);
+  const findings = scanInstructions(text, path, normalized);
+  for (const { rule, regex } of RAW_TEXT_RULES) {
     const match = regex.exec(text);
-    if (match === null) continue;
-    findings.push({ ruleId: rule.id, reason: rule.reason, path, excerpt: excerptAround(text, match.index) });
+    if (match !== null) findings.push({ ruleId: rule.id, reason: rule.reason, path, excerpt: excerptAround(text, match.index) });
+  }
+  findings.push(...scanHiddenPayloads(text, normalized.text, path));
+  return findings;
+}
+
+function scanHiddenPayloads(raw: string, normalized: string, path: string): Finding[] {
+  const findings: Finding[] = [];
+  const seen = new Set<string>();
+  for (const payload of hiddenPayloads(raw, normalized)) {
+    const where = `${path} (decoded ${payload.encoding})`;
+    const isBase64 = payload.encoding === 'base64' || payload.encoding === 'base64url';
+    if (isBase64 && payload.wordy && !seen.has(DECODED_TEXT_RULE_ID)) {
+      seen.add(DECODED_TEXT_RULE_ID);
+      findings.push({ ruleId: DECODED_TEXT_RULE.id, reason: DECODED_TEXT_RULE.reason, path: where, excerpt: excerptAround(payload.text, 0), decoded: payload.encoding });
+    }
+    // Read once: a payload inside a payload is not decoded again.
+    for (const finding of scanInstructions(payload.text, where)) {
+      const key = `${finding.ruleId} ${payload.encoding}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      findings.push({ ...finding, decoded: payload.encoding });
+    }
   }
   return findings;
 }
+
+/** The instruction rules alone over `text` as normalized; excerpts from `text` itself. */
+function scanInstructions(text: string, path: string, normalized: NormalizedText = normalizeForMatching(text)): Finding[] {
+  const findings: Finding[] = [];
+  for (const { rule, regex } of INSTRUCTION_RULES) {
+    const match = regex.exec(normalized.text);
+    if (match !== null) findings.push({ ruleId: rule.id, reason: rule.reason, path, excerpt: excerptAround(text, normalized.rawIndex(match.index)) });
+  }
+  return findings;
+}
+
+/** Where the tool's titles and descriptions, read as one text, are reported. */
+export const TOOL_TEXT_PATH = '(tool text)';
+// The keys whose strings are prose a model reads as one text: the tool's and each schema's.
+const PROSE_KEYS: ReadonlySet<string> = new Set(['title', 'description']);
 
 type Segment = string | number;
 
@@ -83,6 +138,7 @@ export function scanTool(tool: unknown, limits: ScanLimits = DEFAULT_SCAN_LIMITS
   const findings: Finding[] = [];
   let tooDeep: { path: readonly Segment[]; count: number } | undefined;
   let values = 0;
+  const prose: string[] = [];
   // Iterative, so a hostile nesting cannot overflow the stack; children pushed in reverse keep source order.
   const stack: Pending[] = [{ value: tool, path: [], depth: 0 }];
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
@@ -94,6 +150,8 @@ export function scanTool(tool: unknown, limits: ScanLimits = DEFAULT_SCAN_LIMITS
     const { value, path, depth } = next;
     if (typeof value === 'string') {
       findings.push(...scanText(value, next.isKey ? `${renderPath(path)}~` : renderPath(path)));
+      const key = path[path.length - 1];
+      if (!next.isKey && typeof key === 'string' && PROSE_KEYS.has(key)) prose.push(value);
       continue;
     }
     if (typeof value !== 'object' || value === null) continue;
@@ -118,7 +176,19 @@ export function scanTool(tool: unknown, limits: ScanLimits = DEFAULT_SCAN_LIMITS
     const subtrees = tooDeep.count === 1 ? 'its contents were' : `the contents of ${tooDeep.count} such values were`;
     findings.push(limitFinding(tooDeep.path, `nested deeper than ${limits.maxDepth} levels: ${subtrees} not scanned`));
   }
+  findings.push(...scanProse(prose, findings));
   return findings;
+}
+
+/**
+ * An instruction split across the title, the description and a parameter's description matches
+ * none of them alone; read together, in the definition's order, it does. Only rules that found
+ * nothing in the parts are reported here, so one instruction is not reported twice.
+ */
+function scanProse(prose: readonly string[], found: readonly Finding[]): Finding[] {
+  if (prose.length < 2) return [];
+  const already = new Set(found.map((finding) => finding.ruleId));
+  return scanInstructions(prose.join(' '), TOOL_TEXT_PATH).filter((finding) => !already.has(finding.ruleId));
 }
 
 /** `scanTool` for each tool of a catalog, in catalog order (tools without findings included). */
@@ -147,8 +217,9 @@ function renderPath(path: readonly Segment[]): string {
   return text;
 }
 
-// Controls, format characters (zero-width, bidi, tags) and line/paragraph separators.
-const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+// Controls, format characters (zero-width, bidi, tags), line/paragraph separators, and whatever
+// else renders as nothing (variation selectors, fillers): a reviewer must see that it is there.
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]/gu;
 
 /** Invisible and control characters as `\u{XXXX}`, so what a reviewer reads is what is there. */
 export function escapeHidden(text: string): string {
