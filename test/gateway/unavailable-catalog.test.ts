@@ -10,6 +10,7 @@ import { pollUntil, waitForNoMarkedProcesses } from '../support/processes.js';
 import type { Message } from '../support/wire-client.js';
 import { markEnvEntries, relayEntry, tempDir, writeConfig } from './_gateway-process.js';
 import { withInProcessGateway } from './_in-process.js';
+import { scriptedEntry } from './_raw-stdio.js';
 
 const CATALOG_SERVER = fileURLToPath(new URL('../servers/catalog-server.mjs', import.meta.url));
 
@@ -71,6 +72,18 @@ describe('an upstream whose catalog cannot be used', () => {
       const listReceipts = readFileSync(receipts, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { kind: string; note?: string; action: string; tool: string | null });
       expect(listReceipts.filter((one) => one.kind === 'list').every((one) => (one.note ?? '').startsWith('bad unavailable: '))).toBe(true);
       expect(listReceipts.find((one) => one.tool === 'bad__send')).toMatchObject({ action: 'refused' });
+    });
+  }, 60_000);
+
+  it('an upstream whose tools/list pages loop is unavailable and its calls are refused, not relayed', async () => {
+    const config = writeConfig({ mcpServers: { loop: scriptedEntry('cursor-loop'), good: relayEntry('good') } });
+    await withInProcessGateway({ config }, async (gateway) => {
+      await gateway.initialize();
+      const page = listed(await gateway.request('tools/list'));
+      expect(page._meta?.['mcpctx/unavailable']?.loop).toMatch(/repeated the cursor/);
+      const refused = await gateway.request('tools/call', { name: 'loop__echo', arguments: {} });
+      expect(refused.result).toMatchObject({ isError: true });
+      expect(textOf(refused)).toMatch(/^loop__echo cannot be called: .*repeated the cursor/);
     });
   }, 60_000);
 
