@@ -56,7 +56,10 @@ describe('an upstream whose catalog cannot be used', () => {
       expect(first.tools.every((one) => one.name.startsWith('good__'))).toBe(true);
       expect(Object.keys(first._meta?.['mcpctx/unavailable'] ?? {})).toEqual(['bad']);
       expect(first._meta?.['mcpctx/unavailable']?.bad).toMatch(reason);
-      listed(await gateway.request('tools/list'));
+      // The good upstream's list changes: the catalog is built again, and the bad one is not said twice.
+      await gateway.request('tools/call', { name: 'good__change', arguments: {} });
+      await gateway.waitFor((received) => received.some((message) => message.method === 'notifications/tools/list_changed'), 10_000, 'list_changed');
+      expect(Object.keys(listed(await gateway.request('tools/list'))._meta?.['mcpctx/unavailable'] ?? {})).toEqual(['bad']);
 
       expect(textOf(await gateway.request('tools/call', { name: 'good__echo', arguments: { text: 'ok' } }))).toBe('ok');
       const refused = await gateway.request('tools/call', { name: 'bad__send', arguments: {} });
