@@ -15,6 +15,11 @@ interface GatewayFlags {
   config?: string;
   http?: string;
   allowRemote?: boolean;
+  allowHost: string[];
+  allowOrigin: string[];
+  maxSessions?: number;
+  maxSessionsPerClient?: number;
+  sessionIdle?: number;
   tokenEnv?: string;
   keyEnv?: string;
   store?: string;
@@ -32,6 +37,11 @@ const DEFAULT_STORE_TTL_MS = 60 * 60 * 1000;
 const DEFAULT_STORE_MAX_MB = 256;
 const MIN_SECRET_BYTES = 16;
 
+/** A repeatable option's values, in the order given. */
+function collectValues(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
 export function setupGateway(command: Command, io: CliIo, setExit: (code: number) => void): void {
   const gateway = command
     .description(
@@ -39,7 +49,7 @@ export function setupGateway(command: Command, io: CliIo, setExit: (code: number
         'Sits between an MCP client and one or more MCP servers, relays every message faithfully, and applies per-tool rules in tokens: hide tools, shorten descriptions, project and page results with bound cursors, offload what is too big behind a handle (read_result), refuse with a remedy instead of truncating, offer search_tools instead of a full catalog, and write a receipt for every call.',
         `One stdio server without a config file:  ${invocationOf(io)} gateway -- npx -y @modelcontextprotocol/server-everything`,
         `Several servers and rules:                ${invocationOf(io)} gateway --config gateway.yaml   (see: ${invocationOf(io)} gateway check --help)`,
-        'Client side: stdio by default; --http HOST:PORT serves streamable HTTP at http://HOST:PORT/mcp (loopback only, unless --allow-remote with a bearer token from --token-env).',
+        'Client side: stdio by default; --http HOST:PORT serves streamable HTTP at http://HOST:PORT/mcp (loopback only, unless --allow-remote with a bearer token from --token-env). On loopback, requests must name the gateway in Host (localhost, 127.0.0.1 or [::1] on its port: a page using DNS rebinding is refused) and come from no page or a loopback page on its port; --allow-host and --allow-origin add more. Sessions are limited in total and per client (remote address); one with no stream open ends after --session-idle of silence, and at a limit a client\'s own longest-silent such session (silent for a minute) makes room for its new one.',
         'Exit codes: 0 the client went away; 2 bad config or flags (every problem listed); 3 an upstream cannot be reached, the port is in use, or a file cannot be opened. Nothing is left running on a failed start.',
       ].join('\n\n'),
     )
@@ -48,6 +58,11 @@ export function setupGateway(command: Command, io: CliIo, setExit: (code: number
     .option('--http <host:port>', 'serve streamable HTTP on this address instead of stdio; port 0 picks a free one (default: stdio)')
     .option('--allow-remote', 'allow a non-loopback --http address (needs --token-env)')
     .option('--token-env <NAME>', 'clients must send "Authorization: Bearer <value of NAME>" (default: no token, loopback only)')
+    .option('--allow-host <host>', 'also accept this Host header value, as clients send it: NAME or NAME:PORT (repeatable); a loopback bind always accepts localhost, 127.0.0.1 and [::1] on its port, another bind only these when given', collectValues, [] as string[])
+    .option('--allow-origin <origin>', 'also accept requests from pages of this origin, http[s]://HOST[:PORT] (repeatable); a loopback bind always accepts loopback origins on its port, another bind only these when given', collectValues, [] as string[])
+    .option('--max-sessions <n>', 'HTTP sessions open at once, all clients together (default: 64)', parsePositiveInteger)
+    .option('--max-sessions-per-client <n>', 'HTTP sessions one client (remote address) may hold (default: 16; on loopback, where every local process is one address, --max-sessions)', parsePositiveInteger)
+    .option('--session-idle <ms>', 'an HTTP session with no stream open and no request in flight ends after this much silence (default: 300000)', parseTimeoutMs)
     .option('--key-env <NAME>', 'HMAC key for handles and cursors from this variable (>= 16 bytes), shared by instances behind a load balancer (default: a random key per process)')
     .option('--store <file>', 'keep offloaded results in this SQLite file (default: in memory)')
     .option('--store-ttl <ms>', 'how long an offloaded result is kept', parseTimeoutMs, DEFAULT_STORE_TTL_MS)
@@ -132,6 +147,15 @@ async function runGateway(upstream: readonly string[], flags: GatewayFlags, io: 
   if (flags.allowRemote && !front) throw new McpctxError('USAGE', '--allow-remote only applies with --http');
   const token = flags.tokenEnv === undefined ? undefined : secretFromEnv(flags.tokenEnv, io.env, '--token-env');
   if (token !== undefined && !front) throw new McpctxError('USAGE', '--token-env only applies with --http');
+  const httpOnly = [
+    ['--allow-host', flags.allowHost.length > 0],
+    ['--allow-origin', flags.allowOrigin.length > 0],
+    ['--max-sessions', flags.maxSessions !== undefined],
+    ['--max-sessions-per-client', flags.maxSessionsPerClient !== undefined],
+    ['--session-idle', flags.sessionIdle !== undefined],
+  ] as const;
+  const stray = httpOnly.filter(([, given]) => given && !front).map(([flag]) => flag);
+  if (stray.length > 0) throw new McpctxError('USAGE', `${stray.join(', ')} only ${stray.length === 1 ? 'applies' : 'apply'} with --http`);
   const key = flags.keyEnv === undefined ? undefined : Buffer.from(secretFromEnv(flags.keyEnv, io.env, '--key-env'));
   const log = (line: string): void => void io.stderr.write(`mcpctx gateway: ${line}\n`);
   // A stdio client has one session: its servers start now and boot while the gateway loads.
@@ -144,7 +168,18 @@ async function runGateway(upstream: readonly string[], flags: GatewayFlags, io: 
     config,
     prepared,
     front: front
-      ? { kind: 'http', host: front.host, port: front.port, allowRemote: flags.allowRemote, token }
+      ? {
+          kind: 'http',
+          host: front.host,
+          port: front.port,
+          allowRemote: flags.allowRemote,
+          token,
+          allowHosts: flags.allowHost,
+          allowOrigins: flags.allowOrigin,
+          maxSessions: flags.maxSessions,
+          maxSessionsPerClient: flags.maxSessionsPerClient,
+          sessionIdleMs: flags.sessionIdle,
+        }
       : { kind: 'stdio', input: process.stdin, output: process.stdout },
     env: io.env,
     storeFile: flags.store === undefined ? undefined : resolve(io.cwd, flags.store),

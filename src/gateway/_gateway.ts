@@ -15,7 +15,19 @@ import { prepareUpstreams, type PreparedUpstreams } from './upstream/index.js';
 
 export type GatewayFront =
   | { readonly kind: 'stdio'; readonly input: Readable; readonly output: Writable }
-  | { readonly kind: 'http'; readonly host: string; readonly port: number; readonly allowRemote?: boolean; readonly token?: string };
+  | {
+      readonly kind: 'http';
+      readonly host: string;
+      readonly port: number;
+      readonly allowRemote?: boolean;
+      readonly token?: string;
+      /** The front's checks and limits, as `HttpFrontOptions` says (`--allow-host`, `--allow-origin`, `--max-sessions`, ...). */
+      readonly allowHosts?: readonly string[];
+      readonly allowOrigins?: readonly string[];
+      readonly maxSessions?: number;
+      readonly maxSessionsPerClient?: number;
+      readonly sessionIdleMs?: number;
+    };
 
 export interface GatewayOptions {
   readonly config: GatewayConfig;
@@ -128,6 +140,11 @@ async function serve(options: GatewayOptions, prepared: PreparedUpstreams): Prom
         port: options.front.port,
         allowRemote: options.front.allowRemote,
         token: options.front.token,
+        allowHosts: options.front.allowHosts,
+        allowOrigins: options.front.allowOrigins,
+        maxSessions: options.front.maxSessions,
+        maxSessionsPerClient: options.front.maxSessionsPerClient,
+        sessionIdleMs: options.front.sessionIdleMs,
         onConnection: (connection) => open(new GatewaySession(connection, services)),
       });
       url = front.url;

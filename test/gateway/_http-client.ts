@@ -1,4 +1,6 @@
-// Plain-fetch helpers for driving the HTTP front the way a client would.
+// Plain-fetch helpers for driving the HTTP front the way a client would (and node:http for what fetch will not send).
+import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
+
 export const ACCEPT_BOTH = 'application/json, text/event-stream';
 
 export interface PostOptions {
@@ -86,4 +88,43 @@ export class SseReader {
       if (data !== undefined) return data.slice('data: '.length);
     }
   }
+}
+
+export interface RawPostOptions {
+  /** Headers as sent, Host included (fetch always sets Host from the URL; this does not when one is given). */
+  headers?: Record<string, string>;
+  /** Send no Host header at all. */
+  noHost?: boolean;
+  /** The client's source address (any 127.x.x.x reaches a front bound to 127.0.0.1): another "client" on loopback. */
+  localAddress?: string;
+}
+
+/** A POST through node:http, for what fetch will not send: a foreign Host, no Host, another source address. Bounded at 10 s. */
+export function rawPost(url: string, body: unknown, options: RawPostOptions = {}): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+  const target = new URL(url);
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        setHost: options.noHost !== true && options.headers?.host === undefined,
+        ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress }),
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...options.headers },
+        timeout: 10_000,
+      },
+      (response) => {
+        let received = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (received += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: received }));
+        response.on('error', reject);
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error('no answer within 10 s')));
+    request.on('error', reject);
+    request.end(text);
+  });
 }

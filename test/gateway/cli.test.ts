@@ -7,7 +7,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { markedEnv, waitForNoMarkedProcesses } from '../support/processes.js';
-import { CLI, gatewayOverStdio, relayArgs, relayEntry, relayOverHttp, tempDir, writeConfig } from './_gateway-process.js';
+import { CLI, gatewayOverHttp, gatewayOverStdio, relayArgs, relayEntry, relayOverHttp, tempDir, writeConfig } from './_gateway-process.js';
+import { initializeRequest, post, rawPost } from './_http-client.js';
 
 interface Run {
   code: number | null;
@@ -36,6 +37,16 @@ function runGateway(args: readonly string[], env: Record<string, string> = {}): 
 }
 
 const CANARY = 'canary-header-value-4f1d9a7c2b';
+
+/** Asks `probe` every 50 ms until it says yes; false after `timeoutMs`. */
+async function pollUntilAsync(probe: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await probe()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
 
 describe('mcpctx gateway: failures at start', () => {
   afterAll(async () => {
@@ -121,6 +132,42 @@ describe('mcpctx gateway: failures at start', () => {
       await upstream.stop();
     }
   });
+});
+
+describe('mcpctx gateway: the HTTP front flags', () => {
+  it('--allow-host, --allow-origin, --max-sessions-per-client and --session-idle reach the front; without --http they exit 2', async () => {
+    const args = ['--allow-host', 'mcp.internal', '--allow-origin', 'http://localhost:5173', '--max-sessions-per-client', '1', '--session-idle', '200'];
+    const stray = await runGateway([...args, '--max-sessions', '3', ...relayArgs()]);
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toContain('--allow-host, --allow-origin, --max-sessions, --max-sessions-per-client, --session-idle only apply with --http');
+    const gateway = await gatewayOverHttp([...args, ...relayArgs()]);
+    try {
+      const headers = { host: 'mcp.internal', origin: 'http://localhost:5173' };
+      const first = await rawPost(gateway.url, initializeRequest(), { headers });
+      expect(first.status).toBe(200);
+      const session = first.headers['mcp-session-id'] as string;
+      expect((await rawPost(gateway.url, initializeRequest(), { headers: { host: 'evil.example' } })).status).toBe(403);
+      expect((await post(gateway.url, initializeRequest(), { headers: { origin: 'http://localhost:5174' } })).status).toBe(403);
+      // With its GET stream open the first session is in use: the client's one place stays taken.
+      const stream = await fetch(gateway.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': session } });
+      expect(stream.status).toBe(200);
+      const second = await post(gateway.url, initializeRequest());
+      expect(second.status).toBe(503);
+      expect(await second.text()).toContain('holds its limit of 1 sessions');
+      await stream.body?.cancel();
+      // Silent with no stream open for 200 ms, the first session ends (or makes room) and frees its place.
+      const served = await pollUntilAsync(async () => {
+        const answer = await post(gateway.url, initializeRequest());
+        await answer.text();
+        return answer.status === 200;
+      }, 10_000);
+      expect(served).toBe(true);
+      expect((await post(gateway.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { session })).status).toBe(404);
+    } finally {
+      await gateway.stop();
+    }
+    expect(await waitForNoMarkedProcesses(10_000)).toEqual([]);
+  }, 60_000);
 });
 
 describe('mcpctx gateway receipts', () => {

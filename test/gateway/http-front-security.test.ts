@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpFront, type HttpFront, type HttpFrontOptions } from '../../src/gateway/index.js';
 import { pollUntil } from '../support/processes.js';
 import { echoRelay, type EchoRelay } from './_echo-relay.js';
-import { initializeRequest, openSession, post } from './_http-client.js';
+import { hostAllowed, originAllowed } from '../../src/gateway/front/_http-checks.js';
+import { initializeRequest, openSession, post, rawPost } from './_http-client.js';
 
 const fronts: HttpFront[] = [];
 let relay: EchoRelay;
@@ -12,6 +13,13 @@ async function start(options: Partial<HttpFrontOptions> = {}): Promise<HttpFront
   const front = await startHttpFront({ host: '127.0.0.1', port: 0, onConnection: relay.onConnection, ...options });
   fronts.push(front);
   return front;
+}
+
+/** The front serving `url`, among those this file started. */
+function front(url: string): HttpFront {
+  const found = fronts.find((one) => one.url === url);
+  if (found === undefined) throw new Error(`no front at ${url}`);
+  return found;
 }
 
 afterEach(async () => {
@@ -33,12 +41,71 @@ describe('HTTP front: access', () => {
     expect(text).not.toContain('correct-horse-battery');
   });
 
-  it('answers 403 to a foreign Origin on a loopback bind and serves loopback origins', async () => {
-    const { url } = await start();
-    expect((await post(url, initializeRequest(), { headers: { origin: 'http://evil.example' } })).status).toBe(403);
-    expect((await post(url, initializeRequest(), { headers: { origin: 'null' } })).status).toBe(403);
-    expect((await post(url, initializeRequest(), { headers: { origin: 'http://localhost:5173' } })).status).toBe(200);
-    expect((await post(url, initializeRequest(), { headers: { origin: 'http://127.0.0.1:8080' } })).status).toBe(200);
+  it('on a loopback bind serves only loopback origins on its own port (and --allow-origin), 403 to any other', async () => {
+    const { url, port } = await start();
+    const status = async (origin: string): Promise<number> => (await post(url, initializeRequest(), { headers: { origin } })).status;
+    expect(await status('http://evil.example')).toBe(403);
+    expect(await status('null')).toBe(403);
+    // A page of another local server (a dev server, another tool) is not this gateway.
+    expect(await status('http://localhost:5173')).toBe(403);
+    expect(await status(`http://evil.example:${port}`)).toBe(403);
+    expect(await status(`http://localhost:${port}/path`)).toBe(403);
+    expect(await status(`http://localhost:${port}`)).toBe(200);
+    expect(await status(`http://127.0.0.1:${port}`)).toBe(200);
+    expect(await status(`http://[::1]:${port}`)).toBe(200);
+    const refused = await post(url, initializeRequest(), { headers: { origin: 'http://localhost:5173' } });
+    expect(JSON.parse(await refused.text())).toMatchObject({ error: { message: expect.stringContaining('--allow-origin') } });
+
+    const allowing = await start({ allowOrigins: ['http://localhost:5173'] });
+    const allowed = async (origin: string): Promise<number> => (await post(allowing.url, initializeRequest(), { headers: { origin } })).status;
+    expect(await allowed('http://localhost:5173')).toBe(200);
+    expect(await allowed('http://localhost:5174')).toBe(403);
+  });
+
+  it('on a loopback bind answers 403 to a Host that does not name it on its port (DNS rebinding), unless --allow-host lists it', async () => {
+    const { url, port } = await start();
+    const status = async (host: string | undefined): Promise<number> =>
+      (await rawPost(url, initializeRequest(), host === undefined ? { noHost: true } : { headers: { host } })).status;
+    expect(await status(`evil.example:${port}`)).toBe(403);
+    expect(await status('evil.example')).toBe(403);
+    expect(await status(`127.0.0.1:${port + 1}`)).toBe(403);
+    expect(await status(`localhost:${port}@evil.example`)).toBe(403);
+    // Without Host at all, Node's HTTP/1.1 server answers 400 before the front sees the request.
+    expect(await status(undefined)).toBe(400);
+    expect(await status(`127.0.0.1:${port}`)).toBe(200);
+    expect(await status(`LOCALHOST:${port}`)).toBe(200);
+    expect(await status(`[::1]:${port}`)).toBe(200);
+    const refused = await rawPost(url, initializeRequest(), { headers: { host: `evil.example:${port}` } });
+    expect(JSON.parse(refused.text)).toMatchObject({ error: { message: expect.stringContaining('DNS rebinding') } });
+    expect(front(url).sessions).toBe(3);
+
+    const allowing = await start({ allowHosts: [`mcp.internal:${port}`, 'proxy.example'] });
+    expect((await rawPost(allowing.url, initializeRequest(), { headers: { host: `mcp.internal:${port}` } })).status).toBe(200);
+    expect((await rawPost(allowing.url, initializeRequest(), { headers: { host: 'proxy.example' } })).status).toBe(200);
+    expect((await rawPost(allowing.url, initializeRequest(), { headers: { host: 'proxy.example:8080' } })).status).toBe(403);
+  });
+
+  it('refuses malformed --allow-host and --allow-origin values before listening', async () => {
+    const onConnection = (): void => undefined;
+    await expect(startHttpFront({ host: '127.0.0.1', port: 0, allowHosts: ['http://x'], onConnection })).rejects.toMatchObject({ code: 'USAGE', message: expect.stringContaining('--allow-host') });
+    await expect(startHttpFront({ host: '127.0.0.1', port: 0, allowOrigins: ['localhost:5173'], onConnection })).rejects.toMatchObject({ code: 'USAGE', message: expect.stringContaining('--allow-origin') });
+    await expect(startHttpFront({ host: '127.0.0.1', port: 0, allowOrigins: ['http://x/path'], onConnection })).rejects.toMatchObject({ code: 'USAGE' });
+  });
+
+  it('on a non-loopback bind checks Host and Origin only against --allow-host and --allow-origin, when given', () => {
+    const remote = { loopbackBind: false, port: 8808, allowHosts: [], allowOrigins: [] };
+    expect(hostAllowed('gateway.example:8808', remote)).toBe(true);
+    expect(originAllowed('https://app.example', remote)).toBe(true);
+    const listed = { ...remote, allowHosts: ['gateway.example:8808'], allowOrigins: ['https://app.example'] };
+    expect(hostAllowed('gateway.example:8808', listed)).toBe(true);
+    expect(hostAllowed('GATEWAY.example:8808', listed)).toBe(true);
+    expect(hostAllowed('10.0.0.5:8808', listed)).toBe(false);
+    expect(hostAllowed(undefined, listed)).toBe(false);
+    expect(originAllowed('https://app.example', listed)).toBe(true);
+    expect(originAllowed('https://app.example:443', listed)).toBe(true);
+    expect(originAllowed('https://evil.example', listed)).toBe(false);
+    expect(originAllowed('null', listed)).toBe(false);
+    expect(originAllowed(undefined, listed)).toBe(true);
   });
 
   it('refuses a non-loopback host without allowRemote and a token, before listening', async () => {

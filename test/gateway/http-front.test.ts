@@ -152,7 +152,7 @@ describe('HTTP front: sessions', () => {
   });
 
   it('closes an idle session', async () => {
-    const { url } = await start({ idleTimeoutMs: 100 });
+    const { url } = await start({ sessionIdleMs: 100 });
     const session = await openSession(url);
     expect(await pollUntil(() => relay.closeReasons.length > 0, 10_000)).toBe(true);
     expect(relay.closeReasons[0]).toMatch(/^idle for 100 ms/);

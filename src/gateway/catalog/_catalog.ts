@@ -34,12 +34,21 @@ export interface Catalog {
   readonly upstreamTokens: number;
   /** Set when one upstream's single page can go to the client unchanged. */
   readonly passThrough: JsonObject | undefined;
+  /**
+   * Names two tools would share (or a tool would share with a gateway meta-tool), and why: every
+   * tool of such a name is left out, so a call to it can be refused rather than sent to either.
+   */
+  readonly clashes: ReadonlyMap<string, string>;
 }
 
 /**
  * The catalog the client sees: every upstream's tools, namespaced when there are several, the
  * denied ones left out, each tool's rules applied. A tool no rule touches keeps its object, so an
- * untouched catalog is forwarded byte for byte. Two tools with one visible name is an error.
+ * untouched catalog is forwarded byte for byte. Two tools of two upstreams with one visible name
+ * (names that overlap the separator: `a_` + `__x`, `a` + `___x`), or a tool named like a meta-tool,
+ * are left out and named in `clashes`: one odd name must not take the whole catalog down, and
+ * keeping either tool would be a guess. Each list must hold objects with unique string names
+ * (the session checks that per upstream before this).
  */
 export function buildCatalog(
   config: GatewayConfig,
@@ -50,6 +59,7 @@ export function buildCatalog(
   const tools: CatalogTool[] = [];
   const byName = new Map<string, CatalogTool>();
   const denied = new Map<string, { upstream: string; ownName: string; tokens: number }>();
+  const clashes = new Map<string, string>();
   let upstreamTokens = 0;
   let untouched = true;
   for (const list of lists) {
@@ -61,13 +71,17 @@ export function buildCatalog(
       const ownName = raw.name;
       const visibleName = visibleToolName(config, list.upstream, ownName);
       const clash = byName.get(visibleName) ?? denied.get(visibleName);
-      if (clash || reservedNames.includes(visibleName)) {
-        const other = clash ? `${clash.upstream}'s ${JSON.stringify(clash.ownName)}` : 'a gateway meta-tool';
-        throw new McpctxError(
-          'INVALID_CONFIG',
-          `two tools would both be called ${JSON.stringify(visibleName)}: ${list.upstream}'s ${JSON.stringify(ownName)} and ${other}; deny one of them or change the separator`,
-          { name: visibleName },
+      if (clash || reservedNames.includes(visibleName) || clashes.has(visibleName)) {
+        const other = clash ? `${clash.upstream}'s ${JSON.stringify(clash.ownName)}` : reservedNames.includes(visibleName) ? 'a gateway meta-tool' : 'another tool';
+        clashes.set(
+          visibleName,
+          clashes.get(visibleName) ??
+            `two tools would both be called ${JSON.stringify(visibleName)}: ${list.upstream}'s ${JSON.stringify(ownName)} and ${other}; the gateway lists neither (deny one of them, rename a server or change the separator)`,
         );
+        byName.delete(visibleName);
+        denied.delete(visibleName);
+        untouched = false;
+        continue;
       }
       if (!isToolAllowed(config, list.upstream, ownName, visibleName)) {
         denied.set(visibleName, { upstream: list.upstream, ownName, tokens: countTokens(JSON.stringify(raw)) });
@@ -91,7 +105,14 @@ export function buildCatalog(
     }
   }
   const single = lists.length === 1 ? lists[0] : undefined;
-  return { tools, byName, denied, upstreamTokens, passThrough: untouched && single ? single.onlyPage : undefined };
+  return {
+    tools: clashes.size === 0 ? tools : tools.filter((tool) => !clashes.has(tool.visibleName)),
+    byName,
+    denied,
+    upstreamTokens,
+    passThrough: untouched && single ? single.onlyPage : undefined,
+    clashes,
+  };
 }
 
 /** The changes a catalog made, one per tool and field, for the receipt of `tools/list`. */

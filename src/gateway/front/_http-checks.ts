@@ -13,14 +13,68 @@ export function isLoopbackHost(host: string): boolean {
   return false;
 }
 
-/** DNS-rebinding guard: a page served from elsewhere must not drive a loopback gateway. */
-export function originAllowed(origin: string | undefined, loopbackBind: boolean): boolean {
-  if (origin === undefined || !loopbackBind) return true;
+/** What the Host and Origin checks compare a request with: the address the front is bound to, and what the operator added. */
+export interface AddressChecks {
+  readonly loopbackBind: boolean;
+  readonly port: number;
+  /** `--allow-host`: Host header values accepted as they are (lower case). */
+  readonly allowHosts: readonly string[];
+  /** `--allow-origin`: origins accepted (as `new URL(...).origin`). */
+  readonly allowOrigins: readonly string[];
+}
+
+// A Host header: a name or IPv4 address, or a bracketed IPv6 address, then an optional port.
+// Linear: character classes only, no nested quantifiers.
+const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/;
+
+/** A Host header value split into its name and port (80 when absent, as for http://); undefined when malformed. */
+export function parseHostHeader(value: string): { hostname: string; port: number } | undefined {
+  const match = HOST_HEADER.exec(value.toLowerCase());
+  if (match === null || match[1] === undefined) return undefined;
+  return { hostname: match[1], port: match[2] === undefined ? 80 : Number(match[2]) };
+}
+
+/**
+ * DNS-rebinding guard: a page whose name resolves to 127.0.0.1 reaches a loopback gateway with
+ * its own name in Host. On a loopback bind Host must name a loopback address (localhost,
+ * 127.x.x.x, [::1]) on the bound port, or be one of `--allow-host`; on another bind only
+ * `--allow-host` is checked, when given.
+ */
+export function hostAllowed(host: string | undefined, checks: AddressChecks): boolean {
+  if (host === undefined) return !checks.loopbackBind && checks.allowHosts.length === 0;
+  if (checks.allowHosts.includes(host.toLowerCase())) return true;
+  if (!checks.loopbackBind) return checks.allowHosts.length === 0;
+  const parsed = parseHostHeader(host);
+  return parsed !== undefined && isLoopbackHost(parsed.hostname) && parsed.port === checks.port;
+}
+
+/** An origin in the form browsers send (`scheme://host[:port]`), or undefined when it is not one. */
+export function normalOrigin(value: string): string | undefined {
   try {
-    return isLoopbackHost(new URL(origin).hostname);
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+    if (url.username !== '' || url.password !== '' || (url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '') return undefined;
+    return url.origin;
   } catch {
-    return false; // "null" or garbage
+    return undefined;
   }
+}
+
+/**
+ * A browser page may drive a loopback gateway only from a loopback origin on the gateway's own
+ * port (the same server), or from an origin in `--allow-origin`; `null` (sandboxed frames, files)
+ * never. A request without Origin is not from a page. On another bind only `--allow-origin` is
+ * checked, when given.
+ */
+export function originAllowed(origin: string | undefined, checks: AddressChecks): boolean {
+  if (origin === undefined) return true;
+  const normal = normalOrigin(origin);
+  if (normal !== undefined && checks.allowOrigins.includes(normal)) return true;
+  if (!checks.loopbackBind) return checks.allowOrigins.length === 0;
+  if (normal === undefined) return false;
+  const url = new URL(normal);
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  return isLoopbackHost(url.hostname) && port === checks.port;
 }
 
 /** Timing-safe: both sides hashed to one length first, so neither length nor prefix leaks. */

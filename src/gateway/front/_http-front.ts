@@ -8,7 +8,7 @@ import { McpctxError } from '../../errors/index.js';
 import { DEFAULT_MAX_FRAME_BYTES, KNOWN_PROTOCOL_VERSIONS } from '../../mcp/index.js';
 import { MAX_JSON_DEPTH } from '../../json/index.js';
 import { type FrontConnection } from './_front.js';
-import { accepts, bearerMatches, isLoopbackHost, originAllowed, parsePost, readBody, type ParsedPost } from './_http-checks.js';
+import { type AddressChecks, accepts, bearerMatches, hostAllowed, isLoopbackHost, normalOrigin, originAllowed, parseHostHeader, parsePost, readBody, type ParsedPost } from './_http-checks.js';
 import { type Exchange, JsonExchange, SseExchange } from './_http-exchange.js';
 import { type DropCounter, HttpSession } from './_http-session.js';
 import { SseStream, type SseStreamOptions } from './_sse-writer.js';
@@ -21,10 +21,24 @@ export interface HttpFrontOptions {
   allowRemote?: boolean;
   /** bearer token; required (USAGE error) when host is not loopback, and then only with allowRemote */
   token?: string;
-  /** default 64 */
+  /** Host header values accepted besides a loopback bind's own (`--allow-host`); on another bind, the only ones accepted when given. */
+  allowHosts?: readonly string[];
+  /** Origins accepted besides a loopback bind's own port (`--allow-origin`); on another bind, the only ones accepted when given. */
+  allowOrigins?: readonly string[];
+  /** Sessions open at once, all clients together; default 64. */
   maxSessions?: number;
-  /** default 30 min */
-  idleTimeoutMs?: number;
+  /**
+   * Sessions one client (one remote address) may hold; default 16, or maxSessions on a loopback
+   * bind, where every local process is the same address.
+   */
+  maxSessionsPerClient?: number;
+  /** A session with no open stream and no request in flight that stays silent this long ends; default 5 min. */
+  sessionIdleMs?: number;
+  /**
+   * At a limit, a new initialize ends its client's longest-silent session that has no stream open
+   * and no request in flight, once that one has been silent this long; default min(60 s, sessionIdleMs).
+   */
+  reclaimIdleMs?: number;
   /** default DEFAULT_MAX_FRAME_BYTES */
   maxBodyBytes?: number;
   /** Interval of SSE keep-alive comments; default 15 s. */
@@ -54,6 +68,10 @@ const VERSION_HEADER = 'mcp-protocol-version';
 const MAX_QUEUED_MESSAGES = 1000;
 const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
 const REQUEST_BODY_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_SESSIONS = 64;
+const DEFAULT_MAX_SESSIONS_PER_CLIENT = 16;
+const DEFAULT_SESSION_IDLE_MS = 5 * 60_000;
+const MAX_RECLAIM_IDLE_MS = 60_000;
 
 function sendStatus(response: ServerResponse, status: number, body?: { code: number; message: string }, headers: Record<string, string> = {}): void {
   if (response.headersSent) {
@@ -82,6 +100,21 @@ function checkOptions(options: HttpFrontOptions): void {
   }
   const path = options.path ?? '/mcp';
   if (!path.startsWith('/')) throw new McpctxError('USAGE', `the HTTP path must start with "/" (got ${JSON.stringify(path)})`);
+  for (const host of options.allowHosts ?? []) {
+    if (parseHostHeader(host) === undefined) throw new McpctxError('USAGE', `--allow-host wants a host as clients send it in Host (NAME or NAME:PORT), got ${JSON.stringify(host)}`);
+  }
+  for (const origin of options.allowOrigins ?? []) {
+    if (normalOrigin(origin) === undefined) throw new McpctxError('USAGE', `--allow-origin wants an origin (http[s]://HOST[:PORT], no path), got ${JSON.stringify(origin)}`);
+  }
+  for (const [name, value] of [['maxSessions', options.maxSessions], ['maxSessionsPerClient', options.maxSessionsPerClient], ['sessionIdleMs', options.sessionIdleMs]] as const) {
+    if (value !== undefined && !(Number.isInteger(value) && value > 0)) throw new McpctxError('USAGE', `${name} must be a positive integer (got ${value})`);
+  }
+}
+
+/** The client a request comes from, for the per-client limit: its remote address, IPv4-mapped IPv6 unwrapped. */
+function clientOf(request: IncomingMessage): string {
+  const address = request.socket.remoteAddress ?? 'unknown';
+  return address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
 }
 
 function hostForUrl(host: string): string {
@@ -113,10 +146,13 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
   checkOptions(options);
   const path = options.path ?? '/mcp';
   const loopbackBind = isLoopbackHost(options.host);
-  const maxSessions = options.maxSessions ?? 64;
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const maxSessionsPerClient = options.maxSessionsPerClient ?? (loopbackBind ? maxSessions : DEFAULT_MAX_SESSIONS_PER_CLIENT);
+  const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+  const reclaimIdleMs = options.reclaimIdleMs ?? Math.min(MAX_RECLAIM_IDLE_MS, sessionIdleMs);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_FRAME_BYTES;
   const maxPendingRequests = options.maxPendingRequests ?? 10_000;
-  const limits = { idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000, maxQueuedMessages: MAX_QUEUED_MESSAGES, maxQueuedBytes: MAX_QUEUED_BYTES };
+  const limits = { sessionIdleMs, maxQueuedMessages: MAX_QUEUED_MESSAGES, maxQueuedBytes: MAX_QUEUED_BYTES };
   const streamLimits = {
     keepAliveMs: options.keepAliveMs ?? 15_000,
     stallMs: options.stallMs ?? 30_000,
@@ -125,6 +161,8 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
   const sessions = new Map<string, HttpSession>();
   const drops: DropCounter = { dropped: 0 };
   let closing = false;
+  // Known once listening (port 0 picks the port); no request is handled before.
+  let addressChecks: AddressChecks = { loopbackBind, port: options.port, allowHosts: [], allowOrigins: [] };
 
   const openStream = (response: ServerResponse, session: HttpSession, headers: Record<string, string>, onGone: () => void): SseStream => {
     const streamOptions: SseStreamOptions = {
@@ -177,11 +215,13 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
         sendStatus(response, 400, { code: -32600, message: 'Bad Request: initialize starts a new session; send it without Mcp-Session-Id' });
         return;
       }
-      if (sessions.size >= maxSessions) {
-        sendStatus(response, 503, { code: -32000, message: `Service Unavailable: the gateway holds its limit of ${maxSessions} sessions; end one (DELETE) or wait for an idle one to expire` }, { 'retry-after': '5' });
+      const client = clientOf(request);
+      const full = roomFor(client);
+      if (full !== undefined) {
+        sendStatus(response, 503, { code: -32000, message: `Service Unavailable: ${full}; end a session (DELETE), or wait: a session with no stream open ends after ${sessionIdleMs} ms of silence` }, { 'retry-after': '5' });
         return;
       }
-      session = newSession();
+      session = newSession(client);
       session.endIfRefused(post.requestIds[0] ?? null);
     } else {
       session = sessionOf(request, response);
@@ -217,9 +257,32 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
     session.receive(post.messages);
   };
 
+  /**
+   * Makes room for one more session of `client`, or says which limit is full. At a limit, the
+   * client's own longest-silent abandoned session (no stream, nothing in flight, silent for
+   * reclaimIdleMs) ends: a client that forgot its sessions is not locked out by them, and no
+   * client can end another's session (on loopback every local process is one client, but none
+   * can end a session that has a stream open or was used in the last reclaimIdleMs).
+   */
+  const roomFor = (client: string): string | undefined => {
+    const own = [...sessions.values()].filter((session) => session.client === client);
+    const full = own.length >= maxSessionsPerClient
+      ? `this client (${client}) holds its limit of ${maxSessionsPerClient} sessions`
+      : sessions.size >= maxSessions
+        ? `the gateway holds its limit of ${maxSessions} sessions`
+        : undefined;
+    if (full === undefined) return undefined;
+    const oldest = own
+      .filter((session) => session.abandoned && session.idleMs >= reclaimIdleMs)
+      .reduce<HttpSession | undefined>((found, session) => (found === undefined || session.idleMs > found.idleMs ? session : found), undefined);
+    if (oldest === undefined) return full;
+    void oldest.close(`ended to make room for a new session of the same client: no stream open and silent for ${Math.round(oldest.idleMs)} ms`);
+    return undefined;
+  };
+
   // A session is announced to the relay with its initialize request, so it can answer it.
-  const newSession = (): HttpSession => {
-    const session = new HttpSession(randomBytes(24).toString('base64url'), limits, drops, (ended) => sessions.delete(ended.id));
+  const newSession = (client: string): HttpSession => {
+    const session = new HttpSession(randomBytes(24).toString('base64url'), client, limits, drops, (ended) => sessions.delete(ended.id));
     sessions.set(session.id, session);
     options.onConnection(session);
     return session;
@@ -254,9 +317,16 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
       sendStatus(response, 404, { code: -32000, message: `Not Found: the MCP endpoint is ${path}` });
       return;
     }
-    if (!originAllowed(request.headers.origin, loopbackBind)) {
+    if (!hostAllowed(request.headers.host, addressChecks)) {
       request.resume();
-      sendStatus(response, 403, { code: -32000, message: 'Forbidden: this gateway listens on loopback and accepts only loopback origins' });
+      const expected = loopbackBind ? `localhost:${addressChecks.port}, 127.0.0.1:${addressChecks.port} or [::1]:${addressChecks.port}` : addressChecks.allowHosts.join(', ');
+      sendStatus(response, 403, { code: -32000, message: `Forbidden: the Host header ${JSON.stringify(request.headers.host ?? '')} does not name this gateway (${expected}); a name that only resolves here (DNS rebinding) is refused; add it with --allow-host if it is yours` });
+      return;
+    }
+    if (!originAllowed(request.headers.origin, addressChecks)) {
+      request.resume();
+      const expected = loopbackBind ? `a loopback origin on port ${addressChecks.port}` : 'an origin given with --allow-origin';
+      sendStatus(response, 403, { code: -32000, message: `Forbidden: the Origin ${JSON.stringify(request.headers.origin ?? '')} may not use this gateway (it accepts ${expected}); add it with --allow-origin if it is yours` });
       return;
     }
     if (options.token !== undefined && !bearerMatches(request.headers.authorization, options.token)) {
@@ -294,6 +364,12 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
   server.requestTimeout = REQUEST_BODY_TIMEOUT_MS;
   await listen(server, options.host, options.port);
   const port = (server.address() as AddressInfo).port;
+  addressChecks = {
+    loopbackBind,
+    port,
+    allowHosts: (options.allowHosts ?? []).map((host) => host.toLowerCase()),
+    allowOrigins: (options.allowOrigins ?? []).flatMap((origin) => normalOrigin(origin) ?? []),
+  };
 
   return {
     url: `http://${hostForUrl(options.host)}:${port}${path}`,

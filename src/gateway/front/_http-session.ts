@@ -1,10 +1,12 @@
+import { performance } from 'node:perf_hooks';
 import { McpctxError } from '../../errors/index.js';
 import { type FrontConnection, type FrontSendOptions, type JsonRpcMessage } from './_front.js';
 import { type Exchange, requestKey } from './_http-exchange.js';
 import { type SseStream } from './_sse-writer.js';
 
 export interface SessionLimits {
-  idleTimeoutMs: number;
+  /** How long a session with no open stream and no request in flight may stay silent before it ends. */
+  sessionIdleMs: number;
   /** Unrelated messages held while no GET stream is open; the oldest are dropped beyond either bound. */
   maxQueuedMessages: number;
   maxQueuedBytes: number;
@@ -43,14 +45,20 @@ export class HttpSession implements FrontConnection {
   private closed = false;
   private idleTimer: NodeJS.Timeout | undefined;
   private initializeKey: string | undefined;
+  private lastActive = performance.now();
 
+  /**
+   * @param client who opened it, for the per-client limit: the remote address (every local
+   *   process shares one on loopback).
+   */
   constructor(
     readonly id: string,
+    readonly client: string,
     private readonly limits: SessionLimits,
     private readonly drops: DropCounter,
     private readonly onEnded: (session: HttpSession) => void,
   ) {
-    this.touch();
+    this.armIdleTimer();
   }
 
   get isClosed(): boolean {
@@ -71,12 +79,21 @@ export class HttpSession implements FrontConnection {
     return ids.some((id) => this.pending.has(requestKey(id)));
   }
 
-  /** Any client activity restarts the idle clock. */
+  /** Any client activity (a request naming the session, an answer or a stream that ended) restarts the idle clock. */
   touch(): void {
     if (this.closed) return;
-    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => this.onIdle(), this.limits.idleTimeoutMs);
-    this.idleTimer.unref();
+    this.lastActive = performance.now();
+    this.armIdleTimer();
+  }
+
+  /** Whether the client has let it go: no stream open, no request in flight. */
+  get abandoned(): boolean {
+    return !this.hasGetStream && ![...this.pending.values()].some((exchange) => exchange.open);
+  }
+
+  /** Milliseconds since the client last did anything in this session. */
+  get idleMs(): number {
+    return performance.now() - this.lastActive;
   }
 
   /** A session whose initialize is answered with an error never started: it ends then and frees its slot. */
@@ -170,9 +187,15 @@ export class HttpSession implements FrontConnection {
     }
   }
 
+  private armIdleTimer(): void {
+    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => this.onIdle(), this.limits.sessionIdleMs);
+    this.idleTimer.unref();
+  }
+
+  // A session with a stream open or a request in flight is in use, however long it is quiet.
   private onIdle(): void {
-    const busy = this.hasGetStream || [...this.pending.values()].some((exchange) => exchange.open);
-    if (busy) this.touch();
-    else void this.close(`idle for ${this.limits.idleTimeoutMs} ms`);
+    if (this.abandoned) void this.close(`idle for ${this.limits.sessionIdleMs} ms with no stream open`);
+    else this.armIdleTimer();
   }
 }

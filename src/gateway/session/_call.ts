@@ -22,11 +22,14 @@ export interface CallTarget {
   readonly upstreamDefinition: JsonObject;
   /**
    * How the upstreams' last lists had it: in the catalog, left out because the config denies it,
-   * held back by a trust gate, or not listed at all (hidden, not removed: relayed if no check refuses).
+   * held back by a trust gate, not listed at all (hidden, not removed: relayed if no check refuses),
+   * or unavailable: its upstream's catalog could not be used, or two tools would share its name.
    */
-  readonly listing: 'listed' | 'denied' | 'held' | 'unlisted';
+  readonly listing: 'listed' | 'denied' | 'held' | 'unlisted' | 'unavailable';
   /** With listing 'held': which gate held it and why. */
   readonly held: HeldBack | undefined;
+  /** With listing 'unavailable': why. */
+  readonly unavailable?: string;
 }
 
 /** One `tools/call` on its way through the checks. */

@@ -14,9 +14,10 @@ export interface CollectedList {
 
 /**
  * Follows `nextCursor` of a list method (`tools/list`, `resources/list`, `prompts/list`, ...) to
- * the end, within page and item bounds; a repeated cursor is a loop and fails.
+ * the end, within page and item bounds; a repeated cursor is a loop and fails. With `itemsRequired`
+ * a page without the items array is a PROTOCOL error (else it counts as an empty page).
  */
-export async function collectList(upstream: Upstream, method: string, itemsKey: string, deadline: Deadline): Promise<CollectedList> {
+export async function collectList(upstream: Upstream, method: string, itemsKey: string, deadline: Deadline, itemsRequired = false): Promise<CollectedList> {
   const items: unknown[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
@@ -28,8 +29,9 @@ export async function collectList(upstream: Upstream, method: string, itemsKey: 
     const result = await upstream.request(method, cursor === undefined ? undefined : { cursor }, deadline);
     if (!isPlainObject(result)) throw new McpctxError('PROTOCOL', `${upstream.name} answered ${method} with something that is not an object`);
     const pageItems = result[itemsKey];
-    if (pageItems !== undefined && !Array.isArray(pageItems)) {
-      throw new McpctxError('PROTOCOL', `${upstream.name} answered ${method} with a ${itemsKey} that is not an array`);
+    if ((pageItems !== undefined || itemsRequired) && !Array.isArray(pageItems)) {
+      const what = pageItems === undefined ? `without a ${itemsKey} array` : `with a ${itemsKey} that is not an array`;
+      throw new McpctxError('PROTOCOL', `${upstream.name} answered ${method} ${what}`, { upstream: upstream.name });
     }
     items.push(...(pageItems ?? []));
     if (items.length > LIST_BOUNDS.maxItems) {

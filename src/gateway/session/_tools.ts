@@ -15,7 +15,7 @@ import {
   type UpstreamTools,
 } from '../catalog/index.js';
 import { splitVisibleName, toolRulesFor } from '../config/index.js';
-import { collectList } from './_pages.js';
+import { isMalformedCatalog, readToolList } from './_tool-list.js';
 import type { Receipt } from '../receipts/index.js';
 import { READ_RESULT_TOOL as READ_RESULT, type ResultContext } from '../results/index.js';
 import { ArgumentChecker, toolName } from '../trust/index.js';
@@ -25,8 +25,12 @@ import { JsonRpcError } from '../../mcp/index.js';
 import type { ClientCall, SessionContext } from './_context.js';
 import { refusal, resultTokens } from './_refusal.js';
 
-/** One catalog as built for a session, with the argument checks against its schemas. */
-type Built = { catalog: Catalog; unavailable: Record<string, string>; checker: ArgumentChecker };
+/**
+ * One catalog as built for a session, with the argument checks against its schemas; `unavailable`
+ * names each upstream left out and why, `refused` the ones left out for a catalog that cannot be
+ * used (malformed, not just unanswered), whose tools' calls are refused rather than relayed.
+ */
+type Built = { catalog: Catalog; unavailable: Record<string, string>; refused: ReadonlyMap<string, string>; checker: ArgumentChecker };
 
 /** Tools per `tools/list` page the gateway sends; more than that and the client pages. */
 export const TOOLS_PAGE_SIZE = 128;
@@ -81,8 +85,11 @@ export class SessionTools {
     const page = all.slice(start, start + TOOLS_PAGE_SIZE);
     const result: JsonObject = { tools: page };
     if (start + TOOLS_PAGE_SIZE < all.length) result.nextCursor = this.context.services.listCodec.issue(binding, start + TOOLS_PAGE_SIZE);
-    if (unavailableNames.length > 0) result._meta = { 'mcpctx/unavailable': unavailable };
-    this.receipt(started, catalog, page);
+    const meta: JsonObject = {};
+    if (unavailableNames.length > 0) meta['mcpctx/unavailable'] = unavailable;
+    if (catalog.clashes.size > 0) meta['mcpctx/unavailableTools'] = Object.fromEntries(catalog.clashes);
+    if (Object.keys(meta).length > 0) result._meta = meta;
+    this.receipt(started, catalog, page, unavailable);
     return result;
   }
 
@@ -100,8 +107,8 @@ export class SessionTools {
       return this.finish(started, null, name, call, services.shaper.readResult(args, { sessionId, capTokens: services.config.capTokens }));
     }
     if (name === SEARCH_TOOL_NAME && services.config.search.enabled) return this.search(started, call, args);
-    const { catalog, checker } = await this.catalog();
-    const target = this.target(catalog, name);
+    const { catalog, checker, refused } = await this.catalog();
+    const target = this.target(catalog, refused, name);
     const results: ResultContext = {
       sessionId,
       tool: name,
@@ -158,15 +165,21 @@ export class SessionTools {
   }
 
   /** What a name stands for in the catalog, for the checks; a name no upstream could serve is an invalid call. */
-  private target(catalog: Catalog, name: string): CallTarget {
+  private target(catalog: Catalog, refused: ReadonlyMap<string, string>, name: string): CallTarget {
     const listed = catalog.byName.get(name);
     if (listed) return { name, upstream: listed.upstream, ownName: listed.ownName, definition: listed.definition, upstreamDefinition: listed.upstreamDefinition, listing: 'listed', held: undefined };
+    // A tool the client was not shown: no definition to check against.
+    const unshown = (upstream: string, ownName: string) => ({ name, upstream, ownName, definition: {}, upstreamDefinition: {} });
     const denied = catalog.denied.get(name);
-    if (denied) return { name, upstream: denied.upstream, ownName: denied.ownName, definition: {}, upstreamDefinition: {}, listing: 'denied', held: undefined };
+    if (denied) return { ...unshown(denied.upstream, denied.ownName), listing: 'denied', held: undefined };
     const split = splitVisibleName(this.context.services.config, name);
+    const clash = catalog.clashes.get(name);
+    if (clash !== undefined) return { ...unshown(split?.upstream ?? '', split?.ownName ?? name), listing: 'unavailable', held: undefined, unavailable: clash };
     if (!split) throw new JsonRpcError(-32602, `Unknown tool: ${name}`);
+    const unusable = refused.get(split.upstream);
+    if (unusable !== undefined) return { ...unshown(split.upstream, split.ownName), listing: 'unavailable', held: undefined, unavailable: unusable };
     const held = this.held.get(split.upstream)?.get(split.ownName);
-    return { name, upstream: split.upstream, ownName: split.ownName, definition: {}, upstreamDefinition: {}, listing: held === undefined ? 'unlisted' : 'held', held };
+    return { ...unshown(split.upstream, split.ownName), listing: held === undefined ? 'unlisted' : 'held', held };
   }
 
   private finish(started: number, upstream: string | null, tool: string, call: ClientCall, outcome: CallOutcome): JsonObject {
@@ -198,10 +211,14 @@ export class SessionTools {
     return outcome.result;
   }
 
-  private receipt(started: number, catalog: Catalog, delivered: readonly unknown[]): void {
+  private receipt(started: number, catalog: Catalog, delivered: readonly unknown[], unavailable: Record<string, string> = {}): void {
     const receipts = this.context.services.receipts;
     if (!receipts) return;
     const names = new Set(catalog.tools.map((tool) => tool.upstream));
+    const leftOut = [
+      ...Object.entries(unavailable).map(([upstream, reason]) => `${upstream} unavailable: ${reason}`),
+      ...[...catalog.clashes.values()],
+    ];
     receipts.write({
       time: new Date().toISOString(),
       kind: 'list',
@@ -213,6 +230,7 @@ export class SessionTools {
       elapsedMs: Math.round((performance.now() - started) * 100) / 100,
       changes: catalogChanges(catalog),
       ...(this.findings.length === 0 ? {} : { findings: this.findings.map(({ upstream, tool, ruleId, path }) => ({ tool: `${upstream}/${tool}`, ruleId, path })) }),
+      ...(leftOut.length === 0 ? {} : { note: leftOut.join('; ') }),
     });
   }
 
@@ -236,6 +254,7 @@ export class SessionTools {
     const { services } = this.context;
     const deadline = new Deadline(services.timeouts.requestMs, 'tools/list');
     const unavailable: Record<string, string> = {};
+    const refused = new Map<string, string>();
     const lists: UpstreamTools[] = [];
     const held = new Map<string, Map<string, HeldBack>>();
     const findings: Array<{ upstream: string; tool: string; ruleId: string; path: string }> = [];
@@ -246,7 +265,7 @@ export class SessionTools {
       }
       if (!upstream.initialized || !('tools' in upstream.capabilities)) continue;
       try {
-        const collected = await collectList(upstream, 'tools/list', 'tools', deadline);
+        const collected = await readToolList(upstream, deadline);
         // The trust gates in a chain: the scan sees only what the pins trusted.
         const pinned = await services.pins?.filter(upstream.name, collected.items);
         const scanned = services.scanGate.filter(upstream.name, pinned?.trusted ?? collected.items);
@@ -263,7 +282,8 @@ export class SessionTools {
         // With one upstream its failure is the answer; with several the others still serve.
         if (this.context.upstreams.size === 1) throw error;
         unavailable[upstream.name] = message;
-        services.log(`${upstream.name}: tools/list failed: ${message}`);
+        if (isMalformedCatalog(error)) refused.set(upstream.name, message);
+        this.sayOnce(`unavailable:${upstream.name}:${message}`, `${upstream.name}: tools/list failed, its tools are left out of this session's catalog: ${message}`);
       }
     }
     services.scanGate.reportShadowing(lists.flatMap((list) => list.tools.flatMap((tool) => {
@@ -276,6 +296,7 @@ export class SessionTools {
     const catalog = buildCatalog(services.config, lists, reserved, (tool) =>
       toolRulesFor(services.config, tool.visibleName)?.pageTokens === undefined ? tool.definition : services.shaper.withCursorParameter(tool.definition),
     );
+    for (const [name, reason] of catalog.clashes) this.sayOnce(`clash:${name}`, `${name}: left out of the catalog: ${reason}`);
     // Checked against the definitions the client saw (the gateway's cursor parameter included).
     const checker = new ArgumentChecker(
       catalog.tools.map((tool) => ({ name: tool.visibleName, inputSchema: tool.definition.inputSchema })),
@@ -288,7 +309,7 @@ export class SessionTools {
       },
       (error: unknown) => services.log(`argument checks: ${error instanceof Error ? error.message : String(error)}`),
     );
-    return { catalog, unavailable, checker };
+    return { catalog, unavailable, refused, checker };
   }
 }
 
