@@ -81,7 +81,8 @@ describe('managePins (mcpctx gateway pins)', () => {
       ['send_email', 'new'],
     ]);
     const one = await managePins({ file, approve: ['create_issue'], now: 'day 3' });
-    expect(one.approved).toEqual([{ upstream: 'github', tool: 'create_issue' }]);
+    const edited = changedCatalog().find((tool) => tool.name === 'create_issue');
+    expect(one.approved).toEqual([{ upstream: 'github', pinKind: 'tool', name: 'create_issue', ...toolFingerprint(edited) }]);
     expect(one.upstreams[0]?.pending.map((entry) => entry.tool)).toEqual(['send_email']);
     await managePins({ file, approveAll: true, now: 'day 3' });
     const read = await readPinFile(file);
@@ -117,7 +118,7 @@ describe('managePins (mcpctx gateway pins)', () => {
       expect(isMcpctxError(error, 'USAGE')).toBe(true);
     }
     expect(readFileSync(file, 'utf8')).toBe(before);
-    expect((await managePins({ file, approve: ['b/search'] })).approved).toEqual([{ upstream: 'b', tool: 'search' }]);
+    expect((await managePins({ file, approve: [`b/search@${toolFingerprint({ name: 'search' }).sha256}`] })).approved).toMatchObject([{ upstream: 'b', name: 'search' }]);
   });
 
   it('fails closed on a pin file that cannot be read: unreadable, never rewritten, never re-trusted', async () => {
@@ -143,20 +144,22 @@ describe('mcpctx gateway pins', () => {
     const listed = await runCliCaptured(['gateway', 'pins', file]);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain('github: 26 pinned, 2 pending, 0 rejected');
-    expect(listed.stdout).toContain('send_email: new, tokens 28,');
-    expect(listed.stdout).toMatch(/create_issue: changed, tokens [\d,]+ -> [\d,]+ \(\+\d+\)/);
+    const sendEmail = toolFingerprint(changedCatalog().at(-1)).sha256;
+    expect(listed.stdout).toContain(`send_email: new, sha256 ${sendEmail.slice(0, 12)}, tokens 28,`);
+    expect(listed.stdout).toMatch(/create_issue: changed, sha256 [0-9a-f]{12}, tokens [\d,]+ -> [\d,]+ \(\+\d+\)/);
     expect(listed.stdout).toMatch(/description: .* -> .*exfil/);
-    expect(listed.stdout).toContain(`--approve github/send_email`);
+    expect(listed.stdout).toContain(`--approve github/send_email@${sendEmail.slice(0, 12)}`);
     expect((await runCliCaptured(['gateway', 'pins', file, '--approve', 'nope'])).code).toBe(2);
     const approved = await runCliCaptured(['gateway', 'pins', file, '--approve', 'github/send_email', '--json']);
     expect(approved.code).toBe(0);
-    const listing = JSON.parse(approved.stdout) as { approved: unknown[]; upstreams: Array<{ pending: Array<{ tool: string }> }> };
-    expect(listing.approved).toEqual([{ upstream: 'github', tool: 'send_email' }]);
+    const listing = JSON.parse(approved.stdout) as { approved: unknown[]; upstreams: Array<{ pending: Array<{ tool: string; sha256: string }> }> };
+    expect(listing.approved).toEqual([{ upstream: 'github', pinKind: 'tool', name: 'send_email', sha256: sendEmail, tokens: 28 }]);
     expect(listing.upstreams[0]?.pending.map((entry) => entry.tool)).toEqual(['create_issue']);
+    expect(listing.upstreams[0]?.pending[0]?.sha256).toMatch(/^[0-9a-f]{64}$/);
     writeFileSync(file, '{"format":"other"}');
     const corrupt = await runCliCaptured(['gateway', 'pins', file]);
     expect(corrupt.code).toBe(3);
-    expect(corrupt.stderr).toMatch(/holds every tool back/);
+    expect(corrupt.stderr).toMatch(/holds everything back/);
   });
 });
 
