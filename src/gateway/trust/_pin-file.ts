@@ -56,6 +56,7 @@ function pinFileProblem(value: unknown): string | undefined {
   for (const [upstream, entry] of Object.entries(value.upstreams)) {
     const where = `upstream ${JSON.stringify(upstream)}`;
     if (!isPlainObject(entry)) return `${where} is not an object`;
+    if (Object.hasOwn(entry, 'toolsUnchecked') && entry.toolsUnchecked !== true) return `${where}: toolsUnchecked is not true`;
     const tools = sectionProblem(where, { pinned: own(entry, 'tools'), pending: own(entry, 'pending'), rejected: own(entry, 'rejected') });
     if (tools !== undefined) return tools;
     for (const key of SECTIONS) {

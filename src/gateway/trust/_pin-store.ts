@@ -90,10 +90,12 @@ export class PinStore {
 /** Why a held item was refused, with what changed and how to review and approve it (`pins`: the command that lists the pin file). */
 function heldText(held: HeldTool, pins: string): string {
   const approve = `review it with: ${pins}, and approve it there (--approve ${held.upstream}/${displayKey(held.pinKind, held.tool)}@${held.sha256.slice(0, SHA_PREFIX_CHARS)})`;
-  if (held.rejected) return `it is held back by the gateway: the user rejected this definition of it. The call was not sent.`;
+  // Only a tool is called; a held prompt, resource or instructions text is simply not passed on.
+  const notSent = held.pinKind === 'tool' ? ' The call was not sent.' : '';
+  if (held.rejected) return `it is held back by the gateway: the user rejected this definition of it.${notSent}`;
   if (held.kind === 'new') {
-    return `it is held back by the gateway: ${held.upstream} did not offer it when its ${held.pinKind === 'instructions' ? 'instructions were' : `${held.pinKind}s were`} pinned (${held.tokensAfter} tokens). The call was not sent. To trust it, the user should ${approve}`;
+    return `it is held back by the gateway: ${held.upstream} did not offer it when its ${held.pinKind === 'instructions' ? 'instructions were' : `${held.pinKind}s were`} pinned (${held.tokensAfter} tokens).${notSent} To trust it, the user should ${approve}`;
   }
   const fields = held.changes.map((change) => change.path).join(', ');
-  return `it is held back by the gateway: its definition changed since it was pinned (${fields}; ${held.tokensBefore ?? 0} -> ${held.tokensAfter} tokens). The call was not sent. To trust it, the user should ${approve}`;
+  return `it is held back by the gateway: its definition changed since it was pinned (${fields}; ${held.tokensBefore ?? 0} -> ${held.tokensAfter} tokens).${notSent} To trust it, the user should ${approve}`;
 }

@@ -62,6 +62,11 @@ export interface UpstreamPins {
   tools: Record<string, ToolPin>;
   pending: Record<string, PendingTool>;
   rejected: Record<string, string>;
+  /**
+   * True on an entry made by a check of another kind before the upstream's tools were ever
+   * checked: their first contact is still to come (an entry without it has had its tools checked).
+   */
+  toolsUnchecked?: true;
   /** Absent until the upstream's prompts (resources, templates, instructions) were first checked. */
   prompts?: PinSection;
   resources?: PinSection;
@@ -153,6 +158,7 @@ export function clonePins(pins: PinFile): PinFile {
   for (const [name, entry] of Object.entries(pins.upstreams)) {
     const tools = cloneSection({ pinned: entry.tools, pending: entry.pending, rejected: entry.rejected });
     const copy: UpstreamPins = { tools: tools.pinned, pending: tools.pending, rejected: tools.rejected };
+    if (entry.toolsUnchecked === true) copy.toolsUnchecked = true;
     for (const key of Object.values(SECTION_KEYS)) {
       const section = entry[key];
       if (section !== undefined) copy[key] = cloneSection(section);
@@ -225,11 +231,12 @@ export function checkItems(pins: PinFile, upstream: string, pinKind: PinKind, it
   const next = clonePins(pins);
   let entry = ownValue(next.upstreams, upstream);
   if (entry === undefined) {
-    entry = { tools: ownRecord(), pending: ownRecord(), rejected: ownRecord() };
+    entry = { tools: ownRecord(), pending: ownRecord(), rejected: ownRecord(), ...(pinKind === 'tool' ? {} : { toolsUnchecked: true as const }) };
     next.upstreams[upstream] = entry;
   }
-  const firstContact = pinKind === 'tool' ? ownValue(pins.upstreams, upstream) === undefined : sectionOf(entry, pinKind) === undefined;
-  if (pinKind !== 'tool' && firstContact) entry[SECTION_KEYS[pinKind]] = emptySection();
+  const firstContact = pinKind === 'tool' ? ownValue(pins.upstreams, upstream) === undefined || entry.toolsUnchecked === true : sectionOf(entry, pinKind) === undefined;
+  if (pinKind === 'tool') delete entry.toolsUnchecked;
+  else if (firstContact) entry[SECTION_KEYS[pinKind]] = emptySection();
   const section = sectionOf(entry, pinKind) as PinSection;
   const trusted: string[] = [];
   const held: HeldTool[] = [];

@@ -2,6 +2,7 @@
 // checked against their schemas (ajv), and the poisoning scan of every string in a definition
 // (pure, in scan/).
 export {
+  INSTRUCTIONS_KEY,
   PIN_FILE_FORMAT,
   PIN_KINDS,
   SHA_PREFIX_CHARS,
