@@ -89,13 +89,16 @@ export function renderGatewayReport(report: GatewayReport): string {
   return `${table}\n${summary.join('\n')}\n`;
 }
 
-/** Pins per upstream: counts, then each pending definition with its changes and the command that approves it. */
+/** Pins per upstream: counts, then each pending definition with its hash, its changes and the command that approves it. */
 export function renderPins(listing: PinListing, invocation: string): string {
   const lines: string[] = [];
   const file = printableText(listing.file, 'note');
   if (!listing.exists) return `${file}: no pins yet (a gateway writes it at its first contact with each upstream)\n`;
-  for (const target of listing.approved) lines.push(`approved ${printableText(`${target.upstream}/${target.tool}`, 'note')}`);
-  for (const target of listing.rejected) lines.push(`rejected ${printableText(`${target.upstream}/${target.tool}`, 'note')}`);
+  const short = (sha256: string): string => sha256.slice(0, 12);
+  for (const change of listing.approved) lines.push(`approved ${printableText(`${change.upstream}/${change.name}`, 'note')} sha256 ${short(change.sha256)} (${formatCount(change.tokens)} tokens)`);
+  for (const change of listing.rejected) lines.push(`rejected ${printableText(`${change.upstream}/${change.name}`, 'note')} sha256 ${short(change.sha256)}`);
+  for (const refusal of listing.refused) lines.push(`refused ${printableText(`${refusal.upstream}/${refusal.name}`, 'note')}: ${printableText(refusal.reason, 'note')}`);
+  if (listing.refused.length > 0) lines.push('nothing was changed');
   for (const upstream of listing.upstreams) {
     const name = printableText(upstream.name, 'note');
     lines.push(`${name}: ${formatCount(upstream.pinned.length)} pinned, ${formatCount(upstream.pending.length)} pending, ${formatCount(upstream.rejected.length)} rejected`);
@@ -105,14 +108,14 @@ export function renderPins(listing: PinListing, invocation: string): string {
         pending.tokensBefore === null
           ? formatCount(pending.tokensAfter)
           : `${formatCount(pending.tokensBefore)} -> ${formatCount(pending.tokensAfter)} (${pending.tokensAfter >= pending.tokensBefore ? '+' : ''}${formatCount(pending.tokensAfter - pending.tokensBefore)})`;
-      lines.push(`  ${tool}: ${pending.kind}, tokens ${tokens}, first seen ${printableText(pending.firstSeenAt, 'note')}`);
+      lines.push(`  ${tool}: ${pending.kind}, sha256 ${short(pending.sha256)}, tokens ${tokens}, first seen ${printableText(pending.firstSeenAt, 'note')}`);
       for (const finding of pending.findings) {
         lines.push(`    scan ${finding.ruleId} at ${printableText(finding.path, 'note')}: ${printableText(finding.reason, 'note')}: ${printableText(finding.excerpt, 'note')}`);
       }
       for (const change of pending.changes) {
         lines.push(`    ${printableText(change.path, 'note')}: ${printableText(change.before ?? '(absent)', 'note')} -> ${printableText(change.after ?? '(absent)', 'note')}`);
       }
-      lines.push(`    approve: ${invocation} gateway pins ${file} --approve ${printableText(`${upstream.name}/${pending.tool}`, 'note')}`);
+      lines.push(`    approve: ${invocation} gateway pins ${file} --approve ${printableText(`${upstream.name}/${pending.tool}@${short(pending.sha256)}`, 'note')}`);
     }
     if (upstream.rejected.length > 0) lines.push(`  rejected (held): ${upstream.rejected.map((tool) => printableText(tool, 'note')).join(', ')}`);
   }

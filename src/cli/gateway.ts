@@ -105,13 +105,14 @@ export function setupGateway(command: Command, io: CliIo, setExit: (code: number
     .description(
       [
         'Reads the pin file a gateway with `pin: { file: PATH }` keeps: per upstream, every tool pinned by the sha256 of its canonical JSON (with its o200k tokens and the date), and every definition held back because it changed since it was pinned or was never pinned, with what changed field by field and its tokens before and after.',
-        '--approve NAME... pins the pending definitions named (a tool name, or upstream/tool when two upstreams have one pending); --approve-all pins every one; --reject NAME... keeps a definition held without proposing it again until it changes. The file is rewritten atomically; a running gateway applies it at its next catalog check (a restart, or the upstream\'s list_changed).',
-        'Exit codes: 0 done; 2 a name that is unknown or ambiguous (nothing changed); 3 the file cannot be read or written (a gateway holds every tool back while it cannot read it).',
+        'Besides tools, a gateway pins each upstream\'s instructions and its prompts, resources and resource templates; they are named instructions, prompt:NAME, resource:URI and template:TEMPLATE (a tool may be named tool:NAME when a name is ambiguous).',
+        '--approve NAME... pins the pending definitions named (NAME, or upstream/NAME when two upstreams have one pending), each only if it is still the definition the last listing showed; NAME@SHA (the hash the listing shows: 12 hex characters or more, or the whole sha256) pins only that definition. --approve-all pins every pending definition, only when each is the one last listed. --reject NAME... keeps a definition held without proposing it again until it changes. When any approval is refused (the definition changed since it was listed, or is not the hash given), nothing is changed and the listing shows the definitions as they are now. The file is updated under its lock (FILE.lock) and rewritten atomically; a running gateway applies it at its next check (a restart, the upstream\'s list_changed, a new session).',
+        'Exit codes: 0 done; 2 a name that is unknown or ambiguous, or an approval refused (nothing changed); 3 the file cannot be read, locked or written (a gateway holds everything back while it cannot read it).',
       ].join('\n\n'),
     )
     .argument('<file>', 'the pin file')
-    .option('--approve <names...>', 'pin these pending definitions (default: none)')
-    .option('--approve-all', 'pin every pending definition')
+    .option('--approve <names...>', 'pin these pending definitions, NAME or NAME@SHA (default: none)')
+    .option('--approve-all', 'pin every pending definition, if each is the one last listed')
     .option('--reject <names...>', 'keep these pending definitions held, without proposing them again (default: none)')
     .option('--json', 'print the pins and pending changes as JSON')
     .addHelpText('after', exampleHelp(io, 'gateway pins pins.json --approve read_file'))
@@ -124,7 +125,7 @@ export function setupGateway(command: Command, io: CliIo, setExit: (code: number
         approveAll: flags.approveAll === true,
       });
       io.stdout.write(flags.json ? `${JSON.stringify(listing, null, 2)}\n` : renderPins(listing, invocationOf(io)));
-      setExit(EXIT.ok);
+      setExit(listing.refused.length > 0 ? EXIT.usage : EXIT.ok);
     });
 
   gateway

@@ -69,10 +69,11 @@ describe('gateway pins', () => {
       const refused = await gateway.request('tools/call', { name: first[0], arguments: {} });
       expect(refused.result).toMatchObject({ isError: true });
       expect(textOf(refused)).toMatch(/held back by the gateway: its definition changed since it was pinned \(description; \d+ -> \d+ tokens\)/);
-      expect(textOf(refused)).toContain(`--approve gh/${first[0]}`);
+      expect(textOf(refused)).toMatch(new RegExp(`review it with: .*gateway pins .*pins\\.json, and approve it there \\(--approve gh/${first[0]}@[0-9a-f]{12}\\)`));
       expect(textOf(await gateway.request('tools/call', { name: 'send_email', arguments: { to: 'x' } }))).toMatch(/did not offer it when its tools were pinned/);
     });
     expect(called(run.calls)).toEqual([]);
+    await managePins({ file: run.pins });
     await managePins({ file: run.pins, approveAll: true });
     await withInProcessGateway({ config: run.config }, async (gateway) => {
       await gateway.initialize();

@@ -185,7 +185,7 @@ export class GatewaySession {
     });
     const live = [...this.upstreams.values()].filter((upstream) => upstream.initialized !== undefined);
     if (live.length === 0) throw new JsonRpcError(-32603, `no upstream could start: ${failures.join('; ')}`);
-    return this.relay.mergeInitialize(live, failures);
+    return await this.relay.mergeInitialize(live, failures);
   }
 
   private clientNotification(method: string, params: JsonObject | undefined): void {

@@ -1,12 +1,56 @@
 /**
  * `mcpctx gateway pins FILE`: what is pinned and what waits for approval, with what changed; and
- * approving or rejecting pending definitions, written back atomically. A file that cannot be read
- * is never rewritten: IO, so the user repairs or removes it knowingly.
+ * approving or rejecting pending definitions. Everything runs holding the pin file's lock, the
+ * file read inside it, so a gateway checking at the same moment loses nothing and neither does
+ * this. A listing records what it showed (the sha256 of each pending entry): approving by name
+ * alone approves only a definition still the one last shown; `NAME@SHA` approves only that
+ * definition. A file that cannot be read is never rewritten: IO, so the user repairs or removes
+ * it knowingly.
  */
 import { McpctxError } from '../../errors/index.js';
 import { readPinFile, writePinFile } from './_pin-file.js';
-import { scanTool, type Finding } from './scan/index.js';
-import { allPending, approvePending, fieldChanges, rejectPending, resolvePending, type FieldChange, type PinFile, type PinTarget } from './_pins.js';
+import { withPinFileLock } from './_pin-lock.js';
+import { scanText, scanTool, type Finding } from './scan/index.js';
+import {
+  PIN_KINDS,
+  SHA_PREFIX_CHARS,
+  allPending,
+  approvePending,
+  displayKey,
+  fieldChanges,
+  markShown,
+  ownValue,
+  pendingOf,
+  rejectPending,
+  resolvePending,
+  sectionOf,
+  type FieldChange,
+  type PinFile,
+  type PinKind,
+  type PinTarget,
+} from './_pins.js';
+
+/** An entry this run approved or rejected, as it was: what the user bound themselves to. */
+export interface PinChange {
+  upstream: string;
+  pinKind: PinKind;
+  /** How the user names it: `tool`, `prompt:NAME`, `resource:URI`, `template:TEMPLATE`, `instructions`. */
+  name: string;
+  sha256: string;
+  tokens: number;
+}
+
+/** An approval refused because the pending definition is not the one the user saw. */
+export interface PinRefusal {
+  upstream: string;
+  pinKind: PinKind;
+  name: string;
+  /** The pending definition now. */
+  sha256: string;
+  /** What the user bound the approval to: the hash given, or the one last shown (null: never shown). */
+  expected: string | null;
+  reason: string;
+}
 
 export interface PinListing {
   file: string;
@@ -14,10 +58,13 @@ export interface PinListing {
   exists: boolean;
   upstreams: Array<{
     name: string;
-    pinned: Array<{ tool: string; sha256: string; tokens: number; pinnedAt: string }>;
+    pinned: Array<{ tool: string; pinKind: PinKind; sha256: string; tokens: number; pinnedAt: string }>;
     pending: Array<{
+      /** How the user names it (`--approve upstream/NAME@SHA`). */
       tool: string;
+      pinKind: PinKind;
       kind: 'new' | 'changed';
+      sha256: string;
       tokensBefore: number | null;
       tokensAfter: number;
       firstSeenAt: string;
@@ -27,59 +74,114 @@ export interface PinListing {
     }>;
     rejected: string[];
   }>;
-  /** What this run changed: the targets approved and rejected (empty for a listing). */
-  approved: PinTarget[];
-  rejected: PinTarget[];
+  /** What this run changed (empty for a listing, and when anything was refused). */
+  approved: PinChange[];
+  rejected: PinChange[];
+  /** Approvals refused because the definition changed since it was shown or is not the hash given: nothing was changed. */
+  refused: PinRefusal[];
 }
 
 export interface ManagePinsOptions {
   file: string;
+  /** `NAME`, `upstream/NAME`, either with `@SHA` (the whole sha256 or a prefix of at least 12 hex characters). */
   approve?: readonly string[];
+  /** Pins every pending definition, provided each is the one last shown; otherwise nothing. */
   approveAll?: boolean;
   reject?: readonly string[];
-  /** ISO date recorded on approved pins; default now. */
+  /** ISO date recorded on approved pins and shown entries; default now. */
   now?: string;
+  /** How long to wait for the pin file's lock (default 8 s). */
+  lockWaitMs?: number;
 }
 
 export async function managePins(options: ManagePinsOptions): Promise<PinListing> {
+  return withPinFileLock(options.file, () => manageLocked(options), options.lockWaitMs);
+}
+
+async function manageLocked(options: ManagePinsOptions): Promise<PinListing> {
+  const now = options.now ?? new Date().toISOString();
   const read = await readPinFile(options.file);
   if (read.status === 'unreadable') {
-    throw new McpctxError('IO', `The pin file ${options.file} cannot be used: ${read.reason}. The gateway holds every tool back while it is so; repair it, or move it away to pin again from scratch.`, {
+    throw new McpctxError('IO', `The pin file ${options.file} cannot be used: ${read.reason}. The gateway holds everything back while it is so; repair it, or move it away to pin again from scratch.`, {
       file: options.file,
     });
   }
-  let pins = read.pins;
-  const approval = resolvePending(pins, options.approve ?? []);
-  const rejection = resolvePending(pins, options.reject ?? []);
-  const approved = options.approveAll === true ? allPending(pins) : approval.targets;
+  const original = read.pins;
+  const approval = resolvePending(original, options.approve ?? []);
+  const rejection = resolvePending(original, options.reject ?? []);
+  const approving = options.approveAll === true ? allPending(original) : approval.targets;
   const problems = [...approval.problems, ...rejection.problems];
   if (problems.length > 0) throw new McpctxError('USAGE', `${problems.join('; ')}. Nothing was changed.`, { problems });
-  const both = approved.filter((target) => rejection.targets.some((other) => other.upstream === target.upstream && other.tool === target.tool));
-  if (both.length > 0) throw new McpctxError('USAGE', `${both.map((target) => `${target.upstream}/${target.tool}`).join(', ')} cannot be approved and rejected at once. Nothing was changed.`);
-  if (approved.length > 0 || rejection.targets.length > 0) {
-    pins = rejectPending(approvePending(pins, approved, options.now ?? new Date().toISOString()), rejection.targets);
-    await writePinFile(options.file, pins);
-  }
-  return { ...listing(options.file, read.status === 'read' || approved.length + rejection.targets.length > 0, pins), approved, rejected: rejection.targets };
+  const both = approving.filter((target) => rejection.targets.some((other) => sameEntry(other, target)));
+  if (both.length > 0) throw new McpctxError('USAGE', `${both.map((target) => `${target.upstream}/${displayKey(target.pinKind, target.key)}`).join(', ')} cannot be approved and rejected at once. Nothing was changed.`);
+  const refused = [...approving.flatMap((target) => refusal(original, target)), ...rejection.targets.flatMap((target) => (target.sha256 === undefined ? [] : refusal(original, target)))];
+  if (refused.length > 0) return { ...listing(options.file, read.status === 'read', original), approved: [], rejected: [], refused };
+  const approved = approving.map((target) => change(original, target));
+  const rejected = rejection.targets.map((target) => change(original, target));
+  // What is printed below is what the user sees: the pending entries left are recorded as shown.
+  const pins = markShown(rejectPending(approvePending(original, approving, now), rejection.targets), now);
+  const changed = JSON.stringify(pins) !== JSON.stringify(original);
+  if (changed) await writePinFile(options.file, pins);
+  return { ...listing(options.file, read.status === 'read' || changed, pins), approved, rejected, refused: [] };
 }
 
-function listing(file: string, exists: boolean, pins: PinFile): Omit<PinListing, 'approved' | 'rejected'> {
+function sameEntry(left: PinTarget, right: PinTarget): boolean {
+  return left.upstream === right.upstream && left.pinKind === right.pinKind && left.key === right.key;
+}
+
+/** Why approving (or rejecting, with a hash) this target now would not act on what the user saw; empty when it would. */
+function refusal(pins: PinFile, target: PinTarget): PinRefusal[] {
+  const pending = pendingOf(pins, target);
+  if (pending === undefined) return [];
+  const name = displayKey(target.pinKind, target.key);
+  const base = { upstream: target.upstream, pinKind: target.pinKind, name, sha256: pending.sha256 };
+  if (target.sha256 !== undefined) {
+    if (pending.sha256.startsWith(target.sha256)) return [];
+    return [{ ...base, expected: target.sha256, reason: `the pending definition is ${short(pending.sha256)}, not ${target.sha256}` }];
+  }
+  if (pending.shownSha256 === pending.sha256) return [];
+  if (pending.shownSha256 === undefined) return [{ ...base, expected: null, reason: `it was never listed: review it below, then approve it by its hash` }];
+  return [{ ...base, expected: pending.shownSha256, reason: `it changed since it was last listed (${short(pending.shownSha256)} then, ${short(pending.sha256)} now): review it below, then approve it by its hash` }];
+}
+
+function change(pins: PinFile, target: PinTarget): PinChange {
+  const pending = pendingOf(pins, target);
+  return { upstream: target.upstream, pinKind: target.pinKind, name: displayKey(target.pinKind, target.key), sha256: pending?.sha256 ?? '', tokens: pending?.tokens ?? 0 };
+}
+
+function short(sha256: string): string {
+  return sha256.slice(0, SHA_PREFIX_CHARS);
+}
+
+function listing(file: string, exists: boolean, pins: PinFile): Omit<PinListing, 'approved' | 'rejected' | 'refused'> {
   return {
     file,
     exists,
-    upstreams: Object.entries(pins.upstreams).map(([name, entry]) => ({
-      name,
-      pinned: Object.entries(entry.tools).map(([tool, pin]) => ({ tool, sha256: pin.sha256, tokens: pin.tokens, pinnedAt: pin.pinnedAt })),
-      pending: Object.entries(entry.pending).map(([tool, pending]) => ({
-        tool,
-        kind: pending.kind,
-        tokensBefore: entry.tools[tool]?.tokens ?? null,
-        tokensAfter: pending.tokens,
-        firstSeenAt: pending.firstSeenAt,
-        changes: fieldChanges(entry.tools[tool]?.definition, pending.definition),
-        findings: scanTool(pending.definition),
-      })),
-      rejected: Object.keys(entry.rejected),
-    })),
+    upstreams: Object.entries(pins.upstreams).map(([name, entry]) => {
+      const sections = PIN_KINDS.flatMap((pinKind) => {
+        const section = sectionOf(entry, pinKind);
+        return section === undefined ? [] : [{ pinKind, section }];
+      });
+      return {
+        name,
+        pinned: sections.flatMap(({ pinKind, section }) =>
+          Object.entries(section.pinned).map(([key, pin]) => ({ tool: displayKey(pinKind, key), pinKind, sha256: pin.sha256, tokens: pin.tokens, pinnedAt: pin.pinnedAt })),
+        ),
+        pending: sections.flatMap(({ pinKind, section }) =>
+          Object.entries(section.pending).map(([key, pending]) => ({
+            tool: displayKey(pinKind, key),
+            pinKind,
+            kind: pending.kind,
+            sha256: pending.sha256,
+            tokensBefore: ownValue(section.pinned, key)?.tokens ?? null,
+            tokensAfter: pending.tokens,
+            firstSeenAt: pending.firstSeenAt,
+            changes: fieldChanges(ownValue(section.pinned, key)?.definition, pending.definition, `(${pinKind})`),
+            findings: typeof pending.definition === 'string' ? scanText(pending.definition, pinKind) : scanTool(pending.definition),
+          })),
+        ),
+        rejected: sections.flatMap(({ pinKind, section }) => Object.keys(section.rejected).map((key) => displayKey(pinKind, key))),
+      };
+    }),
   };
 }

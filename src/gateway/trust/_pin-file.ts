@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { McpctxError } from '../../errors/index.js';
 import { isPlainObject } from '../../json/index.js';
-import { PIN_FILE_FORMAT, emptyPinFile, type PinFile } from './_pins.js';
+import { PIN_FILE_FORMAT, clonePins, emptyPinFile, type PinFile } from './_pins.js';
 
 /** A pin file is small; one this big is not one. */
 export const MAX_PIN_FILE_BYTES = 64 * 1024 * 1024;
@@ -33,7 +33,8 @@ export async function readPinFile(file: string): Promise<PinFileRead> {
   }
   const problem = pinFileProblem(value);
   if (problem !== undefined) return { status: 'unreadable', reason: problem };
-  return { status: 'read', pins: value as PinFile };
+  // Maps keyed by names an upstream chose become null-prototype objects: `__proto__` stays a key.
+  return { status: 'read', pins: clonePins(value as unknown as PinFile) };
 }
 
 export async function writePinFile(file: string, pins: PinFile): Promise<void> {
@@ -54,22 +55,44 @@ function pinFileProblem(value: unknown): string | undefined {
   if (!isPlainObject(value.upstreams)) return 'it has no upstreams object';
   for (const [upstream, entry] of Object.entries(value.upstreams)) {
     const where = `upstream ${JSON.stringify(upstream)}`;
-    if (!isPlainObject(entry) || !isPlainObject(entry.tools) || !isPlainObject(entry.pending) || !isPlainObject(entry.rejected)) {
-      return `${where} lacks its tools, pending or rejected object`;
+    if (!isPlainObject(entry)) return `${where} is not an object`;
+    if (Object.hasOwn(entry, 'toolsUnchecked') && entry.toolsUnchecked !== true) return `${where}: toolsUnchecked is not true`;
+    const tools = sectionProblem(where, { pinned: own(entry, 'tools'), pending: own(entry, 'pending'), rejected: own(entry, 'rejected') });
+    if (tools !== undefined) return tools;
+    for (const key of SECTIONS) {
+      if (!Object.hasOwn(entry, key)) continue;
+      const section = entry[key];
+      if (!isPlainObject(section)) return `${where}: its ${key} is not an object`;
+      const problem = sectionProblem(`${where}, ${key}`, { pinned: own(section, 'pinned'), pending: own(section, 'pending'), rejected: own(section, 'rejected') });
+      if (problem !== undefined) return problem;
     }
-    for (const [tool, pin] of Object.entries(entry.tools)) {
-      if (!isPlainObject(pin) || !isSha256(pin.sha256) || !isCount(pin.tokens) || typeof pin.pinnedAt !== 'string' || !('definition' in pin)) {
-        return `${where}: the pin of ${JSON.stringify(tool)} is not {sha256, tokens, pinnedAt, definition}`;
-      }
+  }
+  return undefined;
+}
+
+const SECTIONS = ['prompts', 'resources', 'templates', 'instructions'] as const;
+
+function own(object: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
+function sectionProblem(where: string, section: { pinned: unknown; pending: unknown; rejected: unknown }): string | undefined {
+  const { pinned, pending, rejected } = section;
+  if (!isPlainObject(pinned) || !isPlainObject(pending) || !isPlainObject(rejected)) return `${where} lacks its pins, pending or rejected object`;
+  for (const [key, pin] of Object.entries(pinned)) {
+    if (!isPlainObject(pin) || !isSha256(own(pin, 'sha256')) || !isCount(own(pin, 'tokens')) || typeof own(pin, 'pinnedAt') !== 'string' || !Object.hasOwn(pin, 'definition')) {
+      return `${where}: the pin of ${JSON.stringify(key)} is not {sha256, tokens, pinnedAt, definition}`;
     }
-    for (const [tool, pending] of Object.entries(entry.pending)) {
-      if (!isPlainObject(pending) || (pending.kind !== 'new' && pending.kind !== 'changed') || !isSha256(pending.sha256) || !isCount(pending.tokens)) {
-        return `${where}: the pending entry of ${JSON.stringify(tool)} is malformed`;
-      }
+  }
+  for (const [key, entry] of Object.entries(pending)) {
+    const kind = isPlainObject(entry) ? own(entry, 'kind') : undefined;
+    const shown = isPlainObject(entry) ? own(entry, 'shownSha256') : undefined;
+    if (!isPlainObject(entry) || (kind !== 'new' && kind !== 'changed') || !isSha256(own(entry, 'sha256')) || !isCount(own(entry, 'tokens')) || (shown !== undefined && !isSha256(shown))) {
+      return `${where}: the pending entry of ${JSON.stringify(key)} is malformed`;
     }
-    for (const [tool, sha256] of Object.entries(entry.rejected)) {
-      if (!isSha256(sha256)) return `${where}: the rejected entry of ${JSON.stringify(tool)} is not a sha256`;
-    }
+  }
+  for (const [key, sha256] of Object.entries(rejected)) {
+    if (!isSha256(sha256)) return `${where}: the rejected entry of ${JSON.stringify(key)} is not a sha256`;
   }
   return undefined;
 }

@@ -1,70 +1,101 @@
 /**
  * The gateway's side of the pins: every time a session builds its catalog (at start, and after an
- * upstream's list_changed) each upstream's tools are checked against the pin file, read again
- * each time so an approval made with `mcpctx gateway pins` while the gateway runs is seen and never
- * overwritten. Checks are serialized, so two sessions cannot lose each other's updates. A file that
- * cannot be read holds every tool back until it can, and is never rewritten.
+ * upstream's list_changed), and every time it answers `initialize` or lists prompts, resources or
+ * templates, what each upstream offers is checked against the pin file. Each check holds the file's
+ * lock and reads the file inside it, so an approval made with `mcpctx gateway pins` while the
+ * gateway runs is seen and never overwritten, and two gateways on one file lose nothing. Checks in
+ * one process are also queued. A file that cannot be read, locked or written holds everything
+ * checked back (fail closed), and an unreadable file is never rewritten.
  */
 import { readPinFile, writePinFile } from './_pin-file.js';
+import { LOCK_WAIT_MS, withPinFileLock } from './_pin-lock.js';
 import type { CatalogFilter } from './_catalog-filter.js';
-import { checkCatalog, toolName, type HeldTool, type PinMode } from './_pins.js';
+import { SHA_PREFIX_CHARS, checkItems, displayKey, toolItems, toolName, type HeldTool, type PinItem, type PinKind, type PinMode } from './_pins.js';
+
+/** What a check makes of the items of one kind: the trusted ones as given, the held ones' reasons by key. */
+export interface ItemFilter {
+  trusted: PinItem[];
+  held: Map<string, string>;
+}
 
 export class PinStore {
   readonly file: string;
   readonly mode: PinMode;
   private readonly log: (line: string) => void;
-  /** The words that run this mcpctx, in the commands a held tool's refusal hands the user. */
+  /** The words that run this mcpctx, in the commands a held item's refusal hands the user. */
   private readonly invocation: string;
+  private readonly lockWaitMs: number;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(settings: { file: string; mode: PinMode }, log: (line: string) => void, invocation = 'mcpctx') {
+  constructor(settings: { file: string; mode: PinMode; lockWaitMs?: number }, log: (line: string) => void, invocation = 'mcpctx') {
     this.file = settings.file;
     this.mode = settings.mode;
+    this.lockWaitMs = settings.lockWaitMs ?? LOCK_WAIT_MS;
     this.log = log;
     this.invocation = invocation;
   }
 
+  /** The command that lists the pin file (and approves in it). */
+  get reviewCommand(): string {
+    return `${this.invocation} gateway pins ${this.file}`;
+  }
+
   /** Checks one upstream's tools; records first contacts (tofu) and pending changes in the file. */
-  filter(upstream: string, tools: readonly unknown[]): Promise<CatalogFilter> {
-    const next = this.queue.then(() => this.check(upstream, tools));
+  async filter(upstream: string, tools: readonly unknown[]): Promise<CatalogFilter> {
+    const checked = await this.filterItems(upstream, 'tool', toolItems(tools));
+    const trustedNames = new Set(checked.trusted.map((item) => item.key));
+    return { trusted: tools.filter((tool) => trustedNames.has(toolName(tool) ?? '')), held: checked.held, findings: [] };
+  }
+
+  /** Checks what one upstream offers of one kind (tools, prompts, resources, templates, its instructions). */
+  filterItems(upstream: string, pinKind: PinKind, items: readonly PinItem[]): Promise<ItemFilter> {
+    const next = this.queue.then(() => this.check(upstream, pinKind, items));
     this.queue = next.catch(() => {});
     return next;
   }
 
-  private async check(upstream: string, tools: readonly unknown[]): Promise<CatalogFilter> {
+  private async check(upstream: string, pinKind: PinKind, items: readonly PinItem[]): Promise<ItemFilter> {
+    const what = pinKind === 'instructions' ? `the instructions of ${upstream}` : `every ${pinKind} of ${upstream}`;
+    const holdAll = (reason: string): ItemFilter => ({ trusted: [], held: new Map(items.map((item) => [item.key, reason])) });
+    try {
+      return await withPinFileLock(this.file, () => this.checkLocked(upstream, pinKind, items, holdAll), this.lockWaitMs);
+    } catch (error) {
+      const message = (error as Error).message;
+      this.log(`pins: ${message} So ${what} is held back until the pin file can be used.`);
+      return holdAll(`the gateway could not use its pin file (${message}), so it trusts nothing of ${upstream} for now. The call was not sent. Try again shortly.`);
+    }
+  }
+
+  private async checkLocked(upstream: string, pinKind: PinKind, items: readonly PinItem[], holdAll: (reason: string) => ItemFilter): Promise<ItemFilter> {
     const read = await readPinFile(this.file);
     if (read.status === 'unreadable') {
-      const reason = `the pin file ${this.file} cannot be read (${read.reason}), so no tool of ${upstream} is trusted. The call was not sent. Repair the file, or move it away to pin again.`;
-      this.log(`pins: ${this.file} cannot be read (${read.reason}): every tool of ${upstream} is held back`);
-      return { trusted: [], held: new Map(tools.flatMap((tool) => (toolName(tool) === undefined ? [] : [[toolName(tool) as string, reason]]))), findings: [] };
+      this.log(`pins: ${this.file} cannot be read (${read.reason}): every ${pinKind} of ${upstream} is held back`);
+      return holdAll(`the pin file ${this.file} cannot be read (${read.reason}), so nothing of ${upstream} is trusted. The call was not sent. Repair the file, or move it away to pin again.`);
     }
-    const result = checkCatalog(read.pins, upstream, tools, this.mode, new Date().toISOString());
-    if (JSON.stringify(result.next) !== JSON.stringify(read.pins)) {
-      try {
-        await writePinFile(this.file, result.next);
-      } catch (error) {
-        this.log(`pins: ${(error as Error).message}`);
-      }
-    }
+    const result = checkItems(read.pins, upstream, pinKind, items, this.mode, new Date().toISOString());
+    // Only a file that changes is written: an unchanged check leaves it (and its mtime) alone.
+    if (JSON.stringify(result.next) !== JSON.stringify(read.pins)) await writePinFile(this.file, result.next);
     if (result.held.length > 0) {
-      this.log(`pins: ${upstream}: ${result.held.length} tool(s) held back (${result.held.map((held) => held.tool).join(', ')}); review with: ${this.invocation} gateway pins ${this.file}`);
+      const names = result.held.map((held) => displayKey(held.pinKind, held.tool)).join(', ');
+      this.log(`pins: ${upstream}: ${result.held.length} held back (${names}); review with: ${this.reviewCommand}`);
     }
-    const trustedNames = new Set(result.trusted);
+    const trustedKeys = new Set(result.trusted);
     return {
-      trusted: tools.filter((tool) => trustedNames.has(toolName(tool) ?? '')),
-      held: new Map(result.held.map((held) => [held.tool, heldText(held, `${this.invocation} gateway pins ${this.file}`)])),
-      findings: [],
+      trusted: items.filter((item) => trustedKeys.has(item.key)),
+      held: new Map(result.held.map((held) => [held.tool, heldText(held, this.reviewCommand)])),
     };
   }
 }
 
-/** Why a held tool was refused, with what changed and how to approve it (`pins`: the command that manages the pin file). */
+/** Why a held item was refused, with what changed and how to review and approve it (`pins`: the command that lists the pin file). */
 function heldText(held: HeldTool, pins: string): string {
-  const approve = `${pins} --approve ${held.upstream}/${held.tool}`;
-  if (held.rejected) return `it is held back by the gateway: the user rejected this definition of it. The call was not sent.`;
+  const approve = `review it with: ${pins}, and approve it there (--approve ${held.upstream}/${displayKey(held.pinKind, held.tool)}@${held.sha256.slice(0, SHA_PREFIX_CHARS)})`;
+  // Only a tool is called; a held prompt, resource or instructions text is simply not passed on.
+  const notSent = held.pinKind === 'tool' ? ' The call was not sent.' : '';
+  if (held.rejected) return `it is held back by the gateway: the user rejected this definition of it.${notSent}`;
   if (held.kind === 'new') {
-    return `it is held back by the gateway: ${held.upstream} did not offer it when its tools were pinned (${held.tokensAfter} tokens). The call was not sent. To trust it, the user reviews it and runs: ${approve}`;
+    return `it is held back by the gateway: ${held.upstream} did not offer it when its ${held.pinKind === 'instructions' ? 'instructions were' : `${held.pinKind}s were`} pinned (${held.tokensAfter} tokens).${notSent} To trust it, the user should ${approve}`;
   }
   const fields = held.changes.map((change) => change.path).join(', ');
-  return `it is held back by the gateway: its definition changed since it was pinned (${fields}; ${held.tokensBefore ?? 0} -> ${held.tokensAfter} tokens). The call was not sent. To trust it, the user reviews the change and runs: ${approve}`;
+  return `it is held back by the gateway: its definition changed since it was pinned (${fields}; ${held.tokensBefore ?? 0} -> ${held.tokensAfter} tokens).${notSent} To trust it, the user should ${approve}`;
 }

@@ -1,11 +1,14 @@
 /**
  * The poisoning scan in the relay: every definition an upstream lists is scanned when a session
- * builds its catalog. `warn` logs each finding once per definition (and the list receipt carries
- * them); `hold` holds the tool back like a changed pin, with the findings as the reason.
+ * builds its catalog, and so are its instructions, prompts, resources and templates when they are
+ * relayed, and each `prompts/get` result. `warn` logs each finding once per definition (and the
+ * list receipt carries the tools'); `hold` holds the item back like a changed pin, with the
+ * findings as the reason.
  */
 import type { CatalogFilter } from './_catalog-filter.js';
-import { toolFingerprint, toolName } from './_pins.js';
-import { scanTool, shadowedNames, type Finding, type NamedTool, type Shadowing } from './scan/index.js';
+import type { ItemFilter } from './_pin-store.js';
+import { displayKey, toolFingerprint, toolName, type PinItem, type PinKind } from './_pins.js';
+import { scanText, scanTool, shadowedNames, type Finding, type NamedTool, type Shadowing } from './scan/index.js';
 
 export type ScanMode = 'off' | 'warn' | 'hold';
 
@@ -57,6 +60,46 @@ export class ScanGate {
     }
     return result;
   }
+
+  /**
+   * Scans items of a kind other than tools (the instructions text, prompt, resource and template
+   * definitions): held only with `hold`.
+   */
+  filterItems(upstream: string, pinKind: PinKind, items: readonly PinItem[]): ItemFilter {
+    const result: ItemFilter = { trusted: [], held: new Map() };
+    for (const item of items) {
+      const found = this.mode === 'off' ? [] : scanDefinition(pinKind, item.definition);
+      if (found.length > 0) this.report(`${upstream}/${displayKey(pinKind, item.key)}`, toolFingerprint(item.definition).sha256, found);
+      if (found.length > 0 && this.mode === 'hold') result.held.set(item.key, heldText(found));
+      else result.trusted.push(item);
+    }
+    return result;
+  }
+
+  /**
+   * Scans what an upstream answered (a `prompts/get` result: its messages depend on the
+   * arguments, so they are scanned each time, never pinned). Returns the reason to withhold it
+   * with `hold`, or undefined to pass it on.
+   */
+  checkAnswer(upstream: string, what: string, answer: unknown): string | undefined {
+    if (this.mode === 'off') return undefined;
+    const found = scanTool(answer);
+    if (found.length === 0) return undefined;
+    this.report(`${upstream}/${what}`, toolFingerprint(answer).sha256, found);
+    return this.mode === 'hold' ? heldText(found) : undefined;
+  }
+
+  private report(where: string, sha256: string, found: readonly Finding[]): void {
+    const key = `${where}\u0000${sha256}`;
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    this.log(`scan: ${where}: ${found.map(describe).join('; ')}${this.mode === 'hold' ? ' (held back)' : ''}`);
+  }
+}
+
+/** Instructions are one text; every other kind is an object whose strings are all read, like a tool's. */
+function scanDefinition(pinKind: PinKind, definition: unknown): Finding[] {
+  return pinKind === 'instructions' && typeof definition === 'string' ? scanText(definition, 'instructions') : scanTool(definition);
 }
 
 function describe(finding: Finding): string {

@@ -2,12 +2,18 @@
 // checked against their schemas (ajv), and the poisoning scan of every string in a definition
 // (pure, in scan/).
 export {
+  INSTRUCTIONS_KEY,
   PIN_FILE_FORMAT,
+  PIN_KINDS,
+  SHA_PREFIX_CHARS,
   allPending,
   approvePending,
   checkCatalog,
+  checkItems,
+  displayKey,
   emptyPinFile,
   fieldChanges,
+  markShown,
   rejectPending,
   resolvePending,
   toolFingerprint,
@@ -17,15 +23,19 @@ export {
   type HeldTool,
   type PendingTool,
   type PinFile,
+  type PinItem,
+  type PinKind,
   type PinMode,
+  type PinSection,
   type PinTarget,
   type ToolPin,
   type UpstreamPins,
 } from './_pins.js';
 export { MAX_PIN_FILE_BYTES, readPinFile, writePinFile, type PinFileRead } from './_pin-file.js';
-export { managePins, type ManagePinsOptions, type PinListing } from './_manage-pins.js';
+export { LOCK_WAIT_MS, STALE_MS, withPinFileLock } from './_pin-lock.js';
+export { managePins, type ManagePinsOptions, type PinChange, type PinListing, type PinRefusal } from './_manage-pins.js';
 export { type CatalogFilter } from './_catalog-filter.js';
-export { PinStore } from './_pin-store.js';
+export { PinStore, type ItemFilter } from './_pin-store.js';
 export { confirmationRefusal, confirmationRequest, isDestructive } from './_confirm.js';
 export { ScanGate, type ScanMode } from './_scan-gate.js';
 export {
