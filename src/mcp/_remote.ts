@@ -7,6 +7,7 @@ import { LegacySseClientTransport } from './_legacy-sse-transport.js';
 import { RawClient } from './_raw-client.js';
 import type { ServerDiagnostics } from './_server-session.js';
 import { DEFAULT_PROTOCOL_VERSION, initialize, type InitializeOutcome } from './_session.js';
+import { ownValue, setOwn } from '../json/index.js';
 
 /** The two HTTP transports of MCP: streamable HTTP (2025-03-26 on) and the older HTTP+SSE (2024-11-05). */
 export type RemoteTransportKind = 'streamable-http' | 'sse';
@@ -45,12 +46,12 @@ export function resolveRemoteHeaders(spec: Pick<RemoteSpec, 'headers'>, env: Nod
   const resolved: ResolvedHeaders = { headers: {}, missing: [], secrets: [] };
   for (const [header, envName] of Object.entries(spec.headers ?? {})) {
     checkHeaderEnvName(header, envName);
-    const value = env[envName];
+    const value = ownValue(env, envName);
     if (value === undefined || value === '') {
       resolved.missing.push({ header, envName });
       continue;
     }
-    resolved.headers[header] = value;
+    setOwn(resolved.headers, header, value);
     resolved.secrets.push([envName, value]);
   }
   return resolved;
@@ -224,7 +225,7 @@ export class RemoteSession {
     const transport = legacy ?? new HttpClientTransport({ ...common, listen: false });
     const capabilities = this.options.capabilities ?? {};
     this.current = new RawClient(transport, {
-      rootsDeclared: 'roots' in capabilities,
+      rootsDeclared: Object.hasOwn(capabilities, 'roots'),
       onClose: () => {
         if (!this.closing) this.endedBeforeClose = true;
       },

@@ -112,7 +112,7 @@ export class SessionRelay {
   }
 
   private withCapability(capability: string): Upstream[] {
-    return [...this.context.upstreams.values()].filter((upstream) => !upstream.failure && capability in upstream.capabilities);
+    return [...this.context.upstreams.values()].filter((upstream) => !upstream.failure && Object.hasOwn(upstream.capabilities, capability));
   }
 
   /** Every upstream's list followed to its end, merged; prompts renamed, resources remembered for routing. */

@@ -1,5 +1,5 @@
 import { McpctxError } from '../../errors/index.js';
-import { isPlainObject } from '../../json/index.js';
+import { isPlainObject, ownValue } from '../../json/index.js';
 import { toolText, type Retriever } from './_retrieval.js';
 import type { EmbeddingsSettings, RoutingTool } from '../_types.js';
 
@@ -38,7 +38,7 @@ export function embeddingsRetriever(settings: EmbeddingsSettings, options: Embed
   async function post(input: readonly string[]): Promise<number[][]> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (settings.apiKeyEnv !== undefined) {
-      const key = env[settings.apiKeyEnv];
+      const key = ownValue(env, settings.apiKeyEnv);
       if (key === undefined || key === '') throw new McpctxError('MISSING_KEY', `The embeddings endpoint needs an API key in ${settings.apiKeyEnv}, which is not set`, { env: settings.apiKeyEnv });
       headers.authorization = `Bearer ${key}`;
     }
