@@ -113,6 +113,23 @@ export function redactUrl(text: string): { url: string; secrets: Array<[string, 
   return { url: `${base}?${parts.join('&')}`, secrets };
 }
 
+/**
+ * `text` (an error's message, a cause) with `url` as `redactUrl` records it: the URL itself, then
+ * any of its user, password and credential query values quoted on their own, as `[redacted]`. For
+ * the messages that name a configured URL: they say the host, port and path, and nothing secret.
+ */
+export function redactUrlIn(text: string, url: string): string {
+  const { url: shown, secrets } = redactUrl(url);
+  let out = text.split(url).join(shown);
+  const values = secrets.map(([, value]) => value);
+  if (URL.canParse(url)) {
+    const { username, password } = new URL(url);
+    for (const part of [password, username]) if (part !== '') values.push(part, decodeQueryPart(part));
+  }
+  for (const value of [...new Set(values)].sort((a, b) => b.length - a.length)) out = out.split(value).join('[redacted]');
+  return out;
+}
+
 function decodeQueryPart(text: string): string {
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
