@@ -120,7 +120,7 @@ async function readSettingsFile(place: SettingsPlace): Promise<ClaudeSettingsSou
 
   const settings = parsed.value;
   const result = source({ state: 'read' });
-  if ('env' in settings) {
+  if (Object.hasOwn(settings, 'env')) {
     const env = settings.env;
     if (isPlainObject(env)) {
       const others: string[] = [];
@@ -133,9 +133,9 @@ async function readSettingsFile(place: SettingsPlace): Promise<ClaudeSettingsSou
       result.envProblem = `env is JSON ${jsonTypeOf(env)}, not an object`;
     }
   }
-  if ('allowedMcpServers' in settings) result.allowedMcpServers = serverRules('allowedMcpServers', settings.allowedMcpServers);
-  if ('deniedMcpServers' in settings) result.deniedMcpServers = serverRules('deniedMcpServers', settings.deniedMcpServers);
-  if ('allowManagedMcpServersOnly' in settings) {
+  if (Object.hasOwn(settings, 'allowedMcpServers')) result.allowedMcpServers = serverRules('allowedMcpServers', settings.allowedMcpServers);
+  if (Object.hasOwn(settings, 'deniedMcpServers')) result.deniedMcpServers = serverRules('deniedMcpServers', settings.deniedMcpServers);
+  if (Object.hasOwn(settings, 'allowManagedMcpServersOnly')) {
     const only = settings.allowManagedMcpServersOnly;
     result.allowManagedMcpServersOnly = typeof only === 'boolean' ? only : 'unreadable';
   }
@@ -145,12 +145,16 @@ async function readSettingsFile(place: SettingsPlace): Promise<ClaudeSettingsSou
 /**
  * Settings files are parsed as plain JSON: a comment or trailing comma is a parse error here. If
  * Claude Code is more lenient, such a file is refused as unreadable rather than read differently.
+ * jsonc-parser places the errors; the value is JSON.parse's, as Claude Code reads it: jsonc-parser's
+ * own value assigns keys, so `"__proto__": {"env": ...}` would become the settings' prototype and
+ * its `env` would look set where Claude Code sees only a key named `__proto__`.
  */
 function parseStrictJson(text: string): { value: unknown } | { unreadable: PlaceState } {
   const errors: ParseError[] = [];
   let value: unknown;
   try {
-    value = jsonc().parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    jsonc().parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    if (errors.length === 0) value = JSON.parse(text) as unknown;
   } catch {
     // The parser recurses; a hostile nesting depth ends here instead of in the caller.
     return { unreadable: { state: 'unreadable', why: 'nests too deeply to parse' } };

@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { lazyRequire } from '../lazy/index.js';
 import { firstLine, parseJsonText, parseYamlText } from '../config/index.js';
-import { isPlainObject, type JsonObject } from '../json/index.js';
+import { isPlainObject, type JsonObject, setOwn } from '../json/index.js';
 import type { ConfigEntry, ConfigFormat, ConfigPlace, EntryTransport, Expansion, PlaceReport, PlaceState } from './_types.js';
 
 const toml = lazyRequire<typeof SmolToml>('smol-toml');
@@ -372,7 +372,7 @@ function readEnv(value: unknown, entry: ConfigEntry, reading: EntryReading): voi
     }
     const before = reading.expansions.length;
     reading.scan(`env.${name}`, setting);
-    if (reading.expansions.length === before) entry.launchEnv[name] = setting;
+    if (reading.expansions.length === before) setOwn(entry.launchEnv, name, setting);
   }
 }
 

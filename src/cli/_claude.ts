@@ -4,6 +4,7 @@ import { McpctxError } from '../errors/index.js';
 import type { ClaudeTokenCounter } from '../measure/index.js';
 import type { Provider } from '../providers/index.js';
 import type { CliIo } from './_io.js';
+import { ownValue } from '../json/index.js';
 
 export const DEFAULT_CLAUDE_KEY_ENV = 'ANTHROPIC_API_KEY';
 
@@ -16,7 +17,7 @@ export interface ClaudeFlags {
 /** The counter for `--claude-model`; refuses (USAGE, naming the variable) when the key is unset, before anything is measured. */
 export function claudeCounter(model: string, flags: ClaudeFlags, io: CliIo): ClaudeTokenCounter {
   const keyEnv = flags.claudeKeyEnv;
-  const key = io.env[keyEnv];
+  const key = ownValue(io.env, keyEnv);
   if (key === undefined || key === '') {
     throw new McpctxError('USAGE', `--claude-model needs an Anthropic API key in the environment variable ${keyEnv}${keyEnv === DEFAULT_CLAUDE_KEY_ENV ? ' (or the one --claude-key-env names)' : ''}; it is unset or empty`, { variable: keyEnv });
   }

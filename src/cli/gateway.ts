@@ -10,6 +10,7 @@ import { MCPCTX_CLIENT_INFO } from '../mcp/index.js';
 import { exampleHelp } from './_help.js';
 import { EXIT, invocationOf, type CliIo } from './_io.js';
 import { collectEnv, parsePositiveInteger, parseTimeoutMs } from './_parse.js';
+import { ownValue } from '../json/index.js';
 
 interface GatewayFlags {
   config?: string;
@@ -225,7 +226,7 @@ function parseHostPort(value: string): { host: string; port: number } {
 }
 
 function secretFromEnv(name: string, env: NodeJS.ProcessEnv, flag: string): string {
-  const value = env[name];
+  const value = ownValue(env, name);
   if (value === undefined || value === '') throw new McpctxError('USAGE', `${flag} ${name}: the variable is not set`);
   if (Buffer.byteLength(value) < MIN_SECRET_BYTES) {
     throw new McpctxError('USAGE', `${flag} ${name}: the value is too short (at least ${MIN_SECRET_BYTES} bytes)`);

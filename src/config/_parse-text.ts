@@ -3,7 +3,7 @@ import type * as Yaml from 'yaml';
 import type { Node as JsoncNode, ParseError } from 'jsonc-parser';
 import { lazyRequire } from '../lazy/index.js';
 import { lineAndColumn } from '../tokens/index.js';
-import { type JsonObject } from '../json/index.js';
+import { type JsonObject, setOwn } from '../json/index.js';
 import { configError } from './_problems.js';
 
 /**
@@ -119,7 +119,7 @@ function jsonValue(node: JsoncNode): unknown {
   for (const property of node.children ?? []) {
     const [key, value] = property.children ?? [];
     if (key === undefined) continue;
-    Object.defineProperty(object, String(key.value), { value: value === undefined ? null : jsonValue(value), enumerable: true, writable: true, configurable: true });
+    setOwn(object, String(key.value), value === undefined ? null : jsonValue(value));
   }
   return object;
 }

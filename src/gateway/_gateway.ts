@@ -12,6 +12,7 @@ import { ResultShaper } from './results/index.js';
 import { StdioFront } from './front/index.js';
 import { SchemaCache } from './trust/index.js';
 import { prepareUpstreams, type PreparedUpstreams } from './upstream/index.js';
+import { sharedFileWarning } from '../private-file/index.js';
 
 export type GatewayFront =
   | { readonly kind: 'stdio'; readonly input: Readable; readonly output: Writable }
@@ -102,6 +103,14 @@ async function serve(options: GatewayOptions, prepared: PreparedUpstreams): Prom
   } catch (error) {
     store.close();
     throw error;
+  }
+  // An existing file keeps its mode (it is the user's); a loose one is said once at start.
+  for (const [file, holds] of [
+    [options.storeFile, 'whole tool results'],
+    [options.receiptsFile, 'a record of every call'],
+  ] as const) {
+    const warning = file ? sharedFileWarning(file, holds) : undefined;
+    if (warning !== undefined) log(warning);
   }
   const services: SessionServices = {
     config: options.config,

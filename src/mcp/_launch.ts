@@ -1,3 +1,5 @@
+import { setOwn } from '../json/index.js';
+
 /** How to start a server over stdio. */
 export interface LaunchSpec {
   command: string;
@@ -24,7 +26,7 @@ export function childEnvironment(
   const names = spec.inheritEnv ? Object.keys(parentEnv) : BASE_ENV_NAMES;
   for (const name of names) {
     const value = parentEnv[name];
-    if (value !== undefined) env[name] = value;
+    if (value !== undefined) setOwn(env, name, value);
   }
   return { ...env, ...spec.env };
 }

@@ -1,5 +1,5 @@
 import { McpctxError } from '../errors/index.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json/index.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, setOwn } from '../json/index.js';
 import { BASE_ENV_NAMES, credentialsInArgs, type LaunchSpec } from './_launch.js';
 
 /**
@@ -56,7 +56,7 @@ export class Redactor {
     if (spec.inheritEnv) {
       const base = new Set<string>(BASE_ENV_NAMES);
       for (const [name, value] of Object.entries(parentEnv)) {
-        if (value !== undefined && !base.has(name) && !(spec.env && name in spec.env)) entries.push([name, value]);
+        if (value !== undefined && !base.has(name) && !(spec.env && Object.hasOwn(spec.env, name))) entries.push([name, value]);
       }
     }
     entries.push(...Object.entries(spec.env ?? {}));
@@ -107,8 +107,8 @@ export class Redactor {
       if (typeof node === 'object' && node !== null) {
         const copy: Record<string, unknown> = {};
         for (const [key, child] of Object.entries(node)) {
-          // defineProperty: a parsed "__proto__" key is an own property and must stay one.
-          Object.defineProperty(copy, scrub(key), { value: walk(child), enumerable: true, writable: true, configurable: true });
+          // Defined: a parsed "__proto__" key is an own property and must stay one.
+          setOwn(copy, scrub(key), walk(child));
         }
         return copy;
       }

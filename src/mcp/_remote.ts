@@ -7,6 +7,7 @@ import { LegacySseClientTransport } from './_legacy-sse-transport.js';
 import { RawClient } from './_raw-client.js';
 import type { ServerDiagnostics } from './_server-session.js';
 import { DEFAULT_PROTOCOL_VERSION, initialize, type InitializeOutcome } from './_session.js';
+import { ownValue, setOwn } from '../json/index.js';
 
 /** The two HTTP transports of MCP: streamable HTTP (2025-03-26 on) and the older HTTP+SSE (2024-11-05). */
 export type RemoteTransportKind = 'streamable-http' | 'sse';
@@ -45,12 +46,12 @@ export function resolveRemoteHeaders(spec: Pick<RemoteSpec, 'headers'>, env: Nod
   const resolved: ResolvedHeaders = { headers: {}, missing: [], secrets: [] };
   for (const [header, envName] of Object.entries(spec.headers ?? {})) {
     checkHeaderEnvName(header, envName);
-    const value = env[envName];
+    const value = ownValue(env, envName);
     if (value === undefined || value === '') {
       resolved.missing.push({ header, envName });
       continue;
     }
-    resolved.headers[header] = value;
+    setOwn(resolved.headers, header, value);
     resolved.secrets.push([envName, value]);
   }
   return resolved;
@@ -110,6 +111,23 @@ export function redactUrl(text: string): { url: string; secrets: Array<[string, 
     return `${rawName}=[redacted]`;
   });
   return { url: `${base}?${parts.join('&')}`, secrets };
+}
+
+/**
+ * `text` (an error's message, a cause) with `url` as `redactUrl` records it: the URL itself, then
+ * any of its user, password and credential query values quoted on their own, as `[redacted]`. For
+ * the messages that name a configured URL: they say the host, port and path, and nothing secret.
+ */
+export function redactUrlIn(text: string, url: string): string {
+  const { url: shown, secrets } = redactUrl(url);
+  let out = text.split(url).join(shown);
+  const values = secrets.map(([, value]) => value);
+  if (URL.canParse(url)) {
+    const { username, password } = new URL(url);
+    for (const part of [password, username]) if (part !== '') values.push(part, decodeQueryPart(part));
+  }
+  for (const value of [...new Set(values)].sort((a, b) => b.length - a.length)) out = out.split(value).join('[redacted]');
+  return out;
 }
 
 function decodeQueryPart(text: string): string {
@@ -224,7 +242,7 @@ export class RemoteSession {
     const transport = legacy ?? new HttpClientTransport({ ...common, listen: false });
     const capabilities = this.options.capabilities ?? {};
     this.current = new RawClient(transport, {
-      rootsDeclared: 'roots' in capabilities,
+      rootsDeclared: Object.hasOwn(capabilities, 'roots'),
       onClose: () => {
         if (!this.closing) this.endedBeforeClose = true;
       },

@@ -52,7 +52,7 @@ export class ServerSession {
     this.transport = new BoundedStdioTransport(options.launch, options.transport);
     const capabilities = options.capabilities ?? {};
     this.client = new RawClient(this.transport, {
-      rootsDeclared: 'roots' in capabilities,
+      rootsDeclared: Object.hasOwn(capabilities, 'roots'),
       onNotification: options.onNotification,
       onServerRequest: options.onServerRequest,
       maxConcurrentServerRequests: options.maxConcurrentServerRequests,

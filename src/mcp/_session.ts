@@ -62,8 +62,8 @@ export async function initialize(client: RawClient, options: InitializeOptions):
   await client.notify('notifications/initialized', undefined, options.deadline);
   const outcome: InitializeOutcome = { requestedProtocolVersion, result };
   if (typeof result.protocolVersion === 'string') outcome.negotiatedProtocolVersion = result.protocolVersion;
-  if ('serverInfo' in result) outcome.serverInfo = result.serverInfo;
-  if ('capabilities' in result) outcome.serverCapabilities = result.capabilities;
+  if (Object.hasOwn(result, 'serverInfo')) outcome.serverInfo = result.serverInfo;
+  if (Object.hasOwn(result, 'capabilities')) outcome.serverCapabilities = result.capabilities;
   if (typeof result.instructions === 'string') outcome.instructions = result.instructions;
   return outcome;
 }

@@ -54,6 +54,7 @@ export { SseReader, type SseEvent } from './_sse-reader.js';
 export {
   checkRemoteSpec,
   redactUrl,
+  redactUrlIn,
   isRemoteSpec,
   resolveRemoteHeaders,
   type RemoteDiagnostics,

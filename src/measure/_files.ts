@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { McpctxError } from '../errors/index.js';
-import { redactArgs } from '../mcp/index.js';
+import { redactArgs, redactUrl } from '../mcp/index.js';
 import { isPlainObject } from '../json/index.js';
 import type { Measurement, RecordedRemoteLaunch, RecordedStdioLaunch } from './_measure.js';
 
@@ -86,7 +86,10 @@ function sameLaunch(recorded: Record<string, unknown>, launch: LaunchIdentity): 
 }
 
 function describeLaunch(launch: Record<string, unknown> | LaunchIdentity): string {
-  if ('url' in launch && typeof launch.url === 'string') return launch.url.length > 160 ? `${launch.url.slice(0, 160)}…` : launch.url;
+  if ('url' in launch && typeof launch.url === 'string') {
+    const url = redactUrl(launch.url).url;
+    return url.length > 160 ? `${url.slice(0, 160)}…` : url;
+  }
   const fields = launch as Record<string, unknown>;
   const args = Array.isArray(fields.args) ? (fields.args as unknown[]).filter((arg) => typeof arg === 'string') : [];
   const text = [typeof fields.command === 'string' ? fields.command : '?', ...args].join(' ');

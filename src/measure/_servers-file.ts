@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { McpctxError } from '../errors/index.js';
 import { lazyRequire } from '../lazy/index.js';
 import { checkBudgetMs, checkRemoteSpec, isEnvName, type RemoteSpec } from '../mcp/index.js';
-import { isPlainObject } from '../json/index.js';
+import { isPlainObject, setOwn } from '../json/index.js';
 import { safeSegment } from './_files.js';
 import type { MeasureOptions } from './_measure.js';
 
@@ -181,7 +181,7 @@ function remoteLaunch(entry: Record<string, unknown>, place: string, type: strin
           `headers.${header} must be the NAME of the environment variable that holds the value (like MY_TOKEN), never the value itself; set the variable and give its name`,
         );
       }
-      headers[header] = envName;
+      setOwn(headers, header, envName);
     }
     spec.headers = headers;
   }
@@ -224,8 +224,8 @@ function envMap(value: unknown, where: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, raw] of Object.entries(value)) {
     if (!isEnvName(name)) throw invalidEntry(where, `env name "${name}" is not a valid variable name`);
-    if (typeof raw === 'string') env[name] = raw;
-    else if (typeof raw === 'number' || typeof raw === 'boolean') env[name] = String(raw);
+    if (typeof raw === 'string') setOwn(env, name, raw);
+    else if (typeof raw === 'number' || typeof raw === 'boolean') setOwn(env, name, String(raw));
     else throw invalidEntry(where, `env ${name} must be a string`);
   }
   return env;

@@ -1,7 +1,7 @@
 import { isMcpctxError } from '../errors/index.js';
 import { defineProjection, truncationFlag, type FieldSpec, type Projection } from '../shape/index.js';
 import { countTokens } from '../tokens/index.js';
-import { isPlainObject, type JsonObject } from '../json/index.js';
+import { isPlainObject, type JsonObject, setOwn } from '../json/index.js';
 import { isContainer, isScalar } from './_json-value.js';
 
 /** Lists up to this many characters of JSON in every record are kept whole. */
@@ -286,7 +286,7 @@ function replaceAt(root: unknown, path: readonly string[], node: unknown): unkno
   const [head, ...rest] = path;
   if (head === undefined || !isPlainObject(root)) return node;
   const copy: JsonObject = {};
-  for (const [key, value] of Object.entries(root)) setMember(copy, key, key === head ? replaceAt(value, rest, node) : value);
+  for (const [key, value] of Object.entries(root)) setOwn(copy, key, key === head ? replaceAt(value, rest, node) : value);
   return copy;
 }
 
@@ -332,11 +332,6 @@ function fieldNames(records: readonly JsonObject[]): string[] {
 
 function presentValues(records: readonly JsonObject[], key: string): unknown[] {
   return records.filter((record) => Object.hasOwn(record, key)).map((record) => record[key]);
-}
-
-/** Defines a member, so a key such as `__proto__` is an ordinary key. */
-function setMember(object: JsonObject, key: string, value: unknown): void {
-  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function ratio(part: number, whole: number): number | null {

@@ -65,7 +65,7 @@ const MACHINE_ROLE_VALUE = ROLE_VALUE.tool;
 export function resolveWeights(overrides: Partial<ScoringWeights> | undefined): ScoringWeights {
   const weights: ScoringWeights = { ...DEFAULT_WEIGHTS };
   for (const [name, weight] of Object.entries(overrides ?? {})) {
-    if (!(name in DEFAULT_WEIGHTS)) {
+    if (!Object.hasOwn(DEFAULT_WEIGHTS, name)) {
       throw new McpctxError('INVALID_ARGUMENT', `unknown weight '${name}'; the signals are ${SIGNAL_NAMES.join(', ')}`);
     }
     if (typeof weight !== 'number' || !Number.isFinite(weight)) {

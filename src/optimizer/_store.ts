@@ -30,7 +30,7 @@ export function storableRecords(records: SessionRecords): SessionRecords {
   for (const [array, copies] of Object.entries(valid)) {
     ordered[array] = copies.map((copy, index) => {
       const record: Record<string, unknown> = {};
-      for (const key of Object.keys(given[array]![index]!)) if (key in copy) record[key] = copy[key];
+      for (const key of Object.keys(given[array]![index]!)) if (Object.hasOwn(copy, key)) record[key] = copy[key];
       return record;
     });
   }

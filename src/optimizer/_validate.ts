@@ -143,7 +143,8 @@ function checkRecord(array: RecordArrayName, index: number, raw: unknown, maxCha
   if (!isPlainObject(raw)) refuse(where, `must be an object, got ${describeValue(raw)}`);
   const rules = RECORD_FIELDS[array];
   for (const key of Object.keys(raw)) {
-    if (!(key in rules) && !(COMMON_FIELDS as readonly string[]).includes(key)) {
+    // Own keys only: a record's "constructor" or "toString" is an unknown field, not Object's.
+    if (!Object.hasOwn(rules, key) && !(COMMON_FIELDS as readonly string[]).includes(key)) {
       refuse(`${where}.${key}`, `is not a field of ${array} records; they have ${[...Object.keys(rules), ...COMMON_FIELDS].join(', ')}`);
     }
   }

@@ -7,7 +7,7 @@
 import { inspect } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { McpctxError, type McpctxErrorData } from '../errors/index.js';
-import { SseReader, type SseEvent } from '../mcp/index.js';
+import { SseReader, redactUrl, redactUrlIn, type SseEvent } from '../mcp/index.js';
 import { isPlainObject } from '../json/index.js';
 import type { RawExchange } from './_types.js';
 
@@ -227,7 +227,8 @@ class HttpCall {
   /** The last attempt, key scrubbed (status 0: no answer came). */
   raw(): RawExchange {
     const last = this.last?.exchange ?? { url: '', request: '', response: '', status: 0 };
-    return { url: last.url, request: this.scrub(last.request), response: this.scrub(last.response), status: last.status };
+    // The URL as messages name it: a base URL's user, password or credential query value stays out of receipts.
+    return { url: last.url === '' ? '' : redactUrl(last.url).url, request: this.scrub(last.request), response: this.scrub(last.response), status: last.status };
   }
 
   private data(): CallErrorData {
@@ -238,7 +239,7 @@ class HttpCall {
   /** The attempt's failure in the API's own words: its status and error body, or why no answer came. */
   private attemptError(attempt: Attempt, error: unknown, suffix = ''): McpctxError {
     const { url, status, response } = attempt.exchange;
-    if (attempt.unanswered) return this.failure(`could not reach ${url}: ${causeChain(error)}${suffix}`, error);
+    if (attempt.unanswered) return this.failure(`could not reach ${redactUrl(url).url}: ${redactUrlIn(causeChain(error), url)}${suffix}`, error);
     if (status >= 400) return this.failure(`${this.target.api} answered HTTP ${status}: ${apiErrorText(response) ?? response.slice(0, 200)}${suffix}`);
     return this.failure(`the ${this.target.api} call failed: ${causeChain(error)}${suffix}`, error);
   }

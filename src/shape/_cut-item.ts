@@ -1,4 +1,4 @@
-import { isPlainObject } from '../json/index.js';
+import { isPlainObject, setOwn } from '../json/index.js';
 import { capText } from './_projection.js';
 
 /** The key a cut object lists its shortened values under. */
@@ -62,7 +62,7 @@ export function cutItem(item: unknown, idField: string, limits: CutLimits): CutF
       const childPath = path === '' ? key : `${path}.${key}`;
       // Own data properties, so that a "__proto__" key stays a key.
       const next = depth === 0 && key === idField ? child : cut(child, childPath, depth + 1);
-      Object.defineProperty(out, key, { value: next, enumerable: true, writable: true, configurable: true });
+      setOwn(out, key, next);
     }
     return out;
   };

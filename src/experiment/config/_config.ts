@@ -11,6 +11,7 @@ import { isEnvName, type LaunchSpec } from '../../mcp/index.js';
 import { parseModel } from './_config-model.js';
 import { CONDITIONS, type Condition, type ConditionSpec, type ExperimentConfig, type ProbeSpec, type ToolPaths } from '../_types.js';
 import { sha256Hex } from '../../tokens/index.js';
+import { setOwn } from '../../json/index.js';
 
 export { DEFAULT_MAX_TOKENS, DEFAULT_MODEL_TIMEOUT_MS, MODEL_OVERRIDE_FLAGS, PROVIDER_NAMES, SCRIPTED_MODEL, applyModelOverrides, type ModelOverrides } from './_config-model.js';
 
@@ -183,7 +184,7 @@ function launchEnv(value: unknown, at: string, problems: Problems): Record<strin
     if (!isEnvName(name)) problems.add(where, 'is not a variable name (letters, digits and _, not starting with a digit)');
     else if (DATA_ENV_NAMES.includes(name)) problems.add(where, `is set by the experiment from ${name === 'SNAPSHOT_PATH' ? 'snapshot' : 'fields'}; remove it here`);
     if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') problems.add(where, 'must be a string');
-    else env[name] = String(raw);
+    else setOwn(env, name, String(raw));
   }
   return env;
 }

@@ -3,7 +3,7 @@
  * judges with it, and `verifyReceipt` judges again from the receipt alone, so a recorded verdict
  * can only be what these rules make of the recorded answer.
  */
-import { isPlainObject } from '../../json/index.js';
+import { isPlainObject, ownValue } from '../../json/index.js';
 import { shown as shownUpTo } from './_shown.js';
 import type { ContentBlock } from '../../providers/index.js';
 import type { AnswerChecks, Condition, Task, ToolCallRecord, ToolPaths } from '../_types.js';
@@ -152,7 +152,7 @@ function missingCaveatsOf(given: unknown, required: readonly string[]): string[]
 /** Why the optimized condition's path was not taken, or undefined when it was. */
 function pathProblem(task: Task, paths: ToolPaths, calls: readonly ToolCallRecord[]): string | undefined {
   const answered = (call: ToolCallRecord, name: string): boolean => call.name === name && !call.isError && call.error === undefined;
-  const argument = (call: ToolCallRecord, name: string): unknown => (isPlainObject(call.arguments) ? call.arguments[name] : undefined);
+  const argument = (call: ToolCallRecord, name: string): unknown => (isPlainObject(call.arguments) ? ownValue(call.arguments, name) : undefined);
   switch (task.kind) {
     case 'aggregate': {
       const { count } = paths.aggregate;

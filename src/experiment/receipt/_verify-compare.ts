@@ -3,7 +3,7 @@
  * value and the recomputed one; a part of the receipt too broken to check is one problem naming
  * its path, never an exception.
  */
-import { isPlainObject } from '../../json/index.js';
+import { isPlainObject, ownValue } from '../../json/index.js';
 import { shown as shownUpTo } from './_shown.js';
 
 const SHOWN_CHARS = 120;
@@ -54,7 +54,7 @@ function walk(recorded: unknown, recomputed: unknown, path: string, found: strin
   }
   if (isPlainObject(recorded) && isPlainObject(recomputed)) {
     const keys = new Set([...Object.keys(recorded), ...Object.keys(recomputed)]);
-    for (const key of keys) walk(recorded[key], recomputed[key], `${path}.${key}`, found, depth + 1);
+    for (const key of keys) walk(ownValue(recorded, key), ownValue(recomputed, key), `${path}.${key}`, found, depth + 1);
     return;
   }
   if (recorded !== recomputed) found.push(mismatch(path, recorded, recomputed));

@@ -1,5 +1,6 @@
 import { countTokens, isWithinTokenLimit, jsonText } from '../../tokens/index.js';
 import type { ToolRules } from '../config/index.js';
+import { setOwn } from '../../json/index.js';
 
 export interface ToolChange {
   readonly field: string;
@@ -36,7 +37,7 @@ export function applyToolRules(
   const copy: Record<string, unknown> = {};
   const put = (key: string, value: unknown): void => {
     // Defined, not assigned: an upstream's "__proto__" key stays a key instead of a prototype.
-    Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+    setOwn(copy, key, value);
   };
   if (!Object.hasOwn(tool, 'name')) put('name', visibleName);
   for (const [key, value] of Object.entries(tool)) {

@@ -3,6 +3,7 @@ import { childPath, type Problems } from '../../config/index.js';
 import { isEnvName, type LaunchSpec } from '../../mcp/index.js';
 import type { UpstreamSpec } from './_config-types.js';
 import { templateProblem } from './_env-templates.js';
+import { setOwn } from '../../json/index.js';
 
 export const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -129,7 +130,7 @@ function parseEnv(value: unknown, path: string, problems: Problems): Record<stri
     const text = String(raw);
     const problem = templateProblem(text);
     if (problem !== undefined) problems.add(at, problem);
-    env[name] = text;
+    setOwn(env, name, text);
   }
   return env;
 }
@@ -168,7 +169,7 @@ function parseHeaders(value: unknown, path: string, problems: Problems): Record<
     const problem = templateProblem(template);
     if (problem !== undefined) problems.add(at, problem);
     else if (!/\$\{[^}]+\}/.test(template)) problems.add(at, 'header values come from the environment; write ${NAME} (for example "Bearer ${API_TOKEN}")');
-    headers[name] = template;
+    setOwn(headers, name, template);
   }
   return headers;
 }

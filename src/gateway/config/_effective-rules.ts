@@ -1,4 +1,4 @@
-import { redactArgs } from '../../mcp/index.js';
+import { redactArgs, redactUrl } from '../../mcp/index.js';
 import type { GatewayConfig, NamePatterns, PinSettings, SearchSettings, ToolRules } from './_config-types.js';
 import { referencedNames } from './_env-templates.js';
 import { isNamespaced, splitVisibleName } from './_name-patterns.js';
@@ -70,7 +70,7 @@ export function describeEffectiveRules(config: GatewayConfig): EffectiveRules {
     return {
       name: spec.name,
       kind: 'http',
-      url: redactArgs([spec.url]).args[0] ?? '',
+      url: redactUrl(spec.url).url,
       headerNames: Object.keys(spec.headers).sort(),
       requiredEnv: sortedNames(Object.values(spec.headers)),
     };

@@ -1,6 +1,7 @@
 import { McpctxError } from '../../errors/index.js';
 import { isEnvName } from '../../mcp/index.js';
 import type { ResolvedUpstream, UpstreamSpec } from './_config-types.js';
+import { ownValue, setOwn } from '../../json/index.js';
 
 const REFERENCE = /\$\{([^}]*)\}/g;
 
@@ -28,7 +29,7 @@ interface Missing {
 
 function expand(template: string, env: NodeJS.ProcessEnv, usedBy: string, missing: Missing[], emptyIsMissing: boolean): string {
   return template.replace(REFERENCE, (_whole, name: string) => {
-    const value = env[name];
+    const value = ownValue(env, name);
     if (value === undefined || (emptyIsMissing && value === '')) {
       missing.push({ variable: name, usedBy });
       return '';
@@ -62,7 +63,7 @@ export function resolveUpstream(spec: UpstreamSpec, env: NodeJS.ProcessEnv): Res
           header: name,
         });
       }
-      resolvedHeaders[name] = value;
+      setOwn(resolvedHeaders, name, value);
     }
     resolved = { ...spec, resolvedHeaders };
   }

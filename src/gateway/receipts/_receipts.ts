@@ -2,6 +2,7 @@ import { writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { McpctxError } from '../../errors/index.js';
 import type { ToolChange } from '../catalog/index.js';
+import { PRIVATE_FILE_MODE } from '../../private-file/index.js';
 
 export type ReceiptAction = 'passed' | 'projected' | 'paged' | 'offloaded' | 'refused' | 'denied' | 'failed' | 'listed';
 
@@ -61,7 +62,8 @@ export class ReceiptWriter {
   /** Opens (creating it when absent) `file` for append; a path that cannot be written is IO. */
   static async open(file: string, options: ReceiptWriterOptions = {}): Promise<ReceiptWriter> {
     try {
-      return new ReceiptWriter(await open(file, 'a'), options.includeArgs === true);
+      // Created 0600: a receipt names every call, and with --receipts-args holds its arguments.
+      return new ReceiptWriter(await open(file, 'a', PRIVATE_FILE_MODE), options.includeArgs === true);
     } catch (error) {
       throw new McpctxError('IO', `Cannot open the receipts file ${file} for append: ${(error as Error).message}`, { file }, { cause: error });
     }

@@ -1,4 +1,4 @@
-import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan } from '../../json/index.js';
+import { isPlainObject, MAX_JSON_DEPTH, nestsDeeperThan, setOwn } from '../../json/index.js';
 
 /** Text longer than this is not parsed for records (a stored or paged value this size is refused anyway). */
 export const MAX_PARSE_CHARS = 64 * 1024 * 1024;
@@ -65,7 +65,7 @@ export function describeShape(value: unknown): Record<string, unknown> {
   const members: Record<string, unknown> = {};
   for (const key of keys.slice(0, MAX_SHAPE_KEYS)) {
     const member = value[key];
-    members[key] = Array.isArray(member) ? arrayShape(member) : isPlainObject(member) ? { type: 'object', keys: listKeys(member) } : typeName(member);
+    setOwn(members, key, Array.isArray(member) ? arrayShape(member) : isPlainObject(member) ? { type: 'object', keys: listKeys(member) } : typeName(member));
   }
   return { type: 'object', keys: members, ...(keys.length > MAX_SHAPE_KEYS ? { more_keys: keys.length - MAX_SHAPE_KEYS } : {}) };
 }

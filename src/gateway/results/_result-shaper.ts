@@ -14,7 +14,7 @@ import {
   type ResultPart,
 } from '../../shape/index.js';
 import { jsonText, sha256Hex } from '../../tokens/index.js';
-import { isPlainObject } from '../../json/index.js';
+import { isPlainObject, setOwn } from '../../json/index.js';
 import { TokenCodec, looksLikeGatewayToken, newStoreId } from './_handles.js';
 import { offload } from './_offload.js';
 import type { OffloadStore } from './_offload-store.js';
@@ -336,7 +336,7 @@ function withContent(result: Record<string, unknown>, text: string, isError: boo
       if (isError) out.isError = true;
       continue;
     }
-    out[key] = key === 'content' ? content : value;
+    setOwn(out, key, key === 'content' ? content : value);
   }
   if (!Object.hasOwn(out, 'content')) out.content = content;
   if (isError) out.isError = true;

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { McpctxError } from '../../errors/index.js';
 import { lazyRequire, nativeModuleRemedy } from '../../lazy/index.js';
 import { storeSettings, type OffloadStore, type OffloadStoreOptions } from './_offload-store.js';
+import { createPrivateFile } from '../../private-file/index.js';
 
 // `seq` orders entries by insertion: the oldest is the smallest, whatever the clock did.
 const SCHEMA = `
@@ -29,6 +30,8 @@ export function createSqliteStore(file: string, options?: OffloadStoreOptions): 
   let db: Database.Database;
   try {
     const SQLite = sqlite();
+    // It holds whole tool results: created 0600 before SQLite opens it (its -wal and -shm follow).
+    if (file !== ':memory:' && !file.startsWith('file:')) createPrivateFile(file);
     db = new SQLite(file);
     db.pragma('journal_mode = WAL');
     db.exec(SCHEMA);

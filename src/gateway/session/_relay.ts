@@ -156,7 +156,7 @@ export class SessionRelay {
   }
 
   private withCapability(capability: string): Upstream[] {
-    return [...this.context.upstreams.values()].filter((upstream) => !upstream.failure && capability in upstream.capabilities);
+    return [...this.context.upstreams.values()].filter((upstream) => !upstream.failure && Object.hasOwn(upstream.capabilities, capability));
   }
 
   /**

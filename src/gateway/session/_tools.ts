@@ -263,7 +263,7 @@ export class SessionTools {
         unavailable[upstream.name] = upstream.failure.message;
         continue;
       }
-      if (!upstream.initialized || !('tools' in upstream.capabilities)) continue;
+      if (!upstream.initialized || !Object.hasOwn(upstream.capabilities, 'tools')) continue;
       try {
         const collected = await readToolList(upstream, deadline);
         // The trust gates in a chain: the scan sees only what the pins trusted.

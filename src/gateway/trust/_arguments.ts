@@ -163,7 +163,9 @@ function newValidator(draft: Draft): Ajv {
   // (unknown formats, a $schema it has no meta-schema for) are not the operator's business.
   // validateSchema: false, so a `$schema` ajv has no meta-schema for (draft-04, draft-06) is
   // read with draft-07's keywords instead of refused; a malformed schema still fails to compile.
-  const options = { strict: false, allErrors: true, logger: false as const, validateSchema: false };
+  // ownProperties: arguments a peer sends are checked on their own keys, so `{}` lacks a required
+  // "constructor" or "toString" instead of finding Object's (ajv reads `data[name]` otherwise).
+  const options = { strict: false, allErrors: true, logger: false as const, validateSchema: false, ownProperties: true };
   const ajv = draft === '2020-12' ? new (ajvDraft2020().Ajv2020)(options) : draft === '2019-09' ? new (ajvDraft2019().Ajv2019)(options) : new (ajvDraft07().Ajv)(options);
   ajvFormats().default(ajv);
   return ajv;

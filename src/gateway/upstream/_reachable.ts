@@ -1,7 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { McpctxError } from '../../errors/index.js';
-import { childEnvironment } from '../../mcp/index.js';
+import { childEnvironment, redactUrl, redactUrlIn } from '../../mcp/index.js';
 import type { ResolvedUpstream } from '../config/index.js';
 
 /** How long the start-up probe of an HTTP upstream may take. */
@@ -29,7 +29,9 @@ export async function checkReachable(upstream: ResolvedUpstream): Promise<void> 
     await response.body?.cancel().catch(() => {});
   } catch (error) {
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message : String(error);
-    throw new McpctxError('UNREACHABLE', `upstream ${upstream.name}: ${upstream.url} cannot be reached (${controller.signal.aborted ? `no answer within ${HTTP_PROBE_MS} ms` : cause})`, {
+    // Named as `gateway check` shows it: host, port and path; fetch's own message may quote it whole.
+    const why = controller.signal.aborted ? `no answer within ${HTTP_PROBE_MS} ms` : redactUrlIn(cause, upstream.url);
+    throw new McpctxError('UNREACHABLE', `upstream ${upstream.name}: ${redactUrl(upstream.url).url} cannot be reached (${why})`, {
       upstream: upstream.name,
     });
   } finally {

@@ -6,6 +6,7 @@ import { lazyRequire, nativeModuleRemedy } from '../../lazy/index.js';
 import { RECORD_ARRAYS, type RecordArrayName, type SessionRecords } from '../_types.js';
 import { batchEntries, callerId, checkUniqueIds, groupRecords, storableRecords, type RecordStore } from '../_store.js';
 import { parseSessionRecords } from '../_validate.js';
+import { createPrivateFile } from '../../private-file/index.js';
 
 /** `PRAGMA application_id` of an mcpctx store: "mctx" in ASCII, so a stranger's database is told apart. */
 export const STORE_APPLICATION_ID = 0x6d637478;
@@ -73,6 +74,8 @@ export class SqliteRecordStore implements RecordStore {
     }
     let db: Db;
     try {
+      // Session records hold tool output and commands: created 0600 (its -wal and -shm follow).
+      if (size === undefined) createPrivateFile(path);
       db = openDatabase(path);
     } catch (error) {
       throw new McpctxError('IO', `cannot open record store ${path}: ${(error as Error).message}`, { file: path });

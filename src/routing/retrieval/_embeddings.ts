@@ -1,7 +1,8 @@
 import { McpctxError } from '../../errors/index.js';
-import { isPlainObject } from '../../json/index.js';
+import { isPlainObject, ownValue } from '../../json/index.js';
 import { toolText, type Retriever } from './_retrieval.js';
 import type { EmbeddingsSettings, RoutingTool } from '../_types.js';
+import { redactUrl, redactUrlIn } from '../../mcp/index.js';
 
 export interface EmbeddingsRetrieverOptions {
   /** Where the API key variable named by `apiKeyEnv` is read; default process.env. */
@@ -25,6 +26,8 @@ export function embeddingsRetriever(settings: EmbeddingsSettings, options: Embed
   const env = options.env ?? process.env;
   const vectors = new Map<string, readonly number[]>();
   const url = `${settings.baseUrl}/embeddings`;
+  // What messages and error data name: no user, password or credential query value of the base URL.
+  const shownUrl = redactUrl(url).url;
 
   async function embed(texts: readonly string[]): Promise<void> {
     const missing = [...new Set(texts)].filter((text) => !vectors.has(text));
@@ -38,7 +41,7 @@ export function embeddingsRetriever(settings: EmbeddingsSettings, options: Embed
   async function post(input: readonly string[]): Promise<number[][]> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (settings.apiKeyEnv !== undefined) {
-      const key = env[settings.apiKeyEnv];
+      const key = ownValue(env, settings.apiKeyEnv);
       if (key === undefined || key === '') throw new McpctxError('MISSING_KEY', `The embeddings endpoint needs an API key in ${settings.apiKeyEnv}, which is not set`, { env: settings.apiKeyEnv });
       headers.authorization = `Bearer ${key}`;
     }
@@ -54,11 +57,11 @@ export function embeddingsRetriever(settings: EmbeddingsSettings, options: Embed
       body = await response.text();
     } catch (error) {
       const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      const why = timedOut ? `no answer within ${settings.timeoutMs} ms` : (error as Error).message;
-      throw new McpctxError('PROVIDER_ERROR', `Embeddings request to ${url} failed: ${why}`, { url }, { cause: error });
+      const why = timedOut ? `no answer within ${settings.timeoutMs} ms` : redactUrlIn((error as Error).message, url);
+      throw new McpctxError('PROVIDER_ERROR', `Embeddings request to ${shownUrl} failed: ${why}`, { url: shownUrl });
     }
-    if (!response.ok) throw new McpctxError('PROVIDER_ERROR', `Embeddings endpoint ${url} answered HTTP ${response.status}: ${body.slice(0, QUOTED_BODY_CHARS)}`, { url, status: response.status });
-    return vectorsOf(body, input.length, url);
+    if (!response.ok) throw new McpctxError('PROVIDER_ERROR', `Embeddings endpoint ${shownUrl} answered HTTP ${response.status}: ${body.slice(0, QUOTED_BODY_CHARS)}`, { url: shownUrl, status: response.status });
+    return vectorsOf(body, input.length, shownUrl);
   }
 
   return {

@@ -12,7 +12,7 @@ export const confirm: CallCheck = async (target, call) => {
   const { context } = call;
   const { services } = context;
   if (!services.config.confirmDestructive || !isDestructive(target.upstreamDefinition)) return undefined;
-  if (!('elicitation' in context.clientCapabilities())) {
+  if (!Object.hasOwn(context.clientCapabilities(), 'elicitation')) {
     call.sayOnce('unconfirmable', `confirmDestructive: the client did not declare elicitation, so destructive calls go unconfirmed in session ${context.sessionId.slice(0, 8)}`);
     return undefined;
   }
