@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { McpctxError, isMcpctxError } from '../../errors/index.js';
 import { Deadline } from '../../mcp/index.js';
 import { countTokens } from '../../tokens/index.js';
-import { isPlainObject, type JsonObject } from '../../json/index.js';
+import { isPlainObject, setOwn, type JsonObject } from '../../json/index.js';
 import { ToolIndex, type SearchableTool } from '../../toolsearch/index.js';
 import {
   SEARCH_TOOL_NAME,
@@ -260,7 +260,7 @@ export class SessionTools {
     const findings: Array<{ upstream: string; tool: string; ruleId: string; path: string }> = [];
     for (const upstream of this.context.upstreams.values()) {
       if (upstream.failure) {
-        unavailable[upstream.name] = upstream.failure.message;
+        setOwn(unavailable, upstream.name, upstream.failure.message);
         continue;
       }
       if (!upstream.initialized || !Object.hasOwn(upstream.capabilities, 'tools')) continue;
@@ -281,7 +281,7 @@ export class SessionTools {
         const message = error instanceof Error ? error.message : String(error);
         // With one upstream its failure is the answer; with several the others still serve.
         if (this.context.upstreams.size === 1) throw error;
-        unavailable[upstream.name] = message;
+        setOwn(unavailable, upstream.name, message);
         if (isMalformedCatalog(error)) refused.set(upstream.name, message);
         this.sayOnce(`unavailable:${upstream.name}:${message}`, `${upstream.name}: tools/list failed, its tools are left out of this session's catalog: ${message}`);
       }
