@@ -43,7 +43,7 @@ describe('an upstream whose catalog cannot be used', () => {
     ['lists one name twice', [tool('send'), tool('read'), tool('send')], /bad listed the tool "send" twice/],
     ['lists a tool that is not an object', [tool('send'), 'read'], /bad listed a tool that is not an object \(tools\[1\]\)/],
     ['lists a tool whose name is not a string', [tool('send'), tool(7)], /bad listed a tool without a string name \(tools\[1\]\)/],
-    ['answers tools that are not an array', { send: tool('send') }, /bad answered tools\/list with a tools that is not an array/],
+    ['answers tools that are not an array', { tools: { send: tool('send') } }, /bad answered tools\/list with a tools that is not an array/],
   ])('%s: is unavailable, the good upstream still lists and serves, its calls are refused', async (_case, catalog, reason) => {
     const dir = tempDir('mcpctx-bad-catalog-');
     const bad = catalogEntry(dir, 'bad', catalog);
