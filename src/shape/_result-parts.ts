@@ -1,5 +1,5 @@
 import { McpctxError } from '../errors/index.js';
-import { countTokens, isWithinTokenLimit, jsonText } from '../tokens/index.js';
+import { countTokens, countTokensEach, isWithinTokenLimit, jsonText } from '../tokens/index.js';
 import { describeValue, isPlainObject, type JsonObject } from '../json/index.js';
 
 /**
@@ -68,21 +68,43 @@ export function toolResultParts(result: unknown): ResultPart[] {
 
 /** Every part counted exactly in o200k tokens, with the totals. */
 export function toolResultCost(result: unknown): ToolResultCost {
+  const parts = toolResultParts(result);
+  return costOf(
+    parts,
+    parts.map((part) => countTokens(countedText(part))),
+  );
+}
+
+/**
+ * `toolResultCost`, counted in turns that let the event loop run between them (`countTokensEach`):
+ * what a server that answers other clients meanwhile (the gateway) calls, since counting one huge
+ * text takes seconds. The same numbers; rejects with `signal`'s reason when it is aborted.
+ */
+export async function toolResultCostAsync(result: unknown, options: { signal?: AbortSignal } = {}): Promise<ToolResultCost> {
+  const parts = toolResultParts(result);
+  return costOf(parts, await countTokensEach(parts.map(countedText), options));
+}
+
+/** What is counted of a part: its text, or for binary data its other fields. */
+function countedText(part: ResultPart): string {
+  return part.text ?? part.fields ?? '';
+}
+
+function costOf(parts: readonly ResultPart[], counts: readonly number[]): ToolResultCost {
   let textTokens = 0;
   let binaryBytes = 0;
   let binaryFieldTokens = 0;
-  const parts = toolResultParts(result).map((part): CountedResultPart => {
+  const counted = parts.map((part, index): CountedResultPart => {
+    const tokens = counts[index] ?? 0;
     if (part.text === null) {
-      const fieldTokens = countTokens(part.fields ?? '');
       binaryBytes += part.bytes;
-      binaryFieldTokens += fieldTokens;
-      return { ...part, tokens: null, fieldTokens };
+      binaryFieldTokens += tokens;
+      return { ...part, tokens: null, fieldTokens: tokens };
     }
-    const tokens = countTokens(part.text);
     textTokens += tokens;
     return { ...part, tokens, fieldTokens: null };
   });
-  return { parts, textTokens, binaryBytes, binaryFieldTokens };
+  return { parts: counted, textTokens, binaryBytes, binaryFieldTokens };
 }
 
 /**
@@ -101,8 +123,7 @@ export function partsTokensWithin(parts: readonly ResultPart[], limit: number): 
   }
   let left = limit;
   for (const part of parts) {
-    const text = part.text ?? part.fields ?? '';
-    const tokens = isWithinTokenLimit(text, left);
+    const tokens = isWithinTokenLimit(countedText(part), left);
     if (tokens === false) return false;
     left -= tokens;
   }

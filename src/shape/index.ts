@@ -31,6 +31,7 @@ export { stableJson } from './_stable-json.js';
 export {
   partsTokensWithin,
   toolResultCost,
+  toolResultCostAsync,
   toolResultParts,
   toolResultTokensWithin,
   type CountedResultPart,

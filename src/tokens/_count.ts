@@ -1,11 +1,8 @@
 import { McpctxError } from '../errors/index.js';
 import { O200K_PIECES, countExact, needsExactPath } from './_exact-bpe.js';
-import { countByPieces } from './_piece-count.js';
+import { AS_PLAIN_TEXT, countByPieces, countPiece } from './_piece-count.js';
 import { TOKENIZER_VERSION, o200kEncoder, o200kRanks } from './_rank-table.js';
 
-// Special-token strings such as `<|endoftext|>` are ordinary text in tool catalogs and results:
-// an empty disallowed set makes the tokenizer encode them as text instead of throwing.
-const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
 /**
  * Loads the encoder now instead of at the first count, for a caller about to wait (a server
@@ -38,10 +35,6 @@ export function countTokens(text: string): number {
   return countByPieces(text, countPiece);
 }
 
-/** One pre-tokenizer piece, by gpt-tokenizer unless it is one it gets wrong or too slowly (`_exact-bpe.ts`). */
-function countPiece(piece: string): number {
-  return needsExactPath(piece) ? countExact(piece) : o200kEncoder().countTokens(piece, AS_PLAIN_TEXT);
-}
 
 /**
  * Early-exit check: the count when `text` has at most `limit` tokens, otherwise `false`.

@@ -67,37 +67,100 @@ export function needsExactPath(text: string): boolean {
   return false;
 }
 
-let ranks: Map<string, number> | undefined;
+/** o200k_base's ranks both ways: token bytes (as a latin1 string, one char per byte) to rank, and rank to bytes. */
+interface Ranks {
+  readonly byBytes: Map<string, number>;
+  readonly bytesOf: readonly string[];
+  /** The rank of each single byte (every byte is a token). */
+  readonly byteRank: Int32Array;
+  /** The longest token's length in bytes. */
+  readonly longest: number;
+  /**
+   * What two adjacent tokens merge into, by (left rank, right rank): the merged token's rank, or
+   * -1 when the two bytes strings joined are no token. Filled as pairs are met: a long piece meets
+   * few distinct pairs (a run of one character a dozen), looked up millions of times.
+   */
+  readonly merged: Map<number, number>;
+}
 
-/** Token bytes (as a latin1 string, one char per byte) to rank, built once from gpt-tokenizer's data. */
-function rankMap(): Map<string, number> {
-  if (ranks) return ranks;
-  const map = new Map<string, number>();
-  o200kRanks().forEach((token, rank) => {
-    const bytes = typeof token === 'string' ? Buffer.from(token, 'utf8') : Buffer.from(token);
-    map.set(bytes.toString('latin1'), rank);
-  });
-  ranks = map;
-  return map;
+let ranks: Ranks | undefined;
+
+/** Built once from gpt-tokenizer's data. */
+function rankTables(): Ranks {
+  return ranks ?? finishNow(rankTablesSteps());
+}
+
+/**
+ * Builds the tables as steps, pausing every PAUSE_EVERY tokens: 200,000 tokens take longer than
+ * a turn of the event loop should, and the first long piece an async count meets builds them.
+ */
+function* rankTablesSteps(): Generator<undefined, Ranks> {
+  const byBytes = new Map<string, number>();
+  const bytesOf: string[] = [];
+  let longest = 1;
+  const table = o200kRanks();
+  for (let rank = 0; rank < table.length; rank += 1) {
+    const token = table[rank] ?? '';
+    const bytes = (typeof token === 'string' ? Buffer.from(token, 'utf8') : Buffer.from(token)).toString('latin1');
+    byBytes.set(bytes, rank);
+    bytesOf[rank] = bytes;
+    longest = Math.max(longest, bytes.length);
+    if (rank % PAUSE_EVERY === 0) yield undefined;
+  }
+  const byteRank = new Int32Array(256).map((_, byte) => byBytes.get(String.fromCharCode(byte)) ?? -1);
+  // Another count may have built them while this one was paused: keep the first.
+  ranks ??= { byBytes, bytesOf, byteRank, longest, merged: new Map() };
+  return ranks;
+}
+
+function finishNow<T>(steps: Generator<undefined, T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * Bounds the pair memo; emptied when full. Small, so that neither growing it (a rehash of every
+ * entry at once) nor emptying it ever takes long: a run of one character meets a dozen pairs, a
+ * random word keeps meeting new ones and gains little from a larger memo.
+ */
+const MAX_REMEMBERED_PAIRS = 1 << 16;
+/** Ranks are below 2^18, so left * RANK_SPAN + right is one exact number per pair. */
+const RANK_SPAN = 2 ** 18;
+
+function mergedRank(tables: Ranks, left: number, right: number): number {
+  const key = left * RANK_SPAN + right;
+  let rank = tables.merged.get(key);
+  if (rank === undefined) {
+    rank = tables.byBytes.get((tables.bytesOf[left] ?? '') + (tables.bytesOf[right] ?? '')) ?? -1;
+    if (tables.merged.size >= MAX_REMEMBERED_PAIRS) tables.merged.clear();
+    tables.merged.set(key, rank);
+  }
+  return rank;
 }
 
 /** Work between two stop checks: characters read, or merges made inside one long piece. */
 const STOP_CHECK_EVERY = 65_536;
+/** Steps (bytes ranked, heap entries ordered, merges made) of one piece between two pauses: well under a millisecond. */
+const PAUSE_EVERY = 4096;
 
 /**
  * Counts `text` piece by piece; stops as soon as the count passes `limit` (returns a number above
- * it), so an early-exit check costs no more than the pieces it had to read. With `shouldStop`, asks
- * it every STOP_CHECK_EVERY characters and merges (one long piece can take seconds) and returns
- * `undefined` when it says stop.
+ * it), so an early-exit check costs no more than the pieces it had to read, and a piece too long
+ * to fit in what is left of the limit (it has at least one token per MAX_TOKEN_BYTES bytes) is
+ * not merged at all. With `shouldStop`, asks it every STOP_CHECK_EVERY characters and merges (one
+ * long piece can take seconds) and returns `undefined` when it says stop.
  */
 export function countExact(text: string, limit?: number): number;
 export function countExact(text: string, limit: number, shouldStop: () => boolean): number | undefined;
 export function countExact(text: string, limit = Number.POSITIVE_INFINITY, shouldStop?: () => boolean): number | undefined {
-  const table = rankMap();
   let count = 0;
   let sinceCheck = 0;
   for (const [piece] of text.matchAll(O200K_PIECES)) {
-    const tokens = countPiece(Buffer.from(piece, 'utf8').toString('latin1'), table, shouldStop);
+    const fewest = Math.ceil(Buffer.byteLength(piece, 'utf8') / maxTokenBytes());
+    if (count + fewest > limit) return count + fewest;
+    const tokens = finish(exactPieceSteps(piece), shouldStop);
     if (tokens === undefined) return undefined;
     count += tokens;
     if (count > limit) return count;
@@ -110,105 +173,184 @@ export function countExact(text: string, limit = Number.POSITIVE_INFINITY, shoul
   return count;
 }
 
-/** BPE on one piece (a latin1 string of its UTF-8 bytes): the number of tokens it merges into. */
-function countPiece(bytes: string, table: Map<string, number>, shouldStop?: () => boolean): number | undefined {
+/** Runs `steps` to its end, asking `shouldStop` every STOP_CHECK_EVERY pauses; `undefined` when it said stop. */
+function finish(steps: Generator<undefined, number>, shouldStop?: () => boolean): number | undefined {
+  let pauses = 0;
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    pauses += 1;
+    if (shouldStop && (pauses * PAUSE_EVERY) % STOP_CHECK_EVERY === 0 && shouldStop()) return undefined;
+  }
+}
+
+/** The longest o200k token, in bytes: a piece of n bytes is at least n / this many tokens. */
+function maxTokenBytes(): number {
+  return rankTables().longest;
+}
+
+/**
+ * BPE on one pre-tokenizer piece: the number of tokens it merges into. A generator that pauses
+ * (yields) every PAUSE_EVERY steps, so that a caller can stop, or give the event loop a turn,
+ * inside one long piece (a 4 MB word is 4 million merges); the count is the same however it is
+ * driven.
+ */
+export function* exactPieceSteps(piece: string): Generator<undefined, number> {
+  const tables = ranks ?? (yield* rankTablesSteps());
+  const bytes = Buffer.from(piece, 'utf8');
   const length = bytes.length;
-  if (length <= 1 || table.has(bytes)) return 1;
-  // Parts are a linked list over byte offsets; `next[i]` is where the part starting at i ends.
+  if (length <= 1 || (length <= tables.longest && tables.byBytes.has(bytes.toString('latin1')))) return 1;
+  // Parts are a linked list over byte offsets; `next[i]` is where the part starting at i ends,
+  // `token[i]` its rank (every single byte is a token).
   const next = new Int32Array(length + 1);
   const previous = new Int32Array(length + 1);
+  const token = new Int32Array(length + 1);
   for (let index = 0; index <= length; index += 1) {
     next[index] = index + 1;
     previous[index] = index - 1;
+    if (index < length) token[index] = tables.byteRank[bytes[index] as number] as number;
+    if (index % PAUSE_EVERY === 0) yield undefined;
   }
   const alive = new Uint8Array(length + 1).fill(1);
-  const heap = new MergeHeap();
-  const pairRank = (start: number): number | undefined => {
-    const middle = next[start] ?? length;
-    if (middle >= length) return undefined;
-    const end = next[middle] ?? length;
-    return table.get(bytes.slice(start, end));
+  /** The rank of the two parts starting at `start` merged, or -1 when that is no token (or there is no second part). */
+  const pairRank = (start: number): number => {
+    const middle = next[start] as number;
+    if (middle >= length) return -1;
+    return mergedRank(tables, token[start] as number, token[middle] as number);
   };
+  const heap = new MergeHeap(length);
   for (let start = 0; start < length - 1; start += 1) {
     const rank = pairRank(start);
-    if (rank !== undefined) heap.push(rank, start, start + 2);
+    if (rank >= 0) heap.add(rank, start, start + 2);
+    if (start % PAUSE_EVERY === 0) yield undefined;
   }
+  yield* heap.order(PAUSE_EVERY);
   let parts = length;
-  let pops = 0;
-  for (let entry = heap.pop(); entry; entry = heap.pop()) {
-    pops += 1;
-    if (shouldStop && pops % STOP_CHECK_EVERY === 0 && shouldStop()) return undefined;
-    const { start, end } = entry;
-    const middle = next[start] ?? length;
+  let steps = 0;
+  while (heap.size > 0) {
+    const rank = heap.topRank();
+    const start = heap.topStart();
+    const end = heap.topEnd();
+    heap.pop();
+    steps += 1;
+    if (steps % PAUSE_EVERY === 0) yield undefined;
+    const middle = next[start] as number;
     // Stale when the left part is gone or either part changed since this pair was ranked.
-    if (!alive[start] || middle >= length || (next[middle] ?? length) !== end) continue;
+    if (alive[start] === 0 || middle >= length || next[middle] !== end) continue;
     alive[middle] = 0;
     next[start] = end;
+    token[start] = rank;
     if (end <= length) previous[end] = start;
     parts -= 1;
-    const before = previous[start] ?? -1;
+    const before = previous[start] as number;
     if (before >= 0) {
-      const rank = pairRank(before);
-      if (rank !== undefined) heap.push(rank, before, next[start] ?? length);
+      const beforeRank = pairRank(before);
+      if (beforeRank >= 0) heap.push(beforeRank, before, end);
     }
-    const rank = pairRank(start);
-    if (rank !== undefined) heap.push(rank, start, next[next[start] ?? length] ?? length);
+    const afterRank = pairRank(start);
+    if (afterRank >= 0) heap.push(afterRank, start, next[end] as number);
   }
   return parts;
 }
 
-/** A binary min-heap of candidate merges ordered by (rank, start). */
+/** Where a key's start offset sits: rank * START_SPAN + start orders by rank, then leftmost. */
+const START_SPAN = 2 ** 32;
+
+/**
+ * A binary min-heap of candidate merges ordered by (rank, start), as one number per entry (exact:
+ * ranks are below 2^18 and starts below 2^32, so keys stay under 2^53), with the merge's end
+ * beside it. Typed arrays, grown by doubling: no object per entry.
+ */
 class MergeHeap {
-  private readonly ranks: number[] = [];
-  private readonly starts: number[] = [];
-  private readonly ends: number[] = [];
+  private keys: Float64Array;
+  private ends: Int32Array;
+  size = 0;
+
+  constructor(capacity: number) {
+    this.keys = new Float64Array(Math.max(16, capacity));
+    this.ends = new Int32Array(Math.max(16, capacity));
+  }
+
+  topStart(): number {
+    return (this.keys[0] as number) % START_SPAN;
+  }
+
+  topRank(): number {
+    return Math.floor((this.keys[0] as number) / START_SPAN);
+  }
+
+  topEnd(): number {
+    return this.ends[0] as number;
+  }
+
+  /** Appends without ordering; `order()` makes the whole array a heap in O(n). */
+  add(rank: number, start: number, end: number): void {
+    this.grow();
+    this.keys[this.size] = rank * START_SPAN + start;
+    this.ends[this.size] = end;
+    this.size += 1;
+  }
+
+  /** Heapifies what `add` appended, pausing every `pauseEvery` entries. */
+  *order(pauseEvery: number): Generator<undefined, void> {
+    for (let index = (this.size >> 1) - 1; index >= 0; index -= 1) {
+      this.siftDown(index);
+      if (index % pauseEvery === 0) yield undefined;
+    }
+  }
 
   push(rank: number, start: number, end: number): void {
-    this.ranks.push(rank);
-    this.starts.push(start);
-    this.ends.push(end);
-    let child = this.ranks.length - 1;
+    this.add(rank, start, end);
+    const keys = this.keys;
+    const ends = this.ends;
+    let child = this.size - 1;
+    const key = keys[child] as number;
     while (child > 0) {
       const parent = (child - 1) >> 1;
-      if (!this.less(child, parent)) break;
-      this.swap(child, parent);
+      if ((keys[parent] as number) <= key) break;
+      keys[child] = keys[parent] as number;
+      ends[child] = ends[parent] as number;
       child = parent;
     }
+    keys[child] = key;
+    ends[child] = end;
   }
 
-  pop(): { rank: number; start: number; end: number } | undefined {
-    const size = this.ranks.length;
-    if (size === 0) return undefined;
-    const top = { rank: this.ranks[0] ?? 0, start: this.starts[0] ?? 0, end: this.ends[0] ?? 0 };
-    this.swap(0, size - 1);
-    this.ranks.pop();
-    this.starts.pop();
-    this.ends.pop();
-    let parent = 0;
+  pop(): void {
+    this.size -= 1;
+    if (this.size === 0) return;
+    this.keys[0] = this.keys[this.size] as number;
+    this.ends[0] = this.ends[this.size] as number;
+    this.siftDown(0);
+  }
+
+  private siftDown(from: number): void {
+    const keys = this.keys;
+    const ends = this.ends;
+    const size = this.size;
+    const key = keys[from] as number;
+    const end = ends[from] as number;
+    let parent = from;
     for (;;) {
-      const left = parent * 2 + 1;
-      const right = left + 1;
-      let smallest = parent;
-      if (left < size - 1 && this.less(left, smallest)) smallest = left;
-      if (right < size - 1 && this.less(right, smallest)) smallest = right;
-      if (smallest === parent) break;
-      this.swap(parent, smallest);
-      parent = smallest;
+      let child = parent * 2 + 1;
+      if (child >= size) break;
+      if (child + 1 < size && (keys[child + 1] as number) < (keys[child] as number)) child += 1;
+      if ((keys[child] as number) >= key) break;
+      keys[parent] = keys[child] as number;
+      ends[parent] = ends[child] as number;
+      parent = child;
     }
-    return top;
+    keys[parent] = key;
+    ends[parent] = end;
   }
 
-  private less(a: number, b: number): boolean {
-    const rankA = this.ranks[a] ?? 0;
-    const rankB = this.ranks[b] ?? 0;
-    return rankA < rankB || (rankA === rankB && (this.starts[a] ?? 0) < (this.starts[b] ?? 0));
-  }
-
-  private swap(a: number, b: number): void {
-    for (const column of [this.ranks, this.starts, this.ends]) {
-      const value = column[a] ?? 0;
-      column[a] = column[b] ?? 0;
-      column[b] = value;
-    }
+  private grow(): void {
+    if (this.size < this.keys.length) return;
+    const keys = new Float64Array(this.keys.length * 2);
+    keys.set(this.keys);
+    const ends = new Int32Array(this.ends.length * 2);
+    ends.set(this.ends);
+    this.keys = keys;
+    this.ends = ends;
   }
 }

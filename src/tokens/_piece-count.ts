@@ -1,4 +1,5 @@
-import { O200K_PIECES } from './_exact-bpe.js';
+import { O200K_PIECES, countExact, needsExactPath } from './_exact-bpe.js';
+import { o200kEncoder } from './_rank-table.js';
 
 /**
  * Counting by pre-tokenizer pieces, with the count of each short piece remembered. BPE merges
@@ -10,13 +11,22 @@ import { O200K_PIECES } from './_exact-bpe.js';
  */
 
 /** Sticky: each `test` reads exactly one piece where the previous one ended, building no match array. */
-const NEXT_PIECE = new RegExp(O200K_PIECES.source, 'uy');
+export const NEXT_PIECE = new RegExp(O200K_PIECES.source, 'uy');
 /** Longer pieces (hashes, base64, long runs) rarely repeat: counted each time, never remembered. */
 const MAX_REMEMBERED_PIECE_CHARS = 48;
 /** Bounds the memory a long-lived process gives the memo (at most about 10 MB). */
 const MAX_REMEMBERED_PIECES = 131_072;
 
 const remembered = new Map<string, number>();
+
+// Special-token strings such as `<|endoftext|>` are ordinary text in tool catalogs and results:
+// an empty disallowed set makes the tokenizer encode them as text instead of throwing.
+export const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+/** One pre-tokenizer piece, by gpt-tokenizer unless it is one it gets wrong or too slowly (`_exact-bpe.ts`). */
+export function countPiece(piece: string): number {
+  return needsExactPath(piece) ? countExact(piece) : o200kEncoder().countTokens(piece, AS_PLAIN_TEXT);
+}
 
 /** The sum of `countPiece` over the pieces of `text`, short pieces counted once per process. */
 export function countByPieces(text: string, countPiece: (piece: string) => number): number {
@@ -31,17 +41,19 @@ export function countByPieces(text: string, countPiece: (piece: string) => numbe
     const end = NEXT_PIECE.lastIndex;
     const piece = text.slice(start, end);
     start = end;
-    if (piece.length > MAX_REMEMBERED_PIECE_CHARS) {
-      count += countPiece(piece);
-      continue;
-    }
-    let pieceCount = remembered.get(piece);
-    if (pieceCount === undefined) {
-      pieceCount = countPiece(piece);
-      if (remembered.size >= MAX_REMEMBERED_PIECES) remembered.clear();
-      remembered.set(piece, pieceCount);
-    }
-    count += pieceCount;
+    count += rememberedCount(piece, countPiece);
   }
   return count;
+}
+
+/** `countPiece(piece)`, remembered when the piece is short. */
+export function rememberedCount(piece: string, countPiece: (piece: string) => number): number {
+  if (piece.length > MAX_REMEMBERED_PIECE_CHARS) return countPiece(piece);
+  let pieceCount = remembered.get(piece);
+  if (pieceCount === undefined) {
+    pieceCount = countPiece(piece);
+    if (remembered.size >= MAX_REMEMBERED_PIECES) remembered.clear();
+    remembered.set(piece, pieceCount);
+  }
+  return pieceCount;
 }

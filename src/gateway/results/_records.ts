@@ -101,27 +101,33 @@ export function pageableItems(value: unknown): { items: unknown[]; unit: 'items'
   return { items: [value], unit: 'value' };
 }
 
+/**
+ * Pieces of at most STRING_PIECE_CHARS, each whole lines while they fit; a longer line is cut
+ * (never inside a surrogate pair). A piece is always one span of the text, so it is worked out by
+ * offsets: one pass, no string per line (a text of 1 MiB of newlines is a million lines).
+ */
 function stringPieces(text: string): string[] {
   const pieces: string[] = [];
-  let piece = '';
-  for (const line of text.split(/(?<=\n)/u)) {
-    if (piece.length + line.length > STRING_PIECE_CHARS && piece !== '') {
-      pieces.push(piece);
-      piece = '';
+  let pieceStart = 0;
+  for (let lineStart = 0; lineStart < text.length; ) {
+    const newline = text.indexOf('\n', lineStart);
+    const lineEnd = newline === -1 ? text.length : newline + 1;
+    if (lineStart > pieceStart && lineEnd - pieceStart > STRING_PIECE_CHARS) {
+      pieces.push(text.slice(pieceStart, lineStart));
+      pieceStart = lineStart;
     }
-    for (let start = 0; start < line.length; ) {
-      let end = Math.min(line.length, start + STRING_PIECE_CHARS - piece.length);
-      // Never split a surrogate pair.
-      const last = line.charCodeAt(end - 1);
-      if (end < line.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
-      piece += line.slice(start, end);
+    for (let start = lineStart; start < lineEnd; ) {
+      let end = Math.min(lineEnd, pieceStart + STRING_PIECE_CHARS);
+      const last = text.charCodeAt(end - 1);
+      if (end < lineEnd && last >= 0xd800 && last <= 0xdbff) end -= 1;
       start = end;
-      if (piece.length >= STRING_PIECE_CHARS - 1 && start < line.length) {
-        pieces.push(piece);
-        piece = '';
+      if (start - pieceStart >= STRING_PIECE_CHARS - 1 && start < lineEnd) {
+        pieces.push(text.slice(pieceStart, start));
+        pieceStart = start;
       }
     }
+    lineStart = lineEnd;
   }
-  if (piece !== '' || pieces.length === 0) pieces.push(piece);
+  if (pieceStart < text.length || pieces.length === 0) pieces.push(text.slice(pieceStart));
   return pieces;
 }

@@ -8,10 +8,12 @@ import {
   toolError,
   toolErrorFrom,
   toolResultCost,
+  toolResultCostAsync,
   toolResultParts,
   toolResultTokensWithin,
   type FieldSpec,
   type ResultPart,
+  type ToolResultCost,
 } from '../../shape/index.js';
 import { jsonText, sha256Hex } from '../../tokens/index.js';
 import { isPlainObject, setOwn } from '../../json/index.js';
@@ -97,16 +99,40 @@ export class ResultShaper {
   shape(result: Record<string, unknown>, args: Record<string, unknown> | undefined, ctx: ResultContext): ShapeOutcome {
     const small = this.#passedUncounted(result, ctx);
     if (small) return small;
-    let upstreamTokens: number;
-    let binaryBytes: number;
+    let cost: ToolResultCost | Error;
     try {
-      const cost = toolResultCost(result);
-      upstreamTokens = cost.textTokens + cost.binaryFieldTokens;
-      binaryBytes = cost.binaryBytes;
+      cost = toolResultCost(result);
     } catch (error) {
-      // No JSON form (nested past the stack, ...): it cannot be measured, stored or relayed as is.
-      return refusal(`RESULT_UNREADABLE: tool "${ctx.tool}" returned a result the gateway cannot read (${(error as Error).message}), so nothing was returned. Ask for less at a time.`, 0);
+      cost = error as Error;
     }
+    return this.#shapeCounted(result, args, ctx, cost);
+  }
+
+  /**
+   * `shape`, with the result counted in turns that let the event loop run between them: what the
+   * gateway's sessions call, since counting a huge text (a 4 MB word, 1 MiB of spaces) takes
+   * seconds that every other session would otherwise wait. Rejects when `signal` aborts.
+   */
+  async shapeAsync(result: Record<string, unknown>, args: Record<string, unknown> | undefined, ctx: ResultContext, signal?: AbortSignal): Promise<ShapeOutcome> {
+    const small = this.#passedUncounted(result, ctx);
+    if (small) return small;
+    let cost: ToolResultCost | Error;
+    try {
+      cost = await toolResultCostAsync(result, signal ? { signal } : {});
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      cost = error as Error;
+    }
+    return this.#shapeCounted(result, args, ctx, cost);
+  }
+
+  #shapeCounted(result: Record<string, unknown>, args: Record<string, unknown> | undefined, ctx: ResultContext, cost: ToolResultCost | Error): ShapeOutcome {
+    if (cost instanceof Error) {
+      // No JSON form (nested past the stack, ...): it cannot be measured, stored or relayed as is.
+      return refusal(`RESULT_UNREADABLE: tool "${ctx.tool}" returned a result the gateway cannot read (${cost.message}), so nothing was returned. Ask for less at a time.`, 0);
+    }
+    const upstreamTokens = cost.textTokens + cost.binaryFieldTokens;
+    const binaryBytes = cost.binaryBytes;
     const limit = capOf(ctx);
     const number = (value: number): string => value.toLocaleString('en-US');
     if (binaryBytes > this.#maxBinaryBytes) {

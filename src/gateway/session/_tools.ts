@@ -142,7 +142,7 @@ export class SessionTools {
       return refusal(`${target.name} could not be served: ${error instanceof Error ? error.message : String(error)}`, { action: 'failed' });
     }
     if (!isPlainObject(raw)) throw new JsonRpcError(-32603, `${target.upstream} answered tools/call with something that is not an object`);
-    return services.shaper.shape(raw, call.args, call.results);
+    return services.shaper.shapeAsync(raw, call.args, call.results, call.signal);
   }
 
   private sayOnce(key: string, line: string): void {
