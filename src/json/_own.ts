@@ -6,8 +6,8 @@
  */
 
 /** `record[key]` when it is the record's own property, else undefined (never an inherited member). */
-export function ownValue<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
+export function ownValue<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 /** Defines `key` as an own enumerable data property, whatever the key (`__proto__` included). */

@@ -1,5 +1,5 @@
 import { DEFAULT_PROTOCOL_VERSION, Deadline } from '../../mcp/index.js';
-import { isPlainObject, type JsonObject } from '../../json/index.js';
+import { isPlainObject, setOwn, type JsonObject } from '../../json/index.js';
 import { isNamespaced, splitVisibleName, visibleToolName } from '../config/index.js';
 import { collectList } from './_pages.js';
 import { JsonRpcError } from '../../mcp/index.js';
@@ -305,11 +305,7 @@ function mergeInto(target: JsonObject, source: JsonObject): void {
     else if (isPlainObject(value)) {
       const copy: JsonObject = {};
       mergeInto(copy, value);
-      setOwn(target, key, copy);
-    } else if (current === undefined || value === true) setOwn(target, key, value);
+      setOwn<unknown>(target, key, copy);
+    } else if (current === undefined || value === true) setOwn<unknown>(target, key, value);
   }
-}
-
-function setOwn(target: JsonObject, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

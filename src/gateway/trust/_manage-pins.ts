@@ -7,6 +7,7 @@
  * definition. A file that cannot be read is never rewritten: IO, so the user repairs or removes
  * it knowingly.
  */
+import { ownValue } from '../../json/index.js';
 import { McpctxError } from '../../errors/index.js';
 import { readPinFile, writePinFile } from './_pin-file.js';
 import { withPinFileLock } from './_pin-lock.js';
@@ -19,7 +20,6 @@ import {
   displayKey,
   fieldChanges,
   markShown,
-  ownValue,
   pendingOf,
   rejectPending,
   resolvePending,

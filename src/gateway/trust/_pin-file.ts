@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { McpctxError } from '../../errors/index.js';
-import { isPlainObject } from '../../json/index.js';
+import { isPlainObject, ownValue } from '../../json/index.js';
 import { PIN_FILE_FORMAT, clonePins, emptyPinFile, type PinFile } from './_pins.js';
 
 /** A pin file is small; one this big is not one. */
@@ -57,13 +57,13 @@ function pinFileProblem(value: unknown): string | undefined {
     const where = `upstream ${JSON.stringify(upstream)}`;
     if (!isPlainObject(entry)) return `${where} is not an object`;
     if (Object.hasOwn(entry, 'toolsUnchecked') && entry.toolsUnchecked !== true) return `${where}: toolsUnchecked is not true`;
-    const tools = sectionProblem(where, { pinned: own(entry, 'tools'), pending: own(entry, 'pending'), rejected: own(entry, 'rejected') });
+    const tools = sectionProblem(where, { pinned: ownValue(entry, 'tools'), pending: ownValue(entry, 'pending'), rejected: ownValue(entry, 'rejected') });
     if (tools !== undefined) return tools;
     for (const key of SECTIONS) {
       if (!Object.hasOwn(entry, key)) continue;
       const section = entry[key];
       if (!isPlainObject(section)) return `${where}: its ${key} is not an object`;
-      const problem = sectionProblem(`${where}, ${key}`, { pinned: own(section, 'pinned'), pending: own(section, 'pending'), rejected: own(section, 'rejected') });
+      const problem = sectionProblem(`${where}, ${key}`, { pinned: ownValue(section, 'pinned'), pending: ownValue(section, 'pending'), rejected: ownValue(section, 'rejected') });
       if (problem !== undefined) return problem;
     }
   }
@@ -72,22 +72,18 @@ function pinFileProblem(value: unknown): string | undefined {
 
 const SECTIONS = ['prompts', 'resources', 'templates', 'instructions'] as const;
 
-function own(object: Record<string, unknown>, key: string): unknown {
-  return Object.hasOwn(object, key) ? object[key] : undefined;
-}
-
 function sectionProblem(where: string, section: { pinned: unknown; pending: unknown; rejected: unknown }): string | undefined {
   const { pinned, pending, rejected } = section;
   if (!isPlainObject(pinned) || !isPlainObject(pending) || !isPlainObject(rejected)) return `${where} lacks its pins, pending or rejected object`;
   for (const [key, pin] of Object.entries(pinned)) {
-    if (!isPlainObject(pin) || !isSha256(own(pin, 'sha256')) || !isCount(own(pin, 'tokens')) || typeof own(pin, 'pinnedAt') !== 'string' || !Object.hasOwn(pin, 'definition')) {
+    if (!isPlainObject(pin) || !isSha256(ownValue(pin, 'sha256')) || !isCount(ownValue(pin, 'tokens')) || typeof ownValue(pin, 'pinnedAt') !== 'string' || !Object.hasOwn(pin, 'definition')) {
       return `${where}: the pin of ${JSON.stringify(key)} is not {sha256, tokens, pinnedAt, definition}`;
     }
   }
   for (const [key, entry] of Object.entries(pending)) {
-    const kind = isPlainObject(entry) ? own(entry, 'kind') : undefined;
-    const shown = isPlainObject(entry) ? own(entry, 'shownSha256') : undefined;
-    if (!isPlainObject(entry) || (kind !== 'new' && kind !== 'changed') || !isSha256(own(entry, 'sha256')) || !isCount(own(entry, 'tokens')) || (shown !== undefined && !isSha256(shown))) {
+    const kind = isPlainObject(entry) ? ownValue(entry, 'kind') : undefined;
+    const shown = isPlainObject(entry) ? ownValue(entry, 'shownSha256') : undefined;
+    if (!isPlainObject(entry) || (kind !== 'new' && kind !== 'changed') || !isSha256(ownValue(entry, 'sha256')) || !isCount(ownValue(entry, 'tokens')) || (shown !== undefined && !isSha256(shown))) {
       return `${where}: the pending entry of ${JSON.stringify(key)} is malformed`;
     }
   }

@@ -11,7 +11,7 @@
  * `Object.hasOwn` and rebuilt so after every parse and clone.
  */
 import { canonicalJson, countTokens, sha256Hex } from '../../tokens/index.js';
-import { isPlainObject } from '../../json/index.js';
+import { isPlainObject, ownValue } from '../../json/index.js';
 
 /**
  * The format name stays v1: the sections for prompts, resources, templates and instructions are
@@ -131,11 +131,6 @@ const SHOWN_CHARS = 200;
 /** A map keyed by peer-chosen names: no prototype, so `__proto__` or `toString` is an ordinary key. */
 export function ownRecord<T>(): Record<string, T> {
   return Object.create(null) as Record<string, T>;
-}
-
-/** `map[key]` when it is the map's own entry; never an inherited member. */
-export function ownValue<T>(map: Record<string, T> | undefined, key: string): T | undefined {
-  return map !== undefined && Object.hasOwn(map, key) ? map[key] : undefined;
 }
 
 function copyRecord<T>(map: Record<string, T>, copy: (value: T) => T): Record<string, T> {
