@@ -1,4 +1,5 @@
 // Starting the gateway CLI (dist/) and the relay test server as real processes for tests.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,4 +58,31 @@ export async function gatewayOverHttp(args: readonly string[]) {
 /** The relay server over streamable HTTP. */
 export function relayOverHttp(name: string) {
   return startListening(process.execPath, [RELAY_SERVER, '--name', name, '--http'], LISTENING);
+}
+
+export interface CliExit {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `mcpctx ARGS` as its own process, run to its end (stdin closed at once), killed and failed past `timeoutMs`. */
+export function runCliProcess(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliExit> {
+  const { cwd, env = {}, timeoutMs = 40_000 } = options;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: markedEnv({ PATH: process.env.PATH ?? '', ...env }), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdin.end();
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`mcpctx ${args.join(' ')} did not end; stderr: ${stderr}`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
 }

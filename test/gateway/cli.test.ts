@@ -1,40 +1,16 @@
 // Acceptance 7 and the CLI around the gateway: bad config, unreachable upstream, port in use and a
 // non-loopback bind without a token each end with a clear message and exit 2 or 3, with nothing
 // started and nothing left behind; `gateway check` and `gateway report`; secrets stay out.
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { markedEnv, waitForNoMarkedProcesses } from '../support/processes.js';
-import { CLI, gatewayOverHttp, gatewayOverStdio, relayArgs, relayEntry, relayOverHttp, tempDir, writeConfig } from './_gateway-process.js';
+import { waitForNoMarkedProcesses } from '../support/processes.js';
+import { gatewayOverHttp, runCliProcess, gatewayOverStdio, relayArgs, relayEntry, relayOverHttp, tempDir, writeConfig } from './_gateway-process.js';
 import { initializeRequest, post, rawPost } from './_http-client.js';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs `mcpctx gateway ARGS` to its end (stdin closed at once), within a bound. */
-function runGateway(args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'gateway', ...args], { env: markedEnv({ PATH: process.env.PATH ?? '', ...env }), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdin.end();
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`gateway ${args.join(' ')} did not end; stderr: ${stderr}`));
-    }, 30_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const runGateway = (args: readonly string[], env: Record<string, string> = {}) => runCliProcess(['gateway', ...args], { env, timeoutMs: 30_000 });
 
 const CANARY = 'canary-header-value-4f1d9a7c2b';
 

@@ -2,15 +2,14 @@
 // port and path, never its user, password or a credential in its query. Through the built CLI, as
 // a user meets it: the gateway's start-up failure and `measure --url`, against a port where nothing
 // listens and against a server that answers 500 echoing the request line.
-import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI } from '../gateway/_gateway-process.js';
+import { runCliProcess } from '../gateway/_gateway-process.js';
 import { withGateway } from '../gateway/_raw-stdio.js';
-import { markedEnv, waitForNoMarkedProcesses } from '../support/processes.js';
+import { waitForNoMarkedProcesses } from '../support/processes.js';
 
 const CANARY = 'SECRETCANARY';
 const PASSWORD = 'pa55word';
@@ -43,31 +42,8 @@ afterAll(async () => {
   expect(await waitForNoMarkedProcesses(15_000)).toEqual([]);
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** `node dist/cli/main.js ARGS` to its end (stdin closed at once), within a bound. */
-function runCli(args: readonly string[], cwd: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: markedEnv({ PATH: process.env.PATH ?? '' }), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdin.end();
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`mcpctx ${args.join(' ')} did not end; stderr: ${stderr}`));
-    }, 40_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const runCli = (args: readonly string[], cwd: string) => runCliProcess(args, { cwd });
 
 /** Every file the run wrote under `dir`, but the config the test wrote itself. */
 async function writtenText(dir: string): Promise<string> {
