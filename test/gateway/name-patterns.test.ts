@@ -1,0 +1,161 @@
+// allow / deny patterns: a glob matcher with no backtracking (checked against a regex reference on
+// every short pattern and name), the folding that `deny` and `allow` share with the shadowing
+// check (issue 30, item 7), and the length past which no name is allowed.
+import { describe, expect, it } from 'vitest';
+import {
+  MAX_TOOL_NAME_CHARS,
+  type GatewayConfig,
+  isToolAllowed,
+  matchesGlob,
+  matchesNameRule,
+  parseGatewayConfig,
+  visibleToolName,
+} from '../../src/gateway/config/index.js';
+import { foldName } from '../../src/text/index.js';
+
+/** The reference: a glob as an anchored RegExp (backtracking, so only for short strings); `?` is `one` (written) or optional (folded). */
+function referenceRegex(pattern: string, one: string): RegExp {
+  const body = [...pattern].map((char) => (char === '*' ? '[\\s\\S]*' : char === '?' ? one : char.replace(/[\\^$.|+()[\]{}]/g, '\\$&'))).join('');
+  return new RegExp(`^${body}$`, 'u');
+}
+
+function referenceGlob(pattern: string, name: string): boolean {
+  return referenceRegex(pattern, '[\\s\\S]').test(name);
+}
+
+/** Written, or both folded (literal runs folded one by one, wildcards kept), a folded `?` standing for one character or none. */
+function referenceNameRule(pattern: string, name: string): boolean {
+  const folded = pattern
+    .split(/([*?])/u)
+    .map((part) => (part === '*' || part === '?' ? part : foldName(part)))
+    .join('');
+  return referenceGlob(pattern, name) || referenceRegex(folded, '[\\s\\S]?').test(foldName(name));
+}
+
+/** Every string of up to `length` characters from `alphabet`. */
+function allStrings(alphabet: readonly string[], length: number): string[] {
+  let level = [''];
+  const all = [''];
+  for (let size = 1; size <= length; size += 1) {
+    level = level.flatMap((prefix) => alphabet.map((char) => prefix + char));
+    all.push(...level);
+  }
+  return all;
+}
+
+/** A seeded generator (mulberry32), so a failure is the same on every run. */
+function seeded(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let value = Math.imul(state ^ (state >>> 15), 1 | state);
+    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
+    return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+function randomString(random: () => number, alphabet: readonly string[], maxLength: number): string {
+  let out = '';
+  const length = Math.floor(random() * (maxLength + 1));
+  for (let at = 0; at < length; at += 1) out += alphabet[Math.floor(random() * alphabet.length)] as string;
+  return out;
+}
+
+describe('matchesGlob', () => {
+  it('agrees with the reference on every pattern of up to 5 tokens and every name of up to 6 characters', () => {
+    const patterns = allStrings(['a', 'b', '*', '?'], 5);
+    const names = allStrings(['a', 'b'], 6);
+    const disagreements: string[] = [];
+    for (const pattern of patterns) {
+      for (const name of names) {
+        if (matchesGlob(pattern, name) !== referenceGlob(pattern, name)) disagreements.push(`${pattern} ~ ${name}`);
+      }
+    }
+    expect(disagreements).toEqual([]);
+  });
+
+  it('agrees with the reference on random patterns and names with astral characters and RegExp syntax', () => {
+    const random = seeded(30);
+    const disagreements: string[] = [];
+    for (let run = 0; run < 20_000; run += 1) {
+      const pattern = randomString(random, ['a', 'b', '*', '?', '.', '\u{1F600}', '(', '\\'], 8);
+      const name = randomString(random, ['a', 'b', '.', '\u{1F600}', '(', '\\'], 10);
+      if (matchesGlob(pattern, name) !== referenceGlob(pattern, name)) disagreements.push(`${pattern} ~ ${name}`);
+    }
+    expect(disagreements).toEqual([]);
+  });
+
+  // A backtracking RegExp takes about 10 s here: the test's default 5 s timeout is the bound.
+  it('reads a 280 KB name without backtracking', () => {
+    const huge = 'delete_'.repeat(40_000);
+    expect(matchesGlob('*delete*repo*', huge)).toBe(false);
+    expect(matchesGlob('*delete*repo*', `${huge}repo`)).toBe(true);
+    expect(matchesGlob('*e*e*e*e*e*x', huge)).toBe(false);
+    expect(matchesGlob('*?*?*?*?*_', huge)).toBe(true);
+  });
+});
+
+describe('matchesNameRule', () => {
+  it('agrees with the reference on random patterns and names with case, separators, look-alikes and full-width forms', () => {
+    const random = seeded(7);
+    const disagreements: string[] = [];
+    for (let run = 0; run < 20_000; run += 1) {
+      const pattern = randomString(random, ['a', 'B', '_', '-', ' ', '.', '*', '?', 'а' /* Cyrillic */, 'Ａ'], 7);
+      const name = randomString(random, ['a', 'b', 'A', '_', '-', ' ', '.', 'а', 'Ａ', 'ｂ'], 9);
+      if (matchesNameRule(pattern, name) !== referenceNameRule(pattern, name)) disagreements.push(`${JSON.stringify(pattern)} ~ ${JSON.stringify(name)}`);
+    }
+    expect(disagreements).toEqual([]);
+  });
+
+  it('a full-width star in a pattern is a literal star, not a wildcard', () => {
+    expect(matchesNameRule('a\uFF0Ab', 'a*b')).toBe(true);
+    expect(matchesNameRule('a\uFF0Ab', 'axb')).toBe(false);
+  });
+});
+
+describe('deny and allow match folded names', () => {
+  const one = (rules: string): GatewayConfig => parseGatewayConfig(`mcpServers:\n  gh: { command: x }\n${rules}`);
+  const several = (rules: string): GatewayConfig => parseGatewayConfig(`mcpServers:\n  gh: { command: x }\n  fs: { command: y }\n${rules}`);
+  const allowed = (config: GatewayConfig, upstream: string, own: string): boolean => isToolAllowed(config, upstream, own, visibleToolName(config, upstream, own));
+  const DODGES = ['delete_repo', 'DELETE_REPO', 'delete-repo', ' delete_repo ', 'delete_repo ', 'Delete.Repo', 'deleterepo', 'dеlete_repo' /* Cyrillic е */, 'ｄｅｌｅｔｅ＿ｒｅｐｏ' /* full-width */, 'DЕLЕTЕ_RЕPО' /* Cyrillic capitals */];
+
+  it('deny: [delete_repo] denies every spelling of it that folds alike, and nothing else', () => {
+    const config = one('deny: [delete_repo]\n');
+    expect(DODGES.filter((name) => allowed(config, 'gh', name))).toEqual([]);
+    expect(['delete_repos', 'delete_rep', 'undelete_repo', 'delete_report'].filter((name) => allowed(config, 'gh', name))).toHaveLength(4);
+  });
+
+  it('a deny glob folds too, and a folded ? may stand for a separator folded away', () => {
+    expect(DODGES.filter((name) => allowed(one('deny: ["*delete*repo*"]\n'), 'gh', name))).toEqual([]);
+    expect(DODGES.filter((name) => allowed(one('deny: ["delete?repo"]\n'), 'gh', name))).toEqual([]);
+    expect(allowed(one('deny: ["delete?repo"]\n'), 'gh', 'deleteXrepo')).toBe(false);
+    expect(allowed(one('deny: ["delete?repo"]\n'), 'gh', 'delete__repo')).toBe(false);
+    expect(allowed(one('deny: ["DELETE_*"]\n'), 'gh', 'delete_everything')).toBe(false);
+  });
+
+  it('namespaced names and per-server maps fold the same way', () => {
+    const visible = several('deny: [gh__delete_repo]\n');
+    expect(allowed(visible, 'gh', 'DELETE-REPO')).toBe(false);
+    expect(allowed(visible, 'fs', 'DELETE-REPO')).toBe(true);
+    const perServer = several('deny: { gh: [delete_repo] }\n');
+    expect(allowed(perServer, 'gh', 'dеlete_repo')).toBe(false);
+    expect(allowed(perServer, 'fs', 'dеlete_repo')).toBe(true);
+  });
+
+  it('allow folds as well, so it also offers the spellings that fold alike (it is broader than written)', () => {
+    const config = one('allow: [read_file]\n');
+    expect(allowed(config, 'gh', 'Read-File')).toBe(true);
+    expect(allowed(config, 'gh', 'READ_FILE')).toBe(true);
+    expect(allowed(config, 'gh', 'read_files')).toBe(false);
+    expect(allowed(config, 'gh', 'write_file')).toBe(false);
+  });
+
+  it(`a name over ${MAX_TOOL_NAME_CHARS} characters is never allowed, whatever the rules`, () => {
+    const open = one('');
+    expect(allowed(open, 'gh', 'x'.repeat(MAX_TOOL_NAME_CHARS))).toBe(true);
+    expect(allowed(open, 'gh', 'x'.repeat(MAX_TOOL_NAME_CHARS + 1))).toBe(false);
+    expect(allowed(one('allow: ["*"]\n'), 'gh', 'x'.repeat(280_000))).toBe(false);
+    // With several servers the visible name (server and separator included) counts.
+    expect(allowed(several(''), 'gh', 'x'.repeat(MAX_TOOL_NAME_CHARS - 2))).toBe(false);
+  });
+});
