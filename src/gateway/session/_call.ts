@@ -25,6 +25,8 @@ export interface CallTarget {
   readonly listing: 'listed' | 'denied' | 'held' | 'unlisted';
   /** With listing 'held': which gate held it and why. */
   readonly held: HeldBack | undefined;
+  /** With listing 'unlisted': the listed tool the name folds onto (case, separators, look-alikes), if any. */
+  readonly lookAlikeOf: string | undefined;
 }
 
 /** One `tools/call` on its way through the checks. */

@@ -14,19 +14,20 @@ import {
   type CatalogTool,
   type UpstreamTools,
 } from '../catalog/index.js';
-import { splitVisibleName, toolRulesFor } from '../config/index.js';
+import { MAX_TOOL_NAME_CHARS, isToolNameTooLong, splitVisibleName, toolRulesFor, visibleToolName } from '../config/index.js';
 import { collectList } from './_pages.js';
 import type { Receipt } from '../receipts/index.js';
 import { READ_RESULT_TOOL as READ_RESULT, type ResultContext } from '../results/index.js';
 import { ArgumentChecker, toolName } from '../trust/index.js';
 import type { CallOutcome, CallTarget, HeldBack, ToolCall } from './_call.js';
 import { CALL_CHECKS } from './checks/index.js';
+import { FoldedNames } from './_folded-names.js';
 import { JsonRpcError } from '../../mcp/index.js';
 import type { ClientCall, SessionContext } from './_context.js';
-import { refusal, resultTokens } from './_refusal.js';
+import { refusal, resultTokens, shownName } from './_refusal.js';
 
-/** One catalog as built for a session, with the argument checks against its schemas. */
-type Built = { catalog: Catalog; unavailable: Record<string, string>; checker: ArgumentChecker };
+/** One catalog as built for a session, with the argument checks against its schemas and its names by their fold. */
+type Built = { catalog: Catalog; unavailable: Record<string, string>; checker: ArgumentChecker; folded: FoldedNames };
 
 /** Tools per `tools/list` page the gateway sends; more than that and the client pages. */
 export const TOOLS_PAGE_SIZE = 128;
@@ -100,8 +101,9 @@ export class SessionTools {
       return this.finish(started, null, name, call, services.shaper.readResult(args, { sessionId, capTokens: services.config.capTokens }));
     }
     if (name === SEARCH_TOOL_NAME && services.config.search.enabled) return this.search(started, call, args);
-    const { catalog, checker } = await this.catalog();
-    const target = this.target(catalog, name);
+    const built = await this.catalog();
+    const { checker } = built;
+    const target = this.target(built, name);
     const results: ResultContext = {
       sessionId,
       tool: name,
@@ -138,6 +140,24 @@ export class SessionTools {
     return services.shaper.shape(raw, call.args, call.results);
   }
 
+  /**
+   * An upstream's tools without those whose name is past every rule (MAX_TOOL_NAME_CHARS): denied
+   * whatever the config says, they are left out before the trust gates, which would otherwise
+   * pin, scan and fold the whole name on every build.
+   */
+  private withinNameLimit(upstream: string, tools: readonly unknown[]): readonly unknown[] {
+    const { config } = this.context.services;
+    const kept = tools.filter((tool) => {
+      const name = toolName(tool);
+      return name === undefined || !isToolNameTooLong(visibleToolName(config, upstream, name));
+    });
+    if (kept.length < tools.length) {
+      const left = tools.length - kept.length;
+      this.sayOnce(`overlong\u0000${upstream}`, `${upstream}: ${left} tool${left === 1 ? '' : 's'} left out: names are at most ${MAX_TOOL_NAME_CHARS.toLocaleString('en-US')} characters`);
+    }
+    return kept;
+  }
+
   private sayOnce(key: string, line: string): void {
     if (this.said.has(key)) return;
     this.said.add(key);
@@ -157,16 +177,25 @@ export class SessionTools {
     return reply;
   }
 
-  /** What a name stands for in the catalog, for the checks; a name no upstream could serve is an invalid call. */
-  private target(catalog: Catalog, name: string): CallTarget {
+  /**
+   * What a name stands for in the catalog, for the checks; a name no upstream could serve is an
+   * invalid call. A name the catalog does not have as written but has by its fold is what it
+   * passes for: denied or held like that tool, or unlisted with the listed name to use instead.
+   */
+  private target({ catalog, folded }: Built, name: string): CallTarget {
     const listed = catalog.byName.get(name);
-    if (listed) return { name, upstream: listed.upstream, ownName: listed.ownName, definition: listed.definition, listing: 'listed', held: undefined };
+    if (listed) return { name, upstream: listed.upstream, ownName: listed.ownName, definition: listed.definition, listing: 'listed', held: undefined, lookAlikeOf: undefined };
     const denied = catalog.denied.get(name);
-    if (denied) return { name, upstream: denied.upstream, ownName: denied.ownName, definition: {}, listing: 'denied', held: undefined };
+    if (denied) return { name, upstream: denied.upstream, ownName: denied.ownName, definition: {}, listing: 'denied', held: undefined, lookAlikeOf: undefined };
     const split = splitVisibleName(this.context.services.config, name);
-    if (!split) throw new JsonRpcError(-32602, `Unknown tool: ${name}`);
+    if (!split) throw new JsonRpcError(-32602, `Unknown tool: ${shownName(name)}`);
+    const unlisted = { name, upstream: split.upstream, ownName: split.ownName, definition: {}, held: undefined, lookAlikeOf: undefined };
     const held = this.held.get(split.upstream)?.get(split.ownName);
-    return { name, upstream: split.upstream, ownName: split.ownName, definition: {}, listing: held === undefined ? 'unlisted' : 'held', held };
+    if (held !== undefined) return { ...unlisted, listing: 'held', held };
+    const alike = folded.find(name);
+    if (alike?.kind === 'denied') return { ...unlisted, listing: 'denied' };
+    if (alike?.kind === 'held') return { ...unlisted, listing: 'held', held: alike.held };
+    return { ...unlisted, listing: 'unlisted', lookAlikeOf: alike?.visibleName };
   }
 
   private finish(started: number, upstream: string | null, tool: string, call: ClientCall, outcome: CallOutcome): JsonObject {
@@ -247,17 +276,19 @@ export class SessionTools {
       if (!upstream.initialized || !('tools' in upstream.capabilities)) continue;
       try {
         const collected = await collectList(upstream, 'tools/list', 'tools', deadline);
+        const items = this.withinNameLimit(upstream.name, collected.items);
         // The trust gates in a chain: the scan sees only what the pins trusted.
-        const pinned = await services.pins?.filter(upstream.name, collected.items);
-        const scanned = services.scanGate.filter(upstream.name, pinned?.trusted ?? collected.items);
+        const pinned = await services.pins?.filter(upstream.name, items);
+        const scanned = services.scanGate.filter(upstream.name, pinned?.trusted ?? items);
         const heldHere = new Map<string, HeldBack>();
         for (const [by, filter] of [['pins', pinned], ['scan', scanned]] as const) {
           for (const [tool, reason] of filter?.held ?? []) heldHere.set(tool, { by, reason });
           findings.push(...(filter?.findings ?? []).map((finding) => ({ ...finding, upstream: upstream.name })));
         }
         held.set(upstream.name, heldHere);
-        // A page with held tools in it cannot be passed through as it came.
-        lists.push({ upstream: upstream.name, tools: scanned.trusted, onlyPage: heldHere.size === 0 ? collected.onlyPage : undefined });
+        // A page with held or left-out tools in it cannot be passed through as it came.
+        const asListed = heldHere.size === 0 && items.length === collected.items.length;
+        lists.push({ upstream: upstream.name, tools: scanned.trusted, onlyPage: asListed ? collected.onlyPage : undefined });
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         // With one upstream its failure is the answer; with several the others still serve.
@@ -288,7 +319,7 @@ export class SessionTools {
       },
       (error: unknown) => services.log(`argument checks: ${error instanceof Error ? error.message : String(error)}`),
     );
-    return { catalog, unavailable, checker };
+    return { catalog, unavailable, checker, folded: new FoldedNames(services.config, catalog, held) };
   }
 }
 
