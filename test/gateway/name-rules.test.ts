@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MAX_TOOL_NAME_CHARS } from '../../src/gateway/config/index.js';
 import { waitForNoMarkedProcesses } from '../support/processes.js';
 import type { Message } from '../support/wire-client.js';
 import { markEnvEntries, tempDir, writeConfig } from './_gateway-process.js';
@@ -20,7 +21,7 @@ afterAll(async () => {
 const tool = (name: string, description = 'A tool.'): unknown => ({ name, description, inputSchema: { type: 'object' } });
 
 /** One catalog-server upstream called `repo` listing `tools`, and the rules; `calls()` reads what reached it. */
-function setup(tools: unknown[], rules: Record<string, unknown>): { config: string; calls: () => string[] } {
+function setup(tools: unknown[], rules: Record<string, unknown>): { dir: string; config: string; calls: () => string[] } {
   const dir = tempDir('mcpctx-name-rules-');
   const catalog = join(dir, 'catalog.json');
   const log = join(dir, 'calls.log');
@@ -33,7 +34,7 @@ function setup(tools: unknown[], rules: Record<string, unknown>): { config: stri
       .split('\n')
       .filter((line) => line !== '')
       .map((line) => (JSON.parse(line) as { name: string }).name);
-  return { config, calls };
+  return { dir, config, calls };
 }
 
 function refusalText(response: Message): string | undefined {
@@ -99,6 +100,24 @@ describe('a name that folds onto a tool is that tool', () => {
       const texts = await callAll(gateway, ['purchase', 'PURCHASE', 'Purchase ']);
       for (const text of texts) expect(text).toMatch(/cannot be called/);
     });
+    expect(calls()).toEqual([]);
+  }, 60_000);
+});
+
+describe('a name longer than any rule allows', () => {
+  it(`is left out of the list before the trust gates (never pinned), and its call is refused with why`, async () => {
+    const long = `read_${'x'.repeat(MAX_TOOL_NAME_CHARS)}`;
+    const { dir, config, calls } = setup([tool(long), tool('read_file')], { pin: { file: 'pins.json' } });
+    await withInProcessGateway({ config }, async (gateway) => {
+      await gateway.initialize();
+      const listed = (await gateway.request('tools/list')).result as { tools: Array<{ name: string }> };
+      expect(listed.tools.map((one) => one.name)).toEqual(['read_file']);
+      const [text] = await callAll(gateway, [long]);
+      expect(text).toMatch(/is not a tool name the gateway allows: names are at most 1,024 characters/);
+      expect(text).toContain(`(${long.length.toLocaleString('en-US')} characters)`);
+      expect(gateway.stderr()).toContain('repo: 1 tool left out: names are at most 1,024 characters');
+    });
+    expect(readFileSync(join(dir, 'pins.json'), 'utf8')).not.toContain('x'.repeat(100));
     expect(calls()).toEqual([]);
   }, 60_000);
 });
