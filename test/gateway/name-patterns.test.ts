@@ -26,11 +26,43 @@ function referenceGlob(pattern: string, name: string): boolean {
 
 /** Written, or both folded (literal runs folded one by one, wildcards kept), a folded `?` standing for one character or none. */
 function referenceNameRule(pattern: string, name: string): boolean {
-  const folded = pattern
+  return referenceGlob(pattern, name) || referenceRegex(foldPattern(pattern), '[\\s\\S]?').test(foldName(name));
+}
+
+/** A second reference for patterns too long for a backtracking RegExp: the table of which pattern prefix matches which name prefix. */
+function referenceTable(pattern: string, name: string, foldedQuestionMark: boolean): boolean {
+  const tokens = [...pattern];
+  const chars = [...name];
+  let row = chars.map(() => false);
+  row.unshift(true);
+  for (const token of tokens) {
+    const next = [token === '*' ? row[0] === true : token === '?' && foldedQuestionMark && row[0] === true];
+    for (let at = 1; at <= chars.length; at += 1) {
+      if (token === '*') next.push(row[at] === true || next[at - 1] === true);
+      else if (token === '?') next.push(row[at - 1] === true || (foldedQuestionMark && row[at] === true));
+      else next.push(row[at - 1] === true && chars[at - 1] === token);
+    }
+    row = next;
+  }
+  return row[chars.length] === true;
+}
+
+function foldPattern(pattern: string): string {
+  return pattern
     .split(/([*?])/u)
     .map((part) => (part === '*' || part === '?' ? part : foldName(part)))
     .join('');
-  return referenceGlob(pattern, name) || referenceRegex(folded, '[\\s\\S]?').test(foldName(name));
+}
+
+/** A name made from the pattern (a character for each `?`, a few for each `*`), then maybe changed in one place: a match, or nearly. */
+function nameNear(pattern: string, random: () => number): string {
+  const chars = [...pattern].flatMap((token) => {
+    if (token === '*') return [...randomString(random, ['a', 'b', '_'], 3)];
+    if (token === '?') return random() < 0.8 ? [random() < 0.5 ? 'b' : '_'] : [];
+    return random() < 0.1 ? [token.toUpperCase()] : [token];
+  });
+  if (chars.length > 0 && random() < 0.3) chars[Math.floor(random() * chars.length)] = random() < 0.5 ? 'a' : '-';
+  return chars.join('');
 }
 
 /** Every string of up to `length` characters from `alphabet`. */
@@ -114,6 +146,22 @@ describe('matchesNameRule', () => {
       const pattern = randomString(random, ['a', 'B', '_', '-', ' ', '.', '*', '?', 'а' /* Cyrillic */, 'Ａ'], 7);
       const name = randomString(random, ['a', 'b', 'A', '_', '-', ' ', '.', 'а', 'Ａ', 'ｂ'], 9);
       if (matchesNameRule(pattern, name) !== referenceNameRule(pattern, name)) disagreements.push(`${JSON.stringify(pattern)} ~ ${JSON.stringify(name)}`);
+    }
+    expect(disagreements).toEqual([]);
+  });
+
+  it('agrees with the table reference on patterns of 30 to 45 tokens (past what one integer holds)', () => {
+    const random = seeded(45);
+    const disagreements: string[] = [];
+    for (let run = 0; run < 3_000; run += 1) {
+      let pattern = '';
+      const length = 30 + Math.floor(random() * 16);
+      while ([...pattern].length < length) pattern += randomString(random, ['a', 'b', '?', '?', '*', 'A', '_'], 1);
+      const name = run % 2 === 0 ? randomString(random, ['a', 'b', 'B', '_', '-'], 50) : nameNear(pattern, random);
+      const written = referenceTable(pattern, name, false);
+      if (matchesGlob(pattern, name) !== written) disagreements.push(`glob ${pattern} ~ ${name}`);
+      const rule = written || referenceTable(foldPattern(pattern), foldName(name), true);
+      if (matchesNameRule(pattern, name) !== rule) disagreements.push(`rule ${pattern} ~ ${name}`);
     }
     expect(disagreements).toEqual([]);
   });
