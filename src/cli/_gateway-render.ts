@@ -1,4 +1,5 @@
 import type { EffectiveRules, GatewayReport, NamePatterns, PinListing, ToolRules } from '../gateway/index.js';
+import { MAX_TOOL_NAME_CHARS } from '../gateway/config/index.js';
 import { printableText } from '../text/index.js';
 import { formatCount, formatShare, renderTable } from './_table.js';
 
@@ -19,6 +20,7 @@ export function renderEffectiveRules(rules: EffectiveRules): string {
     `tool names: ${rules.namespaced ? `SERVER${rules.separator}tool` : 'as the server names them'}`,
     `allow: ${patterns(rules.allow, 'every tool')}`,
     `deny: ${patterns(rules.deny, 'none')}`,
+    `  allow and deny match a name as written or folded (case, separators _ - . and spaces, look-alike letters ignored); a name over ${formatCount(MAX_TOOL_NAME_CHARS)} characters is never allowed`,
     `capTokens: ${formatCount(rules.capTokens)} (larger results are ${rules.offload ? 'offloaded behind read_result' : 'refused with a remedy'})`,
     `offload: ${rules.offload}`,
     `search: ${rules.search.enabled ? `on, top ${rules.search.topK}, pinned: ${rules.search.pinned.join(', ') || 'none'}` : 'off (the full catalog is listed)'}`,

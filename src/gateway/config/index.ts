@@ -19,5 +19,15 @@ export {
 } from './_config-types.js';
 export { MAX_CONFIG_BYTES, configForCommand, loadGatewayConfig, parseGatewayConfig } from './_config.js';
 export { resolveUpstream } from './_env-templates.js';
-export { isNamespaced, isToolAllowed, matchesGlob, splitVisibleName, toolRulesFor, visibleToolName } from './_name-patterns.js';
+export {
+  MAX_TOOL_NAME_CHARS,
+  isNamespaced,
+  isToolAllowed,
+  isToolNameTooLong,
+  matchesGlob,
+  matchesNameRule,
+  splitVisibleName,
+  toolRulesFor,
+  visibleToolName,
+} from './_name-patterns.js';
 export { describeEffectiveRules, type EffectiveRules, type EffectiveToolRules, type EffectiveUpstream } from './_effective-rules.js';

@@ -30,6 +30,8 @@ export interface CallTarget {
   readonly held: HeldBack | undefined;
   /** With listing 'unavailable': why. */
   readonly unavailable?: string;
+  /** With listing 'unlisted': the listed tool the name folds onto (case, separators, look-alikes), if any. */
+  readonly lookAlikeOf: string | undefined;
 }
 
 /** One `tools/call` on its way through the checks. */

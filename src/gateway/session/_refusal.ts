@@ -24,3 +24,11 @@ export function refusal(text: string, options: { action?: ReceiptAction; note?: 
 export function resultTokens(result: JsonObject): number {
   return toolResultTokensWithin(result, Number.MAX_SAFE_INTEGER) as number;
 }
+
+/** Characters of a called name a refusal quotes: the name is the caller's own, so a long one is only recognised, not echoed whole. */
+const SHOWN_NAME_CHARS = 80;
+
+/** A called name as a refusal or an error shows it: a long one cut, with its length. */
+export function shownName(name: string): string {
+  return name.length <= SHOWN_NAME_CHARS ? name : `${name.slice(0, SHOWN_NAME_CHARS)}… (${name.length.toLocaleString('en-US')} characters)`;
+}

@@ -14,23 +14,25 @@ import {
   type CatalogTool,
   type UpstreamTools,
 } from '../catalog/index.js';
-import { splitVisibleName, toolRulesFor } from '../config/index.js';
+import { MAX_TOOL_NAME_CHARS, isToolNameTooLong, splitVisibleName, toolRulesFor, visibleToolName } from '../config/index.js';
 import { isMalformedCatalog, readToolList } from './_tool-list.js';
 import type { Receipt } from '../receipts/index.js';
 import { READ_RESULT_TOOL as READ_RESULT, type ResultContext } from '../results/index.js';
 import { ArgumentChecker, toolName } from '../trust/index.js';
 import type { CallOutcome, CallTarget, HeldBack, ToolCall } from './_call.js';
 import { CALL_CHECKS } from './checks/index.js';
+import { FoldedNames } from './_folded-names.js';
 import { JsonRpcError } from '../../mcp/index.js';
 import type { ClientCall, SessionContext } from './_context.js';
-import { refusal, resultTokens } from './_refusal.js';
+import { refusal, resultTokens, shownName } from './_refusal.js';
 
 /**
  * One catalog as built for a session, with the argument checks against its schemas; `unavailable`
  * names each upstream left out and why, `refused` the ones left out for a catalog that cannot be
- * used (malformed, not just unanswered), whose tools' calls are refused rather than relayed.
+ * used (malformed, not just unanswered), whose tools' calls are refused rather than relayed;
+ * `folded` finds what a name not in the catalog passes for (case, separators, look-alikes).
  */
-type Built = { catalog: Catalog; unavailable: Record<string, string>; refused: ReadonlyMap<string, string>; checker: ArgumentChecker };
+type Built = { catalog: Catalog; unavailable: Record<string, string>; refused: ReadonlyMap<string, string>; checker: ArgumentChecker; folded: FoldedNames };
 
 /** Tools per `tools/list` page the gateway sends; more than that and the client pages. */
 export const TOOLS_PAGE_SIZE = 128;
@@ -107,8 +109,9 @@ export class SessionTools {
       return this.finish(started, null, name, call, services.shaper.readResult(args, { sessionId, capTokens: services.config.capTokens }));
     }
     if (name === SEARCH_TOOL_NAME && services.config.search.enabled) return this.search(started, call, args);
-    const { catalog, checker, refused } = await this.catalog();
-    const target = this.target(catalog, refused, name);
+    const built = await this.catalog();
+    const { checker } = built;
+    const target = this.target(built, name);
     const results: ResultContext = {
       sessionId,
       tool: name,
@@ -145,6 +148,24 @@ export class SessionTools {
     return services.shaper.shapeAsync(raw, call.args, call.results, call.signal);
   }
 
+  /**
+   * An upstream's tools without those whose name is past every rule (MAX_TOOL_NAME_CHARS): denied
+   * whatever the config says, they are left out before the trust gates, which would otherwise
+   * pin, scan and fold the whole name on every build.
+   */
+  private withinNameLimit(upstream: string, tools: readonly unknown[]): readonly unknown[] {
+    const { config } = this.context.services;
+    const kept = tools.filter((tool) => {
+      const name = toolName(tool);
+      return name === undefined || !isToolNameTooLong(visibleToolName(config, upstream, name));
+    });
+    if (kept.length < tools.length) {
+      const left = tools.length - kept.length;
+      this.sayOnce(`overlong\u0000${upstream}`, `${upstream}: ${left} tool${left === 1 ? '' : 's'} left out: names are at most ${MAX_TOOL_NAME_CHARS.toLocaleString('en-US')} characters`);
+    }
+    return kept;
+  }
+
   private sayOnce(key: string, line: string): void {
     if (this.said.has(key)) return;
     this.said.add(key);
@@ -164,22 +185,33 @@ export class SessionTools {
     return reply;
   }
 
-  /** What a name stands for in the catalog, for the checks; a name no upstream could serve is an invalid call. */
-  private target(catalog: Catalog, refused: ReadonlyMap<string, string>, name: string): CallTarget {
+  /**
+   * What a name stands for in the catalog, for the checks; a name no upstream could serve is an
+   * invalid call. A name the catalog does not have as written but has by its fold is what it
+   * passes for: denied or held like that tool, or unlisted with the listed name to use instead.
+   */
+  private target({ catalog, folded, refused }: Built, name: string): CallTarget {
     const listed = catalog.byName.get(name);
-    if (listed) return { name, upstream: listed.upstream, ownName: listed.ownName, definition: listed.definition, upstreamDefinition: listed.upstreamDefinition, listing: 'listed', held: undefined };
+    if (listed) {
+      return { name, upstream: listed.upstream, ownName: listed.ownName, definition: listed.definition, upstreamDefinition: listed.upstreamDefinition, listing: 'listed', held: undefined, lookAlikeOf: undefined };
+    }
     // A tool the client was not shown: no definition to check against.
-    const unshown = (upstream: string, ownName: string) => ({ name, upstream, ownName, definition: {}, upstreamDefinition: {} });
+    const unshown = (upstream: string, ownName: string) => ({ name, upstream, ownName, definition: {}, upstreamDefinition: {}, held: undefined, lookAlikeOf: undefined });
     const denied = catalog.denied.get(name);
-    if (denied) return { ...unshown(denied.upstream, denied.ownName), listing: 'denied', held: undefined };
+    if (denied) return { ...unshown(denied.upstream, denied.ownName), listing: 'denied' };
     const split = splitVisibleName(this.context.services.config, name);
     const clash = catalog.clashes.get(name);
-    if (clash !== undefined) return { ...unshown(split?.upstream ?? '', split?.ownName ?? name), listing: 'unavailable', held: undefined, unavailable: clash };
-    if (!split) throw new JsonRpcError(-32602, `Unknown tool: ${name}`);
+    if (clash !== undefined) return { ...unshown(split?.upstream ?? '', split?.ownName ?? name), listing: 'unavailable', unavailable: clash };
+    if (!split) throw new JsonRpcError(-32602, `Unknown tool: ${shownName(name)}`);
+    const unlisted = unshown(split.upstream, split.ownName);
     const unusable = refused.get(split.upstream);
-    if (unusable !== undefined) return { ...unshown(split.upstream, split.ownName), listing: 'unavailable', held: undefined, unavailable: unusable };
+    if (unusable !== undefined) return { ...unlisted, listing: 'unavailable', unavailable: unusable };
     const held = this.held.get(split.upstream)?.get(split.ownName);
-    return { ...unshown(split.upstream, split.ownName), listing: held === undefined ? 'unlisted' : 'held', held };
+    if (held !== undefined) return { ...unlisted, listing: 'held', held };
+    const alike = folded.find(name);
+    if (alike?.kind === 'denied') return { ...unlisted, listing: 'denied' };
+    if (alike?.kind === 'held') return { ...unlisted, listing: 'held', held: alike.held };
+    return { ...unlisted, listing: 'unlisted', lookAlikeOf: alike?.visibleName };
   }
 
   private finish(started: number, upstream: string | null, tool: string, call: ClientCall, outcome: CallOutcome): JsonObject {
@@ -266,17 +298,19 @@ export class SessionTools {
       if (!upstream.initialized || !Object.hasOwn(upstream.capabilities, 'tools')) continue;
       try {
         const collected = await readToolList(upstream, deadline);
+        const items = this.withinNameLimit(upstream.name, collected.items);
         // The trust gates in a chain: the scan sees only what the pins trusted.
-        const pinned = await services.pins?.filter(upstream.name, collected.items);
-        const scanned = services.scanGate.filter(upstream.name, pinned?.trusted ?? collected.items);
+        const pinned = await services.pins?.filter(upstream.name, items);
+        const scanned = services.scanGate.filter(upstream.name, pinned?.trusted ?? items);
         const heldHere = new Map<string, HeldBack>();
         for (const [by, filter] of [['pins', pinned], ['scan', scanned]] as const) {
           for (const [tool, reason] of filter?.held ?? []) heldHere.set(tool, { by, reason });
           findings.push(...(filter?.findings ?? []).map((finding) => ({ ...finding, upstream: upstream.name })));
         }
         held.set(upstream.name, heldHere);
-        // A page with held tools in it cannot be passed through as it came.
-        lists.push({ upstream: upstream.name, tools: scanned.trusted, onlyPage: heldHere.size === 0 ? collected.onlyPage : undefined });
+        // A page with held or left-out tools in it cannot be passed through as it came.
+        const asListed = heldHere.size === 0 && items.length === collected.items.length;
+        lists.push({ upstream: upstream.name, tools: scanned.trusted, onlyPage: asListed ? collected.onlyPage : undefined });
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         // With one upstream its failure is the answer; with several the others still serve.
@@ -309,7 +343,7 @@ export class SessionTools {
       },
       (error: unknown) => services.log(`argument checks: ${error instanceof Error ? error.message : String(error)}`),
     );
-    return { catalog, unavailable, refused, checker };
+    return { catalog, unavailable, refused, checker, folded: new FoldedNames(services.config, catalog, held) };
   }
 }
 

@@ -1,5 +1,5 @@
 import type { CallCheck } from '../_call.js';
-import { refusal } from '../_refusal.js';
+import { refusal, shownName } from '../_refusal.js';
 
 /**
  * A tool whose upstream sent a catalog the gateway could not use (malformed: a name twice, a tool
@@ -8,5 +8,5 @@ import { refusal } from '../_refusal.js';
  */
 export const unavailable: CallCheck = (target) =>
   target.listing === 'unavailable'
-    ? refusal(`${target.name} cannot be called: ${target.unavailable ?? 'its server is unavailable'}. The call was not sent. Use another tool, or ask the user to fix that server.`, { action: 'refused' })
+    ? refusal(`${shownName(target.name)} cannot be called: ${target.unavailable ?? 'its server is unavailable'}. The call was not sent. Use another tool, or ask the user to fix that server.`, { action: 'refused' })
     : undefined;
