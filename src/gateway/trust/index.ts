@@ -49,10 +49,14 @@ export {
 } from './scan/index.js';
 export {
   ArgumentChecker,
+  MAX_PATTERN_CHARS,
+  MAX_PATTERN_PROGRAM,
   MAX_SCHEMA_CHARS,
   MAX_SCHEMA_DEPTH,
+  PATTERN_CHECK_BUDGET,
   SchemaCache,
   argumentRefusalText,
+  estimatedProgramSize,
   type ArgumentCheck,
   type ArgumentProblem,
   type UncheckedTool,
