@@ -21,6 +21,7 @@ const HEAVY: ReadonlySet<string> = new Set([
   'zod',
   'minisearch',
   '@jmespath-community/jmespath',
+  're2js',
   'yaml',
   'jsonc-parser',
   'smol-toml',

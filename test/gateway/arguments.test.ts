@@ -7,7 +7,16 @@ import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } fro
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ArgumentChecker, MAX_SCHEMA_DEPTH, SchemaCache, type ArgumentCheck } from '../../src/gateway/trust/index.js';
+import {
+  ArgumentChecker,
+  MAX_PATTERN_CHARS,
+  MAX_PATTERN_PROGRAM,
+  MAX_SCHEMA_DEPTH,
+  PATTERN_CHECK_BUDGET,
+  SchemaCache,
+  estimatedProgramSize,
+  type ArgumentCheck,
+} from '../../src/gateway/trust/index.js';
 import { waitForNoMarkedProcesses } from '../support/processes.js';
 import type { Message, WireClient } from '../support/wire-client.js';
 import { relayEntry, tempDir, writeConfig } from './_gateway-process.js';
@@ -145,6 +154,75 @@ describe('ArgumentChecker: every real schema compiles', () => {
     ]);
     expect(problemsOf(checker.check('a', {})).map((problem) => problem.expected)).toEqual(['required property "x"']);
     expect(problemsOf(checker.check('b', {})).map((problem) => problem.expected)).toEqual(['required property "y"']);
+  });
+});
+
+// Issue 30, item 3: an upstream's patterns run on RE2, in time linear in the text.
+describe('ArgumentChecker: schema patterns in linear time', () => {
+  const timed = <T,>(run: () => T): { value: T; ms: number } => {
+    const started = performance.now();
+    const value = run();
+    return { value, ms: performance.now() - started };
+  };
+  const evil = `${'a'.repeat(30)}!`;
+
+  it('refuses ^(a+)+$ against 30 a and a ! at once, in pattern, patternProperties and propertyNames', () => {
+    const checker = new ArgumentChecker([
+      { name: 'pattern', inputSchema: { type: 'object', properties: { name: { type: 'string', pattern: '^(a+)+$' } } } },
+      { name: 'keys', inputSchema: { type: 'object', patternProperties: { '^(a+)+$': { type: 'number' } } } },
+      { name: 'names', inputSchema: { type: 'object', propertyNames: { pattern: '^(a+)+$' } } },
+    ]);
+    const { value, ms } = timed(() => [checker.check('pattern', { name: evil }), checker.check('keys', { [evil]: 'x', aaa: 'y' }), checker.check('names', { [evil]: 1 })]);
+    expect(ms).toBeLessThan(500);
+    expect(problemsOf(value[0] as ArgumentCheck)).toEqual([{ path: '/name', expected: 'a string matching ^(a+)+$', schemaPath: '#/properties/name/pattern' }]);
+    // Only the key that matches the pattern is held to its schema.
+    expect(problemsOf(value[1] as ArgumentCheck).map((problem) => problem.path)).toEqual(['/aaa']);
+    expect(problemsOf(value[2] as ArgumentCheck).map((problem) => problem.schemaPath)).toEqual(['#/propertyNames/pattern', '#/propertyNames']);
+    expect(checker.check('pattern', { name: 'aaaa' })).toEqual({ ok: true });
+  });
+
+  it('keeps each pattern of a schema to its own place (ajv shares compiled patterns by their text)', () => {
+    const checker = new ArgumentChecker([
+      { name: 't', inputSchema: { type: 'object', properties: { day: { type: 'string', pattern: '^\\d+d$' }, code: { type: 'string', pattern: '^[A-Z]{2}$' }, again: { type: 'string', pattern: '^\\d+d$' } } } },
+    ]);
+    expect(checker.check('t', { day: '7d', code: 'PT', again: '3d' })).toEqual({ ok: true });
+    expect(problemsOf(checker.check('t', { day: 'PT', code: '7d', again: 'x' })).map((problem) => problem.path)).toEqual(['/day', '/code', '/again']);
+  });
+
+  it('reports a pattern RE2 does not run (backreference, lookahead) or that repeats too much, and passes that tool unchecked', async () => {
+    const checker = new ArgumentChecker([
+      { name: 'backreference', inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^(a)\\1$' } } } },
+      { name: 'lookahead', inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^(?=.*[A-Z]).+$' } } } },
+      { name: 'repeats', inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: '^(?:[a-z]{0,100}){30}$' } } } },
+      { name: 'long', inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: `^(?:${'x|'.repeat(MAX_PATTERN_CHARS)}y)$` } } } },
+    ]);
+    const reported = await checker.compileAll();
+    expect(reported.map((entry) => entry.tool)).toEqual(['backreference', 'lookahead', 'repeats', 'long']);
+    expect(reported[0]?.error).toMatch(/pattern "\^\(a\)\\\\1\$" cannot be checked in linear time \(RE2: .*\\1/);
+    expect(reported[1]?.error).toMatch(/cannot be checked in linear time \(RE2: .*\(\?=/);
+    expect(reported[2]?.error).toMatch(/repeats too much to be checked quickly \(about [\d,]+ RE2 instructions, over 2,000\)/);
+    expect(reported[3]?.error).toMatch(/characters, over 1000/);
+    for (const entry of reported) expect(checker.check(entry.tool, { a: 12 })).toEqual({ ok: true });
+  });
+
+  it('estimates the RE2 program of a pattern from its text', () => {
+    expect(estimatedProgramSize('^[a-zA-Z]{2}$')).toBeLessThan(10);
+    expect(estimatedProgramSize('^[A-Za-z0-9._:-]{1,128}$')).toBeGreaterThan(128);
+    expect(estimatedProgramSize('(?:a{1000}){1000}')).toBeGreaterThan(1_000_000);
+    expect(estimatedProgramSize('^(?<year>\\d{4})-\\p{L}+(?i:x)$')).toBeLessThan(20);
+    expect(MAX_PATTERN_PROGRAM).toBe(2000);
+  });
+
+  it('passes a call unchecked when its strings would take the patterns longer than the budget', () => {
+    // 1,000 NFA states per character: RE2 is linear in the text, but this one needs seconds for 100,000 characters.
+    const checker = new ArgumentChecker([{ name: 't', inputSchema: { type: 'object', properties: { a: { type: 'string', pattern: 'a[ab]{900}c' } }, required: ['b'] } }]);
+    const text = Array.from({ length: 100_000 }, (_, index) => ((index * 7919) % 3 === 0 ? 'a' : 'b')).join('');
+    const { value, ms } = timed(() => checker.check('t', { a: text }));
+    expect(value).toEqual({ ok: true, unchecked: expect.stringMatching(/would take over 4,000,000 steps/) as unknown });
+    expect(ms).toBeLessThan(500);
+    expect(PATTERN_CHECK_BUDGET).toBe(4_000_000);
+    // A short string is checked as usual.
+    expect(problemsOf(checker.check('t', { a: 'abc' })).map((problem) => problem.expected)).toEqual(['required property "b"', 'a string matching a[ab]{900}c']);
   });
 });
 

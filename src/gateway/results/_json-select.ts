@@ -1,7 +1,8 @@
 import type * as Jmespath from '@jmespath-community/jmespath';
 import { McpctxError } from '../../errors/index.js';
 import { lazyRequire } from '../../lazy/index.js';
-import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan, describeValue } from '../../json/index.js';
+import { MAX_JSON_DEPTH, isPlainObject, describeValue } from '../../json/index.js';
+import { QueryLimitError, evaluateQuery, type QueryLimits } from './_query-budget.js';
 
 /** Loaded by the first query: most sessions never ask one. */
 const jmespath = lazyRequire<typeof Jmespath>('@jmespath-community/jmespath');
@@ -81,19 +82,20 @@ export function selectPath(value: unknown, path: string): unknown {
   return current;
 }
 
-/** JMESPath (`@jmespath-community/jmespath`) over `value`; INVALID_QUERY with the parser's reason. */
-export function runQuery(value: unknown, query: string): unknown {
+/**
+ * JMESPath (`@jmespath-community/jmespath`) over `value`; INVALID_QUERY with the parser's reason,
+ * or naming the budget a query ran out of: a query is metered (QUERY_STEP_BUDGET steps, at most
+ * QUERY_DEADLINE_MS) and what it builds must be writable (QUERY_RESULT_CHARS, MAX_JSON_DEPTH),
+ * so no query holds the gateway's one thread for long. `limits` overrides the bounds (tests).
+ */
+export function runQuery(value: unknown, query: string, limits: Omit<QueryLimits, 'maxDepth'> = {}): unknown {
   if (query.length > MAX_PATH_CHARS) throw badQuery(query, `it is longer than ${MAX_PATH_CHARS} characters`);
-  let result: unknown;
   try {
-    const { search } = jmespath();
-    result = search(value as Parameters<typeof search>[0], query);
+    return evaluateQuery(jmespath(), value, query, { ...limits, maxDepth: MAX_JSON_DEPTH }).result;
   } catch (error) {
+    if (error instanceof QueryLimitError) throw overBudget(query, error);
     throw badQuery(query, (error as Error).message);
   }
-  // A query can build values (nested multiselects); keep what is paged walkable.
-  if (nestsDeeperThan(result, MAX_JSON_DEPTH)) throw badQuery(query, `its result nests deeper than ${MAX_JSON_DEPTH} levels`);
-  return result;
 }
 
 function badPath(path: string, why: string): McpctxError {
@@ -111,6 +113,14 @@ function badQuery(query: string, why: string): McpctxError {
   );
 }
 
+/** A query stopped by its budget: what ran out, and how to ask for less. */
+function overBudget(query: string, error: QueryLimitError): McpctxError {
+  const remedy =
+    error.limit === 'size' || error.limit === 'depth'
+      ? 'Build less: select the items or fields you need (items[*].{n: number, t: title}) instead of repeating or nesting whole values.'
+      : 'Ask for less work: select a part first (items[0:100]), drop repeated pipes and multiselects of @, and run functions (sort_by, to_string, join) over a selection rather than the whole result.';
+  return new McpctxError('INVALID_QUERY', `JMESPath query ${JSON.stringify(query.slice(0, 80))} was stopped: ${error.message}. ${remedy}`);
+}
 
 function previewKeys(object: Record<string, unknown>): string {
   const keys = Object.keys(object);

@@ -5,6 +5,7 @@ import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { lazyRequire } from '../../lazy/index.js';
 import { sha256Hex } from '../../tokens/index.js';
 import { isPlainObject, nestsDeeperThan, type JsonObject } from '../../json/index.js';
+import { PatternBudgetExceeded, linearRegExp, withPatternBudget } from './_linear-patterns.js';
 
 /** Largest `inputSchema` (compact JSON, UTF-16 units) compiled; GitHub's largest is about 10 KB. */
 export const MAX_SCHEMA_CHARS = 256 * 1024;
@@ -12,7 +13,6 @@ export const MAX_SCHEMA_CHARS = 256 * 1024;
 export const MAX_SCHEMA_DEPTH = 64;
 /** Compiled schemas one cache keeps; past this it starts over (a hostile upstream cannot grow it without bound). */
 const MAX_CACHED_SCHEMAS = 4096;
-
 /** One way a call's arguments miss the tool's schema. */
 export interface ArgumentProblem {
   /** Where in the arguments (JSON Pointer, ajv's instancePath), `/` for the arguments object itself. */
@@ -23,7 +23,8 @@ export interface ArgumentProblem {
   readonly schemaPath: string;
 }
 
-export type ArgumentCheck = { readonly ok: true } | { readonly ok: false; readonly problems: readonly ArgumentProblem[] };
+/** `unchecked` says why a call is passed on without a verdict (its strings would take too long to test against the schema's patterns). */
+export type ArgumentCheck = { readonly ok: true; readonly unchecked?: string } | { readonly ok: false; readonly problems: readonly ArgumentProblem[] };
 
 /** A tool whose `inputSchema` could not be compiled: its calls go upstream unchecked. */
 export interface UncheckedTool {
@@ -90,10 +91,12 @@ export class SchemaCache {
  * keywords allowed (real schemas carry vendor keys) and every error collected. Compiling costs
  * milliseconds per schema, so a 100-tool catalog is not compiled on the way to `tools/list`.
  *
- * A schema that cannot be compiled (too large, too deep, a `$ref` to nowhere, a pattern JavaScript
- * does not accept, ...) never stops the gateway: it is listed in `unchecked` as `{ tool, error }`
- * and calls to that tool pass upstream unchecked, as they would without the gateway. A tool
- * without an object `inputSchema` is not checked either.
+ * Patterns run on RE2 (`linearRegExp`), in time linear in the text. A schema that cannot be
+ * compiled (too large, too deep, a `$ref` to nowhere, a pattern RE2 does not accept or that repeats
+ * too much, ...) never stops the gateway: it is listed in `unchecked` as `{ tool, error }` and
+ * calls to that tool pass upstream unchecked, as they would without the gateway. A tool without an
+ * object `inputSchema` is not checked either, nor is a call whose strings would take the schema's
+ * patterns longer than PATTERN_CHECK_BUDGET (its check says `unchecked`).
  */
 export class ArgumentChecker {
   private readonly schemas = new Map<string, JsonObject>();
@@ -131,7 +134,15 @@ export class ArgumentChecker {
   check(toolName: string, args: unknown): ArgumentCheck {
     if (!this.schemas.has(toolName)) return { ok: true };
     const compiled = this.compiled.get(toolName) ?? this.compile(toolName).compiled;
-    if (!('validate' in compiled) || compiled.validate(args ?? {})) return { ok: true };
+    if (!('validate' in compiled)) return { ok: true };
+    let valid: boolean;
+    try {
+      valid = withPatternBudget(() => compiled.validate(args ?? {}) as boolean);
+    } catch (error) {
+      if (error instanceof PatternBudgetExceeded) return { ok: true, unchecked: error.message };
+      throw error;
+    }
+    if (valid) return { ok: true };
     return { ok: false, problems: (compiled.validate.errors ?? []).map(problemOf) };
   }
 
@@ -157,7 +168,6 @@ const ajvDraft07 = lazyRequire<typeof AjvDraft07>('ajv');
 const ajvDraft2019 = lazyRequire<typeof AjvDraft2019>('ajv/dist/2019.js');
 const ajvDraft2020 = lazyRequire<typeof AjvDraft2020>('ajv/dist/2020.js');
 const ajvFormats = lazyRequire<{ default: (ajv: Ajv) => Ajv }>('ajv-formats');
-
 function newValidator(draft: Draft): Ajv {
   // logger: false, because the gateway's stdout may be the protocol stream and ajv's warnings
   // (unknown formats, a $schema it has no meta-schema for) are not the operator's business.
@@ -165,7 +175,8 @@ function newValidator(draft: Draft): Ajv {
   // read with draft-07's keywords instead of refused; a malformed schema still fails to compile.
   // ownProperties: arguments a peer sends are checked on their own keys, so `{}` lacks a required
   // "constructor" or "toString" instead of finding Object's (ajv reads `data[name]` otherwise).
-  const options = { strict: false, allErrors: true, logger: false as const, validateSchema: false, ownProperties: true };
+  // code.regExp: schema patterns run on RE2, in time linear in the text (linearRegExp).
+  const options = { strict: false, allErrors: true, logger: false as const, validateSchema: false, ownProperties: true, code: { regExp: linearRegExp } };
   const ajv = draft === '2020-12' ? new (ajvDraft2020().Ajv2020)(options) : draft === '2019-09' ? new (ajvDraft2019().Ajv2019)(options) : new (ajvDraft07().Ajv)(options);
   ajvFormats().default(ajv);
   return ajv;

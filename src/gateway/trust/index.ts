@@ -57,6 +57,7 @@ export {
   type Shadowing,
   type ToolScan,
 } from './scan/index.js';
+export { MAX_PATTERN_CHARS, MAX_PATTERN_PROGRAM, PATTERN_CHECK_BUDGET, estimatedProgramSize } from './_linear-patterns.js';
 export {
   ArgumentChecker,
   MAX_SCHEMA_CHARS,
