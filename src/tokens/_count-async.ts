@@ -1,6 +1,6 @@
 import { McpctxError } from '../errors/index.js';
-import { exactPieceSteps, needsExactPath } from './_exact-bpe.js';
-import { NEXT_PIECE, countPiece, rememberedCount } from './_piece-count.js';
+import { exactPieceSteps, needsExactPath, pieceEnd } from './_exact-bpe.js';
+import { countPiece, rememberedCount } from './_piece-count.js';
 
 /**
  * Counting that gives the event loop back. Counting is synchronous CPU work: 1 MB of prose takes
@@ -66,10 +66,7 @@ function* countSteps(text: string): Generator<undefined, number> {
   let count = 0;
   let sincePause = 0;
   for (let start = 0; start < text.length; ) {
-    // Set before each read: another count may have used the shared sticky pattern while this one was paused.
-    NEXT_PIECE.lastIndex = start;
-    if (!NEXT_PIECE.test(text)) return count + countPiece(text.slice(start));
-    const end = NEXT_PIECE.lastIndex;
+    const end = pieceEnd(text, start);
     const piece = text.slice(start, end);
     start = end;
     if (piece.length > PAUSE_EVERY_CHARS / 64 && needsExactPath(piece)) count += yield* exactPieceSteps(piece);

@@ -1,5 +1,5 @@
 import { McpctxError } from '../errors/index.js';
-import { O200K_PIECES, countExact, needsExactPath } from './_exact-bpe.js';
+import { countExact, needsExactPath, pieceEnd } from './_exact-bpe.js';
 import { AS_PLAIN_TEXT, countByPieces, countPiece } from './_piece-count.js';
 import { TOKENIZER_VERSION, o200kEncoder, o200kRanks } from './_rank-table.js';
 
@@ -91,8 +91,8 @@ export function countTokensStoppable(text: string, options: StoppableCountOption
   if (text.length <= sliceChars) return countSlice(text);
   let count = 0;
   let start = 0;
-  for (const match of text.matchAll(O200K_PIECES)) {
-    const end = match.index + match[0].length;
+  for (let end = 0; end < text.length; ) {
+    end = pieceEnd(text, end);
     if (end - start < sliceChars || WHITESPACE.test(text.charAt(end - 1))) continue;
     const tokens = countSlice(text.slice(start, end));
     if (tokens === undefined || shouldStop()) return undefined;

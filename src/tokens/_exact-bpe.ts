@@ -24,6 +24,32 @@ export const O200K_PIECES = new RegExp(
   'gu',
 );
 
+/** Sticky: each `test` reads exactly one piece where `lastIndex` says, building no match array. */
+const PIECE_AT = new RegExp(O200K_PIECES.source, 'uy');
+/**
+ * Longest text the pattern reads at once when the whole text is too much for it: V8's regex runs
+ * out of backtracking stack on one piece of a few million characters (5,000,000 CJK ideographs).
+ */
+const PIECE_WINDOW_CHARS = 1 << 20;
+
+/**
+ * Where the pre-tokenizer piece that starts at `start` ends; `text.length` when no piece starts
+ * there (the rest is then counted whole). A piece too long for V8's regex stack is read in a
+ * window of PIECE_WINDOW_CHARS and cut at its end: such a text (which used to throw RangeError)
+ * is counted as pieces of at most a million characters, within a token or two per cut.
+ */
+export function pieceEnd(text: string, start: number): number {
+  PIECE_AT.lastIndex = start;
+  try {
+    return PIECE_AT.test(text) ? PIECE_AT.lastIndex : text.length;
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    const window = text.slice(start, start + PIECE_WINDOW_CHARS);
+    PIECE_AT.lastIndex = 0;
+    return start + (PIECE_AT.test(window) ? PIECE_AT.lastIndex : window.length);
+  }
+}
+
 /** Longest run the fast path may see: a longer pre-tokenizer piece needs the heap merge. */
 const LONG_RUN = 256;
 const BYTE_ORDER_MARK = 0xfeff;
@@ -157,7 +183,10 @@ export function countExact(text: string, limit: number, shouldStop: () => boolea
 export function countExact(text: string, limit = Number.POSITIVE_INFINITY, shouldStop?: () => boolean): number | undefined {
   let count = 0;
   let sinceCheck = 0;
-  for (const [piece] of text.matchAll(O200K_PIECES)) {
+  for (let start = 0; start < text.length; ) {
+    const end = pieceEnd(text, start);
+    const piece = text.slice(start, end);
+    start = end;
     const fewest = Math.ceil(Buffer.byteLength(piece, 'utf8') / maxTokenBytes());
     if (count + fewest > limit) return count + fewest;
     const tokens = finish(exactPieceSteps(piece), shouldStop);

@@ -1,4 +1,4 @@
-import { O200K_PIECES, countExact, needsExactPath } from './_exact-bpe.js';
+import { countExact, needsExactPath, pieceEnd } from './_exact-bpe.js';
 import { o200kEncoder } from './_rank-table.js';
 
 /**
@@ -10,8 +10,6 @@ import { o200kEncoder } from './_rank-table.js';
  * against gpt-tokenizer on real catalogs and hostile text).
  */
 
-/** Sticky: each `test` reads exactly one piece where the previous one ended, building no match array. */
-export const NEXT_PIECE = new RegExp(O200K_PIECES.source, 'uy');
 /** Longer pieces (hashes, base64, long runs) rarely repeat: counted each time, never remembered. */
 const MAX_REMEMBERED_PIECE_CHARS = 48;
 /** Bounds the memory a long-lived process gives the memo (at most about 10 MB). */
@@ -31,17 +29,10 @@ export function countPiece(piece: string): number {
 /** The sum of `countPiece` over the pieces of `text`, short pieces counted once per process. */
 export function countByPieces(text: string, countPiece: (piece: string) => number): number {
   let count = 0;
-  let start = 0;
-  NEXT_PIECE.lastIndex = 0;
-  while (start < text.length) {
-    if (!NEXT_PIECE.test(text)) {
-      // Every character starts some piece of the pattern; should one ever not, the rest is counted whole.
-      return count + countPiece(text.slice(start));
-    }
-    const end = NEXT_PIECE.lastIndex;
-    const piece = text.slice(start, end);
+  for (let start = 0; start < text.length; ) {
+    const end = pieceEnd(text, start);
+    count += rememberedCount(text.slice(start, end), countPiece);
     start = end;
-    count += rememberedCount(piece, countPiece);
   }
   return count;
 }

@@ -4,6 +4,7 @@
 import { getEncoding } from 'js-tiktoken';
 import { describe, expect, it } from 'vitest';
 import { countTokens } from '../../src/tokens/index.js';
+import { pieceEnd } from '../../src/tokens/_exact-bpe.js';
 
 const reference = getEncoding('o200k_base');
 const referenceCount = (text: string): number => reference.encode(text, [], []).length;
@@ -49,5 +50,23 @@ describe('counting by remembered pieces', () => {
     for (const text of ['a the\n\n the', '\n\n the a the', ' \n \n  the', 'the\r\n\r\n  \tthe']) {
       expect(countTokens(text), JSON.stringify(text)).toBe(referenceCount(text));
     }
+  });
+});
+
+// V8's regex keeps a backtracking stack as long as the piece: on a run of millions of letters in
+// both of the pattern's letter classes (CJK ideographs are `Lo`) it threw RangeError, and the
+// count with it (a 15 MB tool description, or a tool result).
+describe('a piece too long for the regex stack', () => {
+  const run = '中'.repeat(5_000_000);
+
+  it('is read in windows of 1,048,576 characters, every character in some piece', () => {
+    const ends: number[] = [];
+    for (let start = 0; start < run.length; start = ends[ends.length - 1] as number) ends.push(pieceEnd(run, start));
+    expect(ends[0]).toBe(1 << 20);
+    expect(ends[ends.length - 1]).toBe(run.length);
+  });
+
+  it('is counted, not thrown (one token per ideograph here)', () => {
+    expect(countTokens(run)).toBe(5_000_000);
   });
 });
