@@ -352,18 +352,24 @@ export function resolvePending(pins: PinFile, names: readonly string[]): { targe
 
 /** The pending entry a target names, if it is still pending. */
 export function pendingOf(pins: PinFile, target: PinTarget): PendingTool | undefined {
+  return pendingIn(pins, target)?.pending;
+}
+
+/** The section a target's pending entry is in, with the entry, if it is still pending. */
+function pendingIn(pins: PinFile, target: PinTarget) {
   const entry = ownValue(pins.upstreams, target.upstream);
-  return entry === undefined ? undefined : ownValue(sectionOf(entry, target.pinKind)?.pending, target.key);
+  const section = entry === undefined ? undefined : sectionOf(entry, target.pinKind);
+  const pending = ownValue(section?.pending, target.key);
+  return section === undefined || pending === undefined ? undefined : { section, pending };
 }
 
 /** Pins the pending definitions of `targets` (approval); the pins of the others are untouched. */
 export function approvePending(pins: PinFile, targets: readonly PinTarget[], now: string): PinFile {
   const next = clonePins(pins);
   for (const target of targets) {
-    const entry = ownValue(next.upstreams, target.upstream);
-    const section = entry === undefined ? undefined : sectionOf(entry, target.pinKind);
-    const pending = ownValue(section?.pending, target.key);
-    if (section === undefined || pending === undefined) continue;
+    const found = pendingIn(next, target);
+    if (found === undefined) continue;
+    const { section, pending } = found;
     section.pinned[target.key] = { sha256: pending.sha256, tokens: pending.tokens, pinnedAt: now, definition: pending.definition };
     delete section.pending[target.key];
     delete section.rejected[target.key];
@@ -375,10 +381,9 @@ export function approvePending(pins: PinFile, targets: readonly PinTarget[], now
 export function rejectPending(pins: PinFile, targets: readonly PinTarget[]): PinFile {
   const next = clonePins(pins);
   for (const target of targets) {
-    const entry = ownValue(next.upstreams, target.upstream);
-    const section = entry === undefined ? undefined : sectionOf(entry, target.pinKind);
-    const pending = ownValue(section?.pending, target.key);
-    if (section === undefined || pending === undefined) continue;
+    const found = pendingIn(next, target);
+    if (found === undefined) continue;
+    const { section, pending } = found;
     section.rejected[target.key] = pending.sha256;
     delete section.pending[target.key];
   }
