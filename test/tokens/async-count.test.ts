@@ -7,6 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { getEncoding } from 'js-tiktoken';
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../support/seeded-random.js';
 import { countTokens, countTokensAsync, countTokensEach } from '../../src/tokens/index.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
@@ -15,15 +16,6 @@ const PULLS_DIR = `${FIXTURES}github-pulls-issues/pygithub/`;
 
 const reference = getEncoding('o200k_base');
 const referenceCount = (text: string): number => reference.encode(text, [], []).length;
-
-/** A small deterministic generator (LCG), so a failure names a seed that reproduces it. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
-    return state / 0x1_0000_0000;
-  };
-}
 
 // Where the pre-tokenizer decides (case changes, contractions, digit groups, punctuation runs
 // before newlines, trailing whitespace, BOM, emoji, marks, CJK, special-token text), plus runs
@@ -55,7 +47,7 @@ describe('countTokensAsync gives the exact count', () => {
   });
 
   it('on 300 generated texts of ordinary size (the first 60 against js-tiktoken too, which merges long runs slowly)', async () => {
-    const random = generator(20_260_901);
+    const random = seededRandom(20_260_901);
     const texts = Array.from({ length: 300 }, () => generatedText(random, 1 + Math.floor(random() * 40)));
     const counts = await countTokensEach(texts);
     for (const [index, text] of texts.entries()) {
@@ -77,7 +69,7 @@ describe('countTokensAsync gives the exact count', () => {
 
 describe('countTokensAsync gives the event loop turns', () => {
   it('while one long piece is merged (256 KiB of one word)', async () => {
-    const random = generator(3);
+    const random = seededRandom(3);
     const word = Array.from({ length: 256 * 1024 }, () => String.fromCharCode(0x61 + Math.floor(random() * 26))).join('');
     countTokens('a'.repeat(300)); // the tables the exact merge uses, built before the count is watched
     let turns = 0;

@@ -6,6 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { getEncoding } from 'js-tiktoken';
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../support/seeded-random.js';
 import { countTokens, countTokensStoppable } from '../../src/tokens/index.js';
 import { COUNT_SLICE_CHARS } from '../../src/tokens/_count.js';
 
@@ -16,15 +17,6 @@ const CATALOGS = `${FIXTURES}mcp-tool-catalogs/`;
 const reference = getEncoding('o200k_base');
 const referenceCount = (text: string): number => reference.encode(text, [], []).length;
 const never = (): boolean => false;
-
-/** A small deterministic generator (LCG), so a failure names a seed that reproduces it. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
-    return state / 0x1_0000_0000;
-  };
-}
 
 // Fragments chosen for where the pre-tokenizer decides: letter case changes, contractions,
 // digits in threes, punctuation runs ending in newlines or slashes, whitespace before text and at
@@ -51,7 +43,7 @@ function expectSameAsCountTokens(label: string, text: string, sliceChars: number
 
 describe('countTokensStoppable gives the countTokens number, wherever the slices fall', () => {
   it('on 600 generated texts, slices of 1 to 40 characters', () => {
-    const random = generator(20_260_831);
+    const random = seededRandom(20_260_831);
     for (let run = 0; run < 600; run += 1) {
       const text = generatedText(random, 1 + Math.floor(random() * 120));
       const sliceChars = 1 + Math.floor(random() * 40);
@@ -60,7 +52,7 @@ describe('countTokensStoppable gives the countTokens number, wherever the slices
   });
 
   it('on 100 generated texts, agreeing with js-tiktoken too', () => {
-    const random = generator(7);
+    const random = seededRandom(7);
     for (let run = 0; run < 100; run += 1) {
       const text = generatedText(random, 200);
       const counted = countTokensStoppable(text, { shouldStop: never, sliceChars: 1 + (run % 17) });
