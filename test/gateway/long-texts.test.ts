@@ -84,3 +84,39 @@ describe('a result that is slow to count does not stall the other sessions', () 
     expect(gaps.filter((gap) => gap.pings === 0 || gap.longestGapMs > MAX_PING_GAP_MS)).toEqual([]);
   });
 });
+
+// The same through a result rule: `project` and `format` make a new text from the records, and
+// that text is counted again before it goes (a record can hold 1 MiB of spaces). Counted on the
+// event loop, it held the other sessions 505-577 ms.
+describe('a result shaped by a rule, holding a text that is slow to count, does not stall the other sessions', () => {
+  const RULES: Readonly<Record<string, Record<string, unknown>>> = { json: { format: 'json' }, project: { project: ['id', 'body'] }, csv: { format: 'csv' } };
+
+  it(`answers a second session's pings within ${MAX_PING_GAP_MS} ms while each shaped result is counted`, { timeout: 3 * CALL_TIMEOUT_MS }, async () => {
+    const dir = tempDir('mcpctx-long-shaped-');
+    const file = join(dir, 'records.json');
+    writeFileSync(file, JSON.stringify([{ id: 1, body: `${' '.repeat(MIB)}x` }, { id: 2, body: 'short' }]));
+    const mcpServers: Record<string, unknown> = {};
+    const tools: Record<string, unknown> = {};
+    for (const [name, rules] of Object.entries(RULES)) {
+      mcpServers[name] = { command: process.execPath, args: [RESULT_SERVER], env: { ...markEnvEntries(), RESULT_FILE: file } };
+      tools[`${name}__get_result`] = rules;
+    }
+    const gaps: Array<{ name: string; longestGapMs: number; pings: number }> = [];
+    await withTwoSessions(['--config', writeConfig({ mcpServers, tools }, dir)], async ({ attacker, probe }) => {
+      for (const name of Object.keys(RULES)) {
+        const gap = await pingGapDuring(probe, () => attacker.request('tools/call', { name: `${name}__get_result`, arguments: {} }, CALL_TIMEOUT_MS));
+        const result = gap.attack.result as { content?: Array<{ text?: string }>; isError?: boolean } | undefined;
+        // The shaped records, under the cap: both records, the long body whole.
+        expect({ name, isError: result?.isError, long: result?.content?.[0]?.text?.includes(`${' '.repeat(MIB)}x`), short: result?.content?.[0]?.text?.includes('short') }).toEqual({
+          name,
+          isError: undefined,
+          long: true,
+          short: true,
+        });
+        gaps.push({ name, longestGapMs: Math.round(gap.longestGapMs), pings: gap.pings });
+      }
+    });
+    if (process.env.MCPCTX_PRINT_GAPS === '1') console.log(JSON.stringify(gaps));
+    expect(gaps.filter((gap) => gap.pings === 0 || gap.longestGapMs > MAX_PING_GAP_MS)).toEqual([]);
+  });
+});

@@ -105,7 +105,10 @@ export class ResultShaper {
     } catch (error) {
       cost = error as Error;
     }
-    return this.#shapeCounted(result, args, ctx, cost);
+    const ruled = this.#applyCountedRules(result, args, ctx, cost);
+    if ('outcome' in ruled) return ruled.outcome;
+    const deliveredTokens = ruled.shaped === undefined ? ruled.upstreamTokens : (toolResultTokensWithin(ruled.shaped.result, Number.MAX_SAFE_INTEGER) as number);
+    return this.#finish(result, ctx, ruled, deliveredTokens);
   }
 
   /**
@@ -123,25 +126,30 @@ export class ResultShaper {
       if (signal?.aborted) throw error;
       cost = error as Error;
     }
-    return this.#shapeCounted(result, args, ctx, cost);
+    const ruled = this.#applyCountedRules(result, args, ctx, cost);
+    if ('outcome' in ruled) return ruled.outcome;
+    // What the rules made is counted in turns too: a projected record can still hold a huge text.
+    const deliveredTokens = ruled.shaped === undefined ? ruled.upstreamTokens : sumOfCost(await toolResultCostAsync(ruled.shaped.result, signal ? { signal } : {}));
+    return this.#finish(result, ctx, ruled, deliveredTokens);
   }
 
-  #shapeCounted(result: Record<string, unknown>, args: Record<string, unknown> | undefined, ctx: ResultContext, cost: ToolResultCost | Error): ShapeOutcome {
+  /** The checks on the counted result and the rules (project, format, pageTokens): an outcome that ends there, or what the rules made. */
+  #applyCountedRules(result: Record<string, unknown>, args: Record<string, unknown> | undefined, ctx: ResultContext, cost: ToolResultCost | Error): { outcome: ShapeOutcome } | Ruled {
     if (cost instanceof Error) {
       // No JSON form (nested past the stack, ...): it cannot be measured, stored or relayed as is.
-      return refusal(`RESULT_UNREADABLE: tool "${ctx.tool}" returned a result the gateway cannot read (${cost.message}), so nothing was returned. Ask for less at a time.`, 0);
+      return { outcome: refusal(`RESULT_UNREADABLE: tool "${ctx.tool}" returned a result the gateway cannot read (${cost.message}), so nothing was returned. Ask for less at a time.`, 0) };
     }
-    const upstreamTokens = cost.textTokens + cost.binaryFieldTokens;
-    const binaryBytes = cost.binaryBytes;
-    const limit = capOf(ctx);
-    const number = (value: number): string => value.toLocaleString('en-US');
-    if (binaryBytes > this.#maxBinaryBytes) {
+    const upstreamTokens = sumOfCost(cost);
+    if (cost.binaryBytes > this.#maxBinaryBytes) {
       // Images, audio and blobs cannot be paged or previewed as text: refused, offload or not.
-      return refusal(
-        `RESULT_TOO_LARGE: tool "${ctx.tool}" would have returned ${number(binaryBytes)} bytes of images, audio or blobs, over the gateway's cap of ` +
-          `${number(this.#maxBinaryBytes)} bytes per result, so nothing was returned. Ask for a smaller image or fewer of them.`,
-        upstreamTokens,
-      );
+      const number = (value: number): string => value.toLocaleString('en-US');
+      return {
+        outcome: refusal(
+          `RESULT_TOO_LARGE: tool "${ctx.tool}" would have returned ${number(cost.binaryBytes)} bytes of images, audio or blobs, over the gateway's cap of ` +
+            `${number(this.#maxBinaryBytes)} bytes per result, so nothing was returned. Ask for a smaller image or fewer of them.`,
+          upstreamTokens,
+        ),
+      };
     }
     const notes: string[] = [];
     let shaped: Shaped | undefined;
@@ -150,18 +158,25 @@ export class ResultShaper {
         shaped = this.#applyRules(result, args, ctx, notes);
       } catch (error) {
         const outcome = this.#refuse(toolErrorFrom(error), upstreamTokens);
-        return { ...outcome, note: [...notes, 'the rules failed'].join('; ') };
+        return { outcome: { ...outcome, note: [...notes, 'the rules failed'].join('; ') } };
       }
     }
+    return { shaped, notes, upstreamTokens };
+  }
+
+  /**
+   * The result as the rules left it (`deliveredTokens`: its count; unshaped, the upstream's count,
+   * not counted again): passed when within the cap, else offloaded or refused.
+   */
+  #finish(result: Record<string, unknown>, ctx: ResultContext, { shaped, notes, upstreamTokens }: Ruled, deliveredTokens: number): ShapeOutcome {
+    const limit = capOf(ctx);
+    const number = (value: number): string => value.toLocaleString('en-US');
     const delivered = shaped?.result ?? result;
-    // Unshaped, the result was counted whole above (the same parts, the same sum): compare, do
-    // not count it again; that second count doubled the cost of every result passed as is.
-    const within = shaped === undefined ? (upstreamTokens <= limit.tokens ? upstreamTokens : false) : toolResultTokensWithin(delivered, limit.tokens);
-    if (within !== false) {
+    if (deliveredTokens <= limit.tokens) {
       const note = notes.length > 0 ? notes.join('; ') : undefined;
-      return { result: delivered, action: shaped?.action ?? 'passed', upstreamTokens, deliveredTokens: shaped === undefined ? upstreamTokens : within, ...(note ? { note } : {}) };
+      return { result: delivered, action: shaped?.action ?? 'passed', upstreamTokens, deliveredTokens, ...(note ? { note } : {}) };
     }
-    const size = shaped === undefined ? upstreamTokens : (toolResultTokensWithin(delivered, Number.MAX_SAFE_INTEGER) as number);
+    const size = deliveredTokens;
     const over = `tool "${ctx.tool}" would have returned ${number(size)} tokens, over ${limit.what} of ${number(limit.tokens)} tokens`;
     if (ctx.offload) {
       const outcome = offload({
@@ -319,6 +334,18 @@ interface Shaped {
   readonly action: 'projected' | 'paged';
   /** What an offload stores: the shaped records (or value). */
   readonly value: unknown;
+}
+
+/** A counted result after its rules: what they made (undefined: no rule applied), their notes, and the upstream's tokens. */
+interface Ruled {
+  readonly shaped: Shaped | undefined;
+  readonly notes: string[];
+  readonly upstreamTokens: number;
+}
+
+/** A result's tokens as the gateway counts them: its text parts and its binary parts' other fields. */
+function sumOfCost(cost: ToolResultCost): number {
+  return cost.textTokens + cost.binaryFieldTokens;
 }
 
 const REMEDY =
