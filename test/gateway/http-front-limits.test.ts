@@ -3,25 +3,14 @@
 // and no client can end a session that is in use or belongs to another client. Other clients are
 // other loopback source addresses (127.0.0.2 reaches a front bound to 127.0.0.1).
 import { performance } from 'node:perf_hooks';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startHttpFront, type HttpFront, type HttpFrontOptions } from '../../src/gateway/index.js';
+import { describe, expect, it } from 'vitest';
+import { startHttpFront } from '../../src/gateway/index.js';
 import { pollUntil } from '../support/processes.js';
-import { echoRelay, type EchoRelay } from './_echo-relay.js';
+import { echoFront } from './_echo-front.js';
 import { ACCEPT_BOTH, initializeRequest, openSession, post, rawPost } from './_http-client.js';
 
-let front: HttpFront | undefined;
-let relay: EchoRelay;
-
-async function start(options: Partial<HttpFrontOptions> = {}): Promise<HttpFront> {
-  relay = echoRelay();
-  front = await startHttpFront({ host: '127.0.0.1', port: 0, onConnection: relay.onConnection, ...options });
-  return front;
-}
-
-afterEach(async () => {
-  await front?.close();
-  front = undefined;
-});
+const http = echoFront();
+const { start } = http;
 
 const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
 
@@ -53,7 +42,7 @@ describe('HTTP front: sessions per client', () => {
     expect(third.status).toBe(503);
     expect(third.message).toContain('this client (127.0.0.1) holds its limit of 2 sessions');
     expect((await initializeFrom(url, '127.0.0.2')).status).toBe(200);
-    expect(front?.sessions).toBe(3);
+    expect(http.front?.sessions).toBe(3);
   });
 
   it('at the total limit, never ends another client’s session to make room', async () => {
@@ -63,7 +52,7 @@ describe('HTTP front: sessions per client', () => {
     const refused = await initializeFrom(url, '127.0.0.1');
     expect(refused.status).toBe(503);
     expect(refused.message).toContain('the gateway holds its limit of 2 sessions');
-    expect(relay.closeReasons).toEqual([]);
+    expect(http.relay.closeReasons).toEqual([]);
   });
 
   it('never ends a session with a GET stream open or a request in flight, however silent', async () => {
@@ -74,12 +63,11 @@ describe('HTTP front: sessions per client', () => {
     const waiting = await openSession(url);
     // 'ask' waits for the client's answer to a server request, so it stays in flight.
     const inFlight = post(url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask', arguments: {} } }, { session: waiting, accept: ACCEPT_BOTH });
-    expect(await pollUntil(() => relay.received.some((message) => message.method === 'tools/call'), 10_000)).toBe(true);
+    expect(await pollUntil(() => http.relay.received.some((message) => message.method === 'tools/call'), 10_000)).toBe(true);
     expect((await post(url, initializeRequest())).status).toBe(503);
-    expect(relay.closeReasons).toEqual([]);
+    expect(http.relay.closeReasons).toEqual([]);
     await get.body?.cancel();
-    await front?.close();
-    front = undefined;
+    await http.stop();
     await (await inFlight).text();
   });
 
@@ -87,7 +75,7 @@ describe('HTTP front: sessions per client', () => {
     const { url } = await start({ maxSessions: 1 });
     await openSession(url);
     expect((await post(url, initializeRequest())).status).toBe(503);
-    expect(relay.closeReasons).toEqual([]);
+    expect(http.relay.closeReasons).toEqual([]);
   });
 
   it('a local process that opened every session and left them does not lock others out: its silent, stream-less sessions make room', async () => {
@@ -95,8 +83,8 @@ describe('HTTP front: sessions per client', () => {
     const abandoned: string[] = [];
     for (let index = 0; index < 64; index += 1) abandoned.push(await openSession(url));
     expect(await initializeWithin10s(url)).toBeDefined();
-    expect(front?.sessions).toBe(64);
-    expect(relay.closeReasons[0]).toMatch(/^ended to make room for a new session of the same client: no stream open and silent for \d+ ms/);
+    expect(http.front?.sessions).toBe(64);
+    expect(http.relay.closeReasons[0]).toMatch(/^ended to make room for a new session of the same client: no stream open and silent for \d+ ms/);
     // The oldest went first: the first session is gone, the last one is still served.
     expect((await post(url, ping(1), { session: abandoned[0] })).status).toBe(404);
     expect((await post(url, ping(2), { session: abandoned[63] })).status).toBe(200);
@@ -110,11 +98,11 @@ describe('HTTP front: idle sessions', () => {
     const get = await fetch(url, { headers: { accept: 'text/event-stream', 'mcp-session-id': session } });
     expect(get.status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(relay.closeReasons).toEqual([]);
+    expect(http.relay.closeReasons).toEqual([]);
     expect((await post(url, ping(1), { session })).status).toBe(200);
     await get.body?.cancel();
-    expect(await pollUntil(() => relay.closeReasons.length > 0, 10_000)).toBe(true);
-    expect(relay.closeReasons[0]).toBe('idle for 200 ms with no stream open');
+    expect(await pollUntil(() => http.relay.closeReasons.length > 0, 10_000)).toBe(true);
+    expect(http.relay.closeReasons[0]).toBe('idle for 200 ms with no stream open');
     expect((await post(url, ping(2), { session })).status).toBe(404);
   });
 

@@ -1,22 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startHttpFront, type HttpFront, type HttpFrontOptions } from '../../src/gateway/index.js';
+import { describe, expect, it } from 'vitest';
 import { pollUntil } from '../support/processes.js';
-import { echoRelay, type EchoRelay } from './_echo-relay.js';
+import { echoFront } from './_echo-front.js';
 import { ACCEPT_BOTH, SseReader, initializeRequest, openSession, post, sseData } from './_http-client.js';
 
-let front: HttpFront | undefined;
-let relay: EchoRelay;
-
-async function start(options: Partial<HttpFrontOptions> = {}): Promise<HttpFront> {
-  relay = echoRelay();
-  front = await startHttpFront({ host: '127.0.0.1', port: 0, onConnection: relay.onConnection, ...options });
-  return front;
-}
-
-afterEach(async () => {
-  await front?.close();
-  front = undefined;
-});
+const http = echoFront();
+const { start } = http;
 
 const call = (id: number, args: Record<string, unknown> = { q: 1 }, name = 'echo') => ({
   jsonrpc: '2.0',
@@ -38,7 +26,7 @@ describe('HTTP front: answers', () => {
     const answer = await post(url, call(1, { b: 2, a: 1 }), { session });
     expect(answer.status).toBe(200);
     expect(await answer.text()).toBe('{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\\"b\\":2,\\"a\\":1}"}]}}');
-    expect(front?.sessions).toBe(1);
+    expect(http.front?.sessions).toBe(1);
   });
 
   it('answers as SSE when accepted: the related notification first, then the response, then the stream ends', async () => {
@@ -56,7 +44,7 @@ describe('HTTP front: answers', () => {
     const params = '{"z":1,"_meta":{"x-vendor":{"k":[3,1]}},"a":{"y":2,"b":null},"annotations":{"zz":true,"aa":"é"}}';
     const raw = `{"id":9,"params":${params},"method":"echo/raw","jsonrpc":"2.0","x-extra":"kept"}`;
     const answer = await post(url, raw, { session });
-    const received = relay.received.find((message) => message.method === 'echo/raw');
+    const received = http.relay.received.find((message) => message.method === 'echo/raw');
     expect(JSON.stringify(received)).toBe(raw);
     expect(await answer.text()).toBe(`{"jsonrpc":"2.0","id":9,"result":${params}}`);
   });
@@ -71,7 +59,7 @@ describe('HTTP front: answers', () => {
     const accepted = await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { session });
     expect(accepted.status).toBe(202);
     expect(await accepted.text()).toBe('');
-    expect(relay.received.filter((message) => message.method === 'notifications/initialized')).toHaveLength(2);
+    expect(http.relay.received.filter((message) => message.method === 'notifications/initialized')).toHaveLength(2);
   });
 
   it('sends server requests on the GET stream and takes the client answer back by POST', async () => {
@@ -97,7 +85,7 @@ describe('HTTP front: answers', () => {
   it('queues unrelated messages until a GET stream opens', async () => {
     const { url } = await start();
     const session = await openSession(url);
-    const connection = relay.connections[0];
+    const connection = http.relay.connections[0];
     await connection?.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
     await connection?.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } });
     const stream = new SseReader(await fetch(url, { headers: { accept: 'text/event-stream', 'mcp-session-id': session } }));
@@ -115,10 +103,10 @@ describe('HTTP front: sessions', () => {
     const session = await openSession(url);
     const deleted = await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': session } });
     expect(deleted.status).toBe(204);
-    expect(relay.closeReasons).toEqual(['the client ended the session']);
-    expect(front?.sessions).toBe(0);
+    expect(http.relay.closeReasons).toEqual(['the client ended the session']);
+    expect(http.front?.sessions).toBe(0);
     expect((await post(url, call(2), { session })).status).toBe(404);
-    await expect(relay.connections[0]?.send({ jsonrpc: '2.0', method: 'notifications/x' })).rejects.toMatchObject({ code: 'TRANSPORT_CLOSED' });
+    await expect(http.relay.connections[0]?.send({ jsonrpc: '2.0', method: 'notifications/x' })).rejects.toMatchObject({ code: 'TRANSPORT_CLOSED' });
   });
 
   it('refuses an unknown MCP-Protocol-Version with 400 and accepts a known one', async () => {
@@ -134,7 +122,7 @@ describe('HTTP front: sessions', () => {
     await openSession(url);
     const third = await post(url, initializeRequest());
     expect(third.status).toBe(503);
-    expect(front?.sessions).toBe(2);
+    expect(http.front?.sessions).toBe(2);
   });
 
   it('answers 429 past maxPendingRequests, and 400 to an id still in flight', async () => {
@@ -143,19 +131,18 @@ describe('HTTP front: sessions', () => {
     // 'ask' calls wait for the client's answer to a server request, so they stay in flight.
     const first = post(url, call(1, {}, 'ask'), { session, accept: ACCEPT_BOTH });
     const second = post(url, call(2, {}, 'ask'), { session, accept: ACCEPT_BOTH });
-    expect(await pollUntil(() => relay.received.filter((message) => message.method === 'tools/call').length === 2, 10_000)).toBe(true);
+    expect(await pollUntil(() => http.relay.received.filter((message) => message.method === 'tools/call').length === 2, 10_000)).toBe(true);
     expect((await post(url, call(3), { session })).status).toBe(429);
     expect((await post(url, call(1), { session })).status).toBe(400);
-    await front?.close();
-    front = undefined;
+    await http.stop();
     await Promise.all([(await first).text(), (await second).text()]);
   });
 
   it('closes an idle session', async () => {
     const { url } = await start({ sessionIdleMs: 100 });
     const session = await openSession(url);
-    expect(await pollUntil(() => relay.closeReasons.length > 0, 10_000)).toBe(true);
-    expect(relay.closeReasons[0]).toMatch(/^idle for 100 ms/);
+    expect(await pollUntil(() => http.relay.closeReasons.length > 0, 10_000)).toBe(true);
+    expect(http.relay.closeReasons[0]).toMatch(/^idle for 100 ms/);
     expect((await post(url, call(1), { session })).status).toBe(404);
   });
 
@@ -163,8 +150,8 @@ describe('HTTP front: sessions', () => {
     const { url } = await start();
     const refused = await post(url, { ...initializeRequest(), params: { protocolVersion: 'refuse-me', capabilities: {} } });
     expect(JSON.parse(await refused.text())).toMatchObject({ error: { code: -32602 } });
-    expect(front?.sessions).toBe(0);
-    expect(relay.closeReasons).toEqual(['the initialize request was refused']);
+    expect(http.front?.sessions).toBe(0);
+    expect(http.relay.closeReasons).toEqual(['the initialize request was refused']);
   });
 
   it('close() returns with a GET stream open, and the stream ends', async () => {
@@ -173,11 +160,10 @@ describe('HTTP front: sessions', () => {
     const stream = new SseReader(await fetch(url, { headers: { accept: 'text/event-stream', 'mcp-session-id': session } }));
     const pending = post(url, call(1, {}, 'ask'), { session, accept: ACCEPT_BOTH });
     await stream.next(); // the server request: the POST is now waiting
-    await front?.close();
-    front = undefined;
+    await http.stop();
     expect(await stream.next().catch(() => undefined)).toBeUndefined();
     const events = sseData(await (await pending).text());
     expect(JSON.parse(events.at(-1) ?? 'null')).toMatchObject({ id: 1, error: { message: expect.stringContaining('shutting down') } });
-    expect(relay.closeReasons).toEqual(['the gateway is shutting down']);
+    expect(http.relay.closeReasons).toEqual(['the gateway is shutting down']);
   });
 });
