@@ -36,6 +36,13 @@ export function renderEffectiveRules(rules: EffectiveRules): string {
       lines.push(`  ${tool.name}${tool.upstream === null ? ' (names no configured upstream)' : ''}: ${describeRules(tool.rules)}`);
     }
   }
+  lines.push(
+    '',
+    rules.outputSchema.keptFor.length === 0
+      ? 'outputSchema: left out of every listed tool (any result may be reshaped: over capTokens it is offloaded, rules project and page it, and a reshaped result has no structuredContent, which validating clients reject)'
+      : `outputSchema: left out of every listed tool but ${rules.outputSchema.keptFor.join(', ')} (dropOutputSchema: false: their reshaped results go out marked isError)`,
+    `HTTP sessions (--http): at most ${formatCount(rules.httpSessions.maxSessions)} open, ${formatCount(rules.httpSessions.maxSessionsPerClient)} per client off loopback; a session with no stream open and no request ends after ${formatCount(rules.httpSessions.sessionIdleMs / 1000)} s of silence, with its servers (--max-sessions, --max-sessions-per-client, --session-idle)`,
+  );
   if (rules.warnings.length > 0) lines.push('', 'warnings:', ...rules.warnings.map((warning) => `  ${printableText(warning, 'note')}`));
   return `${lines.join('\n')}\n`;
 }
@@ -52,7 +59,7 @@ function describeRules(rules: ToolRules): string {
   const parts: string[] = [];
   if (rules.description !== undefined) parts.push(`description replaced (${rules.description.length} chars)`);
   if (rules.maxDescriptionTokens !== undefined) parts.push(`description <= ${formatCount(rules.maxDescriptionTokens)} tokens`);
-  if (rules.dropOutputSchema) parts.push('no outputSchema');
+  if (rules.dropOutputSchema === false) parts.push('outputSchema kept (reshaped results marked isError)');
   if (rules.drop?.length) parts.push(`drop ${rules.drop.join(', ')}`);
   if (rules.project?.length) parts.push(`project ${rules.project.length} field(s)`);
   if (rules.format !== undefined) parts.push(`format ${rules.format}`);

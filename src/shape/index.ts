@@ -39,3 +39,4 @@ export {
   type ResultPartKind,
   type ToolResultCost,
 } from './_result-parts.js';
+export { structuredCopyOf } from './_structured-copy.js';

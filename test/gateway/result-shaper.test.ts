@@ -39,7 +39,7 @@ describe('project + pageTokens on the real pull requests', () => {
     const shaper = new ResultShaper({ store: createMemoryStore() });
     const first = shaper.shape(beforeResult(), { state: 'all' }, ctx);
     expect(first.action).toBe('paged');
-    expect(first.upstreamTokens).toBe(227_605);
+    expect(first.upstreamTokens).toBe(113_801);
     expect(first.note).toMatch(/structuredContent\.pull_requests \(30\)/);
     const seen: number[] = [];
     let delivered = 0;
@@ -133,7 +133,7 @@ describe('only capTokens: offload and read_result on the real pull requests', ()
     expect(outcome.result.structuredContent).toBeUndefined();
     const preview = json(outcome);
     expect(Object.keys(preview)).toEqual(['handle', 'tokens', 'shape', 'items', 'next_cursor', 'note']);
-    expect(preview.tokens).toBe(227_605);
+    expect(preview.tokens).toBe(113_801);
     expect(preview.shape).toMatchObject({ type: 'object', keys: { pull_requests: { type: 'array', length: 30, items: 'object' } } });
     expect(preview.note).toMatch(/over the gateway's cap of 25,000.*read_result/);
     expect(preview.note).toContain('pull_requests[*].number');
@@ -207,7 +207,7 @@ describe('only capTokens: offload and read_result on the real pull requests', ()
     const shaper = new ResultShaper({ store: createMemoryStore() });
     const outcome = shaper.shape(beforeResult(), {}, context({ offload: false }));
     expect(outcome.action).toBe('refused');
-    expect(text(outcome)).toMatch(/^RESULT_TOO_LARGE: tool "list_pull_requests" would have returned 227,605 tokens, over the gateway's cap of 25,000 tokens.*Narrow the query/);
+    expect(text(outcome)).toMatch(/^RESULT_TOO_LARGE: tool "list_pull_requests" would have returned 113,801 tokens, over the gateway's cap of 25,000 tokens.*Narrow the query/);
     const perTool = shaper.shape(beforeResult(), {}, context({ offload: false, rules: { maxTokens: 1000 } }));
     expect(text(perTool)).toMatch(/over this tool's maxTokens of 1,000 tokens/);
   });

@@ -28,7 +28,7 @@ export function applyToolRules(
   const removed = new Set<string>();
   const description = rules === undefined ? undefined : newDescription(tool.description, rules);
   if (description !== undefined) changes.push(change('description', tool.description, description));
-  if (rules?.dropOutputSchema === true && Object.hasOwn(tool, 'outputSchema')) removed.add('outputSchema');
+  if (listsWithoutOutputSchema(rules) && Object.hasOwn(tool, 'outputSchema')) removed.add('outputSchema');
   for (const key of rules?.drop ?? []) if (Object.hasOwn(tool, key)) removed.add(key);
   for (const key of removed) changes.push(change(key, tool[key], undefined));
   const renamed = tool.name !== visibleName;
@@ -48,6 +48,16 @@ export function applyToolRules(
     if (key === 'name' && description !== undefined && !Object.hasOwn(tool, 'description')) put('description', description);
   }
   return { tool: copy, changes };
+}
+
+/**
+ * Whether the listing leaves a tool's outputSchema out: unless its rules say `dropOutputSchema:
+ * false`. The gateway may reshape any result (over the cap it is offloaded, rules project and page
+ * it) and a reshaped result has no structuredContent; a client that validates (the official SDKs
+ * do, once they have listed the tools) rejects a result of a tool with an outputSchema that lacks it.
+ */
+export function listsWithoutOutputSchema(rules: Pick<ToolRules, 'dropOutputSchema'> | undefined): boolean {
+  return rules?.dropOutputSchema !== false;
 }
 
 /** The description the client sees, or undefined when the rules leave it as it is. */

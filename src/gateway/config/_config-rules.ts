@@ -107,6 +107,13 @@ function parseRules(fields: Readonly<Record<string, unknown>>, at: string, probl
   }
   if (fields.pageTokens !== undefined) rules.pageTokens = problems.integer(fields.pageTokens, path('pageTokens'), 50, 1_000_000);
   if (fields.maxTokens !== undefined) rules.maxTokens = problems.integer(fields.maxTokens, path('maxTokens'), 1, MAX_TOKENS_LIMIT);
+  const reshapes = (['project', 'format', 'pageTokens'] as const).filter((key) => rules[key] !== undefined);
+  if (rules.dropOutputSchema === false && reshapes.length > 0) {
+    problems.add(
+      path('dropOutputSchema'),
+      `false keeps the outputSchema listed, but ${reshapes.join(' and ')} reshape${reshapes.length === 1 ? 's' : ''} every result, which then has no structuredContent and would always go out marked isError; remove dropOutputSchema: false or those rules`,
+    );
+  }
   // A rule that failed its check is left out rather than kept as undefined.
   for (const key of Object.keys(rules) as (keyof ToolRules)[]) if (rules[key] === undefined) delete rules[key];
   return rules;

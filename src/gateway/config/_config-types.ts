@@ -88,4 +88,10 @@ export const DEFAULT_SEPARATOR = '__';
 /** Budgets of the gateway's waits in ms: every upstream's start and initialize, one relayed request, one request relayed to the client. */
 export const DEFAULT_TIMEOUTS = { startupMs: 30_000, requestMs: 300_000, clientRequestMs: 600_000 } as const;
 export const DEFAULT_CAP_TOKENS = 25_000;
+/**
+ * The HTTP front's session limits unless flags set them: sessions open at once, per client (remote
+ * address; on loopback every local process is one address, so there the total applies), and the
+ * silence after which a session with no stream open and no request in flight ends with its servers.
+ */
+export const DEFAULT_HTTP_SESSIONS = { maxSessions: 64, maxSessionsPerClient: 16, sessionIdleMs: 5 * 60_000 } as const;
 export const DEFAULT_SEARCH_TOP_K = 5;

@@ -1,5 +1,5 @@
 import { redactArgs, redactUrl } from '../../mcp/index.js';
-import type { GatewayConfig, NamePatterns, PinSettings, SearchSettings, ToolRules } from './_config-types.js';
+import { DEFAULT_HTTP_SESSIONS, type GatewayConfig, type NamePatterns, type PinSettings, type SearchSettings, type ToolRules } from './_config-types.js';
 import { referencedNames } from './_env-templates.js';
 import { isNamespaced, splitVisibleName } from './_name-patterns.js';
 
@@ -49,6 +49,14 @@ export interface EffectiveRules {
   readonly confirmDestructive: boolean;
   /** Sorted by name. */
   readonly tools: readonly EffectiveToolRules[];
+  /**
+   * Output schemas: the listing leaves every tool's outputSchema out (a result the gateway reshapes
+   * has no structuredContent, which a validating client rejects), except for the tools named here,
+   * configured with `dropOutputSchema: false`, whose reshaped results go out marked isError.
+   */
+  readonly outputSchema: { readonly listed: 'none' | 'kept-for-some'; readonly keptFor: readonly string[] };
+  /** The HTTP front's session limits when the flags do not set them (`--max-sessions`, `--max-sessions-per-client`, `--session-idle`). */
+  readonly httpSessions: { readonly maxSessions: number; readonly maxSessionsPerClient: number; readonly sessionIdleMs: number };
   /** Rules that are valid but cost something a user may not expect, one sentence each. */
   readonly warnings: readonly string[];
 }
@@ -78,6 +86,7 @@ export function describeEffectiveRules(config: GatewayConfig): EffectiveRules {
   const tools = Object.keys(config.tools)
     .sort()
     .map((name) => ({ name, upstream: splitVisibleName(config, name)?.upstream ?? null, rules: { ...config.tools[name] } }));
+  const keptFor = tools.filter((tool) => tool.rules.dropOutputSchema === false).map((tool) => tool.name);
   return {
     file: config.file ?? null,
     upstreams,
@@ -93,6 +102,8 @@ export function describeEffectiveRules(config: GatewayConfig): EffectiveRules {
     scan: config.scan,
     confirmDestructive: config.confirmDestructive,
     tools,
+    outputSchema: { listed: keptFor.length === 0 ? 'none' : 'kept-for-some', keptFor },
+    httpSessions: { ...DEFAULT_HTTP_SESSIONS },
     warnings: tools.flatMap((tool) => ruleWarnings(tool, config.confirmDestructive)),
   };
 }

@@ -1,6 +1,7 @@
 // The gateway config: parsing and validation (every problem with its path), names and globs, env templates, effective rules.
 export {
   DEFAULT_CAP_TOKENS,
+  DEFAULT_HTTP_SESSIONS,
   DEFAULT_SEARCH_TOP_K,
   DEFAULT_SEPARATOR,
   DEFAULT_TIMEOUTS,

@@ -12,6 +12,7 @@ import { type AddressChecks, accepts, bearerMatches, hostAllowed, isLoopbackHost
 import { type Exchange, JsonExchange, SseExchange } from './_http-exchange.js';
 import { type DropCounter, HttpSession } from './_http-session.js';
 import { SseStream, type SseStreamOptions } from './_sse-writer.js';
+import { DEFAULT_HTTP_SESSIONS } from '../config/index.js';
 
 export interface HttpFrontOptions {
   host: string;
@@ -68,9 +69,7 @@ const VERSION_HEADER = 'mcp-protocol-version';
 const MAX_QUEUED_MESSAGES = 1000;
 const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
 const REQUEST_BODY_TIMEOUT_MS = 30_000;
-const DEFAULT_MAX_SESSIONS = 64;
-const DEFAULT_MAX_SESSIONS_PER_CLIENT = 16;
-const DEFAULT_SESSION_IDLE_MS = 5 * 60_000;
+const { maxSessions: DEFAULT_MAX_SESSIONS, maxSessionsPerClient: DEFAULT_MAX_SESSIONS_PER_CLIENT, sessionIdleMs: DEFAULT_SESSION_IDLE_MS } = DEFAULT_HTTP_SESSIONS;
 const MAX_RECLAIM_IDLE_MS = 60_000;
 
 function sendStatus(response: ServerResponse, status: number, body?: { code: number; message: string }, headers: Record<string, string> = {}): void {

@@ -5,12 +5,12 @@ import {
   formatText,
   partsTokensWithin,
   stableJson,
+  structuredCopyOf,
   toolError,
   toolErrorFrom,
   toolResultCost,
   toolResultCostAsync,
   toolResultParts,
-  toolResultTokensWithin,
   type FieldSpec,
   type ResultPart,
   type ToolResultCost,
@@ -107,7 +107,8 @@ export class ResultShaper {
     }
     const ruled = this.#applyCountedRules(result, args, ctx, cost);
     if ('outcome' in ruled) return ruled.outcome;
-    const deliveredTokens = ruled.shaped === undefined ? ruled.upstreamTokens : (toolResultTokensWithin(ruled.shaped.result, Number.MAX_SAFE_INTEGER) as number);
+    const shaped = ruled.shaped?.result;
+    const deliveredTokens = shaped === undefined ? ruled.upstreamTokens : sumOfCost(toolResultCost(shaped), shaped);
     return this.#finish(result, ctx, ruled, deliveredTokens);
   }
 
@@ -129,7 +130,8 @@ export class ResultShaper {
     const ruled = this.#applyCountedRules(result, args, ctx, cost);
     if ('outcome' in ruled) return ruled.outcome;
     // What the rules made is counted in turns too: a projected record can still hold a huge text.
-    const deliveredTokens = ruled.shaped === undefined ? ruled.upstreamTokens : sumOfCost(await toolResultCostAsync(ruled.shaped.result, signal ? { signal } : {}));
+    const shaped = ruled.shaped?.result;
+    const deliveredTokens = shaped === undefined ? ruled.upstreamTokens : sumOfCost(await toolResultCostAsync(shaped, signal ? { signal } : {}), shaped);
     return this.#finish(result, ctx, ruled, deliveredTokens);
   }
 
@@ -139,7 +141,7 @@ export class ResultShaper {
       // No JSON form (nested past the stack, ...): it cannot be measured, stored or relayed as is.
       return { outcome: refusal(`RESULT_UNREADABLE: tool "${ctx.tool}" returned a result the gateway cannot read (${cost.message}), so nothing was returned. Ask for less at a time.`, 0) };
     }
-    const upstreamTokens = sumOfCost(cost);
+    const upstreamTokens = sumOfCost(cost, result);
     if (cost.binaryBytes > this.#maxBinaryBytes) {
       // Images, audio and blobs cannot be paged or previewed as text: refused, offload or not.
       const number = (value: number): string => value.toLocaleString('en-US');
@@ -242,7 +244,9 @@ export class ResultShaper {
     }
     if (textBytes > capOf(ctx).tokens || binaryBytes > this.#maxBinaryBytes) return undefined;
     let tokens: number | undefined;
-    const count = (): number => (tokens ??= partsTokensWithin(parts, Number.MAX_SAFE_INTEGER) as number);
+    const copyOf = structuredCopyOf(result, parts);
+    const counted = copyOf === null ? parts : parts.filter((part) => part.kind !== 'structured');
+    const count = (): number => (tokens ??= partsTokensWithin(counted, Number.MAX_SAFE_INTEGER) as number);
     return {
       result,
       action: 'passed',
@@ -343,9 +347,14 @@ interface Ruled {
   readonly upstreamTokens: number;
 }
 
-/** A result's tokens as the gateway counts them: its text parts and its binary parts' other fields. */
-function sumOfCost(cost: ToolResultCost): number {
-  return cost.textTokens + cost.binaryFieldTokens;
+/**
+ * A result's tokens as the gateway counts them: its text parts and its binary parts' other fields,
+ * each delivered token once: structuredContent that repeats a text block (`structuredCopyOf`) is
+ * not counted again.
+ */
+function sumOfCost(cost: ToolResultCost, result: Record<string, unknown>): number {
+  const copy = structuredCopyOf(result, cost.parts) === null ? 0 : (cost.parts.find((part) => part.kind === 'structured')?.tokens ?? 0);
+  return cost.textTokens + cost.binaryFieldTokens - copy;
 }
 
 const REMEDY =

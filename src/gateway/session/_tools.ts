@@ -22,6 +22,8 @@ import { ArgumentChecker, toolName } from '../trust/index.js';
 import type { CallOutcome, CallTarget, HeldBack, ToolCall } from './_call.js';
 import { CALL_CHECKS } from './checks/index.js';
 import { FoldedNames } from './_folded-names.js';
+import { agreeWithListedSchema } from './_schema-agreement.js';
+import { errorUnderCalledName, resultUnderCalledName } from './_called-name.js';
 import { JsonRpcError } from '../../mcp/index.js';
 import type { ClientCall, SessionContext } from './_context.js';
 import { refusal, resultTokens, shownName } from './_refusal.js';
@@ -122,9 +124,9 @@ export class SessionTools {
     const toolCall: ToolCall = { ...call, args, context: this.context, checker, results, sayOnce: (key, line) => this.sayOnce(key, line) };
     for (const check of CALL_CHECKS) {
       const outcome = await check(target, toolCall);
-      if (outcome !== undefined) return this.finish(started, target.upstream, name, call, outcome);
+      if (outcome !== undefined) return this.finish(started, target.upstream, name, call, agreeWithListedSchema(target.definition, outcome));
     }
-    return this.finish(started, target.upstream, name, call, await this.relay(target, toolCall));
+    return this.finish(started, target.upstream, name, call, agreeWithListedSchema(target.definition, await this.relay(target, toolCall)));
   }
 
   /** Sends the call to its upstream (under its own name) and shapes what comes back. */
@@ -141,11 +143,12 @@ export class SessionTools {
     } catch (error) {
       // The upstream's own JSON-RPC error goes back as it sent it; a broken or dead upstream
       // becomes a tool error result naming the cause, so the model can act on it.
-      if (isMcpctxError(error, 'RPC_ERROR') || call.signal.aborted) throw error;
+      if (call.signal.aborted) throw error;
+      if (isMcpctxError(error, 'RPC_ERROR')) throw errorUnderCalledName(target, error);
       return refusal(`${target.name} could not be served: ${error instanceof Error ? error.message : String(error)}`, { action: 'failed' });
     }
     if (!isPlainObject(raw)) throw new JsonRpcError(-32603, `${target.upstream} answered tools/call with something that is not an object`);
-    return services.shaper.shapeAsync(raw, call.args, call.results, call.signal);
+    return services.shaper.shapeAsync(resultUnderCalledName(target, raw), call.args, call.results, call.signal);
   }
 
   /**
