@@ -43,7 +43,7 @@ export function parseGatewayConfig(text: string, options: { file?: string } = {}
   const baseDir = file === undefined ? process.cwd() : dirname(resolve(file));
   const notes: string[] = [];
   const map = serverMap(document, problems);
-  const ignored = foreignKeys(document, [...TOP_KEYS, ...(map === undefined ? [] : [map.key])], '', problems, TOOL_RULES_AT_TOP);
+  const ignored = foreignKeys(document, map === undefined || TOP_KEYS.includes(map.key) ? TOP_KEYS : [...TOP_KEYS, map.key], '', problems, TOOL_RULES_AT_TOP);
   const clientKeys = Object.fromEntries(Object.entries(CLIENT_TOP_KEYS).map(([key, client]) => [key, `${client}'s`]));
   const note = ignoredKeysNote('top level', ignored, clientKeys);
   if (note !== undefined) notes.push(note);
