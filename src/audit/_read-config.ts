@@ -2,7 +2,7 @@ import type * as SmolToml from 'smol-toml';
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { lazyRequire } from '../lazy/index.js';
-import { firstLine, parseJsonText, parseYamlText } from '../config/index.js';
+import { EXPANSION, SERVER_MAP_PATHS, URL_KEYS, expansionName, firstLine, parseJsonText, parseYamlText } from '../config/index.js';
 import { isPlainObject, type JsonObject, setOwn } from '../json/index.js';
 import type { ConfigEntry, ConfigFormat, ConfigPlace, EntryTransport, Expansion, PlaceReport, PlaceState } from './_types.js';
 
@@ -18,16 +18,6 @@ const toml = lazyRequire<typeof SmolToml>('smol-toml');
 
 /** A config is a few kilobytes; ~/.claude.json grows with history, but not past this. */
 export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
-
-/** Where a file given with `--config` keeps its servers: tried in order, first present wins. */
-const GIVEN_SERVER_KEYS: readonly (readonly string[])[] = [
-  ['mcpServers'],
-  ['servers'],
-  ['mcp_servers'],
-  ['context_servers'],
-  ['extensions'],
-  ['mcp', 'servers'],
-];
 
 type Step<T> = { ok: T } | { state: PlaceState };
 
@@ -173,7 +163,7 @@ interface Located {
 
 function locateServers(document: JsonObject, serversAt: readonly string[]): Step<Located> {
   if (serversAt.length > 0) return serversUnder(document, serversAt);
-  for (const candidate of GIVEN_SERVER_KEYS) {
+  for (const candidate of SERVER_MAP_PATHS) {
     const found = serversUnder(document, candidate);
     if ('state' in found || found.ok.servers !== undefined) return found;
   }
@@ -201,19 +191,11 @@ const BUILTIN_TYPES = new Set(['builtin', 'platform']);
 /** `type`/`transport` values that mean a URL, across clients (`streamable_http` is Goose's). */
 const REMOTE_TYPE = /^(?:http|sse|streamable[-_]?http)$/i;
 
-/** Windsurf `serverUrl`, Gemini `httpUrl` (before its `url`), Goose `uri`, everyone else `url`. */
-const URL_KEYS = ['httpUrl', 'serverUrl', 'url', 'uri'] as const;
-
-/** A `${VAR}`, `${env:VAR}` or `${VAR:-default}` anywhere in a string. */
-const EXPANSION = /\$\{([^}]*)\}/g;
-
+/** Every variable the `${...}` references of a value name (`${VAR}`, `${env:VAR}`, `${VAR:-default}`), in order. */
 function expansionVariables(value: string): string[] {
   const variables: string[] = [];
   for (const match of value.matchAll(EXPANSION)) {
-    let name = (match[1] ?? '').trim();
-    if (name.startsWith('env:')) name = name.slice('env:'.length);
-    const fallback = name.indexOf(':-');
-    if (fallback !== -1) name = name.slice(0, fallback);
+    const { name } = expansionName(match[1] ?? '');
     if (name !== '' && !variables.includes(name)) variables.push(name);
   }
   return variables;

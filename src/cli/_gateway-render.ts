@@ -13,6 +13,7 @@ export function renderEffectiveRules(rules: EffectiveRules): string {
     if (upstream.envNames?.length) lines.push(`    env: ${upstream.envNames.join(', ')}`);
     if (upstream.headerNames?.length) lines.push(`    headers: ${upstream.headerNames.join(', ')}`);
     if (upstream.requiredEnv.length) lines.push(`    needs from the environment: ${upstream.requiredEnv.join(', ')}`);
+    if (upstream.cannotServe !== undefined) lines.push(`    unavailable: ${printableText(upstream.cannotServe, 'note')}`);
   }
   if (rules.skipped.length > 0) lines.push(`  skipped (disabled): ${rules.skipped.join(', ')}`);
   lines.push(
@@ -44,6 +45,7 @@ export function renderEffectiveRules(rules: EffectiveRules): string {
     `HTTP sessions (--http): at most ${formatCount(rules.httpSessions.maxSessions)} open, ${formatCount(rules.httpSessions.maxSessionsPerClient)} per client off loopback; a session with no stream open and no request ends after ${formatCount(rules.httpSessions.sessionIdleMs / 1000)} s of silence, with its servers (--max-sessions, --max-sessions-per-client, --session-idle)`,
   );
   if (rules.warnings.length > 0) lines.push('', 'warnings:', ...rules.warnings.map((warning) => `  ${printableText(warning, 'note')}`));
+  if (rules.notes.length > 0) lines.push('', 'notes:', ...rules.notes.map((note) => `  ${printableText(note, 'note')}`));
   return `${lines.join('\n')}\n`;
 }
 

@@ -51,11 +51,12 @@ export function setupGateway(command: Command, io: CliIo, setExit: (code: number
         `One stdio server without a config file:  ${invocationOf(io)} gateway -- npx -y @modelcontextprotocol/server-everything`,
         `Several servers and rules:                ${invocationOf(io)} gateway --config gateway.yaml   (see: ${invocationOf(io)} gateway check --help)`,
         'Client side: stdio by default; --http HOST:PORT serves streamable HTTP at http://HOST:PORT/mcp (loopback only, unless --allow-remote with a bearer token from --token-env). On loopback, requests must name the gateway in Host (localhost, 127.0.0.1 or [::1] on its port: a page using DNS rebinding is refused) and come from no page or a loopback page on its port; --allow-host and --allow-origin add more. Sessions are limited in total and per client (remote address); one with no stream open ends after --session-idle of silence, and at a limit a client\'s own longest-silent such session (silent for a minute) makes room for its new one.',
-        'Exit codes: 0 the client went away; 2 bad config or flags (every problem listed); 3 an upstream cannot be reached, the port is in use, or a file cannot be opened. Nothing is left running on a failed start.',
+        'An upstream that cannot start (a command not found, a url nobody answers, a variable not set, an entry the gateway cannot serve, a server that exits or fails initialize) is logged on stderr and listed as unavailable; the others serve.',
+        'Exit codes: 0 the client went away; 2 bad config or flags (every problem listed), or no upstream can start for a config mistake; 3 no upstream can be reached (each named with why), the port is in use, or a file cannot be opened. Nothing is left running on a failed start.',
       ].join('\n\n'),
     )
     .argument('[upstream...]', 'the command of one stdio upstream, after --')
-    .option('--config <file>', 'the gateway config (YAML or JSON): mcpServers, allow, deny, capTokens, offload, search, tools (default: the one upstream after --, default rules)')
+    .option('--config <file>', 'the gateway config (YAML or JSON): mcpServers, allow, deny, capTokens, offload, search, tools; or a client\'s MCP config file as it is (default: the one upstream after --, default rules)')
     .option('--http <host:port>', 'serve streamable HTTP on this address instead of stdio; port 0 picks a free one (default: stdio)')
     .option('--allow-remote', 'allow a non-loopback --http address (needs --token-env)')
     .option('--token-env <NAME>', 'clients must send "Authorization: Bearer <value of NAME>" (default: no token, loopback only)')
@@ -84,8 +85,10 @@ export function setupGateway(command: Command, io: CliIo, setExit: (code: number
     .summary('validate a gateway config and print the effective rules')
     .description(
       [
-        'Reads the config, validates every key (unknown keys are errors), and prints the effective rules with defaults applied. Env and header values are never printed, only their names.',
-        'Top-level keys: mcpServers ({NAME: {command, args, env, cwd} | {url, headers}}), separator ("__"), allow and deny (names and globs: a list of the names the client sees, or {SERVER: [own names]}), capTokens (25000), offload (true), search ({enabled, topK, pinned}), tools ({NAME: {description, maxDescriptionTokens, dropOutputSchema, drop, project, format, pageTokens, maxTokens}}).',
+        'Reads the config, validates every key, and prints the effective rules with defaults applied, then notes on what it read past. Env and header values are never printed, only their names.',
+        'Top-level keys: mcpServers ({NAME: {command, args, env, cwd} | {url, headers}}), separator ("__"), allow and deny (names and globs: a list of the names the client sees, or {SERVER: [own names]}), capTokens (25000), offload (true), search ({enabled, topK, pinned}), tools ({NAME: {description, maxDescriptionTokens, dropOutputSchema, drop, project, format, pageTokens, maxTokens}}), pin, scan, confirmDestructive.',
+        'A client\'s config file works as it is: Claude Desktop\'s claude_desktop_config.json, Claude Code\'s .mcp.json or ~/.claude.json, Cursor\'s mcp.json, Windsurf\'s mcp_config.json, Cline\'s cline_mcp_settings.json, VS Code\'s mcp.json (its servers map) or settings.json (mcp.servers). The client\'s own settings (globalShortcut, inputs, projects; autoApprove, alwaysAllow, timeout, envFile per server) are listed under notes and ignored, never errors; a key within a letter or two of a gateway key (capToken, comand) is an error naming the key it was likely meant to be. Per server, serverUrl and httpUrl are read as url, transportType as type; type sse, or a value from a VS Code ${input:ID}, makes that server unavailable (the others serve).',
+        'In command, args, env, url and headers, ${NAME}, ${env:NAME} and ${NAME:-default} come from the gateway\'s environment at start (a NAME that is not set, without a default, makes that server unavailable); ${workspaceFolder} is the folder holding .vscode/ (else the config\'s folder) and ${userHome} the home folder. A relative cwd, and a command with a folder in it (./server.js, bin/server), are resolved from the config\'s folder; a bare command (node, npx) is looked up on PATH.',
         'Exit codes: 0 valid; 2 invalid (every problem listed with its path and reason); 3 the file cannot be read.',
       ].join('\n\n'),
     )
@@ -196,8 +199,9 @@ async function runGateway(upstream: readonly string[], flags: GatewayFlags, io: 
     version: MCPCTX_CLIENT_INFO.version,
     invocation: io.invocationAnywhere,
   });
-  const names = config.upstreams.map((spec) => spec.name).join(', ');
-  log(running.url ? `listening on ${running.url} (upstreams: ${names})` : `relaying stdio (upstreams: ${names})`);
+  const unavailable = prepared.unavailable.size === 0 ? '' : `; unavailable: ${[...prepared.unavailable.keys()].join(', ')}`;
+  const names = `upstreams: ${prepared.resolved.map((spec) => spec.name).join(', ')}${unavailable}`;
+  log(running.url ? `listening on ${running.url} (${names})` : `relaying stdio (${names})`);
   await running.done;
   await running.close();
   return EXIT.ok;

@@ -28,7 +28,7 @@ export type McpctxErrorCode =
   | 'TOO_MANY_TOOLS'
   /** More unsolicited messages than tolerated while one request waited. data: `limit`, `method`. */
   | 'TOO_MANY_NOTIFICATIONS'
-  /** A config file (gateway, servers file, scripted turns) is invalid. data: `problems` (every one, with its path), `file`, `where`, `upstream`, `header`, `missing`, `name`. */
+  /** A config file (gateway, servers file, scripted turns) is invalid. data: `problems` (every one, with its path), `file`, `where`, `upstream`, `header`, `missing`, `name`; `upstreams` when no gateway upstream can start, each for a config mistake. */
   | 'INVALID_CONFIG'
   /** A results folder or one of its files (measurement, history, leaderboard, site data) is not what mcpctx wrote. data: `file`, `line`, `path`, `field`. */
   | 'INVALID_RESULTS'
@@ -72,7 +72,7 @@ export type McpctxErrorCode =
   | 'RESULT_TOO_LARGE'
   /** A remote server answered 401 or 403. data: `status`, `wwwAuthenticate` (redacted). */
   | 'AUTH_REQUIRED'
-  /** A server cannot be reached at all (no such command, nobody answering the URL). data: `upstream` or `url`, `errno`. */
+  /** A server cannot be reached at all (no such command, nobody answering the URL). data: `upstream` or `url`, `errno`; `upstreams` (every name) when no gateway upstream can start. */
   | 'UNREACHABLE'
   /** A remote server answered with an HTTP status that is not a protocol answer. data: `status`, `bodyStart` (redacted), `tried` (transports). */
   | 'HTTP_STATUS'
@@ -161,7 +161,7 @@ export type McpctxErrorData = {
   TOO_MANY_PAGES: WireData & { limit?: number; upstream?: string };
   TOO_MANY_TOOLS: WireData & { limit?: number; upstream?: string };
   TOO_MANY_NOTIFICATIONS: WireData & { limit?: number; method?: string };
-  INVALID_CONFIG: WireData & { problems?: readonly unknown[]; file?: string | null; where?: string; upstream?: string; header?: string; missing?: readonly string[]; name?: string };
+  INVALID_CONFIG: WireData & { problems?: readonly unknown[]; file?: string | null; where?: string; upstream?: string; upstreams?: readonly string[]; header?: string; missing?: readonly string[]; name?: string };
   INVALID_RESULTS: WireData & { file?: string | null; line?: number; path?: string; field?: string };
   IO: WireData & { file?: string; dir?: string; which?: string; reason?: string; version?: number; seq?: number; quickCheck?: unknown; path?: string; step?: string | null };
   INVALID_CURSOR: WireData & { reason?: string };
@@ -192,7 +192,7 @@ export type McpctxErrorData = {
   INVALID_QUERY: WireData;
   RESULT_TOO_LARGE: WireData;
   AUTH_REQUIRED: WireData & { status?: number; wwwAuthenticate?: string | null };
-  UNREACHABLE: WireData & { upstream?: string; url?: string; errno?: string };
+  UNREACHABLE: WireData & { upstream?: string; upstreams?: readonly string[]; url?: string; errno?: string };
   HTTP_STATUS: WireData & { status?: number | null; bodyStart?: string; tried?: readonly string[] };
   PROVIDER_ERROR: WireData & { status?: number; attempts?: number; raw?: unknown; problems?: readonly string[]; url?: string };
   MISSING_KEY: WireData & { variable?: string; env?: string };

@@ -74,8 +74,8 @@ export interface RunningGateway {
 }
 
 /**
- * Starts the gateway: checks every upstream can be reached (nothing is left running when one
- * cannot), opens the offload store and the receipts file, then serves the client over stdio or
+ * Starts the gateway: checks every upstream can be reached (one that cannot is logged and listed
+ * as unavailable while the others serve; nothing is left running when none can), opens the offload store and the receipts file, then serves the client over stdio or
  * streamable HTTP, one session (with its own upstream connections) per client.
  */
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
@@ -95,6 +95,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 
 async function serve(options: GatewayOptions, prepared: PreparedUpstreams): Promise<RunningGateway> {
   const log = options.log ?? (() => {});
+  for (const note of options.config.notes) log(note);
+  for (const reason of prepared.unavailable.values()) log(`unavailable, the others serve: ${reason}`);
   const storeOptions = { ttlMs: options.storeTtlMs, maxBytes: options.storeMaxBytes };
   const store: OffloadStore = options.storeFile ? createSqliteStore(options.storeFile, storeOptions) : createMemoryStore(storeOptions);
   let receipts: ReceiptWriter | undefined;
@@ -115,6 +117,7 @@ async function serve(options: GatewayOptions, prepared: PreparedUpstreams): Prom
   const services: SessionServices = {
     config: options.config,
     upstreams: prepared.resolved,
+    unavailable: prepared.unavailable,
     shaper: new ResultShaper({ store, key: options.key }),
     receipts,
     listCodec: new CursorCodec(options.key ? { key: options.key } : {}),

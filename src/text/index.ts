@@ -1,4 +1,5 @@
-// Text for people, shared by every report (a leaf: no imports): counts with their noun, and text
+// Text for people, shared by every report (a leaf: no imports): counts with their noun, the name a typo meant, and text
 // from a server or a file made safe to print in a terminal, a Markdown table or a note.
 export { MAX_NOTE_CHARS, plural, printableText } from './_printable.js';
 export { foldCaseAndSeparators, foldLookAlikes, foldName } from './_look-alikes.js';
+export { nearestName } from './_nearest-name.js';

@@ -20,6 +20,8 @@ export interface InProcessOptions {
   readonly receipts?: string;
   /** Answers the gateway's requests to the client (elicitation, sampling, roots); default none: the test answers them itself. */
   readonly answer?: Answer;
+  /** More variables of the gateway's environment (what `${NAME}` in the config reads), beside the test mark and PATH. */
+  readonly env?: Record<string, string>;
 }
 
 /** A client on the gateway's stdio front: every message it receives recorded as parsed, in order. */
@@ -53,7 +55,7 @@ export class InProcessGateway implements WireClient {
       config: await loadGatewayConfig(options.config),
       front: { kind: 'stdio', input: client.input, output: client.output },
       // What the CLI's process would have: the test mark and PATH (the gateway passes only named variables on).
-      env: markedEnv({ PATH: process.env.PATH ?? '' }),
+      env: markedEnv({ PATH: process.env.PATH ?? '', ...options.env }),
       ...(options.receipts === undefined ? {} : { receiptsFile: options.receipts }),
       log: (line) => {
         client.stderrText = (client.stderrText + `mcpctx gateway: ${line}\n`).slice(-20_000);

@@ -31,14 +31,14 @@ describe('mcpctx gateway: failures at start', () => {
 
   it('a bad config exits 2 listing every problem with its path, and starts nothing', async () => {
     const config = writeConfig({
-      mcpServers: { one: { ...relayEntry('one'), colour: 'blue' } },
+      mcpServers: { one: { ...relayEntry('one'), agrs: ['x'] } },
       capTokens: -5,
       tools: { echo: { pageTokens: 'many', maxTokenz: 3 } },
-      surprise: true,
+      ofload: true,
     });
     const run = await runGateway(['--config', config]);
     expect(run.code).toBe(2);
-    for (const path of ['mcpServers.one.colour', 'capTokens', 'tools.echo.pageTokens', 'tools.echo.maxTokenz', 'surprise']) {
+    for (const path of ['mcpServers.one.agrs', 'capTokens', 'tools.echo.pageTokens', 'tools.echo.maxTokenz', 'ofload']) {
       expect(run.stderr).toContain(path);
     }
     expect(await waitForNoMarkedProcesses(1_000)).toEqual([]);

@@ -81,7 +81,7 @@ describe('parseGatewayConfig: every problem at once, with its path', () => {
   it('collects problems from every level in one error', () => {
     const text = `${TWO}capTokens: 10
 offload: "yes"
-colour: blue
+deyn: [x]
 separator: "a b"
 search: { enabled: 1, topK: 0, pinned: [nope], extra: 1 }
 tools:
@@ -92,7 +92,7 @@ tools:
     const problems = problemsOf(text);
     expect(paths(problems)).toEqual(
       expect.arrayContaining([
-        'colour',
+        'deyn',
         'separator',
         'capTokens',
         'offload',
@@ -115,23 +115,28 @@ tools:
 
   it('lists every problem in the message too, and the file', () => {
     try {
-      parseGatewayConfig('mcpServers: {}\nfoo: 1\n', { file: 'gw.yaml' });
+      parseGatewayConfig('mcpServers: {}\noffLoad: 1\n', { file: 'gw.yaml' });
       expect.unreachable();
     } catch (error) {
-      expect((error as McpctxError).message).toMatch(/gw\.yaml: 2 problems\n {2}- foo: unknown key.*\n {2}- mcpServers: must name at least one server/s);
+      expect((error as McpctxError).message).toMatch(/gw\.yaml: 2 problems\n {2}- offLoad: unknown key; did you mean offload\?.*\n {2}- mcpServers: must name at least one server/s);
       expect((error as McpctxError).data.file).toBe('gw.yaml');
     }
   });
 
-  it('refuses unknown keys at every level', () => {
+  it('refuses unknown keys inside its own sections, and a near miss of its own keys at the top and in an entry', () => {
     const text = `mcpServers:
-  a: { command: x, autoApprove: [] }
+  a: { command: x, arg: [] }
 tools:
   t: { project: [{ path: id, rename: x }] }
 search: { ranking: bm25 }
-extra: true
+capToken: 100
+pageTokens: 500
 `;
-    expect(paths(problemsOf(text))).toEqual(['extra', 'mcpServers.a.autoApprove', 'search.ranking', 'tools.t.project[0].rename']);
+    const problems = problemsOf(text);
+    expect(paths(problems)).toEqual(['capToken', 'pageTokens', 'mcpServers.a.arg', 'search.ranking', 'tools.t.project[0].rename']);
+    expect(problems[0]?.reason).toMatch(/did you mean capTokens\?/);
+    expect(problems[1]?.reason).toMatch(/under tools\.NAME\.pageTokens/);
+    expect(problems[2]?.reason).toMatch(/did you mean args\?/);
   });
 
   it('requires mcpServers with at least one enabled server', () => {
@@ -144,6 +149,7 @@ extra: true
     const text = `mcpServers:
   "bad name": { command: x }
   legacy: { type: sse, url: "https://x/sse" }
+  studio: { type: studio, command: x }
   both: { command: x, url: "https://x" }
   none: { args: [a] }
   wrongType: { type: http, command: x }
@@ -154,7 +160,7 @@ extra: true
     const problems = problemsOf(text);
     expect(paths(problems)).toEqual([
       'mcpServers["bad name"]',
-      'mcpServers.legacy.type',
+      'mcpServers.studio.type',
       'mcpServers.both',
       'mcpServers.none',
       'mcpServers.wrongType.type',
@@ -166,7 +172,7 @@ extra: true
       'mcpServers.badEnv.env.C',
       'mcpServers.badEnv.cwd',
     ]);
-    expect(problems[1]?.reason).toMatch(/legacy SSE transport is not supported/);
+    expect(problems[1]?.reason).toMatch(/must be stdio, http .* or sse, got "studio"/);
   });
 
   it('refuses a header value that does not come from the environment, without echoing it', () => {
@@ -369,7 +375,7 @@ describe('loadGatewayConfig', () => {
   it('an unreadable file is IO; a bad one INVALID_CONFIG naming the file', async () => {
     await expect(loadGatewayConfig(join(dir, 'missing.yaml'))).rejects.toMatchObject({ code: 'IO' });
     const file = join(dir, 'bad.json');
-    await writeFile(file, '{ "mcpServers": { "a": { "command": "x", "env": { "K": 1.5 } } }, "nope": 1 }');
-    await expect(loadGatewayConfig(file)).rejects.toMatchObject({ code: 'INVALID_CONFIG', data: { file, problems: [{ path: 'nope' }] } });
+    await writeFile(file, '{ "mcpServers": { "a": { "command": "x", "env": { "K": 1.5 } } }, "tool": 1 }');
+    await expect(loadGatewayConfig(file)).rejects.toMatchObject({ code: 'INVALID_CONFIG', data: { file, problems: [{ path: 'tool' }] } });
   });
 });

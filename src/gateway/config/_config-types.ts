@@ -4,8 +4,10 @@ import type { FieldSpec, TextFormat } from '../../shape/index.js';
 export interface StdioUpstream {
   readonly name: string;
   readonly kind: 'stdio';
-  /** As configured: `env` values may hold `${NAME}` references until `resolveUpstream`. */
+  /** As configured: the command, args and env values may hold `${NAME}` references until `resolveUpstream`. */
   readonly launch: LaunchSpec;
+  /** Why the gateway cannot serve this entry as written (a legacy SSE url, a VS Code `${input:...}`): reported unavailable, never started. */
+  readonly cannotServe?: string;
 }
 
 export interface HttpUpstream {
@@ -14,6 +16,8 @@ export interface HttpUpstream {
   readonly url: string;
   /** header name -> template with ${ENV} references (never a resolved value) */
   readonly headers: Readonly<Record<string, string>>;
+  /** As for a stdio upstream: why it cannot be served as written. */
+  readonly cannotServe?: string;
 }
 
 export type UpstreamSpec = StdioUpstream | HttpUpstream;
@@ -73,6 +77,12 @@ export interface GatewayConfig {
    * through elicitation when the client declared that capability (clients that did not are not asked).
    */
   readonly confirmDestructive: boolean;
+  /**
+   * What the gateway read past, one line each, for `gateway check` and the log at start: the
+   * settings of the client file it was given (Claude Desktop's `globalShortcut`, Cline's
+   * `autoApprove`), which are not the gateway's and are not applied.
+   */
+  readonly notes: readonly string[];
   readonly file?: string;
 }
 

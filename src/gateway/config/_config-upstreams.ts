@@ -1,16 +1,19 @@
 import { isAbsolute, resolve } from 'node:path';
-import { childPath, type Problems } from '../../config/index.js';
+import { CLIENT_ENTRY_KEYS, URL_KEYS, childPath, type Problems } from '../../config/index.js';
 import { isEnvName, type LaunchSpec } from '../../mcp/index.js';
 import type { UpstreamSpec } from './_config-types.js';
-import { templateProblem } from './_env-templates.js';
-import { setOwn } from '../../json/index.js';
+import { fillFolders, inputReference, templateProblem } from './_env-templates.js';
+import { foreignKeys, ignoredKeysNote } from './_foreign-keys.js';
+import { isPlainObject, setOwn, type JsonObject } from '../../json/index.js';
 
 export const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 const STDIO_KEYS = ['command', 'args', 'env', 'cwd'];
 const HTTP_KEYS = ['url', 'headers'];
-const ENTRY_KEYS = [...STDIO_KEYS, ...HTTP_KEYS, 'type', 'disabled'];
-const HTTP_TYPES = ['http', 'streamable-http'];
+/** `transportType` is Cline's `type`; `serverUrl` (Windsurf) and `httpUrl` (Gemini) are `url`. */
+const ENTRY_KEYS = [...STDIO_KEYS, ...HTTP_KEYS, 'type', 'transportType', 'disabled', ...URL_KEYS.filter((key) => key !== 'url'), 'envFile', 'headersHelper'];
+/** How clients spell the streamable HTTP transport, case and separators aside: `http` (VS Code, Claude Code), `streamableHttp` (Cline). */
+const HTTP_TYPES = ['http', 'streamablehttp'];
 // RFC 9110 token characters.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
@@ -21,18 +24,22 @@ export interface ParsedServers {
   readonly names: string[];
 }
 
+/** Where the config sits, for what is relative to it, and the notes of what was read past. */
+export interface EntryContext {
+  /** The config file's folder: a relative `cwd` or `command` (`./server.js`) is resolved from it. */
+  readonly baseDir: string;
+  /** What `${workspaceFolder}` and `${userHome}` stand for. */
+  readonly folders: { readonly workspaceFolder: string; readonly userHome: string };
+  readonly notes: string[];
+}
+
 /**
- * `mcpServers` in the shape MCP clients write it. `disabled: true` entries are skipped without
- * further checks (a disabled entry is often one that does not work yet). `baseDir` resolves a
- * relative `cwd` (the config file's folder).
+ * The server map in the shape MCP clients write it (`path` is where it was found: `mcpServers`,
+ * VS Code's `servers`). `disabled: true` entries are skipped without further checks (a disabled
+ * entry is often one that does not work yet). Keys only clients read are noted and ignored.
  */
-export function parseServers(value: unknown, problems: Problems, baseDir: string | undefined): ParsedServers {
+export function parseServers(value: unknown, path: string, problems: Problems, context: EntryContext): ParsedServers {
   const parsed: ParsedServers = { upstreams: [], skipped: [], names: [] };
-  const path = 'mcpServers';
-  if (value === undefined) {
-    problems.add(path, 'is required: a mapping of server name to { command, args?, env?, cwd? } or { url, headers? }');
-    return parsed;
-  }
   const servers = problems.mapping(value, path, 'server name to { command, args?, env?, cwd? } or { url, headers? }');
   if (servers === undefined) return parsed;
   if (Object.keys(servers).length === 0) problems.add(path, 'must name at least one server');
@@ -46,7 +53,7 @@ export function parseServers(value: unknown, problems: Problems, baseDir: string
       parsed.skipped.push(name);
       continue;
     }
-    const spec = parseEntry(name, fields, at, problems, baseDir);
+    const spec = parseEntry(name, withFolders(fields, context), at, problems, context);
     if (spec !== undefined) parsed.upstreams.push(spec);
   }
   if (Object.keys(servers).length > 0 && parsed.upstreams.length === 0 && parsed.skipped.length === parsed.names.length) {
@@ -55,41 +62,86 @@ export function parseServers(value: unknown, problems: Problems, baseDir: string
   return parsed;
 }
 
-function parseEntry(name: string, fields: Readonly<Record<string, unknown>>, at: string, problems: Problems, baseDir: string | undefined): UpstreamSpec | undefined {
-  problems.unknownKeys(fields, ENTRY_KEYS, at);
-  const type = fields.type;
-  if (type === 'sse') {
-    problems.add(childPath(at, 'type'), 'the legacy SSE transport is not supported; use a streamable HTTP url (type: http) or a stdio command');
+/** The entry with `${workspaceFolder}` and `${userHome}` filled in wherever a string holds them (env and header names stay). */
+function withFolders(fields: JsonObject, context: EntryContext): JsonObject {
+  const fill = (value: unknown): unknown => {
+    if (typeof value === 'string') return fillFolders(value, context.folders);
+    if (Array.isArray(value)) return value.map(fill);
+    if (!isPlainObject(value)) return value;
+    const filled: JsonObject = {};
+    for (const [key, inner] of Object.entries(value)) setOwn(filled, key, fill(inner));
+    return filled;
+  };
+  return fill(fields) as JsonObject;
+}
+
+function parseEntry(name: string, fields: JsonObject, at: string, problems: Problems, context: EntryContext): UpstreamSpec | undefined {
+  const note = ignoredKeysNote(at, foreignKeys(fields, ENTRY_KEYS, at, problems), CLIENT_ENTRY_KEYS);
+  if (note !== undefined) context.notes.push(note);
+  if (fields.envFile !== undefined) context.notes.push(`${childPath(at, 'envFile')}: not read by the gateway; give the server its variables under env (values as \${NAME} from the gateway's environment)`);
+  if (fields.headersHelper !== undefined) context.notes.push(`${childPath(at, 'headersHelper')}: not run by the gateway; give the headers under headers (values as \${NAME})`);
+  const typeKey = fields.type === undefined && fields.transportType !== undefined ? 'transportType' : 'type';
+  const type = transportOf(fields[typeKey], childPath(at, typeKey), problems);
+  if (type === 'invalid') return undefined;
+  const urlKeys = URL_KEYS.filter((key) => fields[key] !== undefined);
+  if (urlKeys.length > 1) {
+    problems.add(at, `has ${urlKeys.join(' and ')}; a server has one url`);
     return undefined;
   }
-  if (type !== undefined && type !== 'stdio' && !HTTP_TYPES.includes(type as string)) {
-    problems.add(childPath(at, 'type'), `must be stdio, http or streamable-http, got ${JSON.stringify(type)}`);
-    return undefined;
-  }
+  const urlKey = urlKeys[0];
   const hasCommand = fields.command !== undefined;
-  const hasUrl = fields.url !== undefined;
-  if (hasCommand && hasUrl) {
-    problems.add(at, 'has both command and url; a server is either a local command or a remote url');
+  if (hasCommand && urlKey !== undefined) {
+    problems.add(at, `has both command and ${urlKey}; a server is either a local command or a remote url`);
     return undefined;
   }
-  if (!hasCommand && !hasUrl) {
+  if (!hasCommand && urlKey === undefined) {
     problems.add(at, 'needs command (a local server) or url (a remote server)');
     return undefined;
   }
+  let spec: UpstreamSpec | undefined;
   if (hasCommand) {
-    if (type !== undefined && type !== 'stdio') problems.add(childPath(at, 'type'), `is ${String(type)} but the server has a command; a command is type stdio`);
+    if (type !== undefined && type !== 'stdio') problems.add(childPath(at, typeKey), `is ${String(fields[typeKey])} but the server has a command; a command is type stdio`);
     for (const key of HTTP_KEYS) if (fields[key] !== undefined) problems.add(childPath(at, key), 'belongs to url servers, not to a command');
-    const launch = parseLaunch(fields, at, problems, baseDir);
-    return launch === undefined ? undefined : { name, kind: 'stdio', launch };
+    const launch = parseLaunch(fields, at, problems, context.baseDir);
+    spec = launch === undefined ? undefined : { name, kind: 'stdio', launch };
+  } else {
+    if (type === 'stdio') problems.add(childPath(at, typeKey), 'is stdio but the server has a url; a url is type http');
+    for (const key of STDIO_KEYS) if (fields[key] !== undefined) problems.add(childPath(at, key), 'belongs to command servers, not to a url');
+    const url = parseUrl(fields[urlKey as string], childPath(at, urlKey as string), problems);
+    const headers = fields.headers === undefined ? {} : parseHeaders(fields.headers, childPath(at, 'headers'), problems);
+    spec = url === undefined || headers === undefined ? undefined : { name, kind: 'http', url, headers };
   }
-  if (type === 'stdio') problems.add(childPath(at, 'type'), 'is stdio but the server has a url; a url is type http');
-  for (const key of STDIO_KEYS) if (fields[key] !== undefined) problems.add(childPath(at, key), 'belongs to command servers, not to a url');
-  const url = parseUrl(fields.url, childPath(at, 'url'), problems);
-  const headers = fields.headers === undefined ? {} : parseHeaders(fields.headers, childPath(at, 'headers'), problems);
-  return url === undefined || headers === undefined ? undefined : { name, kind: 'http', url, headers };
+  if (spec === undefined) return undefined;
+  const cannotServe = type === 'sse' ? 'it is a legacy SSE server (type sse), a transport the gateway does not relay; use its streamable HTTP url (type http) or a stdio command' : askedInput(spec);
+  return cannotServe === undefined ? spec : { ...spec, cannotServe };
 }
 
-function parseLaunch(fields: Readonly<Record<string, unknown>>, at: string, problems: Problems, baseDir: string | undefined): LaunchSpec | undefined {
+/** The transport a `type` names: undefined when not given, `invalid` (with a problem) when no client means it. */
+function transportOf(value: unknown, path: string, problems: Problems): 'stdio' | 'http' | 'sse' | 'invalid' | undefined {
+  if (value === undefined) return undefined;
+  const folded = typeof value === 'string' ? value.toLowerCase().replace(/[-_]/g, '') : undefined;
+  if (folded === 'stdio' || folded === 'sse') return folded;
+  if (folded !== undefined && HTTP_TYPES.includes(folded)) return 'http';
+  problems.add(path, `must be stdio, http (or streamable-http, streamableHttp) or sse, got ${JSON.stringify(value)}`);
+  return 'invalid';
+}
+
+/** Why an entry that needs a value VS Code asks its user for (`${input:ID}`) cannot be served. */
+function askedInput(spec: UpstreamSpec): string | undefined {
+  const templates = spec.kind === 'stdio' ? [spec.launch.command, ...(spec.launch.args ?? []), ...Object.values(spec.launch.env ?? {})] : [spec.url, ...Object.values(spec.headers)];
+  for (const template of templates) {
+    const id = inputReference(template);
+    if (id !== undefined) return `it uses \${input:${id}}, a value VS Code asks its user for and the gateway cannot; write \${env:NAME} and set NAME in the gateway's environment`;
+  }
+  return undefined;
+}
+
+/**
+ * A command with a folder in it (`./server.js`, `bin/server`) is a file next to the config, as its
+ * `cwd` is; a bare name (`node`, `npx`) is looked up on PATH, and one built from variables is
+ * taken as they make it.
+ */
+function parseLaunch(fields: Readonly<Record<string, unknown>>, at: string, problems: Problems, baseDir: string): LaunchSpec | undefined {
   const command = fields.command;
   if (typeof command !== 'string' || command.trim() === '') problems.add(childPath(at, 'command'), 'must be a non-empty string');
   const args = fields.args === undefined ? [] : scalarList(fields.args, childPath(at, 'args'), problems);
@@ -97,10 +149,11 @@ function parseLaunch(fields: Readonly<Record<string, unknown>>, at: string, prob
   let cwd: string | undefined;
   if (fields.cwd !== undefined) {
     if (typeof fields.cwd !== 'string' || fields.cwd === '') problems.add(childPath(at, 'cwd'), 'must be a non-empty string (a folder)');
-    else cwd = baseDir === undefined || isAbsolute(fields.cwd) ? fields.cwd : resolve(baseDir, fields.cwd);
+    else cwd = isAbsolute(fields.cwd) ? fields.cwd : resolve(baseDir, fields.cwd);
   }
   if (typeof command !== 'string' || args === undefined) return undefined;
-  return { command, args, ...(env === undefined ? {} : { env }), ...(cwd === undefined ? {} : { cwd }) };
+  const local = /[\\/]/.test(command) && !isAbsolute(command) && !command.includes('${');
+  return { command: local ? resolve(baseDir, command) : command, args, ...(env === undefined ? {} : { env }), ...(cwd === undefined ? {} : { cwd }) };
 }
 
 /** Strings, or numbers and booleans written bare in YAML (`- 8080`), as strings. */

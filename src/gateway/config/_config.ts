@@ -1,25 +1,35 @@
 import { readFile, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { basename, dirname, extname, resolve } from 'node:path';
-import { Problems, childPath, configError, parseConfigText, type ConfigProblem, type ConfigSyntax } from '../../config/index.js';
+import { CLIENT_TOP_KEYS, Problems, childPath, configError, parseConfigText, type ConfigProblem, type ConfigSyntax } from '../../config/index.js';
 import { McpctxError } from '../../errors/index.js';
 import type { LaunchSpec } from '../../mcp/index.js';
 import { isPlainObject } from '../../json/index.js';
 import { parseNamePatterns, parseSearch, parseToolRules, type Naming } from './_config-rules.js';
 import { DEFAULT_CAP_TOKENS, DEFAULT_SEPARATOR, type GatewayConfig, type PinSettings } from './_config-types.js';
-import { SERVER_NAME, parseServers } from './_config-upstreams.js';
+import { SERVER_NAME, parseServers, type EntryContext } from './_config-upstreams.js';
+import { foreignKeys, ignoredKeysNote } from './_foreign-keys.js';
 
-/** A config is a few kilobytes; anything this big is not one. */
-export const MAX_CONFIG_BYTES = 1024 * 1024;
+/** A config is a few kilobytes, but a client's whole file may be given: ~/.claude.json grows with history. */
+export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 /** The error's message opens `Invalid gateway config <file>`. */
 const WHAT = 'gateway config';
 
 const TOP_KEYS = ['mcpServers', 'allow', 'deny', 'capTokens', 'offload', 'search', 'tools', 'separator', 'pin', 'scan', 'confirmDestructive'];
 const PIN_KEYS = ['file', 'mode'];
+/** Where the servers may be, besides `mcpServers`: VS Code's mcp.json (`servers`) and settings.json (`mcp.servers`). */
+const SERVER_MAPS = [['mcpServers'], ['servers'], ['mcp', 'servers']] as const;
+/** Rules of one tool written at the top level, where they would apply to nothing. */
+const TOOL_RULES_AT_TOP = Object.fromEntries(
+  ['description', 'maxDescriptionTokens', 'dropOutputSchema', 'drop', 'project', 'format', 'pageTokens', 'maxTokens'].map((key) => [key, `is a rule of one tool; write it under tools.NAME.${key}`]),
+);
 
 /**
  * Parses and checks a gateway config, YAML or JSON (JSON may have comments and trailing commas,
- * as VS Code writes it). Every problem is collected; any problem throws INVALID_CONFIG with
- * `data.problems` (each a path and a reason) and `data.file`.
+ * as VS Code writes it), or a client's whole config file as it is (Claude Desktop, Claude Code,
+ * Cursor, VS Code, Cline, Windsurf): its own settings are noted in `notes` and ignored. Every
+ * problem is collected; any problem throws INVALID_CONFIG with `data.problems` (each a path and a
+ * reason) and `data.file`.
  */
 export function parseGatewayConfig(text: string, options: { file?: string } = {}): GatewayConfig {
   const file = options.file;
@@ -30,13 +40,20 @@ export function parseGatewayConfig(text: string, options: { file?: string } = {}
     problems.add('(file)', 'must be a mapping with at least mcpServers');
     throw invalidConfig(problems.list, file);
   }
-  problems.unknownKeys(document, TOP_KEYS, '');
+  const baseDir = file === undefined ? process.cwd() : dirname(resolve(file));
+  const notes: string[] = [];
+  const map = serverMap(document, problems);
+  const ignored = foreignKeys(document, map === undefined || TOP_KEYS.includes(map.key) ? TOP_KEYS : [...TOP_KEYS, map.key], '', problems, TOOL_RULES_AT_TOP);
+  const clientKeys = Object.fromEntries(Object.entries(CLIENT_TOP_KEYS).map(([key, client]) => [key, `${client}'s`]));
+  const note = ignoredKeysNote('top level', ignored, clientKeys);
+  if (note !== undefined) notes.push(note);
   const separator = parseSeparator(document.separator, problems);
-  const servers = parseServers(document.mcpServers, problems, file === undefined ? undefined : dirname(resolve(file)));
+  const context: EntryContext = { baseDir, folders: { workspaceFolder: workspaceFolderOf(baseDir), userHome: homedir() }, notes };
+  const servers = map === undefined ? { upstreams: [], skipped: [], names: [] } : parseServers(map.value, map.path, problems, context);
   const naming: Naming = { namespaced: servers.upstreams.length > 1, separator, servers: servers.names };
   if (naming.namespaced) {
     for (const name of servers.names) {
-      if (name.includes(separator)) problems.add(childPath('mcpServers', name), `contains the separator "${separator}"; rename the server or set another separator`);
+      if (name.includes(separator)) problems.add(childPath(map?.path ?? 'mcpServers', name), `contains the separator "${separator}"; rename the server or set another separator`);
     }
   }
   const config: GatewayConfig = {
@@ -52,6 +69,7 @@ export function parseGatewayConfig(text: string, options: { file?: string } = {}
     scan: document.scan === undefined ? 'warn' : (problems.oneOf(document.scan, 'scan', ['off', 'warn', 'hold'] as const) ?? 'warn'),
     confirmDestructive: document.confirmDestructive === undefined ? false : (problems.boolean(document.confirmDestructive, 'confirmDestructive') ?? false),
     tools: parseToolRules(document.tools, problems, naming),
+    notes,
     ...(file === undefined ? {} : { file }),
   };
   if (problems.list.length > 0) throw invalidConfig(problems.list, file);
@@ -95,7 +113,34 @@ export function configForCommand(launch: LaunchSpec): GatewayConfig {
     scan: 'warn',
     confirmDestructive: false,
     tools: Object.create(null) as GatewayConfig['tools'],
+    notes: [],
   };
+}
+
+/**
+ * The server map: `mcpServers` (Claude Desktop, Claude Code, Cursor, Cline, Windsurf), VS Code's
+ * `servers`, or `mcp.servers` of a VS Code settings.json. Exactly one: two would leave it unclear
+ * which servers are meant.
+ */
+function serverMap(document: Readonly<Record<string, unknown>>, problems: Problems): { key: string; path: string; value: unknown } | undefined {
+  const found = SERVER_MAPS.flatMap((keys) => {
+    const [key, inner] = keys;
+    const value = Object.hasOwn(document, key) ? document[key] : undefined;
+    if (inner === undefined) return value === undefined ? [] : [{ key, path: key as string, value }];
+    return isPlainObject(value) && Object.hasOwn(value, inner) ? [{ key, path: `${key}.${inner}`, value: value[inner] }] : [];
+  });
+  const [first, second] = found;
+  if (first === undefined) {
+    problems.add('mcpServers', 'is required: a mapping of server name to { command, args?, env?, cwd? } or { url, headers? } (VS Code\'s servers map is read too)');
+    return undefined;
+  }
+  if (second !== undefined) problems.add(second.path, `holds servers as ${first.path} does; keep one map of servers`);
+  return first;
+}
+
+/** VS Code's `${workspaceFolder}`: the folder that holds `.vscode/mcp.json`, else the config's own folder. */
+function workspaceFolderOf(baseDir: string): string {
+  return basename(baseDir) === '.vscode' ? dirname(baseDir) : baseDir;
 }
 
 function parseSeparator(value: unknown, problems: Problems): string {

@@ -1,6 +1,6 @@
 import { redactArgs, redactUrl } from '../../mcp/index.js';
 import { DEFAULT_HTTP_SESSIONS, type GatewayConfig, type NamePatterns, type PinSettings, type SearchSettings, type ToolRules } from './_config-types.js';
-import { referencedNames } from './_env-templates.js';
+import { requiredNames } from './_env-templates.js';
 import { isNamespaced, splitVisibleName } from './_name-patterns.js';
 
 export interface EffectiveUpstream {
@@ -16,8 +16,10 @@ export interface EffectiveUpstream {
   readonly url?: string;
   /** http: header names, sorted (never values). */
   readonly headerNames?: readonly string[];
-  /** Variables of the gateway's environment the server needs at start (`${NAME}` references), sorted. */
+  /** Variables of the gateway's environment the server needs at start (`${NAME}` references without a default), sorted. */
   readonly requiredEnv: readonly string[];
+  /** Why the gateway cannot serve it as written (it is reported unavailable and the others serve). */
+  readonly cannotServe?: string;
 }
 
 export interface EffectiveToolRules {
@@ -59,20 +61,25 @@ export interface EffectiveRules {
   readonly httpSessions: { readonly maxSessions: number; readonly maxSessionsPerClient: number; readonly sessionIdleMs: number };
   /** Rules that are valid but cost something a user may not expect, one sentence each. */
   readonly warnings: readonly string[];
+  /** What the config holds that the gateway does not apply (a client's own settings), one line each. */
+  readonly notes: readonly string[];
 }
 
 export function describeEffectiveRules(config: GatewayConfig): EffectiveRules {
   const upstreams = config.upstreams.map((spec): EffectiveUpstream => {
+    const unavailable = spec.cannotServe === undefined ? {} : { cannotServe: spec.cannotServe };
     if (spec.kind === 'stdio') {
       const env = spec.launch.env ?? {};
+      const args = spec.launch.args ?? [];
       return {
         name: spec.name,
         kind: 'stdio',
         command: spec.launch.command,
-        args: redactArgs(spec.launch.args ?? []).args,
+        args: redactArgs(args).args,
         ...(spec.launch.cwd === undefined ? {} : { cwd: spec.launch.cwd }),
         envNames: Object.keys(env).sort(),
-        requiredEnv: sortedNames(Object.values(env)),
+        requiredEnv: sortedNames([spec.launch.command, ...args, ...Object.values(env)]),
+        ...unavailable,
       };
     }
     return {
@@ -80,7 +87,8 @@ export function describeEffectiveRules(config: GatewayConfig): EffectiveRules {
       kind: 'http',
       url: redactUrl(spec.url).url,
       headerNames: Object.keys(spec.headers).sort(),
-      requiredEnv: sortedNames(Object.values(spec.headers)),
+      requiredEnv: sortedNames([spec.url, ...Object.values(spec.headers)]),
+      ...unavailable,
     };
   });
   const tools = Object.keys(config.tools)
@@ -105,6 +113,7 @@ export function describeEffectiveRules(config: GatewayConfig): EffectiveRules {
     outputSchema: { listed: keptFor.length === 0 ? 'none' : 'kept-for-some', keptFor },
     httpSessions: { ...DEFAULT_HTTP_SESSIONS },
     warnings: tools.flatMap((tool) => ruleWarnings(tool, config.confirmDestructive)),
+    notes: [...config.notes],
   };
 }
 
@@ -122,5 +131,5 @@ function ruleWarnings(tool: EffectiveToolRules, confirmDestructive: boolean): st
 }
 
 function sortedNames(templates: readonly string[]): string[] {
-  return [...new Set(templates.flatMap((template) => referencedNames(template)))].sort();
+  return [...new Set(templates.flatMap((template) => requiredNames(template)))].sort();
 }

@@ -12,7 +12,10 @@ export type MethodResult = JsonObject;
 /** What every session of one gateway shares. */
 export interface SessionServices {
   readonly config: GatewayConfig;
+  /** The upstreams each session connects to: those that could be started. */
   readonly upstreams: readonly ResolvedUpstream[];
+  /** The config's upstreams that could not be started, by name, and why: listed as unavailable, their calls refused. */
+  readonly unavailable: ReadonlyMap<string, string>;
   readonly shaper: ResultShaper;
   readonly receipts: ReceiptWriter | undefined;
   /** Signs the gateway's own `tools/list` page cursors. */

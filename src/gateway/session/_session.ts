@@ -183,6 +183,8 @@ export class GatewaySession {
         void upstream.close();
       }
     });
+    // Those that could not be started at all are said in the instructions too, once per session.
+    failures.push(...this.services.unavailable.values());
     const live = [...this.upstreams.values()].filter((upstream) => upstream.initialized !== undefined);
     if (live.length === 0) throw new JsonRpcError(-32603, `no upstream could start: ${failures.join('; ')}`);
     return await this.relay.mergeInitialize(live, failures);

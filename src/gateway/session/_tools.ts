@@ -207,7 +207,7 @@ export class SessionTools {
     if (clash !== undefined) return { ...unshown(split?.upstream ?? '', split?.ownName ?? name), listing: 'unavailable', unavailable: clash };
     if (!split) throw new JsonRpcError(-32602, `Unknown tool: ${shownName(name)}`);
     const unlisted = unshown(split.upstream, split.ownName);
-    const unusable = refused.get(split.upstream);
+    const unusable = refused.get(split.upstream) ?? this.context.services.unavailable.get(split.upstream);
     if (unusable !== undefined) return { ...unlisted, listing: 'unavailable', unavailable: unusable };
     const held = this.held.get(split.upstream)?.get(split.ownName);
     if (held !== undefined) return { ...unlisted, listing: 'held', held };
@@ -293,6 +293,7 @@ export class SessionTools {
     const lists: UpstreamTools[] = [];
     const held = new Map<string, Map<string, HeldBack>>();
     const findings: Array<{ upstream: string; tool: string; ruleId: string; path: string }> = [];
+    for (const [name, reason] of services.unavailable) setOwn(unavailable, name, reason);
     for (const upstream of this.context.upstreams.values()) {
       if (upstream.failure) {
         setOwn(unavailable, upstream.name, upstream.failure.message);
