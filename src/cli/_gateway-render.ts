@@ -33,7 +33,8 @@ export function renderEffectiveRules(rules: EffectiveRules): string {
   else {
     lines.push('tools:');
     for (const tool of rules.tools) {
-      lines.push(`  ${tool.name}${tool.upstream === null ? ' (names no configured upstream)' : ''}: ${describeRules(tool.rules)}`);
+      const scope = tool.upstream === null ? `${tool.tool} of every upstream` : `${tool.upstream}/${tool.tool}`;
+      lines.push(`  ${tool.name}${scope === tool.name ? '' : ` (${scope})`}: ${describeRules(tool.rules)}`);
     }
   }
   if (rules.warnings.length > 0) lines.push('', 'warnings:', ...rules.warnings.map((warning) => `  ${printableText(warning, 'note')}`));
@@ -42,7 +43,7 @@ export function renderEffectiveRules(rules: EffectiveRules): string {
 
 function patterns(value: NamePatterns | null, none: string): string {
   if (value === null) return none;
-  if (value.kind === 'visible') return value.patterns.join(', ');
+  if (value.kind === 'names') return value.patterns.join(', ');
   return Object.entries(value.byServer)
     .map(([server, list]) => `${server}: ${list.join(', ')}`)
     .join('; ');

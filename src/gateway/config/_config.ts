@@ -33,8 +33,8 @@ export function parseGatewayConfig(text: string, options: { file?: string } = {}
   problems.unknownKeys(document, TOP_KEYS, '');
   const separator = parseSeparator(document.separator, problems);
   const servers = parseServers(document.mcpServers, problems, file === undefined ? undefined : dirname(resolve(file)));
-  const naming: Naming = { namespaced: servers.upstreams.length > 1, separator, servers: servers.names };
-  if (naming.namespaced) {
+  const naming: Naming = { separator, servers: servers.names };
+  if (servers.upstreams.length > 1) {
     for (const name of servers.names) {
       if (name.includes(separator)) problems.add(childPath('mcpServers', name), `contains the separator "${separator}"; rename the server or set another separator`);
     }
