@@ -1,7 +1,7 @@
 import { redactArgs, redactUrl } from '../../mcp/index.js';
 import type { GatewayConfig, NamePatterns, PinSettings, SearchSettings, ToolRules } from './_config-types.js';
 import { referencedNames } from './_env-templates.js';
-import { configRules } from './_config-rules-index.js';
+import { configRules } from './_rule-set.js';
 import { isNamespaced } from './_name-patterns.js';
 import type { SelectorRank } from './_tool-selectors.js';
 

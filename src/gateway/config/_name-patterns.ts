@@ -1,4 +1,4 @@
-import { configRules } from './_config-rules-index.js';
+import { configRules } from './_rule-set.js';
 import type { GatewayConfig, ToolRules } from './_config-types.js';
 import { runGlob } from './_glob.js';
 import { RuleName, compiledGlob } from './_tool-selectors.js';

@@ -1,4 +1,4 @@
-import { configRules, type RuleKind } from './_config-rules-index.js';
+import { configRules, type RuleKind } from './_rule-set.js';
 import type { GatewayConfig } from './_config-types.js';
 import { matchesGlob, visibleToolName } from './_name-patterns.js';
 

@@ -30,7 +30,7 @@ export {
   toolRulesFor,
   visibleToolName,
 } from './_name-patterns.js';
-export { ConfigRules, configRules, type AppliedToolRules, type NamedRule, type RuleKind, type ToolRuleEntry } from './_config-rules-index.js';
+export { ConfigRules, configRules, type AppliedToolRules, type NamedRule, type RuleKind, type ToolRuleEntry } from './_rule-set.js';
 export { SELECTOR_RANKS, parseToolSelector, type SelectorRank, type ToolSelector } from './_tool-selectors.js';
 export {
   matchRules,
