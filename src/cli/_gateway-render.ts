@@ -1,10 +1,39 @@
 import type { EffectiveRules, GatewayReport, NamePatterns, PinListing, ToolRules } from '../gateway/index.js';
+import type { GatewayCheck } from '../gateway/check/index.js';
 import { MAX_TOOL_NAME_CHARS } from '../gateway/config/index.js';
 import { printableText } from '../text/index.js';
 import { formatCount, formatShare, renderTable } from './_table.js';
 
-/** `mcpctx gateway check`: the effective rules, defaults applied, names only for env and headers. */
-export function renderEffectiveRules(rules: EffectiveRules): string {
+/** `mcpctx gateway check`: the effective rules, then each upstream's tools with the rules that apply, then warnings (errors with --strict). */
+export function renderGatewayCheck(check: GatewayCheck, strict: boolean): string {
+  const lines: string[] = ['', check.connected ? 'upstream tools (started, listed and stopped):' : 'upstream tools: not checked (--offline)'];
+  for (const upstream of check.upstreamChecks) {
+    const name = printableText(upstream.name, 'note');
+    if (upstream.status === 'disabled') lines.push(`  ${name}: disabled, not started`);
+    else if (upstream.status === 'offline') continue;
+    else if (upstream.status === 'failed') lines.push(`  ${name}: could not start or list its tools: ${printableText(upstream.error ?? '', 'note')}`);
+    else {
+      lines.push(`  ${name}: ${formatCount(upstream.tools.length)} tool${upstream.tools.length === 1 ? '' : 's'}`);
+      for (const tool of upstream.tools) {
+        const shown = tool.visibleName === tool.name ? '' : ` (as ${printableText(tool.visibleName, 'note')})`;
+        const rules = tool.rules.length === 0 ? 'no rule' : tool.rules.map((rule) => printableText(rule, 'note')).join(', ');
+        lines.push(`    ${printableText(tool.name, 'note')}${shown}: ${tool.allowed ? '' : 'denied; '}${rules}`);
+      }
+    }
+  }
+  const unmatched = new Set(check.unmatchedRules);
+  const unchecked = check.ruleMatches.filter((rule) => rule.status === 'unchecked');
+  if (unchecked.length > 0) {
+    lines.push('', 'rules not checked (an upstream they name did not list its tools):');
+    for (const rule of unchecked) lines.push(`  ${printableText(`${rule.rule} ${JSON.stringify(rule.written)}`, 'note')}: ${rule.unchecked.join(', ')}`);
+  }
+  const warnings = strict ? check.warnings.filter((warning) => !unmatched.has(warning)) : check.warnings;
+  if (strict && unmatched.size > 0) lines.push('', 'errors (--strict: a rule that matches no tool):', ...[...unmatched].map((error) => `  ${printableText(error, 'note')}`));
+  return renderEffectiveRules({ ...check, warnings: [] }, lines, warnings);
+}
+
+/** The effective rules, defaults applied, names only for env and headers; `extra` lines come before the warnings. */
+export function renderEffectiveRules(rules: EffectiveRules, extra: readonly string[] = [], warnings: readonly string[] = rules.warnings): string {
   const lines: string[] = [`config: ${rules.file ?? '(none)'} is valid`, '', 'upstreams:'];
   for (const upstream of rules.upstreams) {
     const target = upstream.kind === 'stdio' ? [upstream.command, ...(upstream.args ?? [])].join(' ') : upstream.url;
@@ -21,7 +50,7 @@ export function renderEffectiveRules(rules: EffectiveRules): string {
     `tool names: ${rules.namespaced ? `SERVER${rules.separator}tool` : 'as the server names them'}`,
     `allow: ${patterns(rules.allow, 'every tool')}`,
     `deny: ${patterns(rules.deny, 'none')}`,
-    `  allow and deny match a name as written or folded (case, separators _ - . and spaces, look-alike letters ignored); a name over ${formatCount(MAX_TOOL_NAME_CHARS)} characters is never allowed`,
+    `  rules name SERVER/tool, SERVER${rules.separator}tool or a bare tool (every upstream), by the tool's own name whatever the client is shown; allow and deny also match it folded (case, separators _ - . and spaces, look-alike letters ignored); a name over ${formatCount(MAX_TOOL_NAME_CHARS)} characters is never allowed`,
     `capTokens: ${formatCount(rules.capTokens)} (larger results are ${rules.offload ? 'offloaded behind read_result' : 'refused with a remedy'})`,
     `offload: ${rules.offload}`,
     `search: ${rules.search.enabled ? `on, top ${rules.search.topK}, pinned: ${rules.search.pinned.join(', ') || 'none'}` : 'off (the full catalog is listed)'}`,
@@ -34,7 +63,8 @@ export function renderEffectiveRules(rules: EffectiveRules): string {
   else {
     lines.push('tools:');
     for (const tool of rules.tools) {
-      lines.push(`  ${tool.name}${tool.upstream === null ? ' (names no configured upstream)' : ''}: ${describeRules(tool.rules)}`);
+      const scope = tool.upstream === null ? `${tool.tool} of every upstream` : `${tool.upstream}/${tool.tool}`;
+      lines.push(`  ${tool.name}${scope === tool.name ? '' : ` (${scope})`}: ${describeRules(tool.rules)}`);
     }
   }
   lines.push(
@@ -44,14 +74,15 @@ export function renderEffectiveRules(rules: EffectiveRules): string {
       : `outputSchema: left out of every listed tool but ${rules.outputSchema.keptFor.join(', ')} (dropOutputSchema: false: their reshaped results go out marked isError)`,
     `HTTP sessions (--http): at most ${formatCount(rules.httpSessions.maxSessions)} open, ${formatCount(rules.httpSessions.maxSessionsPerClient)} per client off loopback; a session with no stream open and no request ends after ${formatCount(rules.httpSessions.sessionIdleMs / 1000)} s of silence, with its servers (--max-sessions, --max-sessions-per-client, --session-idle)`,
   );
-  if (rules.warnings.length > 0) lines.push('', 'warnings:', ...rules.warnings.map((warning) => `  ${printableText(warning, 'note')}`));
+  lines.push(...extra);
+  if (warnings.length > 0) lines.push('', 'warnings:', ...warnings.map((warning) => `  ${printableText(warning, 'note')}`));
   if (rules.notes.length > 0) lines.push('', 'notes:', ...rules.notes.map((note) => `  ${printableText(note, 'note')}`));
   return `${lines.join('\n')}\n`;
 }
 
 function patterns(value: NamePatterns | null, none: string): string {
   if (value === null) return none;
-  if (value.kind === 'visible') return value.patterns.join(', ');
+  if (value.kind === 'names') return value.patterns.join(', ');
   return Object.entries(value.byServer)
     .map(([server, list]) => `${server}: ${list.join(', ')}`)
     .join('; ');

@@ -4,7 +4,7 @@ import { McpctxError } from '../errors/index.js';
 // The config and the upstreams' surfaces are light; the gateway itself (sessions, shaping, trust,
 // stores) is imported once the stdio client's servers are starting, so they boot while it loads,
 // and what only the subcommands print with (the renderers, which use measure) when they run.
-import { DEFAULT_TIMEOUTS, configForCommand, describeEffectiveRules, loadGatewayConfig, type GatewayConfig } from '../gateway/config/index.js';
+import { DEFAULT_TIMEOUTS, configForCommand, loadGatewayConfig, type GatewayConfig } from '../gateway/config/index.js';
 import { prepareUpstreams } from '../gateway/upstream/index.js';
 import { MCPCTX_CLIENT_INFO } from '../mcp/index.js';
 import { exampleHelp } from './_help.js';
@@ -82,25 +82,31 @@ export function setupGateway(command: Command, io: CliIo, setExit: (code: number
 
   gateway
     .command('check')
-    .summary('validate a gateway config and print the effective rules')
+    .summary('validate a gateway config, start its upstreams and show what each rule matches')
     .description(
       [
         'Reads the config, validates every key, and prints the effective rules with defaults applied, then notes on what it read past. Env and header values are never printed, only their names.',
-        'Top-level keys: mcpServers ({NAME: {command, args, env, cwd} | {url, headers}}), separator ("__"), allow and deny (names and globs: a list of the names the client sees, or {SERVER: [own names]}), capTokens (25000), offload (true), search ({enabled, topK, pinned}), tools ({NAME: {description, maxDescriptionTokens, dropOutputSchema, drop, project, format, pageTokens, maxTokens}}), pin, scan, confirmDestructive.',
+        'Then it starts every enabled upstream as the gateway would (--startup-timeout each), lists its tools, stops it, and shows each tool with the rules that apply to it; a rule that matches no tool of the upstreams it names is a warning (an error with --strict), and an upstream that cannot start is reported. --offline checks the config alone and starts nothing.',
+        'Rules name tools by upstream and the name the server gives them, whatever the client is shown: SERVER/tool, SERVER__tool (SERVER a configured server, disabled ones included) or a bare tool for every upstream; * and ? globs in either part.',
+        'Top-level keys: mcpServers ({NAME: {command, args, env, cwd} | {url, headers}}), separator ("__"), allow and deny (a list of rule keys, or {SERVER: [its tool names]}), capTokens (25000), offload (true), search ({enabled, topK, pinned}), tools ({KEY: {description, maxDescriptionTokens, dropOutputSchema, drop, project, format, pageTokens, maxTokens}}), pin, scan, confirmDestructive.',
         'A client\'s config file works as it is: Claude Desktop\'s claude_desktop_config.json, Claude Code\'s .mcp.json or ~/.claude.json, Cursor\'s mcp.json, Windsurf\'s mcp_config.json, Cline\'s cline_mcp_settings.json, VS Code\'s mcp.json (its servers map) or settings.json (mcp.servers). The client\'s own settings (globalShortcut, inputs, projects; autoApprove, alwaysAllow, timeout, envFile per server) are listed under notes and ignored, never errors; a key within a letter or two of a gateway key (capToken, comand) is an error naming the key it was likely meant to be. Per server, serverUrl and httpUrl are read as url, transportType as type; type sse, or a value from a VS Code ${input:ID}, makes that server unavailable (the others serve).',
         'In command, args, env, url and headers, ${NAME}, ${env:NAME} and ${NAME:-default} come from the gateway\'s environment at start (a NAME that is not set, without a default, makes that server unavailable); ${workspaceFolder} is the folder holding .vscode/ (else the config\'s folder) and ${userHome} the home folder. A relative cwd, and a command with a folder in it (./server.js, bin/server), are resolved from the config\'s folder; a bare command (node, npx) is looked up on PATH.',
-        'Exit codes: 0 valid; 2 invalid (every problem listed with its path and reason); 3 the file cannot be read.',
+        'Exit codes: 0 valid (warnings are printed); 2 invalid (every problem listed with its path and reason), or with --strict a rule that matches no tool; 3 the file cannot be read, or an upstream could not start or list its tools.',
       ].join('\n\n'),
     )
     .argument('<file>', 'the gateway config')
-    .option('--json', 'print the effective rules as JSON')
+    .option('--offline', 'do not start the upstreams: check the config alone')
+    .option('--strict', 'a rule that matches no tool is an error (exit 2)')
+    .option('--startup-timeout <ms>', 'budget for each upstream to start, initialize and list its tools', parseTimeoutMs, DEFAULT_TIMEOUTS.startupMs)
+    .option('--json', 'print the effective rules and the check as JSON')
     .addHelpText('after', exampleHelp(io, 'gateway check gateway.yaml'))
-    .action(async (file: string, flags: { json?: boolean }) => {
+    .action(async (file: string, flags: { json?: boolean; offline?: boolean; strict?: boolean; startupTimeout: number }) => {
       const config = await loadGatewayConfig(resolve(io.cwd, file));
-      const rules = describeEffectiveRules(config);
-      const { renderEffectiveRules } = await import('./_gateway-render.js');
-      io.stdout.write(flags.json ? `${JSON.stringify(rules, null, 2)}\n` : renderEffectiveRules(rules));
-      setExit(EXIT.ok);
+      const [{ checkGateway }, { renderGatewayCheck }] = await Promise.all([import('../gateway/check/index.js'), import('./_gateway-render.js')]);
+      const check = await checkGateway(config, { env: io.env, offline: flags.offline === true, startupTimeoutMs: flags.startupTimeout });
+      io.stdout.write(flags.json ? `${JSON.stringify(check, null, 2)}\n` : renderGatewayCheck(check, flags.strict === true));
+      const failed = check.upstreamChecks.some((upstream) => upstream.status === 'failed');
+      setExit(flags.strict === true && check.unmatchedRules.length > 0 ? EXIT.usage : failed ? EXIT.failed : EXIT.ok);
     });
 
   gateway

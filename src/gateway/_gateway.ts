@@ -114,6 +114,13 @@ async function serve(options: GatewayOptions, prepared: PreparedUpstreams): Prom
     const warning = file ? sharedFileWarning(file, holds) : undefined;
     if (warning !== undefined) log(warning);
   }
+  // Lines come from the config's own rules, so the set is bounded by its size.
+  const logged = new Set<string>();
+  const logOnce = (line: string): void => {
+    if (logged.has(line)) return;
+    logged.add(line);
+    log(line);
+  };
   const services: SessionServices = {
     config: options.config,
     upstreams: prepared.resolved,
@@ -128,6 +135,7 @@ async function serve(options: GatewayOptions, prepared: PreparedUpstreams): Prom
       clientRequestMs: options.clientRequestTimeoutMs ?? DEFAULT_TIMEOUTS.clientRequestMs,
     },
     log,
+    logOnce,
     serverInfo: { name: 'mcpctx-gateway', version: options.version ?? '0.0.0' },
     pins: options.config.pin === undefined ? undefined : new PinStore(options.config.pin, log, options.invocation),
     scanGate: new ScanGate(options.config.scan, log),

@@ -89,7 +89,8 @@ describe('mcpctx gateway: failures at start', () => {
       const unset = await runGateway(['--config', config]);
       expect(unset.code).toBe(2);
       expect(unset.stderr).toContain('REMOTE_TOKEN');
-      const checked = await runGateway(['check', config, '--json'], { REMOTE_TOKEN: CANARY });
+      // Offline: the relay's HTTP mode serves one session, and it is the gateway's below.
+      const checked = await runGateway(['check', config, '--json', '--offline'], { REMOTE_TOKEN: CANARY });
       expect(checked.code).toBe(0);
       expect(JSON.parse(checked.stdout).upstreams[0].headerNames).toEqual(['Authorization']);
       expect(checked.stdout + checked.stderr).not.toContain(CANARY);

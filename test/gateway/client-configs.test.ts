@@ -204,10 +204,10 @@ describe('mcpctx gateway on client configs (the CLI)', () => {
   });
 
   it('gateway check prints the notes on a client file, and names, never values, of its variables', async () => {
-    const desktop = await runCliProcess(['gateway', 'check', materialize('claude-desktop/claude_desktop_config.json')]);
+    const desktop = await runCliProcess(['gateway', 'check', '--offline', materialize('claude-desktop/claude_desktop_config.json')]);
     expect(desktop.code).toBe(0);
     expect(desktop.stdout).toMatch(/\nnotes:\n {2}top level: globalShortcut \(Claude Desktop's\), preferences \(Claude Desktop's\): not gateway settings, ignored\n/);
-    const vscode = await runCliProcess(['gateway', 'check', '--json', materialize('vscode/.vscode/mcp.json')]);
+    const vscode = await runCliProcess(['gateway', 'check', '--offline', '--json', materialize('vscode/.vscode/mcp.json')]);
     expect(vscode.code).toBe(0);
     const rules = JSON.parse(vscode.stdout) as { upstreams: Array<{ name: string; cannotServe?: string }>; notes: string[] };
     expect(rules.upstreams.map(({ name, cannotServe }) => [name, cannotServe !== undefined])).toEqual([
@@ -215,7 +215,7 @@ describe('mcpctx gateway on client configs (the CLI)', () => {
       ['docs', true],
       ['legacy', true],
     ]);
-    const claudeCode = await runCliProcess(['gateway', 'check', '--json', materialize('claude-code/.mcp.json')], { env: { NOTES_LEVEL: CANARY, NOTES_NAME: CANARY } });
+    const claudeCode = await runCliProcess(['gateway', 'check', '--offline', '--json', materialize('claude-code/.mcp.json')], { env: { NOTES_LEVEL: CANARY, NOTES_NAME: CANARY } });
     expect(claudeCode.code).toBe(0);
     expect(claudeCode.stdout + claudeCode.stderr).not.toContain(CANARY);
     const [notes] = (JSON.parse(claudeCode.stdout) as { upstreams: Array<{ requiredEnv: string[]; envNames: string[] }> }).upstreams;

@@ -83,11 +83,13 @@ describe('parseGatewayConfig: every problem at once, with its path', () => {
 offload: "yes"
 deyn: [x]
 separator: "a b"
-search: { enabled: 1, topK: 0, pinned: [nope], extra: 1 }
+search: { enabled: 1, topK: 0, pinned: [nope, "zz/x"], extra: 1 }
 tools:
   github__list_prs: { pageTokens: 20, format: xml, drop: [title, body], frobnicate: true, maxTokens: 0 }
   unknown__tool: { description: 5 }
   list_prs: {}
+  "remote/": {}
+  github__: {}
 `;
     const problems = problemsOf(text);
     expect(paths(problems)).toEqual(
@@ -98,18 +100,22 @@ tools:
         'offload',
         'search.enabled',
         'search.topK',
-        'search.pinned[0]',
+        'search.pinned[1]',
         'search.extra',
         'tools.github__list_prs.pageTokens',
         'tools.github__list_prs.format',
         'tools.github__list_prs.drop[1]',
         'tools.github__list_prs.frobnicate',
         'tools.github__list_prs.maxTokens',
-        'tools.unknown__tool',
         'tools.unknown__tool.description',
-        'tools.list_prs',
+        'tools["remote/"]',
+        'tools.github__',
       ]),
     );
+    // A name that starts with no configured server is a bare name: that tool on every upstream.
+    expect(paths(problems)).not.toEqual(expect.arrayContaining(['search.pinned[0]']));
+    expect(paths(problems)).not.toEqual(expect.arrayContaining(['tools.unknown__tool']));
+    expect(paths(problems)).not.toEqual(expect.arrayContaining(['tools.list_prs']));
     expect(problems.find(({ path }) => path === 'tools.github__list_prs.pageTokens')?.reason).toBe('must be an integer from 50 to 1,000,000');
   });
 
@@ -189,12 +195,14 @@ pageTokens: 500
   git__hub: { command: x }
   fs: { command: y }
 allow: { nothere: ["*"], fs: [read_*] }
-search: { pinned: [fs__read, read] }
+deny: ["nothere/x", "f*/x", "z*/x", "*/x"]
+search: { pinned: [fs__read, read, "fs/read", "fs/"] }
 tools:
   fs__: {}
   fs__read_file: { description: short }
 `;
-    expect(paths(problemsOf(text))).toEqual(['mcpServers.git__hub', 'allow.nothere', 'search.pinned[1]', 'tools.fs__']);
+    expect(paths(problemsOf(text))).toEqual(['mcpServers.git__hub', 'allow.nothere', 'deny[0]', 'deny[2]', 'search.pinned[3]', 'tools.fs__']);
+    expect(problemsOf(text).find((problem) => problem.path === 'deny[0]')?.reason).toBe('"nothere" names no configured server; servers: git__hub, fs');
     // One server: names are not namespaced, so any name goes and the separator may appear in the server name.
     expect(() => parseGatewayConfig('mcpServers: { git__hub: { command: x } }\ntools: { read: {} }\n')).not.toThrow();
   });
@@ -223,7 +231,7 @@ tools:
     pageTokens: 2000
     maxTokens: 9000
 `);
-    expect(toolRulesFor(config, 'list_prs')).toEqual({
+    expect(toolRulesFor(config, 'gh', 'list_prs')).toEqual({
       description: 'Lists pull requests.',
       maxDescriptionTokens: 40,
       dropOutputSchema: true,
@@ -233,10 +241,10 @@ tools:
       pageTokens: 2000,
       maxTokens: 9000,
     });
-    expect(toolRulesFor(config, 'constructor')).toBeUndefined();
-    expect(toolRulesFor(config, 'toString')).toBeUndefined();
+    expect(toolRulesFor(config, 'gh', 'constructor')).toBeUndefined();
+    expect(toolRulesFor(config, 'gh', 'toString')).toBeUndefined();
     const odd = parseGatewayConfig(`${ONE}tools:\n  __proto__: { pageTokens: 60 }\n`);
-    expect(toolRulesFor(odd, '__proto__')).toEqual({ pageTokens: 60 });
+    expect(toolRulesFor(odd, 'gh', '__proto__')).toEqual({ pageTokens: 60 });
   });
 });
 
@@ -333,7 +341,7 @@ tools:
       separator: '__',
       skipped: ['off'],
       allow: null,
-      deny: { kind: 'visible', patterns: ['*__delete_*'] },
+      deny: { kind: 'names', patterns: ['*__delete_*'] },
       capTokens: 25000,
       offload: true,
       search: { enabled: false, topK: 5, pinned: [] },

@@ -94,10 +94,15 @@ describe('the gateway names an HTTP upstream by host, port and path only', () =>
 
   it('gateway check shows the same form', async () => {
     const dir = await gatewayDir(`http://${USER}:${PASSWORD}@127.0.0.1:${closedPort}/mcp?api_key=${CANARY}`);
+    // Nothing listens: the check reports the upstream it could not reach (exit 3), in the same form.
     const run = await runCli(['gateway', 'check', 'gateway.yaml'], dir);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(3);
     expect(run.stdout).toContain(`http://127.0.0.1:${closedPort}/mcp?api_key=[redacted]`);
+    expect(run.stdout).toMatch(/could not start or list its tools: .*127\.0\.0\.1:\d+\/mcp\?api_key=\[redacted\] cannot be reached/);
     expectNoSecret(run.stdout + run.stderr);
+    const offline = await runCli(['gateway', 'check', 'gateway.yaml', '--offline'], dir);
+    expect(offline.code, offline.stderr).toBe(0);
+    expectNoSecret(offline.stdout + offline.stderr);
   }, 60_000);
 });
 

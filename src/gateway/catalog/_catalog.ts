@@ -1,7 +1,7 @@
 import { McpctxError } from '../../errors/index.js';
 import { countTokens } from '../../tokens/index.js';
 import { isPlainObject, type JsonObject } from '../../json/index.js';
-import type { GatewayConfig } from '../config/index.js';
+import type { GatewayConfig, ToolRules } from '../config/index.js';
 import { isToolAllowed, toolRulesFor, visibleToolName } from '../config/index.js';
 import { type ToolChange, applyToolRules } from './_tool-rules.js';
 
@@ -15,6 +15,8 @@ export interface CatalogTool {
   readonly definition: JsonObject;
   /** The definition as the upstream sent it: what the trust checks read (a rule may drop its annotations). */
   readonly upstreamDefinition: JsonObject;
+  /** Its `tools:` settings (matched by upstream and own name), what its calls are shaped by. */
+  readonly rules: ToolRules | undefined;
   readonly changes: readonly ToolChange[];
 }
 
@@ -88,13 +90,15 @@ export function buildCatalog(
         untouched = false;
         continue;
       }
-      const applied = applyToolRules(raw, visibleName, toolRulesFor(config, visibleName));
+      const rules = toolRulesFor(config, list.upstream, ownName);
+      const applied = applyToolRules(raw, visibleName, rules);
       const entry: CatalogTool = {
         visibleName,
         upstream: list.upstream,
         ownName,
         definition: applied.tool,
         upstreamDefinition: raw,
+        rules,
         changes: applied.changes,
       };
       const definition = adjust(entry);

@@ -2,26 +2,16 @@ import { childPath, type Problems } from '../../config/index.js';
 import { McpctxError } from '../../errors/index.js';
 import { TEXT_FORMATS, defineProjection, type FieldSpec, type TextFormat } from '../../shape/index.js';
 import { isPlainObject } from '../../json/index.js';
+import { type SelectorNaming, parseToolSelector } from './_tool-selectors.js';
 import { DEFAULT_SEARCH_TOP_K, DROPPABLE_TOOL_KEYS, type DroppableToolKey, type NamePatterns, type SearchSettings, type ToolRules } from './_config-types.js';
 
-/** What naming rules need to know: whether names are namespaced, and by which servers. */
-export interface Naming {
-  readonly namespaced: boolean;
-  readonly separator: string;
-  /** Every configured server, disabled ones included. */
-  readonly servers: readonly string[];
-}
+/** What rule keys are read against: the separator and every configured server, disabled ones included. */
+export type Naming = SelectorNaming;
 
-/** Why a name the client sees cannot name a tool here, or undefined when it can. */
-export function visibleNameProblem(name: string, naming: Naming): string | undefined {
-  if (name === '') return 'a tool name cannot be empty';
-  if (!naming.namespaced) return undefined;
-  const at = name.indexOf(naming.separator);
-  const server = at === -1 ? '' : name.slice(0, at);
-  if (at <= 0 || !naming.servers.includes(server) || name.length === at + naming.separator.length) {
-    return `with several servers a tool is named SERVER${naming.separator}TOOL, with SERVER one of ${naming.servers.join(', ')}`;
-  }
-  return undefined;
+/** Why a rule key cannot name tools here, or undefined when it can. */
+function ruleKeyProblem(key: string, naming: Naming): string | undefined {
+  const selector = parseToolSelector(key, naming);
+  return 'problem' in selector ? selector.problem : undefined;
 }
 
 export function parseNamePatterns(value: unknown, path: string, problems: Problems, naming: Naming): NamePatterns | undefined {
@@ -31,7 +21,11 @@ export function parseNamePatterns(value: unknown, path: string, problems: Proble
     if (patterns !== undefined && patterns.length === 0 && value.length === 0 && path === 'allow') {
       problems.add(path, 'an empty allow list hides every tool; remove allow or list the tools to offer');
     }
-    return patterns === undefined ? undefined : { kind: 'visible', patterns };
+    patterns?.forEach((pattern, index) => {
+      const problem = ruleKeyProblem(pattern, naming);
+      if (problem !== undefined) problems.add(`${path}[${index}]`, problem);
+    });
+    return patterns === undefined ? undefined : { kind: 'names', patterns };
   }
   if (!isPlainObject(value)) {
     problems.add(path, 'must be a list of tool names or globs, or a mapping of server name to a list of its tool names or globs');
@@ -60,7 +54,7 @@ export function parseSearch(value: unknown, problems: Problems, naming: Naming):
   if (given.pinned !== undefined) {
     const pinned = problems.stringList(given.pinned, 'search.pinned') ?? [];
     pinned.forEach((name, index) => {
-      const problem = visibleNameProblem(name, naming);
+      const problem = ruleKeyProblem(name, naming);
       if (problem !== undefined) problems.add(`search.pinned[${index}]`, problem);
       else if (pinned.indexOf(name) !== index) problems.add(`search.pinned[${index}]`, `"${name}" is pinned twice`);
     });
@@ -77,11 +71,11 @@ const MAX_TOKENS_LIMIT = 10_000_000;
 export function parseToolRules(value: unknown, problems: Problems, naming: Naming): Record<string, ToolRules> {
   const tools = Object.create(null) as Record<string, ToolRules>;
   if (value === undefined) return tools;
-  const given = problems.mapping(value, 'tools', 'tool name (as the client sees it) to its rules');
+  const given = problems.mapping(value, 'tools', 'tool (SERVER/tool, SERVER__tool or a bare tool name, globs allowed) to its rules');
   if (given === undefined) return tools;
   for (const [name, rules] of Object.entries(given)) {
     const at = childPath('tools', name);
-    const problem = visibleNameProblem(name, naming);
+    const problem = ruleKeyProblem(name, naming);
     if (problem !== undefined) problems.add(at, problem);
     const fields = problems.mapping(rules, at, `rules (${RULE_KEYS.join(', ')})`);
     if (fields !== undefined) tools[name] = parseRules(fields, at, problems);

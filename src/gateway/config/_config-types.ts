@@ -42,15 +42,17 @@ export interface ToolRules {
 export interface SearchSettings {
   readonly enabled: boolean;
   readonly topK: number;
+  /** Rule keys, as allow and deny take them (matched as written, not folded). */
   readonly pinned: readonly string[];
 }
 
 /**
- * `allow` / `deny` as written: a list of names or globs matched against the name the client sees,
- * or a map from server name to names or globs matched against that server's own tool names.
+ * `allow` / `deny` as written: a list of rule keys (`SERVER/tool`, `SERVER<separator>tool` or a
+ * bare `tool` for every upstream, globs in either part; see `parseToolSelector`), or a map from
+ * server name to names or globs matched against that server's own tool names.
  */
 export type NamePatterns =
-  | { readonly kind: 'visible'; readonly patterns: readonly string[] }
+  | { readonly kind: 'names'; readonly patterns: readonly string[] }
   | { readonly kind: 'per-server'; readonly byServer: Readonly<Record<string, readonly string[]>> };
 
 export interface GatewayConfig {
@@ -63,7 +65,7 @@ export interface GatewayConfig {
   readonly capTokens: number;
   readonly offload: boolean;
   readonly search: SearchSettings;
-  /** By the name the client sees; a null-prototype map, so "constructor" is never a rule. */
+  /** By rule key as written (see NamePatterns); a null-prototype map, so "constructor" is never a rule. */
   readonly tools: Readonly<Record<string, ToolRules>>;
   /** Tool pins: absent, every tool is trusted as listed. */
   readonly pin?: PinSettings;

@@ -50,8 +50,8 @@ export function parseGatewayConfig(text: string, options: { file?: string } = {}
   const separator = parseSeparator(document.separator, problems);
   const context: EntryContext = { baseDir, folders: { workspaceFolder: workspaceFolderOf(baseDir), userHome: homedir() }, notes };
   const servers = map === undefined ? { upstreams: [], skipped: [], names: [] } : parseServers(map.value, map.path, problems, context);
-  const naming: Naming = { namespaced: servers.upstreams.length > 1, separator, servers: servers.names };
-  if (naming.namespaced) {
+  const naming: Naming = { separator, servers: servers.names };
+  if (servers.upstreams.length > 1) {
     for (const name of servers.names) {
       if (name.includes(separator)) problems.add(childPath(map?.path ?? 'mcpServers', name), `contains the separator "${separator}"; rename the server or set another separator`);
     }

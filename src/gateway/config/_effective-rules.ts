@@ -1,7 +1,9 @@
 import { redactArgs, redactUrl } from '../../mcp/index.js';
 import { DEFAULT_HTTP_SESSIONS, type GatewayConfig, type NamePatterns, type PinSettings, type SearchSettings, type ToolRules } from './_config-types.js';
 import { requiredNames } from './_env-templates.js';
-import { isNamespaced, splitVisibleName } from './_name-patterns.js';
+import { configRules } from './_rule-set.js';
+import { isNamespaced } from './_name-patterns.js';
+import type { SelectorRank } from './_tool-selectors.js';
 
 export interface EffectiveUpstream {
   readonly name: string;
@@ -23,10 +25,14 @@ export interface EffectiveUpstream {
 }
 
 export interface EffectiveToolRules {
-  /** The name the client sees. */
+  /** The key as written. */
   readonly name: string;
-  /** The upstream the name belongs to, or null when it names none that is running. */
+  /** The upstream (a name or a glob) the key is limited to; null: every upstream. */
   readonly upstream: string | null;
+  /** The tool (own name or glob) it names. */
+  readonly tool: string;
+  /** How specific the key is: where several keys match one tool, each setting comes from the most specific (SELECTOR_RANKS). */
+  readonly rank: SelectorRank;
   readonly rules: ToolRules;
 }
 
@@ -91,9 +97,9 @@ export function describeEffectiveRules(config: GatewayConfig): EffectiveRules {
       ...unavailable,
     };
   });
-  const tools = Object.keys(config.tools)
-    .sort()
-    .map((name) => ({ name, upstream: splitVisibleName(config, name)?.upstream ?? null, rules: { ...config.tools[name] } }));
+  const tools = [...configRules(config).tools]
+    .sort((a, b) => (a.selector.written < b.selector.written ? -1 : a.selector.written > b.selector.written ? 1 : 0))
+    .map(({ selector, rules }) => ({ name: selector.written, upstream: selector.upstream, tool: selector.tool, rank: selector.rank, rules: { ...rules } }));
   const keptFor = tools.filter((tool) => tool.rules.dropOutputSchema === false).map((tool) => tool.name);
   return {
     file: config.file ?? null,

@@ -1,6 +1,7 @@
-import { foldName } from '../../text/index.js';
-import type { GatewayConfig, NamePatterns, ToolRules } from './_config-types.js';
-import { type CompiledGlob, compileGlob, runGlob } from './_glob.js';
+import { configRules } from './_rule-set.js';
+import type { GatewayConfig, ToolRules } from './_config-types.js';
+import { runGlob } from './_glob.js';
+import { RuleName, compiledGlob } from './_tool-selectors.js';
 
 /** True when tool names are namespaced `SERVER<separator>tool`: more than one upstream. */
 export function isNamespaced(config: Pick<GatewayConfig, 'upstreams'>): boolean {
@@ -41,36 +42,9 @@ export function isToolNameTooLong(name: string): boolean {
   return name.length > MAX_TOOL_NAME_CHARS;
 }
 
-// Patterns come from the config, so the cache is bounded by its size.
-const compiled = new Map<string, CompiledGlob>();
-
-function compiledGlob(pattern: string): CompiledGlob {
-  let glob = compiled.get(pattern);
-  if (glob === undefined) {
-    glob = compileGlob(pattern);
-    compiled.set(pattern, glob);
-  }
-  return glob;
-}
-
 /** Whether `name` matches a glob as written: `*` is any run of characters (none included), `?` exactly one. */
 export function matchesGlob(pattern: string, name: string): boolean {
   return runGlob(compiledGlob(pattern).written, name);
-}
-
-/** A name as the rules read it: as written, and folded once however many patterns it meets. */
-class RuleName {
-  private foldedForm: string | undefined;
-  constructor(readonly written: string) {}
-  get folded(): string {
-    this.foldedForm ??= foldName(this.written);
-    return this.foldedForm;
-  }
-}
-
-function matchesRule(pattern: string, name: RuleName): boolean {
-  const glob = compiledGlob(pattern);
-  return runGlob(glob.written, name.written) || runGlob(glob.folded, name.folded);
 }
 
 /**
@@ -81,32 +55,24 @@ function matchesRule(pattern: string, name: RuleName): boolean {
  * stood for may have been a separator (`delete?repo` still covers `DELETE_REPO`).
  */
 export function matchesNameRule(pattern: string, name: string): boolean {
-  return matchesRule(pattern, new RuleName(name));
-}
-
-function matchesPatterns(patterns: NamePatterns, upstream: string, ownName: string, visibleName: string): boolean {
-  if (patterns.kind === 'visible') {
-    const name = new RuleName(visibleName);
-    return patterns.patterns.some((pattern) => matchesRule(pattern, name));
-  }
-  const forServer = Object.hasOwn(patterns.byServer, upstream) ? patterns.byServer[upstream] : undefined;
-  if (forServer === undefined) return false;
-  const name = new RuleName(ownName);
-  return forServer.some((pattern) => matchesRule(pattern, name));
+  const glob = compiledGlob(pattern);
+  const ruleName = new RuleName(name);
+  return runGlob(glob.written, ruleName.written) || runGlob(glob.folded, ruleName.folded);
 }
 
 /**
- * Whether a tool is offered and callable. With `allow` set a tool must match it (a per-server
- * map that does not name the tool's server allows none of its tools); `deny` always wins, and a
- * name over MAX_TOOL_NAME_CHARS is never allowed. Patterns match as `matchesNameRule` says.
+ * Whether an upstream's tool is offered and callable. With `allow` set a tool must match it (a
+ * per-server map that does not name the tool's server allows none of its tools); `deny` always
+ * wins, and a name (as shown or as the upstream has it) over MAX_TOOL_NAME_CHARS is never
+ * allowed. Rules name an upstream and its own tool name (`ConfigRules`), folded as
+ * `matchesNameRule` says; `visibleName` only counts for the length.
  */
 export function isToolAllowed(config: GatewayConfig, upstream: string, ownName: string, visibleName: string): boolean {
   if (isToolNameTooLong(visibleName) || isToolNameTooLong(ownName)) return false;
-  if (config.deny !== undefined && matchesPatterns(config.deny, upstream, ownName, visibleName)) return false;
-  return config.allow === undefined || matchesPatterns(config.allow, upstream, ownName, visibleName);
+  return configRules(config).isAllowed(upstream, ownName);
 }
 
-/** The rules for a name the client sees (own keys only: a tool named "constructor" has none unless configured). */
-export function toolRulesFor(config: Pick<GatewayConfig, 'tools'>, visibleName: string): ToolRules | undefined {
-  return Object.hasOwn(config.tools, visibleName) ? config.tools[visibleName] : undefined;
+/** The `tools:` settings of an upstream's tool, each from the most specific key that sets it (see SELECTOR_RANKS). */
+export function toolRulesFor(config: GatewayConfig, upstream: string, ownName: string): ToolRules | undefined {
+  return configRules(config).toolRules(upstream, ownName).rules;
 }

@@ -31,4 +31,15 @@ export {
   toolRulesFor,
   visibleToolName,
 } from './_name-patterns.js';
+export { ConfigRules, configRules, type AppliedToolRules, type NamedRule, type RuleKind, type ToolRuleEntry } from './_rule-set.js';
+export { SELECTOR_RANKS, parseToolSelector, type SelectorRank, type ToolSelector } from './_tool-selectors.js';
+export {
+  matchRules,
+  unmatchedRuleWarning,
+  type ListedToolNames,
+  type RuleMatch,
+  type RuleMatches,
+  type ToolRuleMatch,
+  type UpstreamRuleMatches,
+} from './_rule-matches.js';
 export { describeEffectiveRules, type EffectiveRules, type EffectiveToolRules, type EffectiveUpstream } from './_effective-rules.js';

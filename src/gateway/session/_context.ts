@@ -25,6 +25,8 @@ export interface SessionServices {
   readonly timeouts: { readonly startupMs: number; readonly requestMs: number; readonly clientRequestMs: number };
   /** One line on the gateway's stderr. */
   readonly log: (line: string) => void;
+  /** One line on the gateway's stderr, unless this gateway said it already (whatever the session): findings about the config itself. */
+  readonly logOnce: (line: string) => void;
   readonly serverInfo: { readonly name: string; readonly version: string };
   /** Tool pins (config `pin`): only trusted tools are listed and called. */
   readonly pins: PinStore | undefined;

@@ -14,7 +14,7 @@ import {
   type CatalogTool,
   type UpstreamTools,
 } from '../catalog/index.js';
-import { MAX_TOOL_NAME_CHARS, isToolNameTooLong, splitVisibleName, toolRulesFor, visibleToolName } from '../config/index.js';
+import { MAX_TOOL_NAME_CHARS, type ListedToolNames, configRules, matchRules, isToolNameTooLong, splitVisibleName, toolRulesFor, visibleToolName } from '../config/index.js';
 import { isMalformedCatalog, readToolList } from './_tool-list.js';
 import type { Receipt } from '../receipts/index.js';
 import { READ_RESULT_TOOL as READ_RESULT, type ResultContext } from '../results/index.js';
@@ -79,7 +79,7 @@ export class SessionTools {
       return catalog.passThrough;
     }
     const visible = config.search.enabled
-      ? catalog.tools.filter((tool) => config.search.pinned.includes(tool.visibleName) || this.discovered.has(tool.visibleName))
+      ? catalog.tools.filter((tool) => configRules(config).isPinned(tool.upstream, tool.ownName) || this.discovered.has(tool.visibleName))
       : catalog.tools;
     const all = [...visible.map((tool) => tool.definition), ...extras];
     const revision = String(catalog.upstreamTokens) + ':' + all.map((tool) => tool.name).join('\n');
@@ -117,7 +117,8 @@ export class SessionTools {
     const results: ResultContext = {
       sessionId,
       tool: name,
-      rules: toolRulesFor(services.config, name),
+      // Matched by upstream and own name; a name no upstream listed has the rules of what it would reach.
+      rules: built.catalog.byName.get(name)?.rules ?? (target.upstream === '' ? undefined : toolRulesFor(services.config, target.upstream, target.ownName)),
       capTokens: services.config.capTokens,
       offload: services.config.offload,
     };
@@ -291,6 +292,7 @@ export class SessionTools {
     const unavailable: Record<string, string> = {};
     const refused = new Map<string, string>();
     const lists: UpstreamTools[] = [];
+    const listedNames: ListedToolNames[] = [];
     const held = new Map<string, Map<string, HeldBack>>();
     const findings: Array<{ upstream: string; tool: string; ruleId: string; path: string }> = [];
     for (const [name, reason] of services.unavailable) setOwn(unavailable, name, reason);
@@ -303,6 +305,7 @@ export class SessionTools {
       try {
         const collected = await readToolList(upstream, deadline);
         const items = this.withinNameLimit(upstream.name, collected.items);
+        listedNames.push({ upstream: upstream.name, tools: items.flatMap((tool) => toolName(tool) ?? []) });
         // The trust gates in a chain: the scan sees only what the pins trusted.
         const pinned = await services.pins?.filter(upstream.name, items);
         const scanned = services.scanGate.filter(upstream.name, pinned?.trusted ?? items);
@@ -330,9 +333,13 @@ export class SessionTools {
     })));
     this.held = held;
     this.findings = findings;
+    // Every tool listed, held ones included: a rule that matches none of them is a mistake in the config.
+    if (configRules(services.config).all().length > 0) {
+      for (const warning of matchRules(services.config, listedNames).warnings) services.logOnce(`config: ${warning}`);
+    }
     const reserved = [READ_RESULT, ...(services.config.search.enabled ? [SEARCH_TOOL_NAME] : [])];
     const catalog = buildCatalog(services.config, lists, reserved, (tool) =>
-      toolRulesFor(services.config, tool.visibleName)?.pageTokens === undefined ? tool.definition : services.shaper.withCursorParameter(tool.definition),
+      tool.rules?.pageTokens === undefined ? tool.definition : services.shaper.withCursorParameter(tool.definition),
     );
     for (const [name, reason] of catalog.clashes) this.sayOnce(`clash:${name}`, `${name}: left out of the catalog: ${reason}`);
     // Checked against the definitions the client saw (the gateway's cursor parameter included).

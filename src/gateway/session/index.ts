@@ -5,3 +5,4 @@
 export { GatewaySession } from './_session.js';
 export { TOOLS_PAGE_SIZE } from './_tools.js';
 export { type SessionServices } from './_context.js';
+export { readToolList } from './_tool-list.js';
