@@ -94,6 +94,7 @@ function describeRules(rules: ToolRules): string {
   if (rules.maxDescriptionTokens !== undefined) parts.push(`description <= ${formatCount(rules.maxDescriptionTokens)} tokens`);
   if (rules.dropOutputSchema === false) parts.push('outputSchema kept (reshaped results marked isError)');
   if (rules.drop?.length) parts.push(`drop ${rules.drop.join(', ')}`);
+  if (rules.records !== undefined) parts.push(`records at ${rules.records}`);
   if (rules.project?.length) parts.push(`project ${rules.project.length} field(s)`);
   if (rules.format !== undefined) parts.push(`format ${rules.format}`);
   if (rules.pageTokens !== undefined) parts.push(`pages of ${formatCount(rules.pageTokens)} tokens`);

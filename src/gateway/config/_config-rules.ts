@@ -3,6 +3,7 @@ import { McpctxError } from '../../errors/index.js';
 import { TEXT_FORMATS, defineProjection, type FieldSpec, type TextFormat } from '../../shape/index.js';
 import { isPlainObject } from '../../json/index.js';
 import { type SelectorNaming, parseToolSelector } from './_tool-selectors.js';
+import { PATH_SYNTAX, parsePath } from '../results/index.js';
 import { DEFAULT_SEARCH_TOP_K, DROPPABLE_TOOL_KEYS, type DroppableToolKey, type NamePatterns, type SearchSettings, type ToolRules } from './_config-types.js';
 
 /** What rule keys are read against: the separator and every configured server, disabled ones included. */
@@ -63,7 +64,7 @@ export function parseSearch(value: unknown, problems: Problems, naming: Naming):
   return settings;
 }
 
-const RULE_KEYS = ['description', 'maxDescriptionTokens', 'dropOutputSchema', 'drop', 'project', 'format', 'pageTokens', 'maxTokens'];
+const RULE_KEYS = ['description', 'maxDescriptionTokens', 'dropOutputSchema', 'drop', 'records', 'project', 'format', 'pageTokens', 'maxTokens'];
 const FIELD_KEYS = ['path', 'as', 'maxChars'];
 const MAX_TOKENS_LIMIT = 10_000_000;
 
@@ -94,6 +95,7 @@ function parseRules(fields: Readonly<Record<string, unknown>>, at: string, probl
   if (fields.maxDescriptionTokens !== undefined) rules.maxDescriptionTokens = problems.integer(fields.maxDescriptionTokens, path('maxDescriptionTokens'), 1, MAX_TOKENS_LIMIT);
   if (fields.dropOutputSchema !== undefined) rules.dropOutputSchema = problems.boolean(fields.dropOutputSchema, path('dropOutputSchema'));
   if (fields.drop !== undefined) rules.drop = parseDrop(fields.drop, path('drop'), problems);
+  if (fields.records !== undefined) rules.records = parseRecords(fields.records, path('records'), problems);
   if (fields.project !== undefined) rules.project = parseProject(fields.project, path('project'), problems);
   if (fields.format !== undefined) {
     if (TEXT_FORMATS.includes(fields.format as TextFormat)) rules.format = fields.format as TextFormat;
@@ -122,6 +124,22 @@ function parseDrop(value: unknown, path: string, problems: Problems): DroppableT
     else if (!drop.includes(key as DroppableToolKey)) drop.push(key as DroppableToolKey);
   });
   return drop;
+}
+
+/** The path of the list the result rules apply to, in read_result's path syntax. */
+function parseRecords(value: unknown, path: string, problems: Problems): string | undefined {
+  if (typeof value !== 'string' || value === '') {
+    problems.add(path, `must be the path of the list in the result, like "entities" or "data.items" (${PATH_SYNTAX})`);
+    return undefined;
+  }
+  try {
+    parsePath(value);
+  } catch (error) {
+    if (!(error instanceof McpctxError)) throw error;
+    problems.add(path, error.message);
+    return undefined;
+  }
+  return value;
 }
 
 /** Field specs as `defineProjection` takes them, checked by it (against their own paths). */

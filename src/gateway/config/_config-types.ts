@@ -33,6 +33,8 @@ export interface ToolRules {
   maxDescriptionTokens?: number;
   dropOutputSchema?: boolean;
   drop?: readonly DroppableToolKey[];
+  /** Path of the list project, format and pageTokens apply to (`entities`, `data.items`). */
+  records?: string;
   project?: readonly FieldSpec[];
   format?: TextFormat;
   pageTokens?: number;

@@ -5,8 +5,10 @@ import { INVALID_PARAMS } from '../../shape/index.js';
 /**
  * The gateway's handles and page cursors: base64url of a signed payload.
  *
- *   version(1) kind(1) id(12) issuedAt(6, ms) session(6) scope(6) position(4) | HMAC-SHA256(16)
+ *   version(1) kind(1) id(12) issuedAt(6, ms) session(6) scope(6) position(4) offset(4) | HMAC-SHA256(16)
  *
+ * `offset` is where a read_result page starts inside an item too large for one page (a character
+ * of its text), so such an item is walked in parts instead of being cut.
  * `id` names the store entry; `session` and `scope` are truncated SHA-256 of the session id and of
  * what the token is for (the tool and its arguments, or read_result's path and query), so a token
  * shown to another session or used for another query is told apart from a forged one. The key is
@@ -23,20 +25,22 @@ export interface GatewayToken {
   /** What the token is for; compared by hash. */
   readonly scope: string;
   readonly position: number;
+  /** Character offset inside the item at `position` (0: the item's start). */
+  readonly offset?: number;
 }
 
-const VERSION = 1;
+const VERSION = 2;
 const KINDS: readonly TokenKind[] = ['handle', 'cursor'];
 const ID_BYTES = 12;
 const TIME_BYTES = 6;
 const HASH_BYTES = 6;
-const PAYLOAD_BYTES = 2 + ID_BYTES + TIME_BYTES + HASH_BYTES + HASH_BYTES + 4;
+const PAYLOAD_BYTES = 2 + ID_BYTES + TIME_BYTES + HASH_BYTES + HASH_BYTES + 4 + 4;
 const MAC_BYTES = 16;
 const TOKEN_CHARS = Math.ceil(((PAYLOAD_BYTES + MAC_BYTES) * 4) / 3);
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const MIN_KEY_BYTES = 16;
 
-const OFFSET = { kind: 1, id: 2, time: 2 + ID_BYTES, session: 2 + ID_BYTES + TIME_BYTES, scope: 2 + ID_BYTES + TIME_BYTES + HASH_BYTES, position: PAYLOAD_BYTES - 4 };
+const OFFSET = { kind: 1, id: 2, time: 2 + ID_BYTES, session: 2 + ID_BYTES + TIME_BYTES, scope: 2 + ID_BYTES + TIME_BYTES + HASH_BYTES, position: PAYLOAD_BYTES - 8, offset: PAYLOAD_BYTES - 4 };
 
 /** A fresh store id. */
 export function newStoreId(): string {
@@ -72,6 +76,7 @@ export class TokenCodec {
     hash(token.sessionId).copy(payload, OFFSET.session);
     hash(token.scope).copy(payload, OFFSET.scope);
     payload.writeUInt32BE(token.position, OFFSET.position);
+    payload.writeUInt32BE(token.offset ?? 0, OFFSET.offset);
     return Buffer.concat([payload, this.#mac(payload)]).toString('base64url');
   }
 
@@ -79,7 +84,7 @@ export class TokenCodec {
    * The store id, issue time and position of `text`, checked in this order: its form, its
    * signature, its kind, its session, its scope, its age. Throws a TokenRefusal naming the fault.
    */
-  open(text: unknown, expected: { kind: TokenKind; sessionId: string; scope: string; now: number; ttlMs: number }): { id: string; issuedAt: number; position: number } {
+  open(text: unknown, expected: { kind: TokenKind; sessionId: string; scope: string; now: number; ttlMs: number }): { id: string; issuedAt: number; position: number; offset: number } {
     if (!looksLikeGatewayToken(text)) throw new TokenRefusal('malformed', expected.kind);
     const bytes = Buffer.from(text, 'base64url');
     const payload = bytes.subarray(0, PAYLOAD_BYTES);
@@ -96,7 +101,12 @@ export class TokenCodec {
     }
     const issuedAt = payload.readUIntBE(OFFSET.time, TIME_BYTES);
     if (expected.now - issuedAt >= expected.ttlMs) throw new TokenRefusal('expired', expected.kind, { ttlMs: expected.ttlMs });
-    return { id: payload.subarray(OFFSET.id, OFFSET.id + ID_BYTES).toString('hex'), issuedAt, position: payload.readUInt32BE(OFFSET.position) };
+    return {
+      id: payload.subarray(OFFSET.id, OFFSET.id + ID_BYTES).toString('hex'),
+      issuedAt,
+      position: payload.readUInt32BE(OFFSET.position),
+      offset: payload.readUInt32BE(OFFSET.offset),
+    };
   }
 
   #mac(payload: Buffer): Buffer {

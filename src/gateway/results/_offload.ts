@@ -2,7 +2,7 @@ import { countTokens, isWithinTokenLimit, jsonText, sha256Hex } from '../../toke
 import { isPlainObject } from '../../json/index.js';
 import { newStoreId, type TokenCodec } from './_handles.js';
 import type { OffloadStore } from './_offload-store.js';
-import { describeShape, pageableItems, recordList } from './_records.js';
+import { describeShape, othersOf, pageableItems, recordList, wrappedString, type PageUnit } from './_records.js';
 import type { StoredEntry } from './_result-types.js';
 
 /** The scope every handle is issued under (handles differ by their store id). */
@@ -13,15 +13,61 @@ export function readScope(id: string, path: string | undefined, query: string | 
   return JSON.stringify(['read_result', id, path ?? null, query ?? null]);
 }
 
+/** What read_result walks through: its items, in order, and how to name one in a note. */
+export interface Walkable {
+  readonly items: readonly unknown[];
+  readonly unit: PageUnit;
+  /** Path of the walked value, for hints ('' for the stored value itself). */
+  readonly base: string;
+  /** The walked value (its items come first), and the value read whole when it fits a page. */
+  readonly view: unknown;
+  readonly whole: unknown;
+  /** How many of `items` are the view's; any after them are the members beside it. */
+  readonly viewItems: number;
+  /** `base[3]`, `base["key"]`, `base piece 7`: the item at a position, for a note. */
+  readonly itemName: (position: number) => string;
+}
+
 /**
- * What read_result pages when it is given neither path nor query: the stored value's one list of
- * records when it has one (`pull_requests` of `{pull_requests: [...]}`), else the value itself.
- * `base` is the path of that list, for hints.
+ * What read_result pages when it is given neither path nor query: the text of a value that only
+ * wraps one string (`{content: "<text>"}`), the stored value's one list of records when it has one
+ * (`pull_requests` of `{pull_requests: [...]}`) followed by the members beside it (one `{key:
+ * value}` each, so that nothing is left out of the walk), else the value itself.
  */
-export function defaultView(value: unknown): { view: unknown; base: string } {
+export function defaultWalk(value: unknown): Walkable {
+  const wrapped = wrappedString(value);
+  if (wrapped !== undefined) return walkOf(wrapped.text, pathOf([wrapped.key]), value);
   const list = recordList(value, '$');
-  if (list.found && list.key !== undefined) return { view: list.records, base: list.key };
-  return { view: value, base: '' };
+  if (!list.found || list.steps.length === 0) return walkOf(value, '', value);
+  const walk = walkOf(list.records, pathOf(list.steps), value);
+  const others = othersOf(value, list.steps);
+  if (others === undefined) return walk;
+  const keys = Object.keys(others);
+  const count = walk.items.length;
+  return {
+    ...walk,
+    items: [...walk.items, ...keys.map((key) => Object.defineProperty({}, key, { value: others[key], enumerable: true, writable: true, configurable: true }))],
+    itemName: (position) => (position < count ? walk.itemName(position) : pathOf([keys[position - count] ?? ''])),
+  };
+}
+
+/** The walk of `view` (found at `base`), read whole as `whole` when that fits. */
+export function walkOf(view: unknown, base: string, whole: unknown = view): Walkable {
+  const { items, unit } = pageableItems(view);
+  const keys = unit === 'members' && isPlainObject(view) ? Object.keys(view) : [];
+  const itemName = (position: number): string => {
+    if (unit === 'pieces') return `${base === '' ? 'the text' : base} piece ${position + 1}`;
+    if (unit === 'value') return base === '' ? 'the value' : base;
+    return `${base}${unit === 'members' ? `[${JSON.stringify(keys[position] ?? '')}]` : `[${position}]`}`;
+  };
+  return { items, unit, base, view, whole, viewItems: items.length, itemName };
+}
+
+/** Keys and indexes as a read_result path: `entities`, `data.items`, `["odd key"][2]`. */
+export function pathOf(steps: ReadonlyArray<string | number>): string {
+  return steps
+    .map((step, index) => (typeof step === 'number' ? `[${step}]` : /^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(step) ? `${index === 0 ? '' : '.'}${step}` : `[${JSON.stringify(step)}]`))
+    .join('');
 }
 
 export interface OffloadRequest {
@@ -63,17 +109,18 @@ export function offload(request: OffloadRequest): OffloadOutcome {
     };
   }
   const handle = codec.issue({ kind: 'handle', id, issuedAt: put.at, sessionId, scope: HANDLE_SCOPE, position: 0 });
-  const { view, base } = defaultView(value);
-  const { items } = pageableItems(view);
-  const example = exampleQuery(view, base);
+  const walk = defaultWalk(value);
+  const { items, base, view } = walk;
+  const example = typeof view === 'string' ? base || '@' : exampleQuery(view, base);
+  const beside = items.length - walk.viewItems;
   const build = (shown: number, body: string): string => {
     const more = shown < items.length;
     const nextCursor = more ? codec.issue({ kind: 'cursor', id, issuedAt: put.at, sessionId, scope: readScope(id, undefined, undefined), position: shown }) : null;
-    const where = base === '' ? '' : ` of ${base}`;
+    const where = beside > 0 ? ` (the ${walk.viewItems} of ${base}, then the ${beside} members beside it, one {key: value} each)` : base === '' ? '' : ` of ${base}`;
     const note =
       `${request.reason}, so the full result is stored for this session. items: the first ${shown} of ${items.length}${where}. ` +
       `Call read_result with {"handle":"${handle}"}${more ? ' and cursor set to next_cursor to read on' : ''}; ` +
-      `add "path" (like ${JSON.stringify(examplePath(view, base))}) for one value, or "query" (JMESPath, like ${JSON.stringify(example)}) to select fields.`;
+      `add "path" (like ${JSON.stringify(typeof view === 'string' ? base || '$' : examplePath(view, base))}) for one value, or "query" (JMESPath, like ${JSON.stringify(example)}) to select fields.`;
     const head = jsonText({ handle, tokens, shape: describeShape(value) }, 'The preview') ?? '{}';
     const tail = jsonText({ next_cursor: nextCursor, note }, 'The preview') ?? '{}';
     return `${head.slice(0, -1)},"items":[${body}],${tail.slice(1)}`;

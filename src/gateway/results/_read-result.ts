@@ -4,11 +4,11 @@ import { isWithinTokenLimit, jsonText } from '../../tokens/index.js';
 import { isPlainObject } from '../../json/index.js';
 import type { TokenCodec } from './_handles.js';
 import { selectPath, runQuery, PATH_SYNTAX } from './_json-select.js';
-import { HANDLE_SCOPE, defaultView, readScope } from './_offload.js';
+import { HANDLE_SCOPE, defaultWalk, readScope, walkOf } from './_offload.js';
 import type { OffloadStore } from './_offload-store.js';
-import { pageableItems } from './_records.js';
 import type { ShapeOutcome } from './_result-types.js';
-import { loadEntry, storedPage } from './_stored-pages.js';
+import { loadEntry } from './_stored-pages.js';
+import { walkPage } from './_walk.js';
 
 export const READ_RESULT_TOOL = 'read_result';
 
@@ -57,19 +57,18 @@ export function readResult(deps: ReadResultDeps, args: Record<string, unknown> |
     const opened = codec.open(handle, { kind: 'handle', sessionId: ctx.sessionId, scope: HANDLE_SCOPE, now, ttlMs: store.ttlMs });
     const entry = loadEntry(store, opened.id, 'offload', 'handle');
     const scope = readScope(opened.id, path, query);
-    const position = cursor === undefined ? 0 : codec.open(cursor, { kind: 'cursor', sessionId: ctx.sessionId, scope, now, ttlMs: store.ttlMs }).position;
+    const at = cursor === undefined ? { position: 0, offset: 0 } : codec.open(cursor, { kind: 'cursor', sessionId: ctx.sessionId, scope, now, ttlMs: store.ttlMs });
     const budget = Math.max(1, Math.min(ctx.capTokens, entry.pageTokens ?? READ_PAGE_TOKENS));
-    const { view, base } = path !== undefined ? { view: selectPath(entry.value, path), base: path } : query !== undefined ? { view: runQuery(entry.value, query), base: '' } : defaultView(entry.value);
+    const walk = path !== undefined ? walkOf(selectPath(entry.value, path), path) : query !== undefined ? walkOf(runQuery(entry.value, query), '') : defaultWalk(entry.value);
     if (cursor === undefined) {
-      const whole = jsonText(view, 'The selected value') ?? 'null';
+      const whole = jsonText(walk.whole, 'The selected value') ?? 'null';
       if (isWithinTokenLimit(whole, budget) !== false) return delivered({ content: [{ type: 'text', text: whole }] }, 'passed', 'read whole');
     }
-    const { items, unit } = pageableItems(view);
-    const keys = unit === 'members' && isPlainObject(view) ? Object.keys(view) : [];
-    const page = storedPage({
+    const { items, unit } = walk;
+    const page = walkPage({
       items,
       budget,
-      position,
+      at: { position: at.position, offset: at.offset },
       codec,
       id: opened.id,
       issuedAt: opened.issuedAt,
@@ -77,16 +76,13 @@ export function readResult(deps: ReadResultDeps, args: Record<string, unknown> |
       scope,
       revision: entry.revision,
       continueHint: `call read_result again with the same handle${path !== undefined ? ' and path' : ''}${query !== undefined ? ' and query' : ''} and cursor set to next_cursor`,
-      fetchHint: (cut) => {
-        if (query !== undefined) return `Read it whole with read_result and query ${JSON.stringify(`${query} | [${cut.position}]`)}`;
-        const step = unit === 'members' ? `[${JSON.stringify(keys[cut.position] ?? '')}]` : `[${cut.position}]`;
-        return `Read it in pages with read_result and path ${JSON.stringify(`${base}${step}`)}`;
-      },
+      itemName: query !== undefined ? (position) => `item ${position + 1} of the query's value` : walk.itemName,
     });
     if (page.tokens > ctx.capTokens) {
       return refused(`RESULT_TOO_LARGE: even one ${unit === 'pieces' ? 'piece' : 'item'} of this value is ${page.tokens} tokens, over the cap of ${ctx.capTokens}. Select a smaller part with path or query.`);
     }
-    return delivered({ content: [{ type: 'text', text: page.text }] }, 'paged', `${unit} ${page.start + 1}-${page.end} of ${items.length}`);
+    const part = page.part === undefined ? '' : `, characters ${page.part.from + 1}-${page.part.to} of ${page.part.length}`;
+    return delivered({ content: [{ type: 'text', text: page.text }] }, 'paged', `${unit} ${page.start + 1}-${page.end} of ${items.length}${part}`);
   } catch (error) {
     const result = toolErrorFrom(error);
     return { result, action: 'refused', upstreamTokens: 0, deliveredTokens: toolResultCost(result).textTokens, note: isMcpctxError(error) ? error.code : 'error' };

@@ -15,13 +15,13 @@ import {
   type ResultPart,
   type ToolResultCost,
 } from '../../shape/index.js';
-import { jsonText, sha256Hex } from '../../tokens/index.js';
+import { countTokens, isWithinTokenLimit, jsonText, sha256Hex } from '../../tokens/index.js';
 import { isPlainObject, setOwn } from '../../json/index.js';
 import { TokenCodec, looksLikeGatewayToken, newStoreId } from './_handles.js';
 import { offload } from './_offload.js';
 import type { OffloadStore } from './_offload-store.js';
 import { READ_PAGE_TOKENS, READ_RESULT_DEFINITION, readResult } from './_read-result.js';
-import { recordList, resultValue } from './_records.js';
+import { othersOf, recordList, replaceAt, resultValue } from './_records.js';
 import type { ResultContext, ShapeOutcome, StoredEntry } from './_result-types.js';
 import { loadEntry, storedPage } from './_stored-pages.js';
 
@@ -271,34 +271,51 @@ export class ResultShaper {
       notes.push(`rules not applied: ${found.why}`);
       return undefined;
     }
-    const list = recordList(found.value, found.from);
+    const list = recordList(found.value, found.from, rules.records);
     if (!list.found) {
       notes.push(`rules not applied: no list of records (${list.why})`);
       return undefined;
     }
     notes.push(`records: ${list.where} (${list.records.length})`);
     const records = rules.project === undefined ? list.records : project(list.records, rules.project);
+    // Everything beside the list (memory's `relations` beside `entities`) is kept as it came.
+    const whole = list.steps.length === 0 ? records : replaceAt(found.value, list.steps, records);
+    const others = othersOf(found.value, list.steps);
     if (rules.pageTokens !== undefined) {
       if (rules.format !== undefined && rules.format !== 'json') notes.push(`format ${rules.format} not applied: pages are JSON`);
-      return { ...this.#firstPage(result, records, args, ctx), value: records };
+      const page = this.#firstPage(result, records, others, args, ctx);
+      if (page !== undefined) return { ...page, value: whole };
+      notes.push('pageTokens not applied: the members beside the records do not fit in half a page, so the result is sent whole');
     }
-    // Unpaged: the list is replaced where it was, other members kept (CSV takes the rows alone).
+    // Unpaged: the list is replaced where it was, other members kept (CSV: the rows, then the other members as JSON).
     const format = rules.format ?? 'json';
-    const value = list.key === undefined || format === 'csv' ? records : { ...(found.value as Record<string, unknown>), [list.key]: records };
     let text: string;
     try {
-      text = formatText(value, format);
+      text = format === 'csv' ? csvWithOthers(records, others) : formatText(whole, format);
     } catch (error) {
       notes.push(`format ${format} not applied (${(error as Error).message}): sent as JSON`);
-      text = formatText(value, 'json');
+      text = formatText(whole, 'json');
     }
-    if (format === 'csv' && list.key !== undefined) notes.push(`csv: the rows of ${list.key} only`);
-    return { result: withContent(result, text, false), action: 'projected', value };
+    return { result: withContent(result, text, false), action: 'projected', value: whole };
   }
 
-  #firstPage(result: Record<string, unknown>, records: readonly unknown[], args: Record<string, unknown> | undefined, ctx: ResultContext): Omit<Shaped, 'value'> {
+  /**
+   * The first token page of the records, the rest stored for the cursor. The members beside the
+   * list (`others`) ride on the first page as they came, when they take at most half of it;
+   * undefined when they do not (the caller sends the result unpaged instead: nothing is dropped).
+   */
+  #firstPage(
+    result: Record<string, unknown>,
+    records: readonly unknown[],
+    others: Record<string, unknown> | undefined,
+    args: Record<string, unknown> | undefined,
+    ctx: ResultContext,
+  ): Omit<Shaped, 'value'> | undefined {
     const pageTokens = ctx.rules?.pageTokens ?? 1;
     const budget = pageBudget(ctx, pageTokens);
+    const othersMember = others === undefined ? '' : `"others":${jsonText(others, 'The members beside the records') ?? '{}'},`;
+    const othersTokens = othersMember === '' ? 0 : isWithinTokenLimit(othersMember, Math.floor(budget / 2));
+    if (othersTokens === false) return undefined;
     const listText = jsonText(records, 'The shaped records') ?? '[]';
     const revision = sha256Hex(listText);
     const entry: StoredEntry = { v: 1, kind: 'list', session: ctx.sessionId, tool: ctx.tool, revision, pageTokens, tokens: 0, value: records };
@@ -306,18 +323,30 @@ export class ResultShaper {
     const scope = toolScope(ctx.tool, args);
     // Stamped before the put: such a cursor expires a moment before its list, never after.
     const issuedAt = this.#store.now();
-    const page = storedPage({
-      items: records,
-      budget,
-      position: 0,
-      codec: this.#codec,
-      id,
-      issuedAt,
-      sessionId: ctx.sessionId,
-      scope,
-      revision,
-      continueHint: 'call again with the same arguments and cursor set to next_cursor',
-    });
+    const pageWithin = (recordsBudget: number) => {
+      const page = storedPage({
+        items: records,
+        budget: Math.max(1, recordsBudget),
+        position: 0,
+        codec: this.#codec,
+        id,
+        issuedAt,
+        sessionId: ctx.sessionId,
+        scope,
+        revision,
+        continueHint: 'call again with the same arguments and cursor set to next_cursor',
+      });
+      return { page, text: othersMember === '' ? page.text : `{${othersMember}${page.text.slice(1)}` };
+    };
+    let { page, text } = pageWithin(budget - othersTokens);
+    if (othersMember !== '') {
+      // Joined texts can count a token or two apart from their parts: give back room until it fits.
+      for (let round = 1; round <= 4; round += 1) {
+        const over = countTokens(text) - budget;
+        if (over <= 0) break;
+        ({ page, text } = pageWithin(budget - othersTokens - over * round));
+      }
+    }
     if (page.page.next_cursor !== null) {
       // Later pages are served from the store: keep the list before the cursor goes out.
       const put = this.#store.put(id, JSON.stringify(entry));
@@ -329,7 +358,7 @@ export class ResultShaper {
         );
       }
     }
-    return { result: withContent(result, page.text, false), action: 'paged' };
+    return { result: withContent(result, text, false), action: 'paged' };
   }
 }
 
@@ -379,6 +408,12 @@ function pageBudget(ctx: ResultContext, pageTokens: number): number {
 function toolScope(tool: string, args: Record<string, unknown> | undefined): string {
   const rest = isPlainObject(args) ? Object.fromEntries(Object.entries(args).filter(([key]) => key !== 'cursor')) : {};
   return JSON.stringify(['tool', tool, stableJson(rest)]);
+}
+
+/** CSV of the rows; the members beside them follow as one JSON line, so a CSV rule drops nothing. */
+function csvWithOthers(records: readonly unknown[], others: Record<string, unknown> | undefined): string {
+  const csv = formatText(records, 'csv');
+  return others === undefined ? csv : `${csv.replace(/\n?$/, '\n')}\nOther members of the result (JSON): ${formatText(others, 'json')}`;
 }
 
 function project(records: readonly unknown[], fields: readonly FieldSpec[]): unknown[] {

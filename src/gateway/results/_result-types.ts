@@ -2,6 +2,8 @@ import type { FieldSpec, TextFormat } from '../../shape/index.js';
 
 /** The result rules of one tool (a subset of the config's ToolRules, which it merges with). */
 export interface ResultRules {
+  /** Path of the list the other rules apply to (`entities`), for results with several arrays or a nested one. */
+  records?: string;
   project?: readonly FieldSpec[];
   format?: TextFormat;
   pageTokens?: number;
