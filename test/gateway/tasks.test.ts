@@ -153,6 +153,20 @@ describe('gateway tasks', () => {
     expect(calls[2]?.note).toContain('result of task b__task-1');
   });
 
+  it('relays a server\'s question about a task of the client\'s own under the client\'s id', async () => {
+    const asked: unknown[] = [];
+    const answer = (request: Message) => {
+      asked.push(request.params);
+      return { result: { taskId: (request.params as { taskId: string }).taskId, status: 'working', ttl: null, createdAt: '', lastUpdatedAt: '' } };
+    };
+    await withInProcessGateway({ config: writeConfig(TWO), answer }, async (gateway) => {
+      await gateway.initialize();
+      const result = resultOf(await gateway.request('tools/call', { name: 'a__research', arguments: { askClient: 'client-7' } }));
+      expect(asked).toEqual([{ taskId: 'client-7' }]);
+      expect(JSON.parse(textOf(result))).toMatchObject({ taskId: 'client-7', status: 'working' });
+    });
+  });
+
   it('with one upstream relays tasks as before: the upstream\'s ids, its own errors', async () => {
     await withInProcessGateway({ config: writeConfig({ mcpServers: { a: tasksServer('a') } }) }, async (gateway) => {
       const init = resultOf(await gateway.initialize());

@@ -441,6 +441,7 @@ function envInCatalogToolsList() {
 // `process.argv[3]` labels the server in its results; `words` asks for a result that many words long.
 const TASKS_LABEL = process.argv[3] ?? 'tasks';
 const tasksMade = new Map();
+const askedClient = new Map();
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 const RESEARCH = {
   name: 'research',
@@ -461,8 +462,14 @@ const TASKS_METHODS = {
     capabilities: { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} }, sampling: { createMessage: {} } } } },
   }),
   'tools/list': () => ({ tools: [RESEARCH] }),
-  'tools/call': (params) => {
+  'tools/call': (params, id) => {
     const args = params.arguments ?? {};
+    if (args.askClient !== undefined) {
+      // Asks the client about a task of the client's own; answers the call with the client's reply.
+      askedClient.set(`ask-${id}`, id);
+      send({ jsonrpc: '2.0', id: `ask-${id}`, method: 'tasks/get', params: { taskId: args.askClient } });
+      return HANDLED;
+    }
     const text = (id) => (typeof args.words === 'number' ? 'word '.repeat(args.words) : `result of ${id} from ${TASKS_LABEL} on ${args.topic}`);
     if (params.task === undefined) return { content: [{ type: 'text', text: text('a direct call') }] };
     const taskId = `task-${tasksMade.size + 1}`;
@@ -639,7 +646,13 @@ const MODES = {
       }),
     },
   },
-  tasks: { methods: TASKS_METHODS },
+  tasks: {
+    methods: TASKS_METHODS,
+    onResponse: (msg) => {
+      const callId = askedClient.get(msg.id);
+      if (callId !== undefined) respond(callId, { result: { content: [{ type: 'text', text: JSON.stringify(msg.result ?? msg.error) }] } });
+    },
+  },
   'ansi-exit': {
     start: () => die(1, `\u001b[1;31mfatal:\u001b[0m config \u001b]8;;file:///etc/x\u0007missing\u001b]8;;\u0007 \u202eevil\u202c\n`),
   },

@@ -50,11 +50,13 @@ export class SessionTasks {
   }
 
   /**
-   * An upstream's notification or request params as the client is to see them: task ids
-   * namespaced (with several upstreams), and a status notification keeps the task's route alive.
+   * An upstream's notification or request params as the client is to see them: the ids of the
+   * upstream's tasks namespaced (with several upstreams), and a status notification keeps the
+   * task's route alive. An upstream's own `tasks/*` request is about a task of the client's (a
+   * sampling or elicitation the client runs as a task): its ids are the client's, passed as they are.
    */
   fromUpstream(upstream: string, method: string, params: JsonObject | undefined): JsonObject | undefined {
-    if (params === undefined) return undefined;
+    if (params === undefined || TASK_METHODS.has(method)) return params;
     if (method === 'notifications/tasks/status' && isTask(params)) this.context.tasks.seen(upstream, params);
     if (!isNamespaced(this.context.services.config)) return params;
     if (typeof ownValue(params, 'taskId') !== 'string' && relatedTaskId(params) === undefined) return params;
