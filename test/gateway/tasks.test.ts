@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { TASK_ROUTES_CAPACITY } from '../../src/gateway/tasks/index.js';
 import { SCRIPTED_SERVER, waitForNoMarkedProcesses } from '../support/processes.js';
 import type { Message } from '../support/wire-client.js';
 import { markEnvEntries, tempDir, writeConfig } from './_gateway-process.js';
@@ -178,6 +179,18 @@ describe('gateway tasks', () => {
       expect(textOf(resultOf(await gateway.request('tasks/result', { taskId })))).toBe('result of task-1 from a on x');
       expect(resultOf(await gateway.request('tasks/list', {}))).toEqual({ tasks: [expect.objectContaining({ taskId: 'task-1' })] });
       expect(errorOf(await gateway.request('tasks/get', { taskId: 'task-9' }))).toMatchObject({ code: -32602, message: 'scripted a never made task "task-9"' });
+    });
+  });
+
+  it('holds the result of a task whose call it no longer remembers to the cap', async () => {
+    await withInProcessGateway({ config: writeConfig({ mcpServers: { a: tasksServer('a') }, capTokens: 1000 }) }, async (gateway) => {
+      await gateway.initialize();
+      const first = await startTask(gateway, 'research', { words: 5000 });
+      // Past the session's 1,024 routes the first task's is evicted: the gateway no longer knows its call.
+      for (let more = 0; more < TASK_ROUTES_CAPACITY; more += 1) await startTask(gateway, 'research');
+      const result = resultOf(await gateway.request('tasks/result', { taskId: first }));
+      expect(textOf(result)).toContain('read_result');
+      expect(textOf(result).length).toBeLessThan(10_000);
     });
   });
 });

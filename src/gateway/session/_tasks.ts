@@ -8,6 +8,9 @@ import type { Upstream } from '../upstream/index.js';
 /** The methods a client sends about tasks an upstream runs (MCP 2025-11-25, Tasks). */
 export const TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel']);
 
+/** The tool a task's result is shaped and receipted as when the call that made it is no longer known. */
+const UNKNOWN_CALL = 'tasks/result';
+
 /** Shapes a task's tools/call result as the direct call's would be (cap, rules, offload, receipt). */
 export type ShapeTaskResult = (route: TaskRoute & { origin: NonNullable<TaskRoute['origin']> }, result: JsonObject, call: ClientCall) => Promise<JsonObject>;
 
@@ -68,17 +71,23 @@ export class SessionTasks {
     const only = [...this.context.upstreams.values()][0];
     if (only === undefined) throw new JsonRpcError(-32601, `Method not found: ${method}`);
     const answer = await this.forward(liveUpstream(this.context, only.name), method, call.params, call);
-    const route = method === 'tasks/list' ? undefined : this.context.tasks.find(call.params?.taskId);
-    if (method === 'tasks/result' && route !== undefined) return this.result(route, answer, call);
+    const taskId = call.params?.taskId;
+    if (method === 'tasks/result' && typeof taskId === 'string') {
+      return this.result(this.context.tasks.find(taskId) ?? { upstream: only.name, upstreamId: taskId, origin: undefined }, answer, call);
+    }
     if (isTask(answer)) this.context.tasks.seen(only.name, answer);
     return answer;
   }
 
-  /** A tasks/result answer: for a tools/call task, shaped as the call's result; the related-task `_meta` names the id the client knows. */
+  /**
+   * A tasks/result answer, shaped as the result of the tools/call that made the task (only
+   * tools/call runs as a task upstream). A task whose call the session no longer knows (its route
+   * was evicted) is still held to the cap, with no tool's rules. The related-task `_meta` names
+   * the id the client knows.
+   */
   private async result(route: TaskRoute, answer: JsonObject, call: ClientCall): Promise<JsonObject> {
     const renamed = this.toClient(route.upstream, answer);
-    const { origin } = route;
-    if (origin === undefined) return renamed;
+    const origin = route.origin ?? { tool: UNKNOWN_CALL, args: undefined };
     const shaped = await this.shapeResult({ ...route, origin }, renamed, call);
     if (relatedTaskId(shaped) !== undefined) return shaped;
     // A result the gateway made (a refusal) still says which task it is the result of.
