@@ -434,6 +434,85 @@ function envInCatalogToolsList() {
   return { tools: [...CATALOG, tool] };
 }
 
+// `tasks`: an upstream that runs `research` as an MCP task (2025-11-25). Its ids are `task-1`,
+// `task-2`, ... in every process, so two of them behind one gateway collide. A task is `working`
+// until tasks/get (then `completed`) or tasks/cancel (then `cancelled`); tasks/list pages one task
+// at a time under the cursor `after-<id>`; an id it never made is -32602 naming this server.
+// `process.argv[3]` labels the server in its results; `words` asks for a result that many words long.
+const TASKS_LABEL = process.argv[3] ?? 'tasks';
+const tasksMade = new Map();
+const askedClient = new Map();
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+const RESEARCH = {
+  name: 'research',
+  description: 'Researches a topic as a task.',
+  inputSchema: { type: 'object', properties: { topic: { type: 'string' }, words: { type: 'number' } } },
+  execution: { taskSupport: 'optional' },
+};
+function madeTask(params) {
+  const task = tasksMade.get(params.taskId);
+  if (task === undefined) throw new RpcError(-32602, `scripted ${TASKS_LABEL} never made task ${JSON.stringify(params.taskId)}`);
+  return task;
+}
+const taskView = ({ args: _args, ...task }) => task;
+const TASKS_METHODS = {
+  initialize: (params) => ({
+    ...initializeResult(negotiate(params.protocolVersion)),
+    // `sampling` is no server's to declare: the gateway must not pass it on.
+    capabilities: { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} }, sampling: { createMessage: {} } } } },
+  }),
+  'tools/list': () => ({ tools: [RESEARCH] }),
+  'tools/call': (params, id) => {
+    const args = params.arguments ?? {};
+    if (args.askClient !== undefined) {
+      // Asks the client about a task of the client's own; answers the call with the client's reply.
+      askedClient.set(`ask-${id}`, id);
+      send({ jsonrpc: '2.0', id: `ask-${id}`, method: 'tasks/get', params: { taskId: args.askClient } });
+      return HANDLED;
+    }
+    const text = (id) => (typeof args.words === 'number' ? 'word '.repeat(args.words) : `result of ${id} from ${TASKS_LABEL} on ${args.topic}`);
+    if (params.task === undefined) return { content: [{ type: 'text', text: text('a direct call') }] };
+    const taskId = `task-${tasksMade.size + 1}`;
+    const now = new Date(0).toISOString();
+    const task = { taskId, status: 'working', ttl: params.task.ttl ?? 60_000, createdAt: now, lastUpdatedAt: now, pollInterval: 10, args, text: text(taskId) };
+    tasksMade.set(taskId, task);
+    const { text: _text, ...shown } = taskView(task);
+    send({ jsonrpc: '2.0', method: 'notifications/tasks/status', params: { ...shown, _meta: { [RELATED_TASK]: { taskId } } } });
+    return { task: shown };
+  },
+  'tasks/get': (params) => {
+    const task = madeTask(params);
+    if (task.status === 'working') task.status = 'completed';
+    const { text: _text, ...shown } = taskView(task);
+    return shown;
+  },
+  'tasks/result': (params) => {
+    const task = madeTask(params);
+    task.status = 'completed';
+    return { content: [{ type: 'text', text: task.text }], _meta: { [RELATED_TASK]: { taskId: task.taskId } } };
+  },
+  'tasks/cancel': (params) => {
+    const task = madeTask(params);
+    if (task.status !== 'working') throw new RpcError(-32602, `task ${task.taskId} is already ${task.status}`);
+    task.status = 'cancelled';
+    const { text: _text, ...shown } = taskView(task);
+    return shown;
+  },
+  'tasks/list': (params) => {
+    const all = [...tasksMade.values()];
+    let start = 0;
+    if (params.cursor !== undefined) {
+      start = all.findIndex((task) => `after-${task.taskId}` === params.cursor) + 1;
+      if (start === 0) throw new RpcError(-32602, `scripted ${TASKS_LABEL}: unknown cursor ${JSON.stringify(params.cursor)}`);
+    }
+    const page = all.slice(start, start + 1).map((task) => {
+      const { text: _text, ...shown } = taskView(task);
+      return shown;
+    });
+    return start + 1 < all.length ? { tasks: page, nextCursor: `after-${all[start]?.taskId}` } : { tasks: page };
+  },
+};
+
 // ---------------------------------------------------------------------------------------------
 // The modes. Hooks (all optional):
 //   start()          runs before stdin is read; may return a promise (never settles = never read)
@@ -565,6 +644,13 @@ const MODES = {
       'tools/list': pagedList({
         first: { tools: [{ name: 'paint_\u001b[31mred\u001b[0m\u0007', description: 'Paints \u001b[1mbold\u001b[0m.', inputSchema: { type: 'object' } }] },
       }),
+    },
+  },
+  tasks: {
+    methods: TASKS_METHODS,
+    onResponse: (msg) => {
+      const callId = askedClient.get(msg.id);
+      if (callId !== undefined) respond(callId, { result: { content: [{ type: 'text', text: JSON.stringify(msg.result ?? msg.error) }] } });
     },
   },
   'ansi-exit': {

@@ -3,6 +3,7 @@ import type { GatewayConfig, ResolvedUpstream } from '../config/index.js';
 import type { ReceiptWriter } from '../receipts/index.js';
 import type { ResultShaper } from '../results/index.js';
 import type { PinStore, ScanGate, SchemaCache } from '../trust/index.js';
+import type { TaskRoutes } from '../tasks/index.js';
 import type { Upstream } from '../upstream/index.js';
 import type { JsonObject } from '../../json/index.js';
 import { JsonRpcError } from '../../mcp/index.js';
@@ -39,6 +40,8 @@ export interface SessionContext {
   readonly sessionId: string;
   readonly services: SessionServices;
   readonly upstreams: ReadonlyMap<string, Upstream>;
+  /** Which upstream created each task id the client holds (task-augmented tools/call). */
+  readonly tasks: TaskRoutes;
   notifyClient(method: string, params?: JsonObject): void;
   /** The capabilities the client declared in its initialize ({} before it). */
   clientCapabilities(): JsonObject;

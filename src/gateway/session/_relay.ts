@@ -5,6 +5,7 @@ import { collectList } from './_pages.js';
 import { JsonRpcError } from '../../mcp/index.js';
 import { type ClientCall, type SessionContext, liveUpstream } from './_context.js';
 import type { Upstream } from '../upstream/index.js';
+import { joinedTasksCapability } from './_tasks.js';
 import { type OfferKind, reportFindings, trustGating, trustedInstructions, trustedList } from './_trusted-offers.js';
 
 /** Which kind of offer each list method lists, and under which key of its answer. */
@@ -74,6 +75,10 @@ export class SessionRelay {
     const versions = live.map((upstream) => upstream.initialized?.protocolVersion).filter((v): v is string => typeof v === 'string');
     const capabilities: JsonObject = {};
     for (const upstream of live) mergeInto(capabilities, upstream.capabilities);
+    // Tasks: only what the gateway relays with several upstreams, and only if one runs tool calls as tasks.
+    const tasks = joinedTasksCapability(live);
+    if (tasks === undefined) delete capabilities.tasks;
+    else capabilities.tasks = tasks;
     // The gateway itself changes the tool list (search, offload, an upstream ending).
     capabilities.tools = { ...(isPlainObject(capabilities.tools) ? capabilities.tools : {}), listChanged: true };
     const sections: string[] = [];

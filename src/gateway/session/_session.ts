@@ -9,6 +9,9 @@ import { JsonRpcError, jsonRpcErrorFrom } from '../../mcp/index.js';
 import type { MethodResult, SessionServices } from './_context.js';
 import { SessionTools } from './_tools.js';
 import { SessionRelay } from './_relay.js';
+import { SessionTasks, TASK_METHODS } from './_tasks.js';
+import { TaskRoutes } from '../tasks/index.js';
+import { isNamespaced } from '../config/index.js';
 import { Upstream, type PreparedUpstreams, type UpstreamEvents } from '../upstream/index.js';
 
 type RequestId = string | number;
@@ -36,6 +39,8 @@ export class GatewaySession {
   private readonly progressOwners = new Map<unknown, RequestId>();
   private readonly tools: SessionTools;
   private readonly relay: SessionRelay;
+  private readonly tasks: SessionTasks;
+  private readonly taskRoutes: TaskRoutes;
   private initializing: Promise<JsonObject> | undefined;
   private clientCapabilities: JsonObject = {};
   private asked = 0;
@@ -56,10 +61,12 @@ export class GatewaySession {
     for (const spec of services.upstreams) {
       this.upstreams.set(spec.name, started?.take(spec.name, events) ?? new Upstream(spec, events));
     }
+    this.taskRoutes = new TaskRoutes({ namespaced: isNamespaced(services.config), separator: services.config.separator });
     const context = {
       sessionId: this.id,
       services,
       upstreams: this.upstreams,
+      tasks: this.taskRoutes,
       notifyClient: (method: string, params?: JsonObject) => this.notifyClient(method, params),
       clientCapabilities: () => this.clientCapabilities,
       askClient: (method: string, params: JsonObject, relatedRequestId: string | number) =>
@@ -67,6 +74,7 @@ export class GatewaySession {
     };
     this.tools = new SessionTools(context);
     this.relay = new SessionRelay(context);
+    this.tasks = new SessionTasks(context, (route, result, call) => this.tools.shapeTaskResult(route, result, call));
     this.endedPromise = new Promise((resolve) => (this.markEnded = resolve));
     front.onmessage = (message) => this.receive(message);
     front.onclose = (reason) => void this.close(reason);
@@ -153,6 +161,7 @@ export class GatewaySession {
       case 'tools/call':
         return this.tools.call(call);
       default:
+        if (TASK_METHODS.has(method)) return this.tasks.dispatch(method, call);
         return this.relay.dispatch(method, call);
     }
   }
@@ -211,7 +220,8 @@ export class GatewaySession {
   }
 
   private fromUpstream(upstream: Upstream, notification: ServerNotification): void {
-    const { method, params } = notification;
+    const { method } = notification;
+    const params = this.tasks.fromUpstream(upstream.name, method, notification.params);
     if (method === 'notifications/cancelled') {
       const clientId = this.clientRequests.clientIdFor(upstream.name, params?.requestId);
       if (clientId === undefined) return;
@@ -228,11 +238,13 @@ export class GatewaySession {
   }
 
   private async serverRequest(upstream: Upstream, request: ServerRequest): Promise<unknown> {
-    return this.clientRequests.relay(upstream.name, request.id, request.method, request.params, upstream.latestServed);
+    const params = this.tasks.fromUpstream(upstream.name, request.method, request.params);
+    return this.clientRequests.relay(upstream.name, request.id, request.method, params, upstream.latestServed);
   }
 
   private upstreamEnded(upstream: Upstream, reason: McpctxError): void {
     this.services.log(reason.message);
+    this.taskRoutes.forgetUpstream(upstream.name);
     this.tools.invalidate();
     this.relay.invalidate();
   }

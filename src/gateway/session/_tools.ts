@@ -27,6 +27,7 @@ import { errorUnderCalledName, resultUnderCalledName } from './_called-name.js';
 import { JsonRpcError } from '../../mcp/index.js';
 import type { ClientCall, SessionContext } from './_context.js';
 import { refusal, resultTokens, shownName } from './_refusal.js';
+import { createdTask, renameTaskIds, type TaskOrigin, type TaskRoute } from '../tasks/index.js';
 
 /**
  * One catalog as built for a session, with the argument checks against its schemas; `unavailable`
@@ -149,7 +150,37 @@ export class SessionTools {
       return refusal(`${target.name} could not be served: ${error instanceof Error ? error.message : String(error)}`, { action: 'failed' });
     }
     if (!isPlainObject(raw)) throw new JsonRpcError(-32603, `${target.upstream} answered tools/call with something that is not an object`);
+    const task = isPlainObject(call.params?.task) ? createdTask(raw) : undefined;
+    if (task !== undefined) return this.taskCreated(target, call, raw, task);
     return services.shaper.shapeAsync(resultUnderCalledName(target, raw), call.args, call.results, call.signal);
+  }
+
+  /**
+   * A task-augmented call the upstream accepted as a task: its CreateTaskResult goes back with the
+   * task id the client is to use (namespaced with several upstreams), and the call is remembered
+   * so that the task's result is shaped as this call's would have been.
+   */
+  private taskCreated(target: CallTarget, call: ToolCall, raw: JsonObject, task: JsonObject): CallOutcome {
+    const { tasks } = this.context;
+    const visible = tasks.remember(target.upstream, task, { tool: target.name, ownName: target.ownName, args: call.args });
+    const result = renameTaskIds(raw, (id) => tasks.visibleId(target.upstream, id));
+    return { result, action: 'passed', upstreamTokens: resultTokens(raw), deliveredTokens: resultTokens(result), note: `task ${String(visible)} created` };
+  }
+
+  /**
+   * The result of a task a tools/call created (tasks/result): shaped under the same rules, cap and
+   * offload as the call's direct result, with a call receipt of its own naming the tool.
+   */
+  async shapeTaskResult(route: TaskRoute & { origin: TaskOrigin }, result: JsonObject, call: ClientCall): Promise<JsonObject> {
+    const started = performance.now();
+    const { services, sessionId } = this.context;
+    const { tool, ownName, args } = route.origin;
+    const context: ResultContext = { sessionId, tool, rules: toolRulesFor(services.config, route.upstream, ownName), capTokens: services.config.capTokens, offload: services.config.offload };
+    const outcome = await services.shaper.shapeAsync(result, args, context, call.signal);
+    const note = `result of task ${this.context.tasks.visibleId(route.upstream, route.upstreamId)}`;
+    // The receipt records the call's arguments, as the direct call's would.
+    const asCall: ClientCall = { ...call, params: { name: tool, ...(args === undefined ? {} : { arguments: args }) } };
+    return this.finish(started, route.upstream, tool, asCall, { ...outcome, note: outcome.note === undefined ? note : `${note}; ${outcome.note}` });
   }
 
   /**
