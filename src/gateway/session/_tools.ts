@@ -121,7 +121,10 @@ export class SessionTools {
     };
     const toolCall: ToolCall = { ...call, args, context: this.context, checker, results, sayOnce: (key, line) => this.sayOnce(key, line) };
     for (const check of CALL_CHECKS) {
-      const outcome = await check(target, toolCall);
+      // Most checks answer at once: awaited only when they return a promise, so a call is not
+      // held for a turn of the microtask queue per check on its way to the upstream.
+      const checked = check(target, toolCall);
+      const outcome = checked instanceof Promise ? await checked : checked;
       if (outcome !== undefined) return this.finish(started, target.upstream, name, call, outcome);
     }
     return this.finish(started, target.upstream, name, call, await this.relay(target, toolCall));
