@@ -55,11 +55,11 @@ export async function endMarkedProcesses(mark: string, timeoutMs = 10_000): Prom
 }
 
 /** A launched process that is not spoken to over stdio (an HTTP server); shutdown ends its group. */
-function launch(args: readonly string[], mark: string): BoundedStdioTransport {
+export function launch(args: readonly string[], mark: string): BoundedStdioTransport {
   return new BoundedStdioTransport({ command: process.execPath, args, env: markEnv(mark) }, { exitGraceMs: 500, termGraceMs: 2_000 });
 }
 
-async function until<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, transport: BoundedStdioTransport): Promise<T> {
+export async function until<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, transport: BoundedStdioTransport): Promise<T> {
   const deadline = performance.now() + START_TIMEOUT_MS;
   for (;;) {
     const found = await probe();
@@ -134,7 +134,7 @@ export function pipeRelayStdio(mark: string): Promise<Path> {
 }
 
 /** The gateway's arguments for one stdio upstream: the relay server, marked too (the gateway passes only named variables on). */
-function gatewayUpstream(mark: string): string[] {
+export function gatewayUpstream(mark: string): string[] {
   return ['--env', `${TEST_MARK_NAME}=${mark}`, '--', process.execPath, RELAY_SERVER];
 }
 

@@ -37,6 +37,13 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? upper : ((sorted[middle - 1] as number) + upper) / 2;
 }
 
+/** The nearest-rank percentile (`fraction` 0.99 for p99): a value that was measured, never interpolated. */
+export function percentile(values: readonly number[], fraction: number): number {
+  if (values.length === 0) throw new RangeError('percentile of no values');
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))] as number;
+}
+
 /** Rounds for display and for the results file: enough digits to compare, no float noise. */
 export function round(value: number, digits = 2): number {
   const factor = 10 ** digits;

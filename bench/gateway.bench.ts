@@ -29,7 +29,7 @@ import {
   mcpProxyHttp,
   pipeRelayStdio,
 } from './_gateway-wire.js';
-import { type BenchContext, type BenchReport, type Progress, median, round } from './_harness.js';
+import { type BenchContext, type BenchReport, type Progress, median, percentile, round } from './_harness.js';
 
 const WARMUP_CALLS = 200;
 const CALLS = 2_000;
@@ -48,11 +48,6 @@ const PATH_NAMES = Object.keys(OPENERS) as PathName[];
 const STDIO_NAMES: PathName[] = ['direct', 'pipeRelay', 'gatewayStdio'];
 
 // ---- statistics ----
-
-function percentile(values: readonly number[], fraction: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] as number;
-}
 
 /** The median over rounds of a per-round combination of two paths' samples. */
 function pairedMedian(a: readonly number[], b: readonly number[], combine: (x: number, y: number) => number): number {

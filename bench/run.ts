@@ -32,7 +32,10 @@ function isBenchModule(value: unknown): value is BenchModule {
 }
 
 async function main(): Promise<number> {
-  const filters = process.argv.slice(2).filter((arg) => arg !== '--');
+  const args = process.argv.slice(2).filter((arg) => arg !== '--');
+  // --json: each benchmark's results object on stdout (one JSON document per line) instead of its table.
+  const json = args.includes('--json');
+  const filters = args.filter((arg) => arg !== '--json');
   const names = readdirSync(BENCH_DIR)
     .filter((file) => file.endsWith(SUFFIX))
     .map((file) => file.slice(0, -SUFFIX.length))
@@ -70,6 +73,10 @@ async function main(): Promise<number> {
     mkdirSync(RESULTS_DIR, { recursive: true });
     const file = `${RESULTS_DIR}${name}.json`;
     writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+    if (json) {
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+      continue;
+    }
     const lines = [`## ${name}: ${report.title}`, '', formatTable(report.table), ''];
     for (const note of report.notes ?? []) lines.push(`- ${note}`);
     lines.push(`- written to bench/results/${name}.json`, '');

@@ -40,11 +40,16 @@ export class SseExchange implements Exchange {
   }
 
   deliver(jsonText: string, answers: string | undefined): boolean {
-    if (!this.stream.send(jsonText)) return false;
-    if (answers !== undefined && this.unanswered.delete(answers) && this.unanswered.size === 0) {
-      this.stream.end();
-      this.onDone();
+    const last = answers !== undefined && this.unanswered.size === 1 && this.unanswered.has(answers);
+    if (!last) {
+      if (!this.stream.send(jsonText)) return false;
+      if (answers !== undefined) this.unanswered.delete(answers);
+      return true;
     }
+    // The last answer and the end of the stream leave in one write.
+    if (!this.stream.sendLast(jsonText)) return false;
+    this.unanswered.delete(answers);
+    this.onDone();
     return true;
   }
 

@@ -71,6 +71,8 @@ const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
 const REQUEST_BODY_TIMEOUT_MS = 30_000;
 const { maxSessions: DEFAULT_MAX_SESSIONS, maxSessionsPerClient: DEFAULT_MAX_SESSIONS_PER_CLIENT, sessionIdleMs: DEFAULT_SESSION_IDLE_MS } = DEFAULT_HTTP_SESSIONS;
 const MAX_RECLAIM_IDLE_MS = 60_000;
+/** A POST's SSE headers wait this long for its answer, to leave with it in one write (SseStreamOptions.headersDelayMs). */
+const POST_HEADERS_DELAY_MS = 20;
 
 function sendStatus(response: ServerResponse, status: number, body?: { code: number; message: string }, headers: Record<string, string> = {}): void {
   if (response.headersSent) {
@@ -163,9 +165,10 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
   // Known once listening (port 0 picks the port); no request is handled before.
   let addressChecks: AddressChecks = { loopbackBind, port: options.port, allowHosts: [], allowOrigins: [] };
 
-  const openStream = (response: ServerResponse, session: HttpSession, headers: Record<string, string>, onGone: () => void): SseStream => {
+  const openStream = (response: ServerResponse, session: HttpSession, headers: Record<string, string>, onGone: () => void, headersDelayMs?: number): SseStream => {
     const streamOptions: SseStreamOptions = {
       ...streamLimits,
+      ...(headersDelayMs === undefined ? {} : { headersDelayMs }),
       onGone: (reason, stalled) => {
         onGone();
         if (stalled) void session.close(`dropped: ${reason}`);
@@ -247,7 +250,7 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
     let exchange: Exchange;
     const done = (): void => session.settled(post.requestIds, exchange);
     if (accepts(request.headers.accept, 'text/event-stream')) {
-      const stream = openStream(response, session, headers, () => session.settled(post.requestIds, exchange));
+      const stream = openStream(response, session, headers, () => session.settled(post.requestIds, exchange), POST_HEADERS_DELAY_MS);
       exchange = new SseExchange(stream, post.requestIds, done);
     } else {
       exchange = new JsonExchange(response, post.requestIds, post.batch, headers, done);

@@ -12,6 +12,12 @@ export interface SseStreamOptions {
    * stopped reading and a bound dropped it (`stalled` true). Not called for `end()`.
    */
   onGone: (reason: string, stalled: boolean) => void;
+  /**
+   * Hold the headers back this long, so that an answer ready by then leaves with them in one write
+   * (a POST's stream, whose answer usually comes within a millisecond: headers, event and end were
+   * three writes, each waking the client). Undefined: the headers go at once (a GET's stream).
+   */
+  headersDelayMs?: number;
 }
 
 /**
@@ -21,6 +27,7 @@ export interface SseStreamOptions {
 export class SseStream {
   private finished = false;
   private stallTimer: NodeJS.Timeout | undefined;
+  private headersTimer: NodeJS.Timeout | undefined;
   private readonly keepAlive: NodeJS.Timeout;
 
   constructor(
@@ -34,7 +41,11 @@ export class SseStream {
       connection: 'keep-alive',
       ...headers,
     });
-    response.flushHeaders();
+    if (options.headersDelayMs === undefined) response.flushHeaders();
+    else {
+      this.headersTimer = setTimeout(() => this.flushHeaders(), options.headersDelayMs);
+      this.headersTimer.unref();
+    }
     response.on('close', () => this.gone('the client closed the stream', false));
     response.on('drain', () => this.clearStall());
     this.keepAlive = setInterval(() => this.write(': keep-alive\n\n'), options.keepAliveMs);
@@ -55,6 +66,26 @@ export class SseStream {
     if (this.finished) return;
     this.stop();
     this.response.end();
+  }
+
+  /** `send` then `end`, in one write (with the headers too, if they were held back). */
+  sendLast(jsonText: string): boolean {
+    if (this.finished) return false;
+    const chunk = `event: message\ndata: ${jsonText}\n\n`;
+    // One that could pass the buffer bound (3 bytes per UTF-16 unit at most) goes the way that checks it.
+    if (this.response.writableLength + 3 * chunk.length > this.options.maxBufferedBytes) {
+      if (!this.send(jsonText)) return false;
+      this.end();
+      return true;
+    }
+    this.stop();
+    this.response.end(chunk);
+    return true;
+  }
+
+  private flushHeaders(): void {
+    this.headersTimer = undefined;
+    if (!this.finished && !this.response.headersSent) this.response.flushHeaders();
   }
 
   private write(chunk: string): boolean {
@@ -89,6 +120,7 @@ export class SseStream {
   private stop(): void {
     this.finished = true;
     clearInterval(this.keepAlive);
+    clearTimeout(this.headersTimer);
     this.clearStall();
   }
 
