@@ -112,3 +112,17 @@ export function inspectorAnswer(run: InspectorRun): Record<string, unknown> {
   if (run.code !== 0) throw new Error(`the Inspector CLI exited ${run.code}: ${run.stderr.replace(/^[\s\S]*?security fixes only\.\s*/, '').trim()}`);
   return JSON.parse(run.stdout) as Record<string, unknown>;
 }
+
+/**
+ * Inspector arguments for one request to `mcpctx gateway --config FILE` over stdio. The gateway's
+ * command goes after `--`: before it, the Inspector takes `--config` as its own (a file of servers
+ * to pick one from with --server).
+ */
+export function inspectorOverStdio(configFile: string, ...request: string[]): string[] {
+  return [...request, '--', process.execPath, CLI, 'gateway', '--config', configFile];
+}
+
+/** Inspector arguments for one request to the gateway's HTTP front at `url`. */
+export function inspectorOverHttp(url: string, ...request: string[]): string[] {
+  return [url, '--transport', 'http', ...request];
+}
