@@ -35,7 +35,7 @@ describe('the Inspector CLI starting the gateway over stdio', () => {
   });
 
   // TODO(issue 31 item 1): flip to it() once shaped results agree with the listed outputSchema.
-  it.fails('case 1: a 1 MB read_text_file, offloaded, is a preview, not "Failed to call tool"', async () => {
+  it('case 1: a 1 MB read_text_file, offloaded, is a preview, not "Failed to call tool"', async () => {
     // --tool-arg takes every value up to the next option, so it goes before --tool-name.
     const run = await runInspector(request('--method', 'tools/call', '--tool-arg', `path=${workspace.bigFile}`, '--tool-name', 'files__read_text_file'));
     expect(previewOf(inspectorAnswer(run)).handle).toEqual(expect.any(String));
