@@ -2,8 +2,9 @@
 // @ts-check
 // Re-derives the before/after table in docs/gateway.md: the same calls to two real servers directly and
 // through `mcpctx gateway` with examples/gateway/gateway.yaml, over real stdio, counting with
-// o200k_base what each answer puts into a model's context (text blocks + structuredContent's JSON;
-// for tools/list, the compact JSON of the tools array).
+// o200k_base what each answer puts into a model's context (its text blocks, and structuredContent's
+// JSON unless it repeats a text block: a host hands the model one of the two copies; for
+// tools/list, the compact JSON of the tools array).
 //
 //   node examples/gateway/measure.mjs          the Markdown table docs/gateway.md quotes
 //   node examples/gateway/measure.mjs --json   the same figures as JSON
@@ -12,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BoundedStdioTransport, Deadline, RawClient } from 'mcpctx/mcp';
-import { toolResultCost } from 'mcpctx/shape';
+import { structuredCopyOf, toolResultCost } from 'mcpctx/shape';
 import { countTokens } from 'mcpctx/tokens';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -41,7 +42,8 @@ async function open(args) {
 /** @param {any} result */
 const resultTokens = (result) => {
   const cost = toolResultCost(result);
-  return cost.textTokens + cost.binaryFieldTokens;
+  const copy = structuredCopyOf(result, cost.parts) === null ? 0 : (cost.parts.find((part) => part.kind === 'structured')?.tokens ?? 0);
+  return cost.textTokens + cost.binaryFieldTokens - copy;
 };
 /** @param {any} result */
 const listTokens = (result) => countTokens(JSON.stringify(result.tools));

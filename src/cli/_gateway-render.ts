@@ -19,6 +19,9 @@ export function renderGatewayCheck(check: GatewayCheck, strict: boolean): string
         const rules = tool.rules.length === 0 ? 'no rule' : tool.rules.map((rule) => printableText(rule, 'note')).join(', ');
         lines.push(`    ${printableText(tool.name, 'note')}${shown}: ${tool.allowed ? '' : 'denied; '}${rules}`);
       }
+      const { leftOut, kept } = upstream.outputSchema;
+      if (leftOut.length > 0) lines.push(`    outputSchema left out of the listing: ${leftOut.map((tool) => printableText(tool, 'note')).join(', ')}`);
+      if (kept.length > 0) lines.push(`    outputSchema listed (reshaped results marked isError): ${kept.map((tool) => printableText(tool, 'note')).join(', ')}`);
     }
   }
   const unmatched = new Set(check.unmatchedRules);

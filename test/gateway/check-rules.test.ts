@@ -97,3 +97,29 @@ describe('gateway check starts the upstreams and matches every rule against thei
     expect(await waitForNoMarkedProcesses(10_000)).toEqual([]);
   }, 120_000);
 });
+
+describe('gateway check names the tools whose outputSchema the listing leaves out (issue 31 case 1)', () => {
+  it('left out by default, kept where dropOutputSchema: false; a denied tool is not named', async () => {
+    const dir = tempDir('mcpctx-check-schema-');
+    const catalog = join(dir, 'tools.json');
+    const schema = { type: 'object', properties: { content: { type: 'string' } } };
+    writeFileSync(
+      catalog,
+      JSON.stringify([
+        { name: 'read_file', inputSchema: { type: 'object' }, outputSchema: schema },
+        { name: 'stat_file', inputSchema: { type: 'object' }, outputSchema: schema },
+        { name: 'write_file', inputSchema: { type: 'object' }, outputSchema: schema },
+        { name: 'list', inputSchema: { type: 'object' } },
+      ]),
+    );
+    const entry = { command: process.execPath, args: [CATALOG_SERVER], env: { ...markEnvEntries(), CATALOG_FILE: catalog, CALL_LOG: join(dir, 'fs.log') } };
+    const config = writeConfig({ mcpServers: { fs: entry }, deny: ['write_file'], tools: { stat_file: { dropOutputSchema: false } } }, dir);
+    const plain = await check([config]);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toContain('    outputSchema left out of the listing: read_file\n');
+    expect(plain.stdout).toContain('    outputSchema listed (reshaped results marked isError): stat_file\n');
+    expect(plain.stdout).toContain('outputSchema: left out of every listed tool but stat_file');
+    const json = JSON.parse((await check([config, '--json'])).stdout) as { upstreamChecks: Array<{ outputSchema: unknown }> };
+    expect(json.upstreamChecks[0]?.outputSchema).toEqual({ leftOut: ['read_file'], kept: ['stat_file'] });
+  });
+});

@@ -1,7 +1,8 @@
 import { search } from '@jmespath-community/jmespath';
 import { describe, expect, it } from 'vitest';
 import { isMcpctxError } from '../../src/errors/index.js';
-import { QUERY_DEADLINE_MS, QUERY_RESULT_CHARS, QUERY_STEP_BUDGET, parsePath, runQuery, selectPath } from '../../src/gateway/results/index.js';
+import { QUERY_DEADLINE_MS, QUERY_RESULT_CHARS, QUERY_STEP_BUDGET, runQuery, selectPath } from '../../src/gateway/results/index.js';
+import { parsePath } from '../../src/gateway/config/index.js';
 
 const value = { items: [{ title: 'a', 'x.y': 1 }, { title: 'b' }], 'odd key': true };
 

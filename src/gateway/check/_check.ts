@@ -2,6 +2,7 @@ import { isMcpctxError } from '../../errors/index.js';
 import { DEFAULT_PROTOCOL_VERSION, Deadline, JsonRpcError, MCPCTX_CLIENT_INFO } from '../../mcp/index.js';
 import {
   DEFAULT_TIMEOUTS,
+  toolRulesFor,
   describeEffectiveRules,
   matchRules,
   type EffectiveRules,
@@ -11,6 +12,7 @@ import {
   type ToolRuleMatch,
   type UpstreamSpec,
 } from '../config/index.js';
+import { listsWithoutOutputSchema } from '../catalog/index.js';
 import { readToolList } from '../session/index.js';
 import { type Upstream, type UpstreamEvents, prepareUpstreams } from '../upstream/index.js';
 
@@ -31,6 +33,12 @@ export interface UpstreamCheck {
   readonly error: string | null;
   /** Listed tools in the upstream's order: own name, the name the client sees, allowed or not, the rules that match it. */
   readonly tools: readonly ToolRuleMatch[];
+  /**
+   * Own names of the allowed tools that declare an outputSchema, by what the listing does with it:
+   * left out (the default: a reshaped result has no structuredContent), or kept (`dropOutputSchema:
+   * false`: their reshaped results go out marked isError).
+   */
+  readonly outputSchema: { readonly leftOut: readonly string[]; readonly kept: readonly string[] };
 }
 
 /** `mcpctx gateway check`: the effective rules, and (unless offline) each rule against the tools the upstreams listed. */
@@ -54,7 +62,7 @@ export async function checkGateway(config: GatewayConfig, options: GatewayCheckO
   const rules = describeEffectiveRules(config);
   if (options.offline === true) {
     const upstreamChecks = [
-      ...config.upstreams.map((spec): UpstreamCheck => ({ name: spec.name, status: 'offline', error: null, tools: [] })),
+      ...config.upstreams.map((spec): UpstreamCheck => ({ name: spec.name, status: 'offline', error: null, tools: [], outputSchema: NO_SCHEMAS })),
       ...disabledChecks(config),
     ];
     return { ...rules, connected: false, upstreamChecks, ruleMatches: [], unmatchedRules: [] };
@@ -66,8 +74,17 @@ export async function checkGateway(config: GatewayConfig, options: GatewayCheckO
   const upstreamChecks = [
     ...config.upstreams.map((spec, index): UpstreamCheck => {
       const outcome = outcomes[index];
-      if (outcome === undefined || 'error' in outcome) return { name: spec.name, status: 'failed', error: outcome?.error ?? 'not checked', tools: [] };
-      return { name: spec.name, status: 'listed', error: null, tools: matches.upstreams.find((entry) => entry.upstream === spec.name)?.tools ?? [] };
+      if (outcome === undefined || 'error' in outcome) return { name: spec.name, status: 'failed', error: outcome?.error ?? 'not checked', tools: [], outputSchema: NO_SCHEMAS };
+      const tools = matches.upstreams.find((entry) => entry.upstream === spec.name)?.tools ?? [];
+      const declaring = tools.filter((tool) => tool.allowed && outcome.withOutputSchema.has(tool.name));
+      const leftOut = declaring.filter((tool) => listsWithoutOutputSchema(toolRulesFor(config, spec.name, tool.name)));
+      return {
+        name: spec.name,
+        status: 'listed',
+        error: null,
+        tools,
+        outputSchema: { leftOut: leftOut.map((tool) => tool.name), kept: declaring.filter((tool) => !leftOut.includes(tool)).map((tool) => tool.name) },
+      };
     }),
     ...disabledChecks(config),
   ];
@@ -81,8 +98,10 @@ export async function checkGateway(config: GatewayConfig, options: GatewayCheckO
   };
 }
 
+const NO_SCHEMAS = { leftOut: [], kept: [] };
+
 function disabledChecks(config: GatewayConfig): UpstreamCheck[] {
-  return config.skipped.map((name) => ({ name, status: 'disabled', error: null, tools: [] }));
+  return config.skipped.map((name) => ({ name, status: 'disabled', error: null, tools: [], outputSchema: NO_SCHEMAS }));
 }
 
 // The check is no client: it declares no capability, so a server asking it anything is told no.
@@ -92,8 +111,13 @@ const CHECK_EVENTS: UpstreamEvents = {
   onEnded: () => {},
 };
 
-/** One upstream's own tool names, started and ended here; or why it could not list them. */
-async function listToolNames(config: GatewayConfig, spec: UpstreamSpec, env: NodeJS.ProcessEnv, budgetMs: number): Promise<{ tools: string[] } | { error: string }> {
+/** One upstream's own tool names (and which declare an outputSchema), started and ended here; or why it could not list them. */
+async function listToolNames(
+  config: GatewayConfig,
+  spec: UpstreamSpec,
+  env: NodeJS.ProcessEnv,
+  budgetMs: number,
+): Promise<{ tools: string[]; withOutputSchema: ReadonlySet<string> } | { error: string }> {
   let upstream: Upstream | undefined;
   let close = async (): Promise<void> => {};
   try {
@@ -106,7 +130,11 @@ async function listToolNames(config: GatewayConfig, spec: UpstreamSpec, env: Nod
     await upstream.notify('notifications/initialized', undefined);
     const listed = await readToolList(upstream, deadline);
     // readToolList has checked that each tool is an object with a string name of its own.
-    return { tools: listed.items.map((tool) => String((tool as { name: string }).name)) };
+    const tools = listed.items as ReadonlyArray<{ name: string; outputSchema?: unknown }>;
+    return {
+      tools: tools.map((tool) => String(tool.name)),
+      withOutputSchema: new Set(tools.filter((tool) => Object.hasOwn(tool, 'outputSchema')).map((tool) => String(tool.name))),
+    };
   } catch (error) {
     return { error: isMcpctxError(error) || error instanceof Error ? error.message : String(error) };
   } finally {

@@ -3,7 +3,7 @@ import { McpctxError } from '../../errors/index.js';
 import { TEXT_FORMATS, defineProjection, type FieldSpec, type TextFormat } from '../../shape/index.js';
 import { isPlainObject } from '../../json/index.js';
 import { type SelectorNaming, parseToolSelector } from './_tool-selectors.js';
-import { PATH_SYNTAX, parsePath } from '../results/index.js';
+import { PATH_SYNTAX, parsePath } from './_result-paths.js';
 import { DEFAULT_SEARCH_TOP_K, DROPPABLE_TOOL_KEYS, type DroppableToolKey, type NamePatterns, type SearchSettings, type ToolRules } from './_config-types.js';
 
 /** What rule keys are read against: the separator and every configured server, disabled ones included. */

@@ -43,3 +43,4 @@ export {
   type UpstreamRuleMatches,
 } from './_rule-matches.js';
 export { describeEffectiveRules, type EffectiveRules, type EffectiveToolRules, type EffectiveUpstream } from './_effective-rules.js';
+export { MAX_PATH_CHARS, PATH_IDENTIFIER, PATH_SYNTAX, parsePath } from './_result-paths.js';

@@ -3,7 +3,8 @@ import { INVALID_PARAMS, toolError, toolErrorFrom, toolResultCost } from '../../
 import { isWithinTokenLimit, jsonText } from '../../tokens/index.js';
 import { isPlainObject } from '../../json/index.js';
 import type { TokenCodec } from './_handles.js';
-import { selectPath, runQuery, PATH_SYNTAX } from './_json-select.js';
+import { selectPath, runQuery } from './_json-select.js';
+import { PATH_SYNTAX } from '../config/index.js';
 import { HANDLE_SCOPE, defaultWalk, readScope, walkOf } from './_offload.js';
 import type { OffloadStore } from './_offload-store.js';
 import type { ShapeOutcome } from './_result-types.js';

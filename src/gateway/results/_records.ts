@@ -1,5 +1,5 @@
 import { describeValue, isPlainObject, MAX_JSON_DEPTH, nestsDeeperThan, setOwn } from '../../json/index.js';
-import { parsePath } from './_json-select.js';
+import { parsePath } from '../config/index.js';
 
 /** Text longer than this is not parsed for records (a stored or paged value this size is refused anyway). */
 export const MAX_PARSE_CHARS = 64 * 1024 * 1024;

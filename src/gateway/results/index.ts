@@ -4,6 +4,5 @@ export type { ResultAction, ResultContext, ResultRules, ShapeOutcome } from './_
 export { createMemoryStore, DEFAULT_MAX_BYTES, DEFAULT_TTL_MS, type OffloadStore, type OffloadStoreOptions, type StorePut } from './_offload-store.js';
 export { createSqliteStore } from './_sqlite-store.js';
 export { READ_PAGE_TOKENS, READ_RESULT_TOOL } from './_read-result.js';
-export { PATH_SYNTAX } from './_json-select.js';
-export { parsePath, runQuery, selectPath } from './_json-select.js';
+export { runQuery, selectPath } from './_json-select.js';
 export { QUERY_DEADLINE_MS, QUERY_RESULT_CHARS, QUERY_STEP_BUDGET } from './_query-budget.js';
