@@ -9,19 +9,12 @@ import { waitForNoMarkedProcesses } from '../support/processes.js';
 import type { Message, WireClient } from '../support/wire-client.js';
 import { WalkedItems } from './_walked-items.js';
 import { gatewayOverHttp, gatewayOverStdio, markEnvEntries, tempDir, writeConfig } from './_gateway-process.js';
+import { receiptsIn } from './_receipts-file.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/pull-requests/', import.meta.url));
 const ALL_NUMBERS = (JSON.parse(readFileSync(join(EXAMPLE, 'data/pulls.json'), 'utf8')) as Array<{ number: number }>).map((pull) => pull.number).sort((a, b) => a - b);
 const UPSTREAM = { command: process.execPath, args: [join(EXAMPLE, 'server.js'), 'before'], env: markEnvEntries() };
 const PAGE_TOKENS = 2_000;
-
-interface Receipt {
-  kind: string;
-  tool: string | null;
-  action: string;
-  upstreamTokens: number;
-  deliveredTokens: number;
-}
 
 function textOf(response: Message): string {
   const result = response.result as { content?: Array<{ text?: string }> } | undefined;
@@ -38,13 +31,6 @@ async function open(client: WireClient): Promise<void> {
 }
 
 const call = (client: WireClient, name: string, args: Record<string, unknown>) => client.request('tools/call', { name, arguments: args }, 60_000);
-
-function receiptsIn(file: string): Receipt[] {
-  return readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Receipt);
-}
 
 describe('gateway cuts on the real pull requests', () => {
   afterAll(async () => {

@@ -4,7 +4,7 @@
 // applied (two arrays) and the result was offloaded instead. Here the real servers run behind the
 // gateway in this process: the wrapped JSON is parsed (and counted as it came), a `records` rule
 // chooses the list, and the members beside it (relations) are kept, never dropped.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { McpctxError, parseGatewayConfig, type ConfigProblem } from '../../src/gateway/index.js';
@@ -14,6 +14,7 @@ import { PROJECT_ROOT } from '../support/real-servers.js';
 import type { Message } from '../support/wire-client.js';
 import { markEnvEntries, tempDir, writeConfig } from './_gateway-process.js';
 import { withInProcessGateway, type InProcessGateway } from './_in-process.js';
+import { receiptsIn } from './_receipts-file.js';
 
 const SERVER = (name: 'filesystem' | 'memory'): string => `${PROJECT_ROOT}node_modules/@modelcontextprotocol/server-${name}/dist/index.js`;
 
@@ -21,25 +22,8 @@ afterAll(async () => {
   expect(await waitForNoMarkedProcesses(15_000)).toEqual([]);
 });
 
-interface Receipt {
-  kind: string;
-  tool: string | null;
-  action: string;
-  upstreamTokens: number;
-  deliveredTokens: number;
-  note?: string;
-}
-
 const textOf = (response: Message): string => (response.result as { content: Array<{ text: string }> }).content[0]?.text ?? '';
 const call = (gateway: InProcessGateway, name: string, args: Record<string, unknown>): Promise<Message> => gateway.request('tools/call', { name, arguments: args }, 60_000);
-
-function receiptsIn(file: string): Receipt[] {
-  return readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Receipt)
-    .filter((receipt) => receipt.kind === 'call');
-}
 
 describe("filesystem's directory_tree: the JSON inside {content: \"<text>\"} is what rules and read_result reach", () => {
   const root = tempDir('mcpctx-tree-');
@@ -79,8 +63,8 @@ describe("filesystem's directory_tree: the JSON inside {content: \"<text>\"} is 
       expect(JSON.parse(textOf(children))).toBe(40);
     });
     // Receipts are written after the reply: read once the gateway has closed.
-    const [plain] = receiptsIn(plainReceipts);
-    const [capped] = receiptsIn(cappedReceipts);
+    const [plain] = receiptsIn(plainReceipts).filter((receipt) => receipt.kind === 'call');
+    const [capped] = receiptsIn(cappedReceipts).filter((receipt) => receipt.kind === 'call');
     // Passed: delivered = upstream, counted on what was sent (however receipts count a text repeated in structuredContent).
     expect(plain?.action).toBe('passed');
     expect(plain?.upstreamTokens).toBe(plain?.deliveredTokens);
@@ -169,7 +153,7 @@ describe("memory's search_nodes: `records` chooses the list, and relations are k
       const text = textOf(await call(gateway, 'search_nodes', { query: 'person' }));
       expect((JSON.parse(text) as { relations: unknown[] }).relations).toHaveLength(3);
     });
-    expect(receiptsIn(receipts)[0]?.note).toMatch(/2 array members \(entities, relations\).*records rule \(records: entities\)/);
+    expect(receiptsIn(receipts).filter((receipt) => receipt.kind === 'call')[0]?.note).toMatch(/2 array members \(entities, relations\).*records rule \(records: entities\)/);
   });
 });
 

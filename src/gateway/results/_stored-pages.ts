@@ -26,11 +26,10 @@ class StoredPageCodec extends CursorCodec {
   }
 }
 
-export interface StoredPageOptions {
+/** Stored items and what a page of them binds its next cursor to (the entry, its revision, the session and scope). */
+export interface BoundPagesOptions {
   readonly items: readonly unknown[];
   readonly budget: number;
-  /** Where the page starts (0 for the first page). */
-  readonly position: number;
   readonly codec: TokenCodec;
   readonly id: string;
   readonly issuedAt: number;
@@ -38,6 +37,11 @@ export interface StoredPageOptions {
   readonly scope: string;
   readonly revision: string;
   readonly continueHint: string;
+}
+
+export interface StoredPageOptions extends BoundPagesOptions {
+  /** Where the page starts (0 for the first page). */
+  readonly position: number;
   readonly idField?: string;
   readonly fetchHint?: (cut: CutRecord) => string;
 }

@@ -1,8 +1,7 @@
 import { McpctxError } from '../../errors/index.js';
 import { INVALID_PARAMS } from '../../shape/index.js';
 import { isWithinTokenLimit, jsonText } from '../../tokens/index.js';
-import type { TokenCodec } from './_handles.js';
-import { storedPage } from './_stored-pages.js';
+import { type BoundPagesOptions, storedPage } from './_stored-pages.js';
 
 /** Where a read_result page starts: an item, and a character inside it when the item is walked in parts. */
 export interface WalkPosition {
@@ -10,17 +9,8 @@ export interface WalkPosition {
   readonly offset: number;
 }
 
-export interface WalkOptions {
-  readonly items: readonly unknown[];
-  readonly budget: number;
+export interface WalkOptions extends BoundPagesOptions {
   readonly at: WalkPosition;
-  readonly codec: TokenCodec;
-  readonly id: string;
-  readonly issuedAt: number;
-  readonly sessionId: string;
-  readonly scope: string;
-  readonly revision: string;
-  readonly continueHint: string;
   /** How an item is named in a note (`content[3]`, `entities["x"]`), by its position. */
   readonly itemName: (position: number) => string;
 }
