@@ -154,6 +154,22 @@ describe('gateway tasks', () => {
     expect(calls[2]?.note).toContain('result of task b__task-1');
   });
 
+  it('refuses a task-augmented call a check stops with a JSON-RPC error, not a tool result a client reads as a task', async () => {
+    await withInProcessGateway({ config: writeConfig({ ...TWO, deny: ['b/research'] }) }, async (gateway) => {
+      await gateway.initialize();
+      const refused = await gateway.request('tools/call', { name: 'b__research', arguments: { topic: 'x' }, task: { ttl: 60_000 } });
+      expect(refused.result).toBeUndefined();
+      expect(errorOf(refused).code).toBe(-32602);
+      expect(errorOf(refused).message).toMatch(/b__research/);
+      // Without task, the same refusal stays a tool error result the model reads.
+      const plain = resultOf(await gateway.request('tools/call', { name: 'b__research', arguments: { topic: 'x' } }));
+      expect(plain.isError).toBe(true);
+      expect(textOf(plain)).toBe(errorOf(refused).message);
+      // Nothing was created upstream: the other upstream's task still works.
+      expect(await startTask(gateway, 'a__research')).toBe('a__task-1');
+    });
+  });
+
   it('relays a server\'s question about a task of the client\'s own under the client\'s id', async () => {
     const asked: unknown[] = [];
     const answer = (request: Message) => {

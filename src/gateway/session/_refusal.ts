@@ -20,6 +20,15 @@ export function refusal(text: string, options: { action?: ReceiptAction; note?: 
   };
 }
 
+/** The text of a result the gateway made (its text blocks, joined), as a JSON-RPC error would say it. */
+export function refusalText(result: JsonObject): string {
+  const content = Array.isArray(result.content) ? result.content : [];
+  return content
+    .map((block: unknown) => (typeof block === 'object' && block !== null && typeof (block as { text?: unknown }).text === 'string' ? (block as { text: string }).text : ''))
+    .filter((text) => text !== '')
+    .join('\n');
+}
+
 /** What a result the gateway made costs, as every result is counted (`toolResultCost`'s text parts). */
 export function resultTokens(result: JsonObject): number {
   return toolResultTokensWithin(result, Number.MAX_SAFE_INTEGER) as number;

@@ -26,7 +26,7 @@ import { agreeWithListedSchema } from './_schema-agreement.js';
 import { errorUnderCalledName, resultUnderCalledName } from './_called-name.js';
 import { JsonRpcError } from '../../mcp/index.js';
 import type { ClientCall, SessionContext } from './_context.js';
-import { refusal, resultTokens, shownName } from './_refusal.js';
+import { refusal, refusalText, resultTokens, shownName } from './_refusal.js';
 import { createdTask, renameTaskIds, type TaskOrigin, type TaskRoute } from '../tasks/index.js';
 
 /**
@@ -126,7 +126,12 @@ export class SessionTools {
     const toolCall: ToolCall = { ...call, args, context: this.context, checker, results, sayOnce: (key, line) => this.sayOnce(key, line) };
     for (const check of CALL_CHECKS) {
       const outcome = await check(target, toolCall);
-      if (outcome !== undefined) return this.finish(started, target.upstream, name, call, agreeWithListedSchema(target.definition, outcome));
+      if (outcome === undefined) continue;
+      const result = this.finish(started, target.upstream, name, call, agreeWithListedSchema(target.definition, outcome));
+      // A task-augmented call is answered with a CreateTaskResult or a JSON-RPC error: a client
+      // (the SDK's callToolStream) reads any other result as a malformed task, not as the refusal.
+      if (isPlainObject(call.params?.task) && result.isError === true) throw new JsonRpcError(-32602, refusalText(result));
+      return result;
     }
     return this.finish(started, target.upstream, name, call, agreeWithListedSchema(target.definition, await this.relay(target, toolCall)));
   }
