@@ -50,6 +50,7 @@ export {
   type ServerRunTimings,
 } from './_server-run.js';
 export { HttpClientTransport, type HttpTransportOptions, type ListenState } from './_http-transport.js';
+export { LegacySseClientTransport, type LegacySseTransportOptions } from './_legacy-sse-transport.js';
 export { SseReader, type SseEvent } from './_sse-reader.js';
 export {
   checkRemoteSpec,

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { waitForNoMarkedProcesses } from '../support/processes.js';
+import { startLegacySseToolsServer } from '../support/remote-servers.js';
 import type { Message } from '../support/wire-client.js';
 import { InProcessGateway } from './_in-process.js';
 import { RELAY_SERVER, markEnvEntries, relayEntry, relayOverHttp, runCliProcess, tempDir, writeConfig } from './_gateway-process.js';
@@ -21,7 +22,7 @@ const CANARY = 'canary-value-7c1e2b9d4f';
  * their machine: the clone's path for the placeholder, the test mark added to each `env` (the
  * gateway passes only named variables on), and a live relay's address for the made-up one.
  */
-function materialize(fixture: string, options: { relayUrl?: string } = {}): string {
+function materialize(fixture: string, options: { relayUrl?: string; sseUrl?: string } = {}): string {
   const dir = tempDir('mcpctx-client-config-');
   const file = join(dir, fixture);
   mkdirSync(dirname(file), { recursive: true });
@@ -32,6 +33,7 @@ function materialize(fixture: string, options: { relayUrl?: string } = {}): stri
     .replaceAll('/ABSOLUTE/PATH/TO/mcpctx', CLONE)
     .replace(/"env": \{(\s*)(\}?)/g, (_whole, space: string, close: string) => (close === '}' ? `"env": { ${marks} }` : `"env": { ${marks},${space}`));
   if (options.relayUrl !== undefined) text = text.replaceAll('http://localhost:8931/mcp', options.relayUrl);
+  if (options.sseUrl !== undefined) text = text.replaceAll('http://localhost:3001/sse', options.sseUrl);
   writeFileSync(file, text);
   // VS Code's servers live in the workspace, found through ${workspaceFolder}.
   mkdirSync(join(dir, 'vscode', 'servers'), { recursive: true });
@@ -62,6 +64,8 @@ interface ClientCase {
   readonly notes: readonly RegExp[];
   readonly env?: Record<string, string>;
   readonly http?: boolean;
+  /** A server of the file on the older HTTP+SSE transport (`type: sse`), served here by a loopback one. */
+  readonly sse?: string;
 }
 
 const CLIENTS: readonly ClientCase[] = [
@@ -72,7 +76,8 @@ const CLIENTS: readonly ClientCase[] = [
   {
     fixture: 'vscode/.vscode/mcp.json',
     serving: ['notes'],
-    unavailable: { docs: /\$\{input:docs-api-key\}, a value VS Code asks its user for/, legacy: /legacy SSE server/ },
+    sse: 'legacy',
+    unavailable: { docs: /\$\{input:docs-api-key\}, a value VS Code asks its user for/ },
     notes: [/top level: inputs \(VS Code's\)/],
   },
   {
@@ -91,12 +96,18 @@ describe('the gateway on client config files as they are', () => {
   for (const client of CLIENTS) {
     it(`${client.fixture}: lists and calls the tools of every server it can serve${client.unavailable ? ', reports the others unavailable' : ''}`, async () => {
       const relay = client.http ? await relayOverHttp('remote') : undefined;
-      const gateway = await InProcessGateway.start({ config: materialize(client.fixture, { relayUrl: relay?.url }), env: client.env });
+      const sse = client.sse === undefined ? undefined : await startLegacySseToolsServer();
+      const gateway = await InProcessGateway.start({ config: materialize(client.fixture, { relayUrl: relay?.url, sseUrl: sse?.url }), env: client.env });
       try {
         const { names, unavailable } = await listTools(gateway);
         for (const server of client.serving) {
           expect(names).toContain(`${server}__echo`);
           expect(await echoFrom(gateway, `${server}__echo`)).toBe(server);
+        }
+        if (client.sse !== undefined) {
+          const echoed = await gateway.request('tools/call', { name: `${client.sse}__echo`, arguments: { text: 'over HTTP+SSE' } });
+          expect(echoed.result).toEqual({ content: [{ type: 'text', text: 'over HTTP+SSE' }] });
+          expect(sse?.posts).toBeGreaterThan(0);
         }
         expect(Object.keys(unavailable).sort()).toEqual(Object.keys(client.unavailable ?? {}).sort());
         for (const [server, reason] of Object.entries(client.unavailable ?? {})) {
@@ -112,6 +123,7 @@ describe('the gateway on client config files as they are', () => {
       } finally {
         await gateway.close();
         await relay?.stop();
+        await sse?.close();
       }
     });
   }

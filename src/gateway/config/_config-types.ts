@@ -14,6 +14,11 @@ export interface HttpUpstream {
   readonly name: string;
   readonly kind: 'http';
   readonly url: string;
+  /**
+   * `sse`: the older HTTP+SSE transport (protocol 2024-11-05: a GET stream that names where to
+   * POST), as a client config's `type: sse` says; absent, streamable HTTP.
+   */
+  readonly transport?: 'sse';
   /** header name -> template with ${ENV} references (never a resolved value) */
   readonly headers: Readonly<Record<string, string>>;
   /** As for a stdio upstream: why it cannot be served as written. */

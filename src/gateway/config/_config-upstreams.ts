@@ -109,10 +109,10 @@ function parseEntry(name: string, fields: JsonObject, at: string, problems: Prob
     for (const key of STDIO_KEYS) if (fields[key] !== undefined) problems.add(childPath(at, key), 'belongs to command servers, not to a url');
     const url = parseUrl(fields[urlKey as string], childPath(at, urlKey as string), problems);
     const headers = fields.headers === undefined ? {} : parseHeaders(fields.headers, childPath(at, 'headers'), problems);
-    spec = url === undefined || headers === undefined ? undefined : { name, kind: 'http', url, headers };
+    spec = url === undefined || headers === undefined ? undefined : { name, kind: 'http', url, headers, ...(type === 'sse' ? { transport: 'sse' as const } : {}) };
   }
   if (spec === undefined) return undefined;
-  const cannotServe = type === 'sse' ? 'it is a legacy SSE server (type sse), a transport the gateway does not relay; use its streamable HTTP url (type http) or a stdio command' : askedInput(spec);
+  const cannotServe = askedInput(spec);
   return cannotServe === undefined ? spec : { ...spec, cannotServe };
 }
 

@@ -7,7 +7,8 @@ import type { SelectorRank } from './_tool-selectors.js';
 
 export interface EffectiveUpstream {
   readonly name: string;
-  readonly kind: 'stdio' | 'http';
+  /** `sse`: an HTTP server on the older HTTP+SSE transport. */
+  readonly kind: 'stdio' | 'http' | 'sse';
   /** stdio: the command and its arguments (credential-looking values `[redacted]`). */
   readonly command?: string;
   readonly args?: readonly string[];
@@ -90,7 +91,7 @@ export function describeEffectiveRules(config: GatewayConfig): EffectiveRules {
     }
     return {
       name: spec.name,
-      kind: 'http',
+      kind: spec.transport === 'sse' ? 'sse' : 'http',
       url: redactUrl(spec.url).url,
       headerNames: Object.keys(spec.headers).sort(),
       requiredEnv: sortedNames([spec.url, ...Object.values(spec.headers)]),

@@ -3,6 +3,7 @@ import {
   BoundedStdioTransport,
   type Deadline,
   HttpClientTransport,
+  LegacySseClientTransport,
   RawClient,
   type ServerNotification,
   type ServerRequest,
@@ -42,7 +43,9 @@ export class Upstream {
     const transport =
       spec.kind === 'stdio'
         ? new BoundedStdioTransport(spec.launch)
-        : new HttpClientTransport({ url: spec.url, headers: spec.resolvedHeaders });
+        : spec.transport === 'sse'
+          ? new LegacySseClientTransport({ url: spec.url, headers: spec.resolvedHeaders })
+          : new HttpClientTransport({ url: spec.url, headers: spec.resolvedHeaders });
     this.stdio = transport instanceof BoundedStdioTransport ? transport : undefined;
     this.client = new RawClient(transport, {
       onNotification: (notification) => events.onNotification(this, notification),
