@@ -221,11 +221,11 @@ describe('mcpctx gateway on client configs (the CLI)', () => {
     expect(desktop.stdout).toMatch(/\nnotes:\n {2}top level: globalShortcut \(Claude Desktop's\), preferences \(Claude Desktop's\): not gateway settings, ignored\n/);
     const vscode = await runCliProcess(['gateway', 'check', '--offline', '--json', materialize('vscode/.vscode/mcp.json')]);
     expect(vscode.code).toBe(0);
-    const rules = JSON.parse(vscode.stdout) as { upstreams: Array<{ name: string; cannotServe?: string }>; notes: string[] };
-    expect(rules.upstreams.map(({ name, cannotServe }) => [name, cannotServe !== undefined])).toEqual([
-      ['notes', false],
-      ['docs', true],
-      ['legacy', true],
+    const rules = JSON.parse(vscode.stdout) as { upstreams: Array<{ name: string; kind: string; cannotServe?: string }>; notes: string[] };
+    expect(rules.upstreams.map(({ name, kind, cannotServe }) => [name, kind, cannotServe !== undefined])).toEqual([
+      ['notes', 'stdio', false],
+      ['docs', 'stdio', true],
+      ['legacy', 'sse', false],
     ]);
     const claudeCode = await runCliProcess(['gateway', 'check', '--offline', '--json', materialize('claude-code/.mcp.json')], { env: { NOTES_LEVEL: CANARY, NOTES_NAME: CANARY } });
     expect(claudeCode.code).toBe(0);
