@@ -47,3 +47,16 @@ export function nestsDeeperThan(value: unknown, limit: number = MAX_JSON_DEPTH):
   }
   return false;
 }
+
+/**
+ * The key and text of an object whose one own member is a string: `{content: "<text>"}`, the
+ * wrapper servers put a text in when they return it as structuredContent too.
+ */
+export function soleStringMember(value: unknown): { key: string; text: string } | undefined {
+  if (!isPlainObject(value)) return undefined;
+  const keys = Object.keys(value);
+  const [key] = keys;
+  if (keys.length !== 1 || key === undefined) return undefined;
+  const text = value[key];
+  return typeof text === 'string' ? { key, text } : undefined;
+}

@@ -235,17 +235,10 @@ export class BoundedStdioTransport implements Transport, BoundedTransport {
       });
       this.openStdin();
     }
-    await this.settleWithin(
-      deadline,
-      'the server to read a message from its stdin',
-      (done, fail) => {
-        stdin.write(line, (error) => (error ? fail(this.closedError(`cannot send: ${error.message}`)) : done()));
-        return () => {};
-      },
-      // Nothing left queued: the line is in the pipe and its callback comes on the next tick, so
-      // no deadline timer is armed for it (one fewer timer per message, the common case).
-      () => stdin.writableLength === 0,
-    );
+    await this.settleWithin(deadline, 'the server to read a message from its stdin', (done, fail) => {
+      stdin.write(line, (error) => (error ? fail(this.closedError(`cannot send: ${error.message}`)) : done()));
+      return () => {};
+    });
   }
 
   /** The server's stdin if messages can still be written to it; TRANSPORT_CLOSED otherwise. */
@@ -259,20 +252,17 @@ export class BoundedStdioTransport implements Transport, BoundedTransport {
 
   /**
    * Waits for `start` to call `done`, within what is left of `deadline`, failing at once if stdin
-   * closes meanwhile. `start` returns how to stop listening. `settlesSoon`, asked once `start` has
-   * run, says the wait cannot block (so no deadline timer is needed).
+   * closes meanwhile. `start` returns how to stop listening.
    */
   private settleWithin(
     deadline: Deadline,
     waitingFor: string,
     start: (done: () => void, fail: (error: McpctxError) => void) => () => void,
-    settlesSoon: () => boolean = () => false,
   ): Promise<void> {
     if (deadline.expired) return Promise.reject(deadline.error(waitingFor));
     return new Promise<void>((resolve, reject) => {
       let settled = false;
       let stopListening = (): void => {};
-      let timer: NodeJS.Timeout | undefined;
       const finish = (error?: McpctxError): void => {
         if (settled) return;
         settled = true;
@@ -283,14 +273,11 @@ export class BoundedStdioTransport implements Transport, BoundedTransport {
         else resolve();
       };
       const onGone = (error: McpctxError): void => finish(error);
+      const timer = setTimeout(() => finish(deadline.error(waitingFor)), deadline.remainingMs());
       this.stdinGoneWaiters.add(onGone);
       const stop = start(() => finish(), (error) => finish(error));
-      if (settled) {
-        stop();
-        return;
-      }
-      stopListening = stop;
-      if (!settlesSoon()) timer = setTimeout(() => finish(deadline.error(waitingFor)), deadline.remainingMs());
+      if (settled) stop();
+      else stopListening = stop;
     });
   }
 

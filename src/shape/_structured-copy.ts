@@ -1,4 +1,4 @@
-import { isPlainObject } from '../json/index.js';
+import { isPlainObject, soleStringMember } from '../json/index.js';
 import type { ResultPart } from './_result-parts.js';
 
 const QUOTE = 0x22;
@@ -24,8 +24,9 @@ export function structuredCopyOf(result: Readonly<Record<string, unknown>>, part
   const value = result.structuredContent;
   const keys = isPlainObject(value) ? Object.keys(value) : [];
   if (keys.length !== 1) return null;
+  const wrappedText = soleStringMember(value)?.text;
+  if (wrappedText !== undefined) return texts.find((part) => part.text === wrappedText)?.block ?? null;
   const wrapped = (value as Record<string, unknown>)[keys[0] as string];
-  if (typeof wrapped === 'string') return texts.find((part) => part.text === wrapped)?.block ?? null;
   const inner = wrapped === undefined ? undefined : JSON.stringify(wrapped);
   if (inner === undefined) return null;
   return texts.find((part) => sameJsonInAnyLayout(inner, part.text as string))?.block ?? null;

@@ -118,14 +118,6 @@ tools:
     expect(toolRulesFor(config, 'fs', 'read_file')).toEqual({ maxTokens: 5000, pageTokens: 500, dropOutputSchema: true, format: 'csv', maxDescriptionTokens: 10 });
     expect(toolRulesFor(config, 'gh', 'read_file')).toEqual({ maxTokens: 3000, format: 'csv', maxDescriptionTokens: 10 });
     expect(toolRulesFor(config, 'gh', 'list')).toEqual({ maxTokens: 1000, maxDescriptionTokens: 10, format: 'csv' });
-    expect(configRules(config).toolRules('fs', 'read_file').keys).toEqual([
-      'tools.fs__read_file',
-      'tools["fs/read_*"]',
-      'tools["fs/*"]',
-      'tools.read_file',
-      'tools["*"]',
-      'tools["read_*"]',
-    ]);
   });
 });
 

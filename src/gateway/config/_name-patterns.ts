@@ -74,5 +74,5 @@ export function isToolAllowed(config: GatewayConfig, upstream: string, ownName: 
 
 /** The `tools:` settings of an upstream's tool, each from the most specific key that sets it (see SELECTOR_RANKS). */
 export function toolRulesFor(config: GatewayConfig, upstream: string, ownName: string): ToolRules | undefined {
-  return configRules(config).toolRules(upstream, ownName).rules;
+  return configRules(config).toolRules(upstream, ownName);
 }

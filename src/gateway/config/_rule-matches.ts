@@ -96,7 +96,7 @@ export function matchRules(config: GatewayConfig, lists: readonly ListedToolName
 }
 
 /** `deny[1] "fs/write_flie" matches no tool of fs`: the rule, as written, and where it looked. */
-export function unmatchedRuleWarning(match: Pick<RuleMatch, 'rule' | 'written' | 'upstream'>): string {
+function unmatchedRuleWarning(match: Pick<RuleMatch, 'rule' | 'written' | 'upstream'>): string {
   const where = match.upstream === null ? 'any upstream' : /[*?]/.test(match.upstream) ? `the upstreams matching ${JSON.stringify(match.upstream)}` : match.upstream;
   return `${match.rule} ${JSON.stringify(match.written)} matches no tool of ${where}`;
 }

@@ -1,6 +1,6 @@
 import { childPath } from '../../config/index.js';
 import type { GatewayConfig, NamePatterns, ToolRules } from './_config-types.js';
-import { RuleName, SELECTOR_RANKS, type SelectorNaming, type ToolSelector, parseToolSelector, selectorMatches } from './_tool-selectors.js';
+import { RuleName, SELECTOR_RANKS, type SelectorNaming, type ToolSelector, parseToolSelector, selectorMatches, toolSelector } from './_tool-selectors.js';
 
 /** Where a rule sits in the config. */
 export type RuleKind = 'allow' | 'deny' | 'tools' | 'search.pinned';
@@ -15,12 +15,6 @@ export interface NamedRule {
 /** A `tools:` entry: its selector and the settings it gives. */
 export interface ToolRuleEntry extends NamedRule {
   readonly rules: ToolRules;
-}
-
-/** A tool's settings from every `tools:` key that matches it, and those keys' paths, most specific first. */
-export interface AppliedToolRules {
-  readonly rules: ToolRules | undefined;
-  readonly keys: readonly string[];
 }
 
 /**
@@ -69,17 +63,15 @@ export class ConfigRules {
   }
 
   /** A tool's settings: each from the most specific matching `tools:` key that sets it (file order within a rank). */
-  toolRules(upstream: string, ownName: string): AppliedToolRules {
+  toolRules(upstream: string, ownName: string): ToolRules | undefined {
     const name = new RuleName(ownName);
     const matched = this.tools.filter((entry) => selectorMatches(entry.selector, upstream, name, false));
-    if (matched.length === 0) return { rules: undefined, keys: [] };
-    const only = matched[0];
-    if (matched.length === 1 && only !== undefined) return { rules: only.rules, keys: [only.path] };
+    if (matched.length <= 1) return matched[0]?.rules;
     const merged: Record<string, unknown> = {};
     for (const entry of matched) {
       for (const [setting, value] of Object.entries(entry.rules)) if (!Object.hasOwn(merged, setting)) merged[setting] = value;
     }
-    return { rules: merged as ToolRules, keys: matched.map((entry) => entry.path) };
+    return merged as ToolRules;
   }
 
   /** Whether `search.pinned` keeps a tool listed while search is on. */
@@ -100,13 +92,8 @@ function listRules(kind: RuleKind, written: readonly string[], naming: SelectorN
 function patternRules(kind: 'allow' | 'deny', patterns: NamePatterns, naming: SelectorNaming): NamedRule[] {
   if (patterns.kind === 'names') return listRules(kind, patterns.patterns, naming);
   return Object.entries(patterns.byServer).flatMap(([server, list]) =>
-    list.map((tool, index) => ({ kind, path: `${childPath(kind, server)}[${index}]`, selector: serverSelector(server, tool) })),
+    list.map((tool, index) => ({ kind, path: `${childPath(kind, server)}[${index}]`, selector: toolSelector(tool, server, tool) })),
   );
-}
-
-function serverSelector(server: string, tool: string): ToolSelector {
-  const glob = tool.includes('*') || tool.includes('?');
-  return { written: tool, upstream: server, tool, rank: glob ? 'upstream-glob' : 'upstream-exact' };
 }
 
 const cache = new WeakMap<object, ConfigRules>();

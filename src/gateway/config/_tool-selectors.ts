@@ -52,7 +52,8 @@ function serversMatching(pattern: string, naming: SelectorNaming): string[] {
   return naming.servers.filter((server) => runGlob(glob, server));
 }
 
-function selector(written: string, upstream: string | null, tool: string): ToolSelector {
+/** The selector of a tool (a name or glob) on an upstream (a name or glob; null: every upstream), ranked. */
+export function toolSelector(written: string, upstream: string | null, tool: string): ToolSelector {
   const glob = hasWildcard(tool) || (upstream !== null && hasWildcard(upstream));
   const rank: SelectorRank = upstream === null ? (glob ? 'bare-glob' : 'bare-exact') : glob ? 'upstream-glob' : 'upstream-exact';
   return { written, upstream, tool, rank };
@@ -78,22 +79,22 @@ export function parseToolSelector(written: string, naming: SelectorNaming): Tool
     if (serversMatching(upstream, naming).length === 0) {
       return { problem: `${JSON.stringify(upstream)} ${hasWildcard(upstream) ? 'matches' : 'names'} no configured server; servers: ${servers}` };
     }
-    return selector(written, upstream, tool);
+    return toolSelector(written, upstream, tool);
   }
   // The longest server prefix: with one server its name may itself hold the separator.
   const prefixed = naming.servers.filter((server) => written.startsWith(server + naming.separator)).sort((a, b) => b.length - a.length)[0];
   if (prefixed !== undefined) {
     const tool = written.slice(prefixed.length + naming.separator.length);
     if (tool === '') return { problem: `needs a tool name after ${prefixed}${naming.separator}` };
-    return selector(written, prefixed, tool);
+    return toolSelector(written, prefixed, tool);
   }
   const at = written.indexOf(naming.separator);
   if (at > 0) {
     const head = written.slice(0, at);
     const tool = written.slice(at + naming.separator.length);
-    if (hasWildcard(head) && tool !== '' && serversMatching(head, naming).length > 0) return selector(written, head, tool);
+    if (hasWildcard(head) && tool !== '' && serversMatching(head, naming).length > 0) return toolSelector(written, head, tool);
   }
-  return selector(written, null, written);
+  return toolSelector(written, null, written);
 }
 
 /** A tool's own name as rules read it: as written, and folded once however many patterns it meets. */

@@ -31,11 +31,10 @@ export {
   toolRulesFor,
   visibleToolName,
 } from './_name-patterns.js';
-export { ConfigRules, configRules, type AppliedToolRules, type NamedRule, type RuleKind, type ToolRuleEntry } from './_rule-set.js';
+export { configRules, type NamedRule, type RuleKind, type ToolRuleEntry } from './_rule-set.js';
 export { SELECTOR_RANKS, parseToolSelector, type SelectorRank, type ToolSelector } from './_tool-selectors.js';
 export {
   matchRules,
-  unmatchedRuleWarning,
   type ListedToolNames,
   type RuleMatch,
   type RuleMatches,

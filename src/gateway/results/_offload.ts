@@ -1,8 +1,8 @@
 import { countTokens, isWithinTokenLimit, jsonText, sha256Hex } from '../../tokens/index.js';
-import { isPlainObject } from '../../json/index.js';
+import { isPlainObject, soleStringMember } from '../../json/index.js';
 import { newStoreId, type TokenCodec } from './_handles.js';
 import type { OffloadStore } from './_offload-store.js';
-import { describeShape, othersOf, pageableItems, recordList, wrappedString, type PageUnit } from './_records.js';
+import { describeShape, othersOf, pageableItems, recordList, type PageUnit } from './_records.js';
 import type { StoredEntry } from './_result-types.js';
 
 /** The scope every handle is issued under (handles differ by their store id). */
@@ -35,7 +35,7 @@ export interface Walkable {
  * value}` each, so that nothing is left out of the walk), else the value itself.
  */
 export function defaultWalk(value: unknown): Walkable {
-  const wrapped = wrappedString(value);
+  const wrapped = soleStringMember(value);
   if (wrapped !== undefined) return walkOf(wrapped.text, pathOf([wrapped.key]), value);
   const list = recordList(value, '$');
   if (!list.found || list.steps.length === 0) return walkOf(value, '', value);

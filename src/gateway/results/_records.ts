@@ -1,4 +1,4 @@
-import { describeValue, isPlainObject, MAX_JSON_DEPTH, nestsDeeperThan, setOwn } from '../../json/index.js';
+import { describeValue, isPlainObject, MAX_JSON_DEPTH, nestsDeeperThan, setOwn, soleStringMember } from '../../json/index.js';
 import { parsePath } from '../config/index.js';
 
 /** Text longer than this is not parsed for records (a stored or paged value this size is refused anyway). */
@@ -21,7 +21,7 @@ export function resultValue(result: Record<string, unknown>): ResultValue {
   if (Object.hasOwn(result, 'structuredContent') && result.structuredContent !== undefined) {
     const structured = result.structuredContent;
     if (nestsDeeperThan(structured, MAX_JSON_DEPTH)) return { found: false, why: `structuredContent nests deeper than ${MAX_JSON_DEPTH} levels` };
-    const wrapped = wrappedString(structured);
+    const wrapped = soleStringMember(structured);
     if (wrapped !== undefined) {
       const parsed = parseJsonText(wrapped.text);
       if (parsed.found) return { found: true, value: parsed.value, from: `structuredContent.${wrapped.key}` };
@@ -35,16 +35,6 @@ export function resultValue(result: Record<string, unknown>): ResultValue {
   }
   const parsed = parseJsonText(block.text);
   return parsed.found ? { found: true, value: parsed.value, from: 'content[0].text' } : parsed;
-}
-
-/** The key and text of an object whose one own member is a string: `{content: "<text>"}`. */
-export function wrappedString(value: unknown): { key: string; text: string } | undefined {
-  if (!isPlainObject(value)) return undefined;
-  const keys = Object.keys(value);
-  const [key] = keys;
-  if (keys.length !== 1 || key === undefined) return undefined;
-  const text = value[key];
-  return typeof text === 'string' ? { key, text } : undefined;
 }
 
 /** The value of a text that is wholly one JSON array or object, within MAX_PARSE_CHARS and MAX_JSON_DEPTH. */

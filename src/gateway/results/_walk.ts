@@ -44,18 +44,7 @@ export function walkPage(options: WalkOptions): WalkPage {
   const { items, at } = options;
   if (at.position >= items.length && !(at.position === 0 && at.offset === 0)) throw outOfRange(`item ${at.position + 1}, past the ${items.length} there are`);
   if (at.offset === 0) {
-    const page = storedPage({
-      items,
-      budget: options.budget,
-      position: at.position,
-      codec: options.codec,
-      id: options.id,
-      issuedAt: options.issuedAt,
-      sessionId: options.sessionId,
-      scope: options.scope,
-      revision: options.revision,
-      continueHint: options.continueHint,
-    });
+    const page = storedPage({ ...options, position: at.position });
     // A page that had to cut its item is thrown away: that item is walked in parts instead.
     if (page.cut === null) return { text: page.text, tokens: page.tokens, start: page.start, end: page.end };
   }
