@@ -30,8 +30,13 @@ export class ConfigRules {
   readonly pinned: readonly NamedRule[];
   private readonly toolsInFileOrder: readonly ToolRuleEntry[];
 
-  constructor(config: Pick<GatewayConfig, 'upstreams' | 'skipped' | 'separator' | 'allow' | 'deny' | 'tools' | 'search'>) {
-    const naming: SelectorNaming = { separator: config.separator, servers: [...config.upstreams.map((spec) => spec.name), ...config.skipped] };
+  /** `anyServer`: the servers are not known here (a host's rules), so `SERVER/tool` names any server. */
+  constructor(config: Pick<GatewayConfig, 'upstreams' | 'skipped' | 'separator' | 'allow' | 'deny' | 'tools' | 'search'>, options: { anyServer?: boolean } = {}) {
+    const naming: SelectorNaming = {
+      separator: config.separator,
+      servers: [...config.upstreams.map((spec) => spec.name), ...config.skipped],
+      ...(options.anyServer === true ? { anyServer: true } : {}),
+    };
     this.allow = config.allow === undefined ? undefined : patternRules('allow', config.allow, naming);
     this.deny = config.deny === undefined ? undefined : patternRules('deny', config.deny, naming);
     const tools: ToolRuleEntry[] = [];

@@ -29,6 +29,11 @@ export type SelectorRank = (typeof SELECTOR_RANKS)[number];
 export interface SelectorNaming {
   readonly separator: string;
   readonly servers: readonly string[];
+  /**
+   * The servers are not known where the rules are read (a host's rules file: the host has the
+   * servers): `SERVER/tool` then names a server by whatever name comes, unchecked.
+   */
+  readonly anyServer?: boolean;
 }
 
 export const EXPLICIT_SEPARATOR = '/';
@@ -76,7 +81,7 @@ export function parseToolSelector(written: string, naming: SelectorNaming): Tool
     const upstream = written.slice(0, slash);
     const tool = written.slice(slash + 1);
     if (upstream === '' || tool === '') return { problem: `SERVER${EXPLICIT_SEPARATOR}TOOL needs both a server and a tool` };
-    if (serversMatching(upstream, naming).length === 0) {
+    if (naming.anyServer !== true && serversMatching(upstream, naming).length === 0) {
       return { problem: `${JSON.stringify(upstream)} ${hasWildcard(upstream) ? 'matches' : 'names'} no configured server; servers: ${servers}` };
     }
     return toolSelector(written, upstream, tool);

@@ -19,6 +19,7 @@ export {
   type UpstreamSpec,
 } from './_config-types.js';
 export { MAX_CONFIG_BYTES, configForCommand, loadGatewayConfig, parseGatewayConfig } from './_config.js';
+export { parseToolRules } from './_config-rules.js';
 export { resolveUpstream } from './_env-templates.js';
 export {
   MAX_TOOL_NAME_CHARS,
@@ -31,7 +32,7 @@ export {
   toolRulesFor,
   visibleToolName,
 } from './_name-patterns.js';
-export { configRules, type NamedRule, type RuleKind, type ToolRuleEntry } from './_rule-set.js';
+export { ConfigRules, configRules, type NamedRule, type RuleKind, type ToolRuleEntry } from './_rule-set.js';
 export { SELECTOR_RANKS, parseToolSelector, type SelectorRank, type ToolSelector } from './_tool-selectors.js';
 export {
   matchRules,

@@ -22,7 +22,7 @@ export const READ_PAGE_TOKENS = 4000;
 export const READ_RESULT_DEFINITION: Record<string, unknown> = {
   name: READ_RESULT_TOOL,
   description:
-    'Read a tool result the gateway stored because it was too large to send (the preview gives its handle). ' +
+    'Read a tool result that was stored because it was too large to send whole (the preview gives its handle). ' +
     'With handle only: pages through it (pass next_cursor as cursor to read on). ' +
     `path: one value, ${PATH_SYNTAX}. query: a JMESPath expression, like items[*].number or items[?state=='open'].title.`,
   inputSchema: {

@@ -281,7 +281,7 @@ export class ResultShaper {
     // Everything beside the list (memory's `relations` beside `entities`) is kept as it came.
     const whole = list.steps.length === 0 ? records : replaceAt(found.value, list.steps, records);
     const others = othersOf(found.value, list.steps);
-    if (rules.pageTokens !== undefined) {
+    if (rules.pageTokens !== undefined && ctx.pages !== 'read_result') {
       if (rules.format !== undefined && rules.format !== 'json') notes.push(`format ${rules.format} not applied: pages are JSON`);
       const page = this.#firstPage(result, records, others, args, ctx);
       if (page !== undefined) return { ...page, value: whole };
@@ -396,8 +396,10 @@ function refusal(text: string, upstreamTokens: number): ShapeOutcome {
 
 function capOf(ctx: ResultContext): { tokens: number; what: string } {
   const max = ctx.rules?.maxTokens;
+  const page = ctx.pages === 'read_result' ? ctx.rules?.pageTokens : undefined;
+  if (page !== undefined && page < ctx.capTokens && (max === undefined || page <= max)) return { tokens: page, what: `this tool's pageTokens` };
   if (max !== undefined && max < ctx.capTokens) return { tokens: max, what: `this tool's maxTokens` };
-  return { tokens: ctx.capTokens, what: "the gateway's cap" };
+  return { tokens: ctx.capTokens, what: ctx.pages === 'read_result' ? 'the cap' : "the gateway's cap" };
 }
 
 function pageBudget(ctx: ResultContext, pageTokens: number): number {

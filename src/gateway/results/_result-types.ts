@@ -19,6 +19,13 @@ export interface ResultContext {
   capTokens: number;
   /** Offload a result over the cap (default true); false refuses it. */
   offload: boolean;
+  /**
+   * Where later pages of a `pageTokens` tool come from: `tool` (the gateway's default), the tool
+   * called again with `cursor`, answered from the store before the upstream sees it; `read_result`
+   * (a host, which cannot answer a call in the server's place), the result over `pageTokens` is
+   * offloaded with a first page as its preview and read on through read_result.
+   */
+  pages?: 'tool' | 'read_result';
 }
 
 export type ResultAction = 'passed' | 'projected' | 'paged' | 'offloaded' | 'refused';
