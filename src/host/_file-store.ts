@@ -14,7 +14,9 @@ export function defaultHostStoreDir(env: NodeJS.ProcessEnv = process.env): strin
 }
 
 const PRIVATE_DIR_MODE = 0o700;
-const ENTRY = /^([0-9a-f]{24})\.json$/;
+/** Store ids are 24 hex characters; any name safe as a file name is taken, as the other stores take any id. */
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+const ENTRY = /^[A-Za-z0-9_-]{1,64}\.json$/;
 const KEY_FILE = 'key';
 const KEY_BYTES = 32;
 
@@ -35,7 +37,7 @@ export function createFileStore(dir: string, options?: OffloadStoreOptions): Off
     if (closed) throw new McpctxError('IO', 'The offload store is closed.');
   };
   const fileOf = (id: string): string => {
-    if (!/^[0-9a-f]{24}$/.test(id)) throw new McpctxError('INVALID_ARGUMENT', `Not a store id: ${JSON.stringify(id).slice(0, 40)}.`);
+    if (!ID.test(id)) throw new McpctxError('INVALID_ARGUMENT', `Not a store id: ${JSON.stringify(id).slice(0, 40)}.`);
     return join(dir, `${id}.json`);
   };
   const remove = (file: string): void => {

@@ -8,7 +8,7 @@ import { isPlainObject } from '../json/index.js';
  * - `wrapped`: `{"result": ...}`, how the Claude Agent SDK hands a structured result;
  * - `host-notice`: the host's own size limit fired first and put a notice in the result's place;
  * - `unknown`: none of these (a number, another object): passed through.
- * `encoded`: the host gave it as a JSON string (`"[{\"type\":\"text\",...}]"`), and gets a string back.
+ * `encoded`: the host gave it as a JSON string (`"[{\"type\":\"text\",...}]"`), and gets the shaped text back.
  */
 export type HostForm = 'result' | 'content' | 'text' | 'wrapped' | 'host-notice' | 'unknown';
 
@@ -126,15 +126,18 @@ export function resultText(result: Record<string, unknown>): string {
     .join('\n\n');
 }
 
-/** The shaped result in the form the host handed over. */
+/**
+ * The shaped result in the form the host handed over. A host that gave a string takes a string
+ * back and gives it to the model as text, so it gets the shaped text itself, never the content
+ * blocks re-encoded (their escapes would cost tokens the cap did not count).
+ */
 export function writeHostOutput(read: ReadOutput, shaped: Record<string, unknown>): unknown {
+  if (read.encoded) return resultText(shaped);
   switch (read.form) {
     case 'result':
-      return read.encoded ? JSON.stringify(shaped) : shaped;
-    case 'content': {
-      const content = Array.isArray(shaped.content) ? shaped.content : [];
-      return read.encoded ? JSON.stringify(content) : content;
-    }
+      return shaped;
+    case 'content':
+      return Array.isArray(shaped.content) ? shaped.content : [];
     default:
       return resultText(shaped);
   }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isMcpctxError } from '../../src/errors/index.js';
 import { createMemoryStore, createSqliteStore, type OffloadStore, type OffloadStoreOptions } from '../../src/gateway/index.js';
+import { createFileStore } from '../../src/host/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpctx-offload-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -12,6 +13,7 @@ let files = 0;
 const KINDS: Array<[string, (options?: OffloadStoreOptions) => OffloadStore]> = [
   ['memory', (options) => createMemoryStore(options)],
   ['sqlite', (options) => createSqliteStore(join(dir, `store-${(files += 1)}.db`), options)],
+  ['folder', (options) => createFileStore(join(dir, `folder-${(files += 1)}`), options)],
 ];
 
 function clock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
