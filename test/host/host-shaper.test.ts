@@ -10,7 +10,8 @@ import { HostShaper, createFileStore, defineHostRules, fileStoreKey, loadHostRul
 
 const PULLS = readFileSync(fileURLToPath(new URL('../../examples/pull-requests/data/pulls.json', import.meta.url)), 'utf8');
 const NUMBERS = (JSON.parse(PULLS) as Array<{ number: number }>).map((pull) => pull.number);
-const RESULT = { content: [{ type: 'text', text: PULLS }], structuredContent: { result: JSON.parse(PULLS) as unknown } };
+// As the server sends it (examples/pull-requests/server.js before): the text, and the same list as structuredContent.
+const RESULT = { content: [{ type: 'text', text: PULLS }], structuredContent: { pull_requests: JSON.parse(PULLS) as unknown } };
 const CALL = { server: 'prs', tool: 'list_pull_requests' };
 const PROJECT = ['number', 'title', 'state', { path: 'user.login', as: 'author' }, 'created_at', 'merged_at', { path: 'body', maxChars: 200 }];
 const NOTICE = 'Error: result (694,797 characters) exceeds maximum allowed tokens. Output has been saved to /home/u/.claude/projects/p/tool-results/mcp-prs-list_pull_requests-1.txt';
@@ -54,6 +55,9 @@ describe('HostShaper on the recorded pull requests', () => {
     ['text', PULLS],
     ['{"result": ...} wrapper', JSON.stringify({ result: PULLS })],
     ['content blocks as JSON text', JSON.stringify(RESULT.content)],
+    // Claude Code hands the model (and its hooks) JSON.stringify(structuredContent) when there is one
+    // (anthropics/claude-code#79944, 2.1.280).
+    ['structuredContent as JSON text', JSON.stringify(RESULT.structuredContent)],
   ];
 
   it.each(forms)('with the example rules, %s: a page of at most pageTokens goes back in the same form, every PR reachable', (_form, output) => {
@@ -77,7 +81,7 @@ describe('HostShaper on the recorded pull requests', () => {
     expect(shaped.tokensBefore).toBe(113_801);
     expect(shaped.tokensAfter).toBeLessThanOrEqual(4000);
     expect(reachableNumbers(shaper, shaped)).toEqual([...NUMBERS].sort((a, b) => b - a));
-    const numbers = JSON.parse(shaper.readResult({ handle: shaped.handle, query: 'result[*].number' }).text) as number[];
+    const numbers = JSON.parse(shaper.readResult({ handle: shaped.handle, query: 'pull_requests[*].number' }).text) as number[];
     expect(numbers).toEqual(NUMBERS);
   });
 
