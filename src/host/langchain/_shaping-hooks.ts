@@ -1,5 +1,6 @@
 import type { LoadMcpToolsOptions } from '@langchain/mcp-adapters';
 import { McpctxError } from '../../errors/index.js';
+import { isPlainObject } from '../../json/index.js';
 import type { HostShaped, HostShaper } from '../_host-shaper.js';
 import { callToolResultOf, toolOutputOf, untouchedOutput, type LangChainToolResult } from './_results.js';
 
@@ -45,7 +46,7 @@ export function shapingHooks(shaper: HostShaper, options: ShapingHooksOptions = 
     if (call.name === readResultName) return answer(untouchedOutput(given));
     const [content, artifacts] = given;
     const shaped = await shaper.shapeAsync(
-      { tool: call.name, server: call.serverName, ...(isArguments(call.args) ? { arguments: call.args } : {}) },
+      { tool: call.name, server: call.serverName, ...(isPlainObject(call.args) ? { arguments: call.args } : {}) },
       // A string goes as it is, so that a host's notice in it is recognized and passed through.
       typeof content === 'string' ? content : callToolResultOf(content),
       config.signal,
@@ -56,10 +57,6 @@ export function shapingHooks(shaper: HostShaper, options: ShapingHooksOptions = 
     return answer(toolOutputOf(shaped.output as Record<string, unknown>, artifacts));
   };
   return { afterToolCall };
-}
-
-function isArguments(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function reportOf(call: { serverName: string; name: string }, shaped: HostShaped): ShapedCallReport {
