@@ -87,8 +87,8 @@ describe('project + pageTokens on the real pull requests', () => {
     };
     const flipped = cursor.slice(0, 20) + (cursor[20] === 'A' ? 'B' : 'A') + cursor.slice(21);
     expect(refused({ state: 'all', cursor: flipped })).toMatch(/^INVALID_CURSOR: .*signature does not match.*omit cursor|start again/);
-    expect(refused({ state: 'all', cursor: 'not-ours' })).toMatch(/^INVALID_CURSOR: .*not a cursor this gateway issues/);
-    expect(refused({ state: 'all', cursor }, { sessionId: 'session-2' })).toMatch(/^FOREIGN_CURSOR: .*another gateway session/);
+    expect(refused({ state: 'all', cursor: 'not-ours' })).toMatch(/^INVALID_CURSOR: .*not a cursor issued here/);
+    expect(refused({ state: 'all', cursor }, { sessionId: 'session-2' })).toMatch(/^FOREIGN_CURSOR: .*another session/);
     expect(refused({ state: 'open', cursor })).toMatch(/^FOREIGN_CURSOR: .*different call/);
     expect(refused({ state: 'all', cursor }, { tool: 'other_tool' })).toMatch(/^FOREIGN_CURSOR/);
     // Another gateway key (a restarted gateway without a shared key): a signature mismatch.
@@ -188,7 +188,7 @@ describe('only capTokens: offload and read_result on the real pull requests', ()
       return text(outcome);
     };
     expect(refusal({ handle: flipped })).toMatch(/^INVALID_HANDLE: .*signature does not match.*call the original tool again/);
-    expect(refusal({ handle }, 'session-2')).toMatch(/^FOREIGN_HANDLE: .*another gateway session/);
+    expect(refusal({ handle }, 'session-2')).toMatch(/^FOREIGN_HANDLE: .*another session/);
     expect(refusal({ handle: preview.next_cursor })).toMatch(/^INVALID_HANDLE: Invalid handle: this is a page cursor/);
     expect(refusal({ handle, path: 'pull_requests', cursor: preview.next_cursor })).toMatch(/^FOREIGN_CURSOR: .*different call/);
     const evicting = new ResultShaper({ store: { ...store, get: () => undefined } as OffloadStore, key: KEY });

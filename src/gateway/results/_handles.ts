@@ -143,15 +143,15 @@ function faultMessage(fault: TokenFault, kind: TokenKind, ttlMs: number | undefi
   const pass = kind === 'handle' ? 'Pass the handle exactly as the offload preview gave it, or' : 'Pass next_cursor exactly as the previous page gave it, or';
   switch (fault) {
     case 'malformed':
-      return `Invalid ${what}: it is not a ${what} this gateway issues (${TOKEN_CHARS} base64url characters). ${pass} ${lower(AGAIN[kind])}`;
+      return `Invalid ${what}: it is not a ${what} issued here (${TOKEN_CHARS} base64url characters). ${pass} ${lower(AGAIN[kind])}`;
     case 'forged':
-      return `Invalid ${what}: its signature does not match, so it was edited after it was issued or comes from a gateway with another key. ${pass} ${lower(AGAIN[kind])}`;
+      return `Invalid ${what}: its signature does not match, so it was edited after it was issued or was signed with another key. ${pass} ${lower(AGAIN[kind])}`;
     case 'wrong-kind':
       return kind === 'handle'
         ? 'Invalid handle: this is a page cursor, not a handle. Pass it as cursor, and the handle as handle.'
         : 'Invalid cursor: this is a result handle, not a page cursor. Pass it as handle to read_result.';
     case 'foreign-session':
-      return `Foreign ${what}: it was issued to another gateway session, and ${what}s are bound to the session that received them. ${AGAIN[kind]}`;
+      return `Foreign ${what}: it was issued to another session, and ${what}s are bound to the session that received them. ${AGAIN[kind]}`;
     case 'foreign-scope':
       return kind === 'handle'
         ? 'Foreign handle: it was issued for another result. Pass the handle of the result you mean.'
