@@ -32,8 +32,8 @@ export interface HostNotice {
   readonly tokens?: number;
 }
 
-/** Longest notice looked at: a host's notice is a sentence or two, never a result. */
-const MAX_NOTICE_CHARS = 4096;
+/** Longest notice looked at: a host's notice is a paragraph (Claude Code 2.1.336: ~2,000 characters with its jq hints), never a result. */
+const MAX_NOTICE_CHARS = 16_384;
 
 /**
  * Claude Code's notices (seed 001 and its docs): the result saved to a file when it is over
