@@ -11,12 +11,12 @@ import { StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio';
 import { generateText, isStepCount, type ToolSet } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HostShaper, loadHostRules } from '../../src/host/index.js';
-import { shapeMcpTools, type AiSdkShapedReport } from '../../src/host/ai-sdk/index.js';
+import { pruneToolResults, shapeMcpTools, type AiSdkShapedReport, type PrunedToolResult } from '../../src/host/ai-sdk/index.js';
 import { toolResultCost } from '../../src/shape/index.js';
 import { countTokens } from '../../src/tokens/index.js';
 import { waitForNoMarkedProcesses } from '../support/processes.js';
 import { markEnvEntries } from '../gateway/_gateway-process.js';
-import { receivedResults, scriptedModel, type Move, type ReceivedResult } from './_scripted-model.js';
+import { receivedResults, scriptedModel, unpairedCalls, type Move, type ReceivedResult } from './_scripted-model.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const EXAMPLE = join(ROOT, 'examples/pull-requests/');
@@ -223,22 +223,6 @@ describe('mcpctx/host/ai-sdk on the real pull requests (227,605 tokens on the wi
     expect(reports.map((report) => report.toolCallId)).toEqual(['call-9', 'call-10']);
     shaper.close();
   }, 60_000);
-
-  it('the table in docs/host-ai-sdk.md is the one these runs measured', () => {
-    expect(rows).toHaveLength(4);
-    const table = renderTable(rows);
-    const doc = readFileSync(DOC, 'utf8');
-    const start = doc.indexOf(TABLE_START);
-    const end = doc.indexOf(TABLE_END);
-    expect(start, `${DOC} has no ${TABLE_START} marker`).toBeGreaterThanOrEqual(0);
-    const current = doc.slice(start + TABLE_START.length, end);
-    if (process.env.UPDATE_DOCS === '1') {
-      writeFileSync(DOC, `${doc.slice(0, start + TABLE_START.length)}${table}${doc.slice(end)}`);
-      return;
-    }
-    // A handle is random (its store id and time), so a preview's size moves by a few tokens from run to run.
-    expect(differingCells(current, table), 'the measured figures changed: UPDATE_DOCS=1 npx vitest run test/host/ai-sdk.test.ts rewrites the table').toEqual([]);
-  });
 });
 
 /** Cells of two tables that differ: text exactly, figures by more than 10% (and 2 tokens). */
@@ -257,13 +241,109 @@ function differingCells(documented: string, measured: string): string[] {
   );
 }
 
+describe('pruneToolResults: older tool results under an o200k budget between steps', () => {
+  const BUDGET = 120_000;
+  const WHOLE = 113_801;
+  /** Four list_pull_requests calls (113,801 tokens each as the model reads them), then an answer. */
+  const fourCalls = () => scriptedModel((_latest, step) => (step < 4 ? { call: 'list_pull_requests', input: {} } : { answer: 'done' }));
+
+  it('stub: the newest result whole, older ones kept newest first within the budget, the rest one line each with their call still paired', async () => {
+    const pruned: PrunedToolResult[][] = [];
+    const model = fourCalls();
+    const result = await generateText({
+      model,
+      prompt: 'List them four times.',
+      tools: mcpTools,
+      stopWhen: isStepCount(10),
+      prepareStep: pruneToolResults({ keepRecentTokens: BUDGET, onPruned: (step) => pruned.push([...step]) }),
+    });
+    const last = model.doGenerateCalls[4]!.prompt;
+    const received = receivedResults(last);
+    expect(received.map((one) => one.toolCallId)).toEqual(['call-1', 'call-2', 'call-3', 'call-4']);
+    const [first, second, third, newest] = received;
+    expect(newest!.text).toBe((result.steps[3]!.toolResults[0]!.output as CallToolResult).content[0]!.text);
+    expect(countTokens(newest!.text)).toBe(WHOLE);
+    // Older than the newest step: what is kept whole fits the budget.
+    const keptOld = [first, second, third].filter((one) => !one!.text.startsWith('[mcpctx pruned]'));
+    expect(keptOld.map((one) => one!.toolCallId)).toEqual(['call-3']);
+    expect(tokensOf(keptOld as ReceivedResult[])).toBeLessThanOrEqual(BUDGET);
+    for (const stub of [first, second]) {
+      expect(stub!.text).toMatch(/^\[mcpctx pruned\] The result of list_pull_requests \(113,801 tokens\) was removed/);
+      expect(countTokens(stub!.text)).toBeLessThan(60);
+    }
+    expect(unpairedCalls(last)).toEqual([]);
+    // Pruned as soon as a step's older results passed the budget: call-1 before the fourth call, call-2 before the answer.
+    expect(pruned.map((step) => step.map((one) => one.toolCallId))).toEqual([['call-1'], ['call-2']]);
+    // The app keeps every whole result.
+    expect(result.steps.slice(0, 4).map((step) => toolResultCost(step.toolResults[0]!.output).textTokens)).toEqual([227_605, 227_605, 227_605, 227_605]);
+    rows.push({
+      setup: 'pruneToolResults (keepRecentTokens 120,000), after the 4th call',
+      wire: 4 * toolResultCost(result.steps[0]!.toolResults[0]!.output).textTokens,
+      firstResult: tokensOf(received),
+      read: 0,
+      calls: 4,
+      got: 'the two newest results whole, the two older ones as one-line stubs with their calls',
+    });
+  }, 120_000);
+
+  it('drop: older calls and their results leave the prompt together (pruneMessages), the newest within the budget stay', async () => {
+    const model = fourCalls();
+    await generateText({ model, prompt: 'List them four times.', tools: mcpTools, stopWhen: isStepCount(10), prepareStep: pruneToolResults({ keepRecentTokens: BUDGET, mode: 'drop' }) });
+    const last = model.doGenerateCalls[4]!.prompt;
+    expect(receivedResults(last).map((one) => [one.toolCallId, countTokens(one.text)])).toEqual([
+      ['call-3', WHOLE],
+      ['call-4', WHOLE],
+    ]);
+    const calls = last.flatMap((message) => (message.role === 'assistant' && typeof message.content !== 'string' ? message.content.filter((part) => part.type === 'tool-call').map((part) => part.toolCallId) : []));
+    expect(calls).toEqual(['call-3', 'call-4']);
+    expect(unpairedCalls(last)).toEqual([]);
+  }, 120_000);
+
+  it("a pruned preview's stub names its read_result handle, and the model still reads on with it", async () => {
+    const shaper = new HostShaper();
+    const tools = shapeMcpTools(mcpTools, shaper);
+    let stubbedHandle: string | undefined;
+    const model = scriptedModel((latest, step) => {
+      if (step < 2) return { call: 'list_pull_requests', input: {} };
+      if (step === 2) {
+        const stub = receivedResults(model.doGenerateCalls[2]!.prompt)[0]!.text;
+        stubbedHandle = /read_result with \{"handle":"([^"]+)"\}/.exec(stub)?.[1];
+        return { call: 'read_result', input: { handle: stubbedHandle, query: 'pull_requests[*].number' } };
+      }
+      return { answer: latest?.text ?? '' };
+    });
+    const result = await generateText({ model, prompt: 'List, list, read.', tools, stopWhen: isStepCount(10), prepareStep: pruneToolResults({ keepRecentTokens: 0 }) });
+    expect(stubbedHandle).toBe(JSON.parse((await tools.list_pull_requests!.toModelOutput!({ toolCallId: 'call-1', input: {}, output: result.steps[0]!.toolResults[0]!.output } as never) as { value: Array<{ text: string }> }).value[0]!.text).handle);
+    expect((JSON.parse(result.text) as number[]).sort((a, b) => a - b)).toEqual(ALL_NUMBERS);
+    shaper.close();
+  }, 120_000);
+});
+
+describe('docs/host-ai-sdk.md', () => {
+  it('the table in docs/host-ai-sdk.md is the one these runs measured', () => {
+    expect(rows).toHaveLength(5);
+    const table = renderTable(rows);
+    const doc = readFileSync(DOC, 'utf8');
+    const start = doc.indexOf(TABLE_START);
+    const end = doc.indexOf(TABLE_END);
+    expect(start, `${DOC} has no ${TABLE_START} marker`).toBeGreaterThanOrEqual(0);
+    const current = doc.slice(start + TABLE_START.length, end);
+    if (process.env.UPDATE_DOCS === '1') {
+      writeFileSync(DOC, `${doc.slice(0, start + TABLE_START.length)}${table}${doc.slice(end)}`);
+      return;
+    }
+    // A handle is random (its store id and time), so a preview's size moves by a few tokens from run to run.
+    expect(differingCells(current, table), 'the measured figures changed: UPDATE_DOCS=1 npx vitest run test/host/ai-sdk.test.ts rewrites the table').toEqual([]);
+  });
+});
+
 const TABLE_START = '<!-- measured by test/host/ai-sdk.test.ts: start -->';
 const TABLE_END = '<!-- measured by test/host/ai-sdk.test.ts: end -->';
 
 function renderTable(measured: readonly Row[]): string {
   const number = (value: number): string => value.toLocaleString('en-US');
   const lines = [
-    '| setup | tokens before (on the wire) | tokens after (first result the model gets) | read_result tokens the model read on | tool calls | what the model got |',
+    '| setup | tokens before (on the wire) | tokens after (the model receives) | read_result tokens the model read on | tool calls | what the model got |',
     '| --- | ---: | ---: | ---: | ---: | --- |',
     ...measured.map((row) => `| ${row.setup} | ${number(row.wire)} | ${number(row.firstResult)} | ${number(row.read)} | ${row.calls} | ${row.got} |`),
   ];
