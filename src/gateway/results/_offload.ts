@@ -108,14 +108,16 @@ export function offload(request: OffloadRequest): OffloadOutcome {
       why: `it is too large for the gateway's store as well (${put.bytes.toLocaleString('en-US')} bytes, over its ${put.maxBytes.toLocaleString('en-US')}-byte cap)`,
     };
   }
-  const handle = codec.issue({ kind: 'handle', id, issuedAt: put.at, sessionId, scope: HANDLE_SCOPE, position: 0 });
+  const issuedHandle = codec.issue({ kind: 'handle', id, issuedAt: put.at, sessionId, scope: HANDLE_SCOPE, position: 0 });
   const walk = defaultWalk(value);
   const { items, base, view } = walk;
   const example = typeof view === 'string' ? base || '@' : exampleQuery(view, base);
   const beside = items.length - walk.viewItems;
-  const build = (shown: number, body: string): string => {
+  // `blank`: the handle and cursor left empty, for fitting items by a count that does not depend on them.
+  const build = (shown: number, body: string, blank = false): string => {
     const more = shown < items.length;
-    const nextCursor = more ? codec.issue({ kind: 'cursor', id, issuedAt: put.at, sessionId, scope: readScope(id, undefined, undefined), position: shown }) : null;
+    const handle = blank ? '' : issuedHandle;
+    const nextCursor = !more ? null : blank ? '' : codec.issue({ kind: 'cursor', id, issuedAt: put.at, sessionId, scope: readScope(id, undefined, undefined), position: shown });
     const where = beside > 0 ? ` (the ${walk.viewItems} of ${base}, then the ${beside} members beside it, one {key: value} each)` : base === '' ? '' : ` of ${base}`;
     const note =
       `${request.reason}, so the full result is stored for this session. items: the first ${shown} of ${items.length}${where}. ` +
@@ -127,9 +129,12 @@ export function offload(request: OffloadRequest): OffloadOutcome {
   };
   // Items are added one line each while the preview fits (o200k pieces end at a line break, so the
   // lines' counts add up); the finished text is counted again, and items given back until it fits.
+  // The handle (twice) and the cursor are random text whose count varies by dozens of tokens: the
+  // fit reserves their most (a token is at least a character), so one call's preview holds the
+  // same items every time.
   const MARK = '\u0000';
-  const [open = '', close = ''] = build(0, MARK).split(MARK);
-  let used = countTokens(open) + countTokens(close);
+  const [open = '', close = ''] = build(0, MARK, true).split(MARK);
+  let used = countTokens(open) + countTokens(close) + 3 * issuedHandle.length;
   const lines: string[] = [];
   for (const item of items) {
     const line = (jsonText(item, 'An offloaded item') ?? 'null') + ITEM_SEPARATOR;
