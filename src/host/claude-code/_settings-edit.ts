@@ -7,6 +7,9 @@ import { lazyRequire } from '../../lazy/index.js';
 
 const jsonc = lazyRequire<typeof JsoncParser>('jsonc-parser');
 
+/** jsonc-parser's SyntaxKind values (a const enum its types declare, which this build cannot read). */
+const TOKEN = { comma: 5, lineComment: 12, blockComment: 13, lineBreak: 14, trivia: 15, eof: 17 } as const;
+
 /** What marks a PostToolUse command as mcpctx's hook (whatever paths and flags it was installed with). */
 const OUR_HOOK = /(?:^|\s)hook post-tool-use(?:\s|$)/;
 /** What marks an MCP server entry as mcpctx's read_result server. */
@@ -27,14 +30,89 @@ export function readDocument(text: string, file: string): Record<string, unknown
   return value;
 }
 
-/** The text with `value` set at `path` (undefined: removed), formatted like the file (tabs or spaces). */
-export function setAt(text: string, path: JsoncParser.JSONPath, value: unknown, insert = false): string {
-  const tabs = /^\t/m.test(text);
-  const edits = jsonc().modify(text, path, value, {
-    formattingOptions: { insertSpaces: !tabs, tabSize: tabs ? 1 : 2, eol: text.includes('\r\n') ? '\r\n' : '\n' },
-    ...(insert ? { isArrayInsertion: true } : {}),
-  });
-  return jsonc().applyEdits(text, edits);
+/**
+ * The text with `value` at `path`: an existing value replaced in place, a missing member added
+ * after the container's last one (on its own line, indented like the file, when the container
+ * spans lines), missing containers made on the way; `undefined` removes the member. jsonc-parser's
+ * own formatting is not used: it reformats the whole line an edit touches, so a neighbour written
+ * on one line would be rewritten.
+ */
+export function setAt(text: string, path: JsoncParser.JSONPath, value: unknown): string {
+  const root = jsonc().parseTree(text);
+  if (root === undefined) return value === undefined ? text : `${stringify(nest(path, value), layoutOf(text).unit, '')}\n`;
+  const node = jsonc().findNodeAtLocation(root, path);
+  if (value === undefined) return node === undefined ? text : removeNode(text, node);
+  if (node !== undefined) return `${text.slice(0, node.offset)}${stringify(value, layoutOf(text).unit, lineIndent(text, node.offset))}${text.slice(node.offset + node.length)}`;
+  // The deepest container that exists takes the rest of the path as one new member.
+  for (let depth = path.length - 1; depth >= 0; depth -= 1) {
+    const container = depth === 0 ? root : jsonc().findNodeAtLocation(root, path.slice(0, depth));
+    if (container === undefined) continue;
+    const key = path[depth]!;
+    return addMember(text, container, typeof key === 'string' ? key : undefined, nest(path.slice(depth + 1), value));
+  }
+  return text;
+}
+
+/** `{a: {b: value}}` for path [a, b]; a number in the path makes a list. */
+function nest(path: JsoncParser.JSONPath, value: unknown): unknown {
+  return path.reduceRight<unknown>((inner, key) => (typeof key === 'number' ? [inner] : { [key]: inner }), value);
+}
+
+function layoutOf(text: string): { unit: string; eol: string } {
+  const indented = /^([ \t]+)\S/m.exec(text)?.[1];
+  return { unit: indented === undefined ? '  ' : indented.startsWith('\t') ? '\t' : indented, eol: text.includes('\r\n') ? '\r\n' : '\n' };
+}
+
+function lineIndent(text: string, offset: number): string {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(start))?.[0] ?? '';
+}
+
+/** JSON of `value`, its lines after the first indented from `indent` by `unit`. */
+function stringify(value: unknown, unit: string, indent: string): string {
+  return JSON.stringify(value, null, unit).split('\n').join(`\n${indent}`);
+}
+
+function addMember(text: string, container: JsoncParser.Node, key: string | undefined, value: unknown): string {
+  const { unit, eol } = layoutOf(text);
+  const children = container.children ?? [];
+  const closing = container.offset + container.length - 1;
+  const indent = lineIndent(text, container.offset);
+  const multiline = /\n/.test(text.slice(container.offset, closing));
+  const member = (memberIndent: string): string => `${key === undefined ? '' : `${JSON.stringify(key)}: `}${multiline ? stringify(value, unit, memberIndent) : JSON.stringify(value)}`;
+  const last = children.at(-1);
+  if (last === undefined) {
+    const inside = multiline ? `${eol}${indent}${unit}${member(indent + unit)}` : member('');
+    return `${text.slice(0, container.offset + 1)}${inside}${text.slice(container.offset + 1)}`;
+  }
+  const end = last.offset + last.length;
+  if (!multiline) return `${text.slice(0, end)}, ${member('')}${text.slice(end)}`;
+  // After the last member's line (its comma and comment stay with it), on a line of its own.
+  const scanner = jsonc().createScanner(text.slice(end, closing), false);
+  let comma = false;
+  let at = end;
+  for (let kind: number = scanner.scan(); kind !== TOKEN.eof; kind = scanner.scan()) {
+    if (kind === TOKEN.lineBreak) break;
+    if (kind === TOKEN.comma && !comma) comma = true;
+    else if (kind !== TOKEN.trivia && kind !== TOKEN.lineComment && kind !== TOKEN.blockComment) break;
+    at = end + scanner.getTokenOffset() + scanner.getTokenLength();
+  }
+  const memberIndent = lineIndent(text, last.offset);
+  return `${text.slice(0, end)}${comma ? '' : ','}${text.slice(end, at)}${eol}${memberIndent}${member(memberIndent)}${text.slice(at)}`;
+}
+
+/** The text without the member at `node` (a value: its property goes with it) and the comma before it, or after it when it is first. */
+function removeNode(text: string, node: JsoncParser.Node): string {
+  const target = node.parent?.type === 'property' ? node.parent : node;
+  const container = target.parent;
+  if (container === undefined) return '';
+  const siblings = container.children ?? [];
+  const index = siblings.indexOf(target);
+  const previous = siblings[index - 1];
+  const next = siblings[index + 1];
+  const begin = previous !== undefined ? previous.offset + previous.length : container.offset + 1;
+  const end = previous === undefined && next !== undefined ? next.offset : target.offset + target.length;
+  return `${text.slice(0, begin)}${text.slice(end)}`;
 }
 
 export function isOurHookCommand(command: unknown): boolean {
@@ -75,7 +153,7 @@ export function withHook(text: string, file: string, command: string): { text: s
   if (first !== undefined) return { text: setAt(text, ['hooks', 'PostToolUse', first[0], 'hooks', first[1], 'command'], command), change: 'updated' };
   const group = { matcher: HOOK_MATCHER, hooks: [{ type: 'command', command }] };
   if (document.hooks === undefined || (document.hooks as Record<string, unknown>).PostToolUse === undefined) return { text: setAt(text, ['hooks', 'PostToolUse'], [group]), change: 'added' };
-  return { text: setAt(text, ['hooks', 'PostToolUse', groups.length], group, true), change: 'added' };
+  return { text: setAt(text, ['hooks', 'PostToolUse', groups.length], group), change: 'added' };
 }
 
 /** The settings text without mcpctx's hooks (a group left empty goes too; so do an empty PostToolUse and hooks). */
