@@ -48,6 +48,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./audit.js')).setupAudit,
   },
   {
+    name: 'hook',
+    summary: 'shape MCP tool results inside Claude Code: a PostToolUse hook, its read_result server, install and uninstall',
+    load: async () => (await import('./hook.js')).setupHook,
+  },
+  {
     name: 'experiment',
     summary: 'prove a cut kept the answer: the same questions through a baseline and an optimized server, answers checked first',
     load: async () => (await import('./experiment.js')).setupExperiment,

@@ -4,6 +4,8 @@ export interface CliIo {
   stderr: { write(text: string): unknown; isTTY?: boolean };
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** What a command reads on stdin (the hook's JSON); default process.stdin. */
+  stdin?: NodeJS.ReadableStream;
   /**
    * How the user started mcpctx (`mcpctx`, `npx mcpctx`, `node dist/cli/main.js`): the usage lines,
    * examples and hints it prints name it, so a command it tells someone to run works from where

@@ -6,10 +6,10 @@ import { McpctxError } from '../errors/index.js';
 import { PRIVATE_FILE_MODE } from '../private-file/index.js';
 import { storeSettings, type OffloadStore, type OffloadStoreOptions } from '../gateway/results/index.js';
 
-/** The folder of a host's kept results when none is given: $MCPCTX_HOST_STORE, else the user's cache folder. */
-export function defaultHostStoreDir(env: NodeJS.ProcessEnv = process.env): string {
+/** The folder of a host's kept results when none is given: $MCPCTX_HOST_STORE, else the user's cache folder (under `home`). */
+export function defaultHostStoreDir(env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
   if (env.MCPCTX_HOST_STORE !== undefined && env.MCPCTX_HOST_STORE !== '') return env.MCPCTX_HOST_STORE;
-  const cache = env.XDG_CACHE_HOME !== undefined && env.XDG_CACHE_HOME !== '' ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
+  const cache = env.XDG_CACHE_HOME !== undefined && env.XDG_CACHE_HOME !== '' ? env.XDG_CACHE_HOME : join(home, '.cache');
   return join(cache, 'mcpctx', 'host-results');
 }
 

@@ -42,6 +42,8 @@ const LOADED_AT_START: Readonly<Record<string, readonly string[]>> = {
   audit: [],
   experiment: [],
   routing: [],
+  // The hook runs once per tool call: its read_result server's SDK loads when that server starts.
+  hook: [],
 };
 
 function startUpWalk(file: string): Walk {
