@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent, MCPServerStdio, Runner, Usage, tool, type AgentInputItem, type Model, type ModelRequest, type ModelResponse } from '@openai/agents';
+import { Agent, MCPServerStdio, Runner, Usage, tool, type AgentInputItem, type AgentOutputType, type Model, type ModelRequest, type ModelResponse } from '@openai/agents';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HostShaper, loadHostRules } from '../../src/host/index.js';
 import { readResultTool, shapingInputFilter, type ShapedCallReport } from '../../src/host/openai-agents/index.js';
@@ -278,12 +278,72 @@ describe('shapingInputFilter in a Runner with MCPServerStdio on the pull-request
     // A preview holds a handle and a cursor, random base64 whose tokens vary by a few from run to run.
     const cells = (line: string): string[] => line.split('|').slice(1, -1).map((cell) => cell.trim());
     const documented = (shown ?? '').trim().split('\n').slice(2).map(cells);
-    expect(documented.map((row) => [row[0], row[3]])).toEqual(measured.map((row) => [row.rules, row.got]));
+    // How many items a preview shows can move by one with them too: counts in the text are not compared.
+    const counts = (text: string | undefined): string => (text ?? '').replace(/\b\d+ of 30\b/g, 'N of 30');
+    expect(documented.map((row) => [row[0], counts(row[3])])).toEqual(measured.map((row) => [row.rules, counts(row.got)]));
     const figure = (cell: string | undefined): number => Number((cell ?? '').replace(/,/g, ''));
     documented.forEach((row, index) => {
       const run = measured[index];
       expect(Math.abs(figure(row[1]) - (run?.before ?? 0)), `${row[0]}: tokens before`).toBeLessThanOrEqual(PREVIEW_TOLERANCE);
       expect(Math.abs(figure(row[2]) - (run?.after ?? 0)), `${row[0]}: tokens after`).toBeLessThanOrEqual(PREVIEW_TOLERANCE);
     });
+  });
+});
+
+/** Freezes a value and everything in it, so that a write anywhere throws. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+describe('shapingInputFilter called as the SDK calls it', () => {
+  // The SDK's filter arguments type the agent by any output type.
+  const agent = new Agent({ name: 'reviewer' }) as unknown as Agent<unknown, AgentOutputType>;
+  const pullsText = readFileSync(join(ROOT, 'examples/pull-requests/data/pulls.json'), 'utf8');
+  const turn = (callId: string, name: string, output: unknown): AgentInputItem[] => [
+    { type: 'function_call', callId, name, arguments: '{}', status: 'completed' } as AgentInputItem,
+    { type: 'function_call_result', callId, name, status: 'completed', output } as AgentInputItem,
+  ];
+
+  it("never changes the SDK's items, and shapes an output given back as it made it (a session's history) no second time", async () => {
+    const reports: ShapedCallReport[] = [];
+    const filter = shapingInputFilter(new HostShaper({ rules: await loadHostRules(RULES) }), { tools: { list_pull_requests: 'prs' }, onShaped: (report) => reports.push(report) });
+    expect(filter.preserveInputIdentity).toBe(true);
+    const items = deepFreeze([{ role: 'user', content: 'Which pull requests?' } as AgentInputItem, ...turn('call_a', 'list_pull_requests', [{ type: 'input_text', text: pullsText }])]);
+    const copy = structuredClone(items);
+    const first = await filter({ modelData: { input: items, instructions: 'Be brief.' }, agent, context: undefined });
+    expect(items).toEqual(copy);
+    expect(first.instructions).toBe('Be brief.');
+    expect(first.input[0]).toBe(items[0]);
+    expect(first.input[2]).not.toBe(items[2]);
+    const shaped = (first.input[2] as unknown as ResultItem).output;
+    expect(countTokens(outputText(shaped))).toBeLessThanOrEqual(2000);
+    // The next run starts from the last one's history: the shaped output comes back as it is.
+    const again = await filter({ modelData: { input: deepFreeze(structuredClone(first.input)) }, agent, context: undefined });
+    expect((again.input[2] as unknown as ResultItem).output).toEqual(shaped);
+    expect(reports).toHaveLength(1);
+  });
+
+  it('leaves an output with an image as it came, and keeps an older output whose preview would not fit as it was, saying so', async () => {
+    const reports: ShapedCallReport[] = [];
+    const filter = shapingInputFilter(new HostShaper(), { recentTurns: 1, olderOutputTokens: 20, onShaped: (report) => reports.push(report) });
+    const image = [{ type: 'input_text', text: pullsText }, { type: 'input_image', image: 'data:image/png;base64,iVBORw0KGgo=' }];
+    const older = [{ type: 'input_text', text: 'x '.repeat(400) }];
+    const items = deepFreeze([...turn('call_i', 'screenshot', image), ...turn('call_o', 'echo', older), ...turn('call_n', 'echo', [{ type: 'input_text', text: 'now' }])]);
+    const { input } = await filter({ modelData: { input: items }, agent, context: undefined });
+    expect(input).toEqual(items);
+    expect(reports.filter((report) => report.tool === 'screenshot')).toEqual([]);
+    expect(reports.find((report) => report.callId === 'call_o' && report.stage === 'trimmed')).toMatchObject({ action: 'passed', note: expect.stringMatching(/^kept as it was: RESULT_TOO_LARGE/) });
+  });
+
+  it('refuses options it cannot honour', () => {
+    const shaper = new HostShaper();
+    expect(() => shapingInputFilter(shaper, { recentTurns: 0 })).toThrow(/recentTurns must be a positive integer/);
+    expect(() => shapingInputFilter(shaper, { olderOutputTokens: 1.5 })).toThrow(/olderOutputTokens must be a positive integer/);
+    expect(() => shapingInputFilter(shaper, { tools: { list_pull_requests: '' } })).toThrow(/tools maps a tool name/);
+    expect(() => shapingInputFilter({} as HostShaper)).toThrow(/needs a HostShaper/);
   });
 });
