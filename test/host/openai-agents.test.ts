@@ -20,8 +20,11 @@ const SERVER = join(ROOT, 'examples/pull-requests/server.js');
 const RULES = join(ROOT, 'examples/gateway/gateway.yaml');
 const DOC = join(ROOT, 'docs/host-openai-agents.md');
 const PR_NUMBERS: number[] = (JSON.parse(readFileSync(join(ROOT, 'examples/pull-requests/data/pulls.json'), 'utf8')) as Array<{ number: number }>).map((pull) => pull.number).sort((a, b) => a - b);
-/** How far a preview's tokens may be from the documented figure: its handle and cursor are random base64. */
-const PREVIEW_TOLERANCE = 40;
+/**
+ * How far a preview's tokens may be from the documented figure: its handle and cursor are random
+ * base64 whose tokens vary by a few, and near the budget that decides whether one more item fits.
+ */
+const tolerance = (documented: number): number => Math.max(40, Math.round(documented * 0.08));
 const NOTICE = 'Error: result (694,797 characters) exceeds maximum allowed tokens. Output has been saved to /tmp/claude/tool-results/mcp-prs-list_pull_requests-1.txt';
 
 type FunctionCall = { type: 'function_call'; callId: string; name: string; arguments: string; status: 'completed' };
@@ -151,7 +154,7 @@ describe('shapingInputFilter in a Runner with MCPServerStdio on the pull-request
     expect(shapedReports).toEqual([expect.objectContaining({ tool: 'list_pull_requests', server: 'prs', stage: 'shaped', action: 'offloaded', tokensBefore: 113_801, tokensAfter: tokens, handle: firstHandle })]);
     // read_result's pages are never shaped or reported.
     expect(reports.every((report) => report.tool !== 'read_result')).toBe(true);
-    measured.push({ rules: 'example rules (project, pageTokens 2000)', before: 113_801, after: tokens, got: `the first ${numbersIn(preview.items).length} of 30 PRs (7 fields), a handle, next_cursor; the rest through read_result` });
+    measured.push({ rules: 'example rules (project, pageTokens 2000)', before: 113_801, after: tokens, got: `the first ${numbersIn(preview.items).length} of 30 PRs (the 7 projected fields), a handle, next_cursor; the rest through read_result` });
   });
 
   it('with no rules: the 25,000-token cap offloads the result, and read_result gives every PR number', async () => {
@@ -172,11 +175,12 @@ describe('shapingInputFilter in a Runner with MCPServerStdio on the pull-request
     expect(tokens).toBeLessThanOrEqual(4000);
     const preview = JSON.parse(received) as Record<string, unknown>;
     expect(preview.handle).toEqual(expect.any(String));
+    expect(preview.items).toEqual([]);
     expect(numbers).toEqual(expect.arrayContaining(PR_NUMBERS));
     expect((numbers as number[]).length).toBe(30);
     expect(reports).toEqual([expect.objectContaining({ tool: 'list_pull_requests', stage: 'shaped', action: 'offloaded', tokensBefore: 113_801, tokensAfter: tokens })]);
     expect(reports[0]).not.toHaveProperty('server');
-    measured.push({ rules: 'no rules (the 25,000-token cap)', before: 113_801, after: tokens, got: `a preview: the first ${numbersIn(preview.items).length} of 30 PRs whole, a handle; the rest through read_result` });
+    measured.push({ rules: 'no rules (the 25,000-token cap)', before: 113_801, after: tokens, got: "a preview: the result's shape and a handle (no PR fits whole in its 4,000 tokens); every number through one read_result query" });
   });
 
   it('with useStructuredContent (the SDK hands over the structured copy as a JSON string): the same rules, the same form back', async () => {
@@ -205,7 +209,7 @@ describe('shapingInputFilter in a Runner with MCPServerStdio on the pull-request
     const before = reports[0]?.tokensBefore ?? 0;
     expect(reports).toEqual([expect.objectContaining({ tool: 'list_pull_requests', server: 'prs', action: 'offloaded', tokensAfter: tokens })]);
     expect(before).toBeGreaterThan(113_801);
-    measured.push({ rules: 'example rules, useStructuredContent: true', before, after: tokens, got: `the first ${preview.items.length} of 30 PRs (7 fields), a handle, next_cursor` });
+    measured.push({ rules: 'example rules, useStructuredContent: true', before, after: tokens, got: `the first ${preview.items.length} of 30 PRs (the 7 projected fields), a handle, next_cursor` });
   });
 
   it("passes a host's own notice through untouched and reports it", async () => {
@@ -261,7 +265,7 @@ describe('shapingInputFilter in a Runner with MCPServerStdio on the pull-request
     expect(resultOf(model.inputs[3] ?? [], readPage?.callId ?? '').output).toEqual(readPage?.output);
     const trims = reports.filter((report) => report.stage === 'trimmed');
     expect(trims).toEqual([expect.objectContaining({ callId: list.callId, tool: 'list_pull_requests', server: 'prs', action: 'offloaded', tokensBefore: countTokens(firstPage), tokensAfter: countTokens(trimmed), handle: trimmedHandle })]);
-    measured.push({ rules: 'the same, 2 turns later (recentTurns 1, olderOutputTokens 500)', before: countTokens(firstPage), after: countTokens(trimmed), got: 'a preview of the page with a new handle; read_result reads the page back' });
+    measured.push({ rules: "that page, one turn older (recentTurns 1, olderOutputTokens 500)", before: countTokens(firstPage), after: countTokens(trimmed), got: 'a preview of the page with a new handle; read_result reads the page back' });
   });
 
   it('the docs table is the one these runs measured', () => {
@@ -284,8 +288,8 @@ describe('shapingInputFilter in a Runner with MCPServerStdio on the pull-request
     const figure = (cell: string | undefined): number => Number((cell ?? '').replace(/,/g, ''));
     documented.forEach((row, index) => {
       const run = measured[index];
-      expect(Math.abs(figure(row[1]) - (run?.before ?? 0)), `${row[0]}: tokens before`).toBeLessThanOrEqual(PREVIEW_TOLERANCE);
-      expect(Math.abs(figure(row[2]) - (run?.after ?? 0)), `${row[0]}: tokens after`).toBeLessThanOrEqual(PREVIEW_TOLERANCE);
+      expect(Math.abs(figure(row[1]) - (run?.before ?? 0)), `${row[0]}: tokens before`).toBeLessThanOrEqual(tolerance(figure(row[1])));
+      expect(Math.abs(figure(row[2]) - (run?.after ?? 0)), `${row[0]}: tokens after`).toBeLessThanOrEqual(tolerance(figure(row[2])));
     });
   });
 });
