@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent, MCPServerStdio, Runner, Usage, tool, type AgentInputItem, type AgentOutputType, type Model, type ModelRequest, type ModelResponse } from '@openai/agents';
+import { Agent, MCPServerStdio, RunContext, Runner, Usage, tool, type AgentInputItem, type AgentOutputType, type Model, type ModelRequest, type ModelResponse } from '@openai/agents';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HostShaper, loadHostRules } from '../../src/host/index.js';
 import { readResultTool, shapingInputFilter, type ShapedCallReport } from '../../src/host/openai-agents/index.js';
@@ -341,6 +341,15 @@ describe('shapingInputFilter called as the SDK calls it', () => {
     expect(input).toEqual(items);
     expect(reports.filter((report) => report.tool === 'screenshot')).toEqual([]);
     expect(reports.find((report) => report.callId === 'call_o' && report.stage === 'trimmed')).toMatchObject({ action: 'passed', note: expect.stringMatching(/^kept as it was: RESULT_TOO_LARGE/) });
+  });
+
+  it('read_result answers a malformed call and a bad handle as text the model can act on', async () => {
+    const readResult = readResultTool(new HostShaper());
+    // Strict: the SDK makes the optional parameters nullable and strips the nulls before the call.
+    expect(readResult).toMatchObject({ name: 'read_result', strict: true, parameters: { required: ['handle', 'cursor', 'path', 'query'] } });
+    const context = new RunContext();
+    expect(await readResult.invoke(context, JSON.stringify({ handle: 'h', path: 'a', query: 'b' }))).toMatch(/^INVALID_ARGUMENT: read_result: pass path or query, not both/);
+    expect(await readResult.invoke(context, JSON.stringify({ handle: 'not-a-handle', cursor: null, path: null, query: null }))).toMatch(/^INVALID_HANDLE: /);
   });
 
   it('refuses options it cannot honour', () => {
