@@ -113,10 +113,32 @@ export class HostShaper {
 
   /** `shape`, counting in turns that let the event loop run (a 4 MB result never stalls the host). */
   async shapeAsync(call: HostCall, output: unknown, signal?: AbortSignal): Promise<HostShaped> {
+    return this.#shapeAsync(call, output, this.#context(call), signal);
+  }
+
+  /**
+   * Keeps a result the model has read already behind a handle when it is over `overTokens`, the
+   * tool's rules not applied again (they were when it came): how an adapter slims an older turn's
+   * output. Within `overTokens`, a host's notice, or when the store cannot keep it or even a
+   * preview without items is over `overTokens`, the output is given back untouched (never refused).
+   */
+  async offloadAsync(call: HostCall, output: unknown, options: { readonly overTokens: number; readonly signal?: AbortSignal }): Promise<HostShaped> {
+    const overTokens = isPlainObject(options) ? options.overTokens : undefined;
+    if (typeof overTokens !== 'number' || !Number.isSafeInteger(overTokens) || overTokens < 1) {
+      throw new McpctxError('INVALID_ARGUMENT', 'HostShaper.offloadAsync: overTokens must be a positive integer (o200k tokens).');
+    }
+    const context: ResultContext = { ...this.#context(call), rules: undefined, capTokens: overTokens, offload: true };
+    const shaped = await this.#shapeAsync(call, output, context, options.signal);
+    if (shaped.action !== 'refused') return shaped;
+    const why = shaped.output === undefined ? '' : resultText(readHostOutput(shaped.output).result ?? {});
+    return { ...shaped, output, changed: false, action: 'passed', tokensAfter: shaped.tokensBefore, note: `kept as it was: ${why || 'it could not be stored'}` };
+  }
+
+  async #shapeAsync(call: HostCall, output: unknown, context: ResultContext, signal: AbortSignal | undefined): Promise<HostShaped> {
     const counted = (text: string): Promise<number> => countTokensAsync(text, signal === undefined ? {} : { signal });
     const read = readHostOutput(output);
     if (read.result === undefined) return passedThrough(read, output, typeof output === 'string' ? await counted(output) : 0);
-    const outcome = await this.#shaper.shapeAsync(read.result, call.arguments as Record<string, unknown> | undefined, this.#context(call), signal);
+    const outcome = await this.#shaper.shapeAsync(read.result, call.arguments as Record<string, unknown> | undefined, context, signal);
     const before = typeof output === 'string' && read.form !== 'text' ? await counted(output) : outcome.upstreamTokens;
     const shaped = shapedOutput(read, output, outcome);
     return { ...shaped, tokensBefore: before, tokensAfter: !shaped.changed ? before : typeof shaped.output === 'string' ? await counted(shaped.output) : outcome.deliveredTokens };
