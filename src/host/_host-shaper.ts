@@ -41,6 +41,22 @@ export interface HostShaped {
   readonly note?: string;
 }
 
+/** What an adapter reports of one result it handed to the shaper: HostShaped without the output. */
+export type ShapedReport = Pick<HostShaped, 'action' | 'changed' | 'tokensBefore' | 'tokensAfter' | 'handle' | 'notice' | 'note'>;
+
+/** The report of one shaped result (for an adapter's onShaped), its absent fields left out. */
+export function shapedReport(shaped: HostShaped): ShapedReport {
+  return {
+    action: shaped.action,
+    changed: shaped.changed,
+    tokensBefore: shaped.tokensBefore,
+    tokensAfter: shaped.tokensAfter,
+    ...(shaped.handle === undefined ? {} : { handle: shaped.handle }),
+    ...(shaped.notice === undefined ? {} : { notice: shaped.notice }),
+    ...(shaped.note === undefined ? {} : { note: shaped.note }),
+  };
+}
+
 export interface HostShaperOptions {
   /** The rules (checked by `defineHostRules` when given as a plain object); none: only the cap applies. */
   readonly rules?: HostRules | HostRulesInput;

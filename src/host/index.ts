@@ -5,7 +5,7 @@
 // framework's adapter is an entry of its own (mcpctx/host/ai-sdk, ...), loaded only when used.
 export { McpctxError, isMcpctxError, type McpctxErrorCode } from '../errors/index.js';
 export { defineHostRules, hostRulesFromGateway, loadHostRules, parseHostRules, type HostRules, type HostRulesInput } from './_rules.js';
-export { HostShaper, type HostCall, type HostReadResult, type HostShaped, type HostShaperOptions } from './_host-shaper.js';
+export { HostShaper, shapedReport, type HostCall, type HostReadResult, type HostShaped, type HostShaperOptions, type ShapedReport } from './_host-shaper.js';
 export { hostNotice, readHostOutput, resultText, type HostForm, type HostNotice } from './_forms.js';
 export { createFileStore, defaultHostStoreDir, fileStoreKey } from './_file-store.js';
 export { createMemoryStore, type OffloadStore, type OffloadStoreOptions } from '../gateway/results/index.js';

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { countTokens } from '../../src/tokens/index.js';
+import { entrySource, walkImports } from '../support/import-graph.js';
 import { HostShaper, createFileStore, defineHostRules, fileStoreKey, loadHostRules, resultText, type HostShaped } from '../../src/host/index.js';
 
 const PULLS = readFileSync(fileURLToPath(new URL('../../examples/pull-requests/data/pulls.json', import.meta.url)), 'utf8');
@@ -170,5 +171,24 @@ describe('a 0600 folder store shared by processes', () => {
     const refused = stranger.readResult({ handle: shaped.handle });
     expect(refused.isError).toBe(true);
     expect(refused.text).toMatch(/session/i);
+  });
+});
+
+describe('framework packages are optional peers', () => {
+  const FRAMEWORKS = ['ai', '@ai-sdk/mcp', '@anthropic-ai/claude-agent-sdk', '@openai/agents', '@openai/agents-core', '@langchain/core', '@langchain/mcp-adapters', '@langchain/langgraph'];
+  const framework = (packageName: string | undefined): string | undefined => FRAMEWORKS.find((name) => packageName === name || packageName?.startsWith(`${name}/`) === true);
+  const entries: Array<[string, string[]]> = [
+    ['mcpctx/host', []],
+    ['mcpctx/host/claude-code', []],
+    ['mcpctx/host/ai-sdk', ['ai']],
+    ['mcpctx/host/claude-agent-sdk', ['@anthropic-ai/claude-agent-sdk']],
+    ['mcpctx/host/openai-agents', ['@openai/agents']],
+    ['mcpctx/host/langchain', ['@langchain/core']],
+  ];
+
+  it.each(entries)('%s loads no framework at run time but its own (%j)', (entry, own) => {
+    const walk = walkImports(entrySource(entry), { isForbidden: ({ packageName }) => framework(packageName) !== undefined });
+    const reached = [...new Set(walk.forbidden.map((reach) => framework(reach.module.startsWith('@') ? reach.module : reach.module.split('/')[0])))].sort();
+    expect(reached).toEqual(own);
   });
 });

@@ -1,5 +1,5 @@
 import { jsonSchema, tool, type JSONSchema7, type Tool, type ToolResultPart, type ToolSet } from 'ai';
-import { McpctxError, type HostNotice, type HostReadResult, type HostShaped, type HostShaper } from '../index.js';
+import { McpctxError, shapedReport, type HostReadResult, type HostShaped, type HostShaper, type ShapedReport } from '../index.js';
 import { isPlainObject, setOwn } from '../../json/index.js';
 import { ShapedOnce } from './_shaped-once.js';
 
@@ -8,21 +8,11 @@ type ModelOutput = ToolResultPart['output'];
 type ToModelOutput = (options: { toolCallId: string; input: unknown; output: unknown }) => ModelOutput | PromiseLike<ModelOutput>;
 
 /** One MCP tool result as the shaper left it, for the caller's log. */
-export interface AiSdkShapedReport {
+export interface AiSdkShapedReport extends ShapedReport {
   /** The tool's own name, as its server lists it. */
   readonly tool: string;
   readonly server?: string;
   readonly toolCallId: string;
-  readonly action: HostShaped['action'];
-  readonly changed: boolean;
-  /** o200k tokens of the result as the server sent it (its text and fields, a structured copy of the text counted once). */
-  readonly tokensBefore: number;
-  /** o200k tokens of what the model is given. */
-  readonly tokensAfter: number;
-  readonly handle?: string;
-  /** The host's own notice, passed to the model untouched. */
-  readonly notice?: HostNotice;
-  readonly note?: string;
 }
 
 export interface ShapeMcpToolsOptions {
@@ -118,13 +108,7 @@ function report(call: { tool: string; server?: string }, toolCallId: string, sha
   return {
     ...call,
     toolCallId,
-    action: shaped.action,
-    changed: shaped.changed,
-    tokensBefore: shaped.tokensBefore,
-    tokensAfter: shaped.tokensAfter,
-    ...(shaped.handle === undefined ? {} : { handle: shaped.handle }),
-    ...(shaped.notice === undefined ? {} : { notice: shaped.notice }),
-    ...(shaped.note === undefined ? {} : { note: shaped.note }),
+    ...shapedReport(shaped),
   };
 }
 

@@ -1,29 +1,17 @@
 import type { HookCallback, HookCallbackMatcher, HookEvent, HookJSONOutput, PostToolUseHookInput } from '@anthropic-ai/claude-agent-sdk';
 import { McpctxError } from '../../errors/index.js';
 import { isPlainObject } from '../../json/index.js';
-import type { HostNotice, HostShaped, HostShaper } from '../index.js';
+import { shapedReport, type HostShaper, type ShapedReport } from '../index.js';
 import { mcpToolName } from './_tool-name.js';
 import { DEFAULT_READ_RESULT_SERVER, READ_RESULT_TOOL } from './_read-result-server.js';
 
 /** One MCP result the hook handed to the shaper, and what became of it. */
-export interface ShapedCallReport {
+export interface ShapedCallReport extends ShapedReport {
   /** The tool as Claude Code names it: `mcp__<server>__<tool>`. */
   readonly toolName: string;
   readonly server: string;
   readonly tool: string;
   readonly toolUseId: string;
-  readonly action: HostShaped['action'];
-  /** Whether the model gets the shaped output instead of the tool's own. */
-  readonly changed: boolean;
-  /** o200k tokens of the result as Claude Code handed it to the hook. */
-  readonly tokensBefore: number;
-  /** o200k tokens of what the model gets. */
-  readonly tokensAfter: number;
-  /** The read_result handle, when the whole result was kept behind one. */
-  readonly handle?: string;
-  /** Claude Code's own notice, when its size limit fired before the hook (passed through untouched). */
-  readonly notice?: HostNotice;
-  readonly note?: string;
 }
 
 export interface ShapingHookOptions {
@@ -60,13 +48,7 @@ export function postToolUseHook(shaper: HostShaper, options: ShapingHookOptions 
       server: call.server,
       tool: call.tool,
       toolUseId: toolUseId ?? input.tool_use_id,
-      action: shaped.action,
-      changed: shaped.changed,
-      tokensBefore: shaped.tokensBefore,
-      tokensAfter: shaped.tokensAfter,
-      ...(shaped.handle === undefined ? {} : { handle: shaped.handle }),
-      ...(shaped.notice === undefined ? {} : { notice: shaped.notice }),
-      ...(shaped.note === undefined ? {} : { note: shaped.note }),
+      ...shapedReport(shaped),
     });
     if (!shaped.changed) return {};
     const rewrite: Rewrite = { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: shaped.output, updatedMCPToolOutput: shaped.output } };

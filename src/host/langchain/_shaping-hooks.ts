@@ -1,7 +1,7 @@
 import type { LoadMcpToolsOptions } from '@langchain/mcp-adapters';
 import { McpctxError } from '../../errors/index.js';
 import { isPlainObject } from '../../json/index.js';
-import type { HostShaped, HostShaper } from '../_host-shaper.js';
+import { shapedReport, type HostShaped, type HostShaper, type ShapedReport } from '../_host-shaper.js';
 import { callToolResultOf, toolOutputOf, untouchedOutput, type LangChainToolResult } from './_results.js';
 
 /** The hook as @langchain/mcp-adapters types it (MultiServerMCPClient's and loadMcpTools' `afterToolCall`). */
@@ -11,18 +11,9 @@ type ToolResultTuple = Parameters<AfterToolCall>[0]['result'];
 type HookAnswer = { result: ToolResultTuple };
 
 /** One MCP tool call the hook handled, as it went to the model. */
-export interface ShapedCallReport {
+export interface ShapedCallReport extends ShapedReport {
   readonly server: string;
   readonly tool: string;
-  readonly action: HostShaped['action'];
-  /** o200k tokens of the result as the shaper read it (a structured copy of the text counted once). */
-  readonly tokensBefore: number;
-  /** o200k tokens of what the model receives. */
-  readonly tokensAfter: number;
-  readonly handle?: string;
-  /** The host's own notice, passed through untouched. */
-  readonly notice?: HostShaped['notice'];
-  readonly note?: string;
 }
 
 export interface ShapingHooksOptions {
@@ -63,11 +54,6 @@ function reportOf(call: { serverName: string; name: string }, shaped: HostShaped
   return {
     server: call.serverName,
     tool: call.name,
-    action: shaped.action,
-    tokensBefore: shaped.tokensBefore,
-    tokensAfter: shaped.tokensAfter,
-    ...(shaped.handle === undefined ? {} : { handle: shaped.handle }),
-    ...(shaped.notice === undefined ? {} : { notice: shaped.notice }),
-    ...(shaped.note === undefined ? {} : { note: shaped.note }),
+    ...shapedReport(shaped),
   };
 }

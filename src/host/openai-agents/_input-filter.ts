@@ -2,27 +2,18 @@ import type { AgentInputItem, CallModelInputFilter, ModelInputData } from '@open
 import { McpctxError } from '../../errors/index.js';
 import { isPlainObject } from '../../json/index.js';
 import { sha256Hex } from '../../tokens/index.js';
-import type { HostCall, HostNotice, HostShaped, HostShaper } from '../index.js';
+import { shapedReport, type HostCall, type HostShaped, type HostShaper, type ShapedReport } from '../index.js';
 import { readItemOutput } from './_outputs.js';
 import { recentTurnsStart } from './_turns.js';
 
 /** What the filter did with one tool output, once per call (not on every turn that shows it again). */
-export interface ShapedCallReport {
+export interface ShapedCallReport extends ShapedReport {
   readonly callId: string;
   /** The tool's name as its server lists it (as the rules name it). */
   readonly tool: string;
   readonly server?: string;
   /** `shaped`: the output as it came, by the rules and the cap; `trimmed`: an older turn's output, over `olderOutputTokens`. */
   readonly stage: 'shaped' | 'trimmed';
-  readonly action: HostShaped['action'];
-  /** o200k tokens of the output before and after. */
-  readonly tokensBefore: number;
-  readonly tokensAfter: number;
-  /** The handle read_result reads the whole output with, when it was kept behind one. */
-  readonly handle?: string;
-  /** The host's own notice in the output's place, passed through untouched. */
-  readonly notice?: HostNotice;
-  readonly note?: string;
 }
 
 /** How a tool the model calls by one name is named in the rules. */
@@ -97,12 +88,7 @@ export function shapingInputFilter(shaper: HostShaper, options: ShapingInputFilt
       tool: call.tool,
       ...(call.server === undefined ? {} : { server: call.server }),
       stage,
-      action: shaped.action,
-      tokensBefore: shaped.tokensBefore,
-      tokensAfter: shaped.tokensAfter,
-      ...(shaped.handle === undefined ? {} : { handle: shaped.handle }),
-      ...(shaped.notice === undefined ? {} : { notice: shaped.notice }),
-      ...(shaped.note === undefined ? {} : { note: shaped.note }),
+      ...shapedReport(shaped),
     });
   };
 
