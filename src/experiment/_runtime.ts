@@ -43,7 +43,9 @@ function packageVersion(name: string): string {
     const file = join(dir, 'package.json');
     if (!existsSync(file)) continue;
     const manifest = readManifest(file);
-    if (manifest?.name === name) return manifest.version ?? 'unknown';
+    // A nested manifest can carry the name without a version (gpt-tokenizer's cjs/package.json
+    // says only its module type): the package's own is further up.
+    if (manifest?.name === name && typeof manifest.version === 'string') return manifest.version;
   }
   return 'unknown';
 }
