@@ -77,7 +77,7 @@ export function setupExperiment(command: Command, io: CliIo, setExit: (code: num
     .command('verify')
     .summary('recompute every hash and table of an experiment receipt')
     .description(
-      'Reads a receipt.json written by `mcpctx experiment` and recomputes from its rows alone: frame, tool schema, request and response hashes; the model-facing text of every tool result and its bytes and tokens; each turn\u2019s content, stop reason and usage from the raw provider response; every answer check; every total and the report. Exit codes: 0 everything recomputes; 1 something does not (each mismatch listed with its path); 3 the file cannot be read or is not JSON.',
+      'Reads a receipt.json written by `mcpctx experiment` and recomputes from its rows alone: frame, tool schema, request and response hashes; the model-facing text of every tool result and its bytes and tokens; each turn\u2019s content, stop reason and usage from the raw provider response; every answer check; every total and the report. Exit codes: 0 everything recomputes and the run ended; 1 something does not, or the run is still marked running (killed before its end) (each problem listed with its path); 3 the file cannot be read or is not JSON.',
     )
     .argument('<receipt>', 'the receipt.json of a run')
     .option('--json', 'print the verification as JSON')

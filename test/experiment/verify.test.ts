@@ -295,6 +295,18 @@ describe('verifyReceipt: records that disagree with each other', () => {
     );
   });
 
+  it('a run still marked running (killed before its end) is not verified, though what it holds recomputes', () => {
+    for (const status of ['running', 'starting'] as const) {
+      const killed = tampered((copy) => {
+        copy.status = status;
+        delete copy.report;
+      });
+      const verification = verifyReceipt(killed);
+      expect(verification.ok).toBe(false);
+      expect(verification.problems).toEqual([expect.stringMatching(new RegExp(`^status: recorded "${status}": the run stopped before its end`))]);
+    }
+  });
+
   it('validation: an ok later_page task has its evidence positions in matchingIds, one past the first page', () => {
     const later: Task = { ...task, id: 'later_page-1', kind: 'later_page', pageField: 'state', pageValue: 'open', evidenceIds: ['9'] };
     const withPage = (matchingIds: string[], evidencePositions: number[]) =>

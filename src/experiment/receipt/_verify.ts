@@ -38,7 +38,8 @@ export interface ReceiptVerification {
  * - probe calls: raw bytes and model-facing tokens, and a frame of the probe's server carries each;
  * - validation: an ok aggregate's independentCount is its expected answer, an ok later_page's
  *   evidence positions are those of its evidence ids in matchingIds, one past the first page;
- * - the report equals `buildReport(tasks, questions)`; a completed run has one.
+ * - the report equals `buildReport(tasks, questions)`; a completed run has one;
+ * - the run ended: a receipt still marked `starting` or `running` (a killed run's) is a problem.
  * Never throws: input that is not a receipt is one problem.
  */
 export function verifyReceipt(receipt: unknown): ReceiptVerification {
@@ -74,6 +75,10 @@ export function verifyReceipt(receipt: unknown): ReceiptVerification {
   if (run.validation !== undefined) problems.guard('validation', () => verifyValidation(run, tasks, problems));
   if (run.report !== undefined) problems.guard('report', () => problems.compare('report', run.report, buildReport(tasks, questions)));
   else if (run.status === 'completed') problems.add('report: absent, but the run is completed');
+  if (run.status === 'starting' || run.status === 'running') {
+    // What it holds may recompute, but a run stopped before its end (killed, crashed) is not a result to publish.
+    problems.add(`status: recorded ${JSON.stringify(run.status)}: the run stopped before its end (killed or crashed), so its ${questions.length} recorded question(s) are not a finished run`);
+  }
   return done();
 }
 
