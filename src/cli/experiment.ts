@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { McpctxError } from '../errors/index.js';
 import { runExperiment, verifyReceipt, type ExperimentProgress, type ExperimentRun, type ModelOverrides } from '../experiment/index.js';
 import type { ProviderName } from '../providers/index.js';
@@ -23,6 +23,8 @@ interface ExperimentFlags {
   model?: string;
   script?: string;
   baseUrl?: string;
+  apiKeyEnv?: string;
+  /** The earlier name of --api-key-env. */
   keyEnv?: string;
   maxTokens?: number;
   out?: string;
@@ -53,7 +55,9 @@ export function setupExperiment(command: Command, io: CliIo, setExit: (code: num
     .option('--model <id>', 'the model id, overriding model.model (default: the config\'s)')
     .option('--script <file>', 'scripted provider: the turns file, overriding model.script (default: the config\'s)')
     .option('--base-url <url>', 'HTTP providers: the API base URL, overriding model.baseUrl (default: the config\'s, else the provider\'s public API)')
-    .option('--key-env <NAME>', 'HTTP providers: the env variable holding the API key (default: the config\'s, else ANTHROPIC_API_KEY for anthropic; OPENAI_API_KEY if set, else no key, for openai-compatible)')
+    .option('--api-key-env <NAME>', 'HTTP providers: the env variable holding the API key, never the key (default: the config\'s, else ANTHROPIC_API_KEY for anthropic; OPENAI_API_KEY if set, else no key, for openai-compatible); the same flag as routing\'s')
+    // The flag's earlier name, still read: scripts written for it keep working.
+    .addOption(new Option('--key-env <NAME>').hideHelp())
     .option('--max-tokens <n>', 'max_tokens of every model call, overriding model.maxTokens (default: the config\'s)', parsePositiveInteger)
     .option('--out <dir>', 'where receipt.json and report.md go (default: ./mcpctx-experiment/<UTC time>)')
     .option('--force', 'replace a receipt already in --out')
@@ -96,7 +100,7 @@ function overridesFrom(flags: ExperimentFlags, cwd: string): ModelOverrides {
     ...(flags.model === undefined ? {} : { model: flags.model }),
     ...(flags.script === undefined ? {} : { script: resolve(cwd, flags.script) }),
     ...(flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl }),
-    ...(flags.keyEnv === undefined ? {} : { keyEnv: flags.keyEnv }),
+    ...(flags.apiKeyEnv === undefined && flags.keyEnv === undefined ? {} : { keyEnv: flags.apiKeyEnv ?? flags.keyEnv }),
     ...(flags.maxTokens === undefined ? {} : { maxTokens: flags.maxTokens }),
   };
 }

@@ -67,6 +67,14 @@ describe('mcpctx experiment', () => {
     expect(receipt.questions).toEqual([]);
   });
 
+  it('--api-key-env names the key variable, as routing\'s does; --key-env, its earlier name, is still read', async () => {
+    for (const flag of ['--api-key-env', '--key-env']) {
+      const run = await runCliCaptured(['experiment', '--provider', 'anthropic', '--model', 'claude-x', flag, 'MY_UNSET_KEY', '--out', join(dir, `nokey${flag}`)]);
+      expect(run.code, flag).toBe(2);
+      expect(run.stdout, flag).toMatch(/MY_UNSET_KEY/);
+    }
+  });
+
   it('progress goes to stderr with --progress', async () => {
     const run = await runCliCaptured(['experiment', '--provider', 'scripted', '--out', join(dir, 'progress'), '--progress']);
     expect(run.code).toBe(0);

@@ -260,7 +260,7 @@ describe('applyModelOverrides', () => {
     const noModel = errorOf(() => applyModelOverrides(config, { provider: 'anthropic' }));
     expect(problemsOf(noModel).map((problem) => problem.path)).toEqual(['--model']);
     const key = errorOf(() => applyModelOverrides(config, { provider: 'anthropic', model: 'm', keyEnv: 'sk-proj-AbCdEf0123456789AbCdEf' }));
-    expect(problemsOf(key)).toEqual([{ path: '--key-env', reason: expect.stringContaining('NAME') }]);
+    expect(problemsOf(key)).toEqual([{ path: '--api-key-env', reason: expect.stringContaining('NAME') }]);
     expect(key.message).not.toContain('sk-proj-AbCdEf0123456789AbCdEf');
     const tokens = errorOf(() => applyModelOverrides(config, { maxTokens: 0 }));
     expect(problemsOf(tokens).map((problem) => problem.path)).toEqual(['--max-tokens']);

@@ -33,7 +33,7 @@ export const MODEL_OVERRIDE_FLAGS: Readonly<Record<keyof ModelOverrides, string>
   model: '--model',
   script: '--script',
   baseUrl: '--base-url',
-  keyEnv: '--key-env',
+  keyEnv: '--api-key-env',
   maxTokens: '--max-tokens',
 };
 
