@@ -52,9 +52,10 @@ function isApiError(error: unknown): error is APIError {
  *   is a tool-use stop: the calls are the model's turn. `rawStopReason` keeps "stop".
  * - Chat completions have no error flag on a tool message: a `tool_result`'s `isError` is not sent
  *   (MCP error results carry their own text).
- * - Usage must be reported (`stream_options.include_usage` is sent): a stream without a usage
- *   chunk, or without prompt_tokens and completion_tokens in it, is PROVIDER_ERROR, never 0 tokens
- *   (see _usage.ts). cached_tokens left out is 0; cache writes are never reported by this API, so 0.
+ * - Usage is asked for (`stream_options.include_usage` is sent). A stream without a usage chunk
+ *   (servers that ignore the option) has `usage: null`, unknown, never 0 tokens; a usage chunk
+ *   without prompt_tokens and completion_tokens is PROVIDER_ERROR (see _usage.ts). cached_tokens
+ *   left out is 0; cache writes are never reported by this API, so 0.
  * - A request that gets no HTTP answer (refused, reset) is retried like a 5xx (see callWithRetries).
  * - No `countTokens`: the API has no token-counting endpoint.
  * - The SDK still adds headers from OPENAI_CUSTOM_HEADERS when that variable is set in process.env.
@@ -175,7 +176,6 @@ async function readStream(stream: AsyncIterable<ChatCompletionChunk>, io: Attemp
   // The SDK ends the iteration quietly when the deadline aborts it; callWithRetries reports DEADLINE.
   if (io.signal.aborted) throw providerError('the stream ended at the deadline');
   checkStreamEnded(io.receivedText(), providerError);
-  turn.checkUsage();
   // Ids for calls that came without one are taken from the recorded exchange, known once the call returns.
   return turn;
 }
@@ -216,7 +216,6 @@ export function replayOpenAiStream(text: string, request: string, requestModel: 
     turn.add(chunk);
   }
   checkStreamEnded(text, providerError);
-  turn.checkUsage();
   return turn.result(callIdsOf({ request, response: text }));
 }
 
@@ -232,7 +231,7 @@ class TurnAssembly {
   private refusal = '';
   private readonly calls = new Map<number, PendingCall>();
   private finishReason: string | null = null;
-  /** From the usage chunk, which must come (see _usage.ts). */
+  /** From the usage chunk; undefined when none came (then the turn's usage is unknown, null). */
   private usage: Usage | undefined;
   private model: string | undefined;
 
@@ -269,13 +268,8 @@ class TurnAssembly {
     this.calls.set(index, call);
   }
 
-  checkUsage(): void {
-    if (this.usage === undefined) throw this.notInShape('the stream reported no usage (no chunk with usage before [DONE]), so its tokens cannot be counted');
-  }
-
   /** `missingId` names a call the server sent without an id. */
   result(missingId: (index: number) => string): AssembledTurn {
-    if (this.usage === undefined) throw this.notInShape('the stream reported no usage (no chunk with usage before [DONE]), so its tokens cannot be counted');
     const content: ContentBlock[] = [];
     if (this.text !== '') content.push({ type: 'text', text: this.text });
     if (this.refusal !== '') content.push({ type: 'text', text: this.refusal });
@@ -283,7 +277,7 @@ class TurnAssembly {
       content.push({ type: 'tool_use', id: call.id ?? missingId(index), name: call.name, input: parseArguments(call.arguments) });
     }
     const stopReason = this.refusal !== '' ? 'refusal' : stopReasonOf(this.finishReason, this.calls.size > 0);
-    return { content, stopReason, rawStopReason: this.finishReason, usage: this.usage, model: this.model ?? this.requestModel };
+    return { content, stopReason, rawStopReason: this.finishReason, usage: this.usage ?? null, model: this.model ?? this.requestModel };
   }
 }
 

@@ -162,3 +162,60 @@ describe('OpenAI-compatible: tool calls without ids, and finish_reason "stop" wi
     expect(receipt.report?.compared).toBe(1);
   });
 });
+
+describe('OpenAI-compatible: a stream without usage (item 6)', () => {
+  let fake: OpenAiFake;
+  let copy: DemoCopy;
+  let receipt: ExperimentReceipt;
+  let report: string;
+
+  beforeAll(async () => {
+    fake = await startOpenAiFake();
+    copy = copyDemo({
+      tasks: (tasks) => tasks.filter((task) => task.id === 'lookup-author'),
+      config: (config) => {
+        config.model = { provider: 'openai-compatible', model: 'qwen-test', baseUrl: fake.baseUrl, maxTokens: 512 };
+        config.probe = false;
+      },
+    });
+    const answerWithoutUsage: FakeReply = { kind: 'sse', events: [chunk({ content: JSON.stringify(ANSWER) }), chunk({ finish: 'stop' })] };
+    fake.reply(
+      // baseline: the first turn's stream carries no usage chunk (a server that ignores stream_options).
+      openAiToolCall({ id: 'call_b1', name: 'list_records', args: {} }, 'tool_calls', false),
+      textReply(JSON.stringify(ANSWER), 'stop', [4000, 25]),
+      openAiToolCall({ id: 'call_o1', name: 'find_records', args: { field: 'title', value: 'Commit verification support' } }),
+      openAiToolCall({ id: 'call_o2', name: 'exact_record', args: { id: '3028' } }),
+      answerWithoutUsage,
+    );
+    ({ receipt, report } = await run(copy));
+  }, 60_000);
+
+  afterAll(async () => {
+    await fake.close();
+    rmSync(copy.dir, { recursive: true, force: true });
+    expect(await waitForNoMarkedProcesses(10_000)).toEqual([]);
+  });
+
+  it('records the usage as null, the token sums that need it as unknown, and completes and verifies', () => {
+    expect(receipt.status).toBe('completed');
+    expect(outcomes(receipt)).toEqual([
+      ['lookup-author', 'baseline', 'passed', undefined],
+      ['lookup-author', 'optimized', 'passed', undefined],
+    ]);
+    const [baseline, optimized] = receipt.questions;
+    expect(baseline?.turns.map((turn) => turn.usage)).toEqual([null, { inputTokens: 4000, outputTokens: 25, cacheReadTokens: 0, cacheWriteTokens: 0 }]);
+    expect(optimized?.turns.at(-1)?.usage).toBeNull();
+    expect(baseline?.totals).toMatchObject({ contextTokens: null, inputTokens: null, outputTokens: null, turns: 2, toolCalls: 1 });
+    expect(receipt.report?.totals.contextTokens).toEqual({ baseline: null, optimized: null, reduction: null });
+    // Figures that need no usage are still there.
+    expect(receipt.report?.totals.turns).toEqual({ baseline: 2, optimized: 3, reduction: -0.5 });
+    expect(verifyReceipt(receipt).problems).toEqual([]);
+  });
+
+  it('says "unknown" in report.md for every token figure, never 0', () => {
+    expect(report).toMatch(/\| lookup-author \| lookup \| baseline \| passed \| unknown \| unknown \| 2 \|/);
+    expect(report).toMatch(/\| context tokens \(input \+ cache\) \| unknown \| unknown \| unknown \|/);
+    expect(report).toMatch(/\| turns \| 2 \| 3 \| -50\.0% \|/);
+    expect(report).toMatch(/never counted as 0/);
+  });
+});
