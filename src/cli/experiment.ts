@@ -153,7 +153,7 @@ function progressLine(event: ExperimentProgress): string {
       return `experiment: [${event.index}/${event.total}] ${printableText(event.taskId, 'note')} ${event.condition}\n`;
     case 'answered': {
       const failure = event.failure === undefined ? '' : `: ${printableText(event.failure.slice(0, 200), 'note')}`;
-      return `experiment:   ${event.status}, ${event.turns} turns, ${event.contextTokens.toLocaleString('en-US')} context tokens${failure}\n`;
+      return `experiment:   ${event.status}, ${event.turns} turns, ${event.contextTokens === null ? 'unknown' : event.contextTokens.toLocaleString('en-US')} context tokens${failure}\n`;
     }
     case 'probe':
       return `experiment: warm-cache probe ${event.status}\n`;

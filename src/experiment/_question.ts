@@ -97,8 +97,7 @@ async function converse(record: QuestionRecord, server: ConditionServer, context
       return;
     }
     if (response.stopReason !== 'tool_use') {
-      const word = response.rawStopReason ?? response.stopReason;
-      record.failure = { code: `STOP_${word}`, message: `the model stopped with ${word} on turn ${turnNumber}; only end_turn ends a question` };
+      record.failure = stopFailure(response, turnNumber, config.model.maxTokens);
       return;
     }
     const uses = response.content.filter((block): block is Extract<ContentBlock, { type: 'tool_use' }> => block.type === 'tool_use');
@@ -123,6 +122,19 @@ async function converse(record: QuestionRecord, server: ConditionServer, context
     }
   }
   record.failure = { code: 'TURN_LIMIT', message: `no final answer within ${config.maxTurns} model turns` };
+}
+
+/**
+ * The failure of a turn that stopped other than for an answer or tools. Its tools are not called:
+ * at max_tokens a tool_use may be cut mid-input, so no call of that turn is trusted. That is no
+ * answer within the limits, this question's outcome; the run goes on.
+ */
+function stopFailure(response: ChatResponse, turnNumber: number, maxTokens: number): { code: string; message: string } {
+  const word = response.rawStopReason ?? response.stopReason;
+  if (response.stopReason !== 'max_tokens') return { code: `STOP_${word}`, message: `the model stopped with ${word} on turn ${turnNumber}; only end_turn ends a question` };
+  const cut = response.content.at(-1);
+  const where = cut?.type === 'tool_use' ? ` in the middle of tool_use ${JSON.stringify(cut.id)} (${cut.name}), which was not called` : '';
+  return { code: `STOP_${word}`, message: `no answer within limits: the model reached max_tokens (${maxTokens}) on turn ${turnNumber}${where}` };
 }
 
 /** Calls the tool a tool_use names and says what the model gets back; every outcome is a record, errors included. */

@@ -19,7 +19,8 @@ import { CONDITIONS, type Condition, type ExperimentConfig, type ExperimentRecei
 export type ExperimentProgress =
   | { type: 'stage'; stage: StageName }
   | { type: 'question'; taskId: string; condition: Condition; index: number; total: number }
-  | { type: 'answered'; taskId: string; condition: Condition; status: QuestionStatus; failure?: string; contextTokens: number; turns: number }
+  /** contextTokens is null when the provider reported no usage for one of the question's turns. */
+  | { type: 'answered'; taskId: string; condition: Condition; status: QuestionStatus; failure?: string; contextTokens: number | null; turns: number }
   | { type: 'probe'; status: string };
 
 export interface RunExperimentOptions {

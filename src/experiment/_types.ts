@@ -184,7 +184,8 @@ export interface TurnRecord {
   content: ContentBlock[];
   stopReason: StopReason;
   rawStopReason: string | null;
-  usage: Usage;
+  /** As the provider reported it; null when it reported none (unknown, never 0). Receipts before this were never null. */
+  usage: Usage | null;
   /** The model the provider says answered. */
   model: string;
   attempts: number;
@@ -205,13 +206,14 @@ export interface AnswerChecks {
   pathProblem?: string;
 }
 
+/** Token sums are null (unknown) when any turn's usage is unknown: a partial sum is not a total. */
 export interface QuestionTotals {
   /** input + cache read + cache write tokens over every turn (the context the model read). */
-  contextTokens: number;
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
+  contextTokens: number | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cacheReadTokens: number | null;
+  cacheWriteTokens: number | null;
   turns: number;
   toolCalls: number;
   rawToolBytes: number;
@@ -273,8 +275,9 @@ export interface ReportRow {
 
 /** A sum over the compared questions, and what the optimized condition changed (null when nothing was compared). */
 export interface Reduction {
-  baseline: number;
-  optimized: number;
+  /** null when a compared question's sum is unknown (a turn without usage); the reduction is null then too. */
+  baseline: number | null;
+  optimized: number | null;
   /** (baseline − optimized) / baseline, as a fraction; negative when optimized cost more. */
   reduction: number | null;
 }

@@ -255,7 +255,7 @@ class MessageAssembly {
     if (this.model === undefined || this.usage === undefined) throw notInShape('a stream without message_start');
     const rawStopReason = this.rawStopReason;
     return {
-      content: this.blocks.flatMap(finishBlock),
+      content: this.blocks.flatMap((block) => finishBlock(block, rawStopReason === 'max_tokens')),
       stopReason: rawStopReason !== null ? (STOP_REASONS[rawStopReason] ?? 'other') : 'other',
       rawStopReason,
       usage: this.usage,
@@ -294,7 +294,13 @@ function addDelta(block: PendingBlock, delta: unknown): void {
   else if (delta.type === 'input_json_delta' && block.type === 'tool_use' && typeof delta.partial_json === 'string') block.json += delta.partial_json;
 }
 
-function finishBlock(block: PendingBlock): ContentBlock[] {
+/**
+ * A tool_use cut by max_tokens (a documented answer: the input JSON stops where the tokens ran out)
+ * keeps the partial input TEXT as its `input`, as the OpenAI-compatible provider keeps arguments
+ * that are not JSON: the turn is the model's, it just cannot be acted on (the API's advice is to
+ * ask again with a higher max_tokens). Anywhere else an input that is not JSON is outside the shape.
+ */
+function finishBlock(block: PendingBlock, cutByMaxTokens: boolean): ContentBlock[] {
   if (block.type === 'skipped') return [];
   if (block.type === 'text') return [{ type: 'text', text: block.text }];
   // A tool called without arguments streams no input_json_delta; its input is the start's `{}`.
@@ -302,6 +308,7 @@ function finishBlock(block: PendingBlock): ContentBlock[] {
   try {
     return [{ type: 'tool_use', id: block.id, name: block.name, input: JSON.parse(block.json) as unknown }];
   } catch {
+    if (cutByMaxTokens) return [{ type: 'tool_use', id: block.id, name: block.name, input: block.json }];
     throw notInShape(`the input of tool_use ${JSON.stringify(block.id)} is not JSON`);
   }
 }

@@ -15,7 +15,8 @@ import { DEFAULT_OPENAI_KEY_ENV, readApiKey } from './_keys.js';
 import { checkRequest } from './_request-checks.js';
 import { DEFAULT_MAX_RETRIES, callWithRetries, causeChain, recordedSseEvents, type AttemptIo, type HttpTarget } from './_http.js';
 import { tokenCount, type ShapeError } from './_usage.js';
-import type { AssembledTurn, ChatMessage, ChatRequest, ChatResponse, ContentBlock, HttpProviderOptions, Provider, StopReason, Usage } from './_types.js';
+import { sha256Hex } from '../tokens/index.js';
+import type { AssembledTurn, ChatMessage, ChatRequest, ChatResponse, ContentBlock, HttpProviderOptions, Provider, RawExchange, StopReason, Usage } from './_types.js';
 
 /** Loaded at the first call (about 100 ms): a run that never calls it never pays it. */
 const sdk = lazyImport<typeof OpenAiSdkModule>(() => import('openai'));
@@ -42,12 +43,19 @@ function isApiError(error: unknown): error is APIError {
  *   JSON but not an object, which function arguments must be), `input` is the raw arguments TEXT,
  *   unparsed. So a string `input` always means "raw arguments": it is sent back verbatim when the
  *   conversation is replayed. Empty arguments (a call with no parameters, as some local servers
- *   send it) are `{}`. A call without an id (some local servers) gets `call_<index>`.
+ *   send it) are `{}`. A call without an id (some local servers) gets
+ *   `call_<first 16 hex of sha256(request + response)>_<index>`: unique in a conversation (each
+ *   request holds the turns before it, so no two exchanges of one conversation are the same bytes)
+ *   and re-derived by replay from the recorded exchange. (`call_<index>` alone repeated on every
+ *   turn, so the next request sent two results under one id.)
+ * - `finish_reason: "stop"` with tool calls in the turn (Ollama, some vLLM and llama.cpp versions)
+ *   is a tool-use stop: the calls are the model's turn. `rawStopReason` keeps "stop".
  * - Chat completions have no error flag on a tool message: a `tool_result`'s `isError` is not sent
  *   (MCP error results carry their own text).
- * - Usage must be reported (`stream_options.include_usage` is sent): a stream without a usage
- *   chunk, or without prompt_tokens and completion_tokens in it, is PROVIDER_ERROR, never 0 tokens
- *   (see _usage.ts). cached_tokens left out is 0; cache writes are never reported by this API, so 0.
+ * - Usage is asked for (`stream_options.include_usage` is sent). A stream without a usage chunk
+ *   (servers that ignore the option) has `usage: null`, unknown, never 0 tokens; a usage chunk
+ *   without prompt_tokens and completion_tokens is PROVIDER_ERROR (see _usage.ts). cached_tokens
+ *   left out is 0; cache writes are never reported by this API, so 0.
  * - A request that gets no HTTP answer (refused, reset) is retried like a 5xx (see callWithRetries).
  * - No `countTokens`: the API has no token-counting endpoint.
  * - The SDK still adds headers from OPENAI_CUSTOM_HEADERS when that variable is set in process.env.
@@ -90,7 +98,7 @@ async function chat(request: ChatRequest, baseUrl: string, target: HttpTarget, o
     const stream = await client.chat.completions.create(body, { signal: io.signal, timeout: io.remainingMs() + 1_000 });
     return readStream(stream, io, `${baseUrl}/chat/completions`, request.model);
   });
-  return { ...value, raw, attempts };
+  return { ...value.result(callIdsOf(raw)), raw, attempts };
 }
 
 /** A key variable named is a key required; without one, OPENAI_API_KEY if set, else none (local servers). */
@@ -152,7 +160,7 @@ function toMessages(message: ChatMessage): ChatCompletionMessageParam[] {
  * Reads the chunks into one turn. The SDK ends the iteration quietly when the request is aborted
  * and does not say whether `[DONE]` came, so both are checked afterwards (on the recorded text).
  */
-async function readStream(stream: AsyncIterable<ChatCompletionChunk>, io: AttemptIo, endpoint: string, requestModel: string): Promise<AssembledTurn> {
+async function readStream(stream: AsyncIterable<ChatCompletionChunk>, io: AttemptIo, endpoint: string, requestModel: string): Promise<TurnAssembly> {
   const providerError = (message: string, cause?: unknown): McpctxError =>
     new McpctxError('PROVIDER_ERROR', `${endpoint}: ${message}`, {}, cause === undefined ? undefined : { cause });
   const turn = new TurnAssembly(providerError, requestModel);
@@ -168,7 +176,17 @@ async function readStream(stream: AsyncIterable<ChatCompletionChunk>, io: Attemp
   // The SDK ends the iteration quietly when the deadline aborts it; callWithRetries reports DEADLINE.
   if (io.signal.aborted) throw providerError('the stream ended at the deadline');
   checkStreamEnded(io.receivedText(), providerError);
-  return turn.result();
+  // Ids for calls that came without one are taken from the recorded exchange, known once the call returns.
+  return turn;
+}
+
+/**
+ * Ids for tool calls the server sent without one, from the exchange's recorded (key-scrubbed)
+ * bytes, so that replaying the receipt derives the same ids (see the provider's doc).
+ */
+function callIdsOf(exchange: Pick<RawExchange, 'request' | 'response'>): (index: number) => string {
+  const digest = sha256Hex(`${exchange.request}\n${exchange.response}`).slice(0, 16);
+  return (index) => `call_${digest}_${index}`;
 }
 
 /** The recorded text must be an event stream that reached `data: [DONE]`. */
@@ -183,7 +201,7 @@ function checkStreamEnded(text: string, providerError: (message: string) => Mcpc
  * an event carrying `error` is the server's error) and the text must reach `[DONE]`, as live.
  * `requestModel` stands in when no chunk named the model, as it does live.
  */
-export function replayOpenAiStream(text: string, requestModel: string): AssembledTurn {
+export function replayOpenAiStream(text: string, request: string, requestModel: string): AssembledTurn {
   const providerError = (message: string): McpctxError => new McpctxError('PROVIDER_ERROR', `the recorded chat completions stream: ${message}`);
   const turn = new TurnAssembly(providerError, requestModel);
   for (const event of recordedSseEvents(text)) {
@@ -198,7 +216,7 @@ export function replayOpenAiStream(text: string, requestModel: string): Assemble
     turn.add(chunk);
   }
   checkStreamEnded(text, providerError);
-  return turn.result();
+  return turn.result(callIdsOf({ request, response: text }));
 }
 
 interface PendingCall {
@@ -213,7 +231,7 @@ class TurnAssembly {
   private refusal = '';
   private readonly calls = new Map<number, PendingCall>();
   private finishReason: string | null = null;
-  /** From the usage chunk, which must come (see _usage.ts). */
+  /** From the usage chunk; undefined when none came (then the turn's usage is unknown, null). */
   private usage: Usage | undefined;
   private model: string | undefined;
 
@@ -250,23 +268,24 @@ class TurnAssembly {
     this.calls.set(index, call);
   }
 
-  result(): AssembledTurn {
-    if (this.usage === undefined) throw this.notInShape('the stream reported no usage (no chunk with usage before [DONE]), so its tokens cannot be counted');
+  /** `missingId` names a call the server sent without an id. */
+  result(missingId: (index: number) => string): AssembledTurn {
     const content: ContentBlock[] = [];
     if (this.text !== '') content.push({ type: 'text', text: this.text });
     if (this.refusal !== '') content.push({ type: 'text', text: this.refusal });
     for (const [index, call] of [...this.calls].sort(([a], [b]) => a - b)) {
-      content.push({ type: 'tool_use', id: call.id ?? `call_${index}`, name: call.name, input: parseArguments(call.arguments) });
+      content.push({ type: 'tool_use', id: call.id ?? missingId(index), name: call.name, input: parseArguments(call.arguments) });
     }
-    const stopReason = this.refusal !== '' ? 'refusal' : stopReasonOf(this.finishReason);
-    return { content, stopReason, rawStopReason: this.finishReason, usage: this.usage, model: this.model ?? this.requestModel };
+    const stopReason = this.refusal !== '' ? 'refusal' : stopReasonOf(this.finishReason, this.calls.size > 0);
+    return { content, stopReason, rawStopReason: this.finishReason, usage: this.usage ?? null, model: this.model ?? this.requestModel };
   }
 }
 
-function stopReasonOf(finishReason: string | null): StopReason {
+/** "stop" with tool calls is a tool-use stop (see the provider's doc): the calls must be answered. */
+function stopReasonOf(finishReason: string | null, hasToolCalls: boolean): StopReason {
   switch (finishReason) {
     case 'stop':
-      return 'end_turn';
+      return hasToolCalls ? 'tool_use' : 'end_turn';
     case 'tool_calls':
       return 'tool_use';
     case 'length':

@@ -31,7 +31,7 @@ export function replayResponse(provider: ProviderName, raw: RawExchange): Replay
     case 'anthropic':
       return replayAnthropicStream(exchange.response);
     case 'openai-compatible':
-      return replayOpenAiStream(exchange.response, requestModel(exchange.request));
+      return replayOpenAiStream(exchange.response, exchange.request, requestModel(exchange.request));
     case 'scripted':
       return replayScriptedExchange(exchange.request, exchange.response);
     default:

@@ -73,7 +73,12 @@ export interface ChatResponse {
   content: ContentBlock[];
   stopReason: StopReason;
   rawStopReason: string | null;
-  usage: Usage;
+  /**
+   * null when the API reported no usage at all (an OpenAI-compatible server that ignores
+   * `stream_options.include_usage`): the tokens are unknown, never 0. A usage reported in part or
+   * malformed is still PROVIDER_ERROR (see _usage.ts).
+   */
+  usage: Usage | null;
   /** The model the provider says answered. */
   model: string;
   raw: RawExchange;

@@ -2,8 +2,10 @@
  * Token counts from an API's usage, one rule for every provider. The counts that make the bill
  * (input and output) must be reported, as non-negative integers; a count an API may leave out
  * (cache reads and writes: a server without a prompt cache never reports them) is 0 when absent or
- * null. A malformed count, or an answer with no usage at all, is the API outside its shape
- * (PROVIDER_ERROR): a receipt must never show 0 tokens for tokens that were spent.
+ * null. A malformed count is the API outside its shape (PROVIDER_ERROR). An answer with no usage at
+ * all is the provider's to judge: where the API documents it always (Anthropic's message_start) it
+ * is PROVIDER_ERROR; where servers leave it out (OpenAI-compatible streams) the usage is null,
+ * unknown. Either way a receipt never shows 0 tokens for tokens that were spent.
  */
 import type { McpctxError } from '../errors/index.js';
 

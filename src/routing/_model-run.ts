@@ -98,9 +98,12 @@ export async function runModel(calls: readonly PlannedCall[], options: ModelRunO
   const rows: ModelRow[] = [];
   const catalogTokens = new Map<string, number>();
   for (const [index, call] of calls.entries()) {
-    let response: ChatResponse;
+    let response: ChatResponse & { usage: NonNullable<ChatResponse['usage']> };
     try {
-      response = await options.provider.chat(call.chat);
+      const answered = await options.provider.chat(call.chat);
+      // Prompt tokens are one of routing's figures: a call whose usage is unknown stops the run as before.
+      if (answered.usage === null) throw new McpctxError('PROVIDER_ERROR', 'the provider reported no usage for this call, so its prompt tokens are unknown');
+      response = { ...answered, usage: answered.usage };
     } catch (error) {
       if (!(error instanceof McpctxError)) throw error;
       const { protocol, retriever, kind, size } = call;

@@ -110,9 +110,9 @@ describe('the bundled experiment, offline', () => {
       return verifyReceipt(copy).problems;
     };
     const optimized = (r: ExperimentReceipt) => r.questions.find((question) => question.condition === 'optimized');
-    expect(tamper((r) => void (optimized(r)!.turns[0]!.usage.inputTokens += 1))).not.toEqual([]);
-    expect(tamper((r) => void (optimized(r)!.totals.contextTokens -= 100))).not.toEqual([]);
-    expect(tamper((r) => void (r.report!.totals.contextTokens.baseline += 1))).not.toEqual([]);
+    expect(tamper((r) => void (optimized(r)!.turns[0]!.usage!.inputTokens += 1))).not.toEqual([]);
+    expect(tamper((r) => void (optimized(r)!.totals.contextTokens! -= 100))).not.toEqual([]);
+    expect(tamper((r) => void (r.report!.totals.contextTokens.baseline! += 1))).not.toEqual([]);
     expect(tamper((r) => void (optimized(r)!.turns[0]!.tools[0]!.modelFacingTokens -= 1))).not.toEqual([]);
     expect(tamper((r) => void (r.questions[0]!.server!.frames[3]!.text += ' '))).not.toEqual([]);
     expect(tamper((r) => void (r.validation![2]!.independentCount = 8))).not.toEqual([]);
@@ -196,7 +196,7 @@ describe('the seed\u2019s failure paths', () => {
     expect(report?.compared).toBe(3);
     // The totals cover the three compared questions only.
     const compared = clean.receipt.report?.rows.filter((candidate) => candidate.taskId !== 'lookup-author') ?? [];
-    expect(report?.totals.contextTokens.baseline).toBe(compared.reduce((sum, candidate) => sum + candidate.baseline.totals.contextTokens, 0));
+    expect(report?.totals.contextTokens.baseline).toBe(compared.reduce((sum, candidate) => sum + candidate.baseline.totals.contextTokens!, 0));
     expect(readFileSync(run.reportFile ?? '', 'utf8')).toMatch(/lost the answer to lookup-author/);
     expect(verifyReceipt(readReceipt(run.receiptFile)).problems).toEqual([]);
   });

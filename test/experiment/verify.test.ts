@@ -198,7 +198,7 @@ describe('verifyReceipt: a consistent receipt', () => {
 
 describe('verifyReceipt: each tampered figure fails, naming its path', () => {
   it('a usage number', () => {
-    const problems = problemsOf(tampered((copy) => (question(copy, 0).turns[0]!.usage.inputTokens += 1)));
+    const problems = problemsOf(tampered((copy) => (question(copy, 0).turns[0]!.usage!.inputTokens += 1)));
     expect(problems.some((problem) => problem.startsWith('questions[0].turns[0].usage.inputTokens: recorded'))).toBe(true);
     expect(problems.some((problem) => problem.startsWith('questions[0].totals.inputTokens'))).toBe(true);
   });
@@ -221,7 +221,7 @@ describe('verifyReceipt: each tampered figure fails, naming its path', () => {
   });
 
   it('a report total', () => {
-    const problems = problemsOf(tampered((copy) => (copy.report!.totals.contextTokens.optimized -= 100)));
+    const problems = problemsOf(tampered((copy) => (copy.report!.totals.contextTokens.optimized! -= 100)));
     expect(problems).toContainEqual(expect.stringMatching(/^report\.totals\.contextTokens\.optimized: recorded \d+, recomputed \d+$/));
   });
 

@@ -23,7 +23,8 @@ const TOTAL_KEYS: readonly TotalKey[] = ['contextTokens', 'inputTokens', 'output
 /**
  * One question's sums over its turns: the context it read (input + cache read + cache write
  * tokens: a cache read is cheaper but is still context), output tokens, turns, and over every
- * turn's tool calls, the calls, raw result bytes, and model-facing bytes and o200k tokens.
+ * turn's tool calls, the calls, raw result bytes, and model-facing bytes and o200k tokens. The
+ * token sums are null (unknown) as soon as one turn's usage is unknown.
  */
 export function questionTotals(turns: TurnRecord[]): QuestionTotals {
   const totals: QuestionTotals = {
@@ -39,12 +40,12 @@ export function questionTotals(turns: TurnRecord[]): QuestionTotals {
     modelFacingTokens: 0,
   };
   for (const turn of turns) {
-    const { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens } = turn.usage;
-    totals.contextTokens += inputTokens + cacheReadTokens + cacheWriteTokens;
-    totals.inputTokens += inputTokens;
-    totals.outputTokens += outputTokens;
-    totals.cacheReadTokens += cacheReadTokens;
-    totals.cacheWriteTokens += cacheWriteTokens;
+    const usage = turn.usage;
+    totals.contextTokens = plus(totals.contextTokens, usage === null ? null : usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens);
+    totals.inputTokens = plus(totals.inputTokens, usage?.inputTokens ?? null);
+    totals.outputTokens = plus(totals.outputTokens, usage?.outputTokens ?? null);
+    totals.cacheReadTokens = plus(totals.cacheReadTokens, usage?.cacheReadTokens ?? null);
+    totals.cacheWriteTokens = plus(totals.cacheWriteTokens, usage?.cacheWriteTokens ?? null);
     for (const call of turn.tools) {
       totals.toolCalls += 1;
       totals.rawToolBytes += call.rawContentBytes;
@@ -55,12 +56,17 @@ export function questionTotals(turns: TurnRecord[]): QuestionTotals {
   return totals;
 }
 
+/** A sum with an unknown term is unknown. */
+function plus(sum: number | null, term: number | null): number | null {
+  return sum === null || term === null ? null : sum + term;
+}
+
 /**
  * One row per task, in task order, with each condition's status and totals and a verdict:
  * both passed → compared; only the baseline passed → cut-lost-answer; only the optimized passed →
  * baseline-failed; both failed → both-failed; a condition skipped, still running or without a
- * record → skipped. Totals sum the compared rows only; a reduction is null when nothing was
- * compared or the baseline sum is 0. `allPassed` needs at least one task, every one compared.
+ * record → skipped. Totals sum the compared rows only; a sum is null when one of its terms is
+ * unknown; a reduction is null when nothing was compared, a sum is unknown or the baseline sum is 0. `allPassed` needs at least one task, every one compared.
  */
 export function buildReport(tasks: Task[], questions: QuestionRecord[]): ExperimentReport {
   const rows = tasks.map((task): ReportRow => {
@@ -71,9 +77,10 @@ export function buildReport(tasks: Task[], questions: QuestionRecord[]): Experim
   const compared = rows.filter((row) => row.verdict === 'compared');
   const totals = Object.fromEntries(
     TOTAL_KEYS.map((key): [TotalKey, Reduction] => {
-      const baseline = compared.reduce((sum, row) => sum + row.baseline.totals[key], 0);
-      const optimized = compared.reduce((sum, row) => sum + row.optimized.totals[key], 0);
-      return [key, { baseline, optimized, reduction: compared.length === 0 || baseline === 0 ? null : (baseline - optimized) / baseline }];
+      const baseline = compared.reduce<number | null>((sum, row) => plus(sum, row.baseline.totals[key]), 0);
+      const optimized = compared.reduce<number | null>((sum, row) => plus(sum, row.optimized.totals[key]), 0);
+      const known = baseline !== null && optimized !== null;
+      return [key, { baseline, optimized, reduction: compared.length === 0 || !known || baseline === 0 ? null : (baseline - optimized) / baseline }];
     }),
   ) as ExperimentReport['totals'];
   return {
@@ -175,9 +182,12 @@ function totalsSection(report: ExperimentReport): string[] {
   );
   for (const key of TOTAL_KEYS) {
     const total = report.totals[key];
-    lines.push(`| ${TOTAL_LABELS[key]} | ${number(total.baseline)} | ${number(total.optimized)} | ${percent(total.reduction)} |`);
+    lines.push(`| ${TOTAL_LABELS[key]} | ${number(total.baseline)} | ${number(total.optimized)} | ${reductionText(total)} |`);
   }
   lines.push('', 'Reduction is (baseline − optimized) / baseline; a negative one means the optimized condition cost more.');
+  if (TOTAL_KEYS.some((key) => report.totals[key].baseline === null || report.totals[key].optimized === null)) {
+    lines.push('', 'A token figure is unknown when the provider reported no usage for a turn it sums (see the turns whose usage is null in receipt.json): it is never counted as 0.');
+  }
   return lines;
 }
 
@@ -216,8 +226,15 @@ function problemsSection(receipt: ExperimentReceipt): string[] {
   return listed.length === 0 ? [...lines, 'None.'] : [...lines, ...listed];
 }
 
-function number(value: number): string {
-  return value.toLocaleString('en-US');
+/** null is a figure the provider did not report. */
+function number(value: number | null): string {
+  return value === null ? 'unknown' : value.toLocaleString('en-US');
+}
+
+/** A reduction is n/a when nothing was compared, unknown when a sum it needs is unknown. */
+function reductionText(total: Reduction): string {
+  if (total.reduction === null && (total.baseline === null || total.optimized === null)) return 'unknown';
+  return percent(total.reduction);
 }
 
 function percent(fraction: number | null): string {

@@ -133,9 +133,10 @@ function verifyTurn(
       problems.add(`${path}.raw: the recorded response does not replay (${error.code}): ${error.message}`);
     }
   }
-  const uses = turn.content.filter((block) => block.type === 'tool_use');
+  // Tools are called only for a tool_use stop: a turn cut by max_tokens (or any other stop) calls none.
+  const uses = turn.stopReason === 'tool_use' ? turn.content.filter((block) => block.type === 'tool_use') : [];
   if (uses.length !== turn.tools.length && !(cutShort && turn.tools.length < uses.length)) {
-    problems.add(`${path}.tools: recorded ${turn.tools.length} tool calls for the ${uses.length} tool_use blocks of the turn's content`);
+    problems.add(`${path}.tools: recorded ${turn.tools.length} tool calls for the ${uses.length} tool_use blocks to call in the turn's content (stop ${shown(turn.stopReason)})`);
   } else {
     uses.slice(0, turn.tools.length).forEach((use, index) => {
       const call = turn.tools[index];
