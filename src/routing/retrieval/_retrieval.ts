@@ -8,8 +8,27 @@ import type { DistractorKind, RoutingTool } from '../_types.js';
  */
 export interface Retriever {
   readonly name: string;
-  /** Tool names best first; a tool the retriever finds nothing for may be left out (it ranks below every k). */
+  /**
+   * Tool names best first; a tool the retriever finds nothing for may be left out: the run puts
+   * it after the ones ranked (see `completeRanking`), so k tools are always offered.
+   */
   rank(query: string, tools: readonly RoutingTool[]): Promise<string[]>;
+}
+
+/**
+ * A whole ranking of a catalog: the retriever's own (names of the catalog, each once), then every
+ * tool it left out, in the request's seeded catalog order. That order favours no tool, domain or
+ * distractor, so offering k tools never hands the right one over for free. `matched` is how many
+ * came from the retriever itself.
+ */
+export function completeRanking(ranked: readonly string[], catalogOrder: readonly string[]): { ranking: string[]; matched: number } {
+  const inCatalog = new Set(catalogOrder);
+  const ranking: string[] = [];
+  for (const name of ranked) if (inCatalog.has(name) && !ranking.includes(name)) ranking.push(name);
+  const matched = ranking.length;
+  const taken = new Set(ranking);
+  for (const name of catalogOrder) if (!taken.has(name)) ranking.push(name);
+  return { ranking, matched };
 }
 
 /**
@@ -47,9 +66,11 @@ export interface RetrievalRow {
   readonly requestId: string;
   /** The right tool, or null for a request that needs none (left out of recall). */
   readonly expected: string | null;
-  /** The first tools of the ranking (as many as the largest k or the retrieval protocol's top k). */
+  /** The first tools of the whole ranking (as many as the largest k or the retrieval protocol's top k, at most the catalog). */
   readonly top: readonly string[];
-  /** 1-based position of the right tool in the whole ranking; null if it was not ranked (or none is right). */
+  /** How many of the ranking's tools the retriever ranked itself; the rest follow in the request's catalog order. */
+  readonly matched: number;
+  /** 1-based position of the right tool in the whole ranking; null when no tool is right. */
   readonly rank: number | null;
 }
 
