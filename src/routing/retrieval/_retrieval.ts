@@ -48,9 +48,14 @@ export function bm25Retriever(options: { vocabulary: boolean; minScore: number }
         index = new ToolIndex(tools, { vocabulary: options.vocabulary, minScore: options.minScore });
         indexes.set(tools, index);
       }
-      return Promise.resolve(index.search(query, { limit: tools.length }).map((match) => match.name));
+      return Promise.resolve(bm25Ranking(index, query));
     },
   };
+}
+
+/** The tools an index matches for a query, best first: what the bm25 retriever ranks, and what verify re-ranks. */
+export function bm25Ranking(index: ToolIndex, query: string): string[] {
+  return index.size === 0 ? [] : index.search(query, { limit: index.size }).map((match) => match.name);
 }
 
 /** The text an embedding model reads for a tool: its name as words, its title and its description. */
