@@ -1,6 +1,6 @@
 import { buildConditions, conditionTools, requestCatalog } from './_catalogs.js';
 import { embeddingsRetriever, type EmbeddingsRetrieverOptions } from './retrieval/index.js';
-import { bm25Retriever, recallTable, type RecallCell, type RetrievalRow, type Retriever } from './retrieval/index.js';
+import { bm25Retriever, completeRanking, recallTable, type RecallCell, type RetrievalRow, type Retriever } from './retrieval/index.js';
 import type { Condition, RequestCatalog, RoutingConfig, RoutingTools } from './_types.js';
 
 /** The retrievers a config lists, built from its settings. */
@@ -28,8 +28,10 @@ export interface RetrievalResults {
 }
 
 /**
- * Ranks every condition's catalog for every request with each retriever, and reports recall@k
- * per retriever, kind and size. Needs no model: this is what an offline run prints.
+ * Ranks every condition's catalog for every request with each retriever, completed past what the
+ * retriever found with the request's own catalog order (so the top k is always k tools, or the
+ * whole catalog), and reports recall@k per retriever, kind and size. Needs no model: this is what
+ * an offline run prints.
  */
 export async function runRetrieval(config: RoutingConfig, tools: RoutingTools, conditions: readonly Condition[], retrievers: readonly Retriever[]): Promise<RetrievalResults> {
   const keep = Math.max(config.retrieval.topK, ...config.retrieval.recallAt);
@@ -38,7 +40,8 @@ export async function runRetrieval(config: RoutingConfig, tools: RoutingTools, c
     for (const condition of conditions) {
       const offered = conditionTools(condition, tools);
       for (const request of config.requests) {
-        const ranking = await retriever.rank(request.text, offered);
+        const catalog = requestCatalog(config.seed, condition, tools.domain, request);
+        const { ranking, matched } = completeRanking(await retriever.rank(request.text, offered), catalog.order);
         const position = request.tool === null ? -1 : ranking.indexOf(request.tool);
         rows.push({
           retriever: retriever.name,
@@ -47,6 +50,7 @@ export async function runRetrieval(config: RoutingConfig, tools: RoutingTools, c
           requestId: request.id,
           expected: request.tool,
           top: ranking.slice(0, keep),
+          matched,
           rank: position === -1 ? null : position + 1,
         });
       }

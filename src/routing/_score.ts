@@ -75,6 +75,10 @@ export interface AccuracyCell {
   readonly counts: Readonly<Record<Outcome, number>>;
   readonly invalid: number;
   readonly accuracy: number;
+  /** Answers to requests with a right tool whose right tool was among the offered (all of them but under retrieval). */
+  readonly rightToolOffered: number;
+  /** Of those, the answers that chose it: accuracy given the right tool was offered is this over `rightToolOffered`. */
+  readonly rightWhenOffered: number;
   /** 95% Wilson interval of the accuracy. */
   readonly low: number;
   readonly high: number;
@@ -109,6 +113,8 @@ export function accuracyTable(rows: readonly ModelRow[], requestsPerCondition?: 
     const firstTokens = group.map((row) => row.firstTokenMs).filter((value): value is number => value !== null);
     const tools = mean(group.map((row) => row.offered.length));
     const catalogTokens = mean(group.map((row) => row.catalogTokens));
+    // A retriever that missed the right tool caps the model: its accuracy is told apart from the model's.
+    const offeredRight = group.filter((row) => row.expected !== null && row.offered.includes(row.expected));
     return {
       protocol: first.protocol,
       retriever: first.retriever,
@@ -118,6 +124,8 @@ export function accuracyTable(rows: readonly ModelRow[], requestsPerCondition?: 
       counts,
       invalid: group.filter((row) => row.invalid).length,
       accuracy: round(counts.right / group.length),
+      rightToolOffered: offeredRight.length,
+      rightWhenOffered: offeredRight.filter((row) => row.outcome === 'right').length,
       low: round(interval.low),
       high: round(interval.high),
       tools: round(tools, 2),

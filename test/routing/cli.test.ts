@@ -120,7 +120,7 @@ describe('mcpctx routing', () => {
     const run = await runCliCaptured(['routing', '--config', 'small.json', '--provider', 'scripted', '--script', 'turns.json', '--model', 'm1'], work);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toContain('scripted m1: routing accuracy\n');
-    expect(run.stdout).toMatch(/\nnative +unrelated +4 +1\/2 +0 +1 +0 +0\.500 +0\.09-0\.91 +104 /);
+    expect(run.stdout).toMatch(/\nnative +unrelated +4 +1\/2 +0 +1 +0 +0\.500 +0\.09-0\.91 +0\/1 +104 /);
     expect(run.stdout).toMatch(/\nconstrained +unrelated +8 +1\/2 +0 +0 +1 +0\.500 /);
     expect(run.stdout).toMatch(/\nretrieval \(bm25\) +unrelated +8 +1\/2 +0 +1 +0 /);
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anthropicProvider, openAiCompatibleProvider, type Provider } from '../../src/providers/index.js';
-import { runRouting, type RoutingRun } from '../../src/routing/index.js';
+import { routingReceipt, runRouting, verifyRoutingReceipt, type RoutingReceipt, type RoutingRun } from '../../src/routing/index.js';
+import { accuracyTable } from '../../src/routing/_score.js';
 import { NONE_OF_THESE, reportedFirstTokenMs } from '../../src/routing/_protocols.js';
 import { countTokens } from '../../src/tokens/index.js';
 import { AnthropicFake, messageEvents } from '../support/anthropic-fake.js';
@@ -74,6 +75,16 @@ describe('against a loopback Anthropic Messages API', () => {
       ['native', 1, 0],
       ['constrained', 0.5, 1],
     ]);
+    // Verify replays the recorded event streams: the receipt holds, and a choice rewritten in the parsed content does not.
+    const receipt = JSON.parse(JSON.stringify(routingReceipt(run, config))) as RoutingReceipt;
+    expect(verifyRoutingReceipt(receipt).differences).toEqual([]);
+    const forged = structuredClone(receipt);
+    const row = forged.answers[2] as unknown as { content: Array<{ text: string }>; chosen: string; outcome: string };
+    row.content[0]!.text = '{"tool":"stock_level"}';
+    row.chosen = 'stock_level';
+    row.outcome = 'right';
+    (forged as { accuracy: unknown }).accuracy = accuracyTable(forged.answers, forged.requests.length);
+    expect(verifyRoutingReceipt(forged).differences).toContainEqual({ field: 'answers[2].chosen', recorded: 'stock_level', recomputed: 'word_count' });
   });
 
   it('a text answer where a tool was needed is no tool, not a wrong tool; a call where none was needed is a wrong call', async () => {
@@ -120,6 +131,7 @@ describe('against a loopback OpenAI-compatible API', () => {
     expect(run.answers.map((row) => row.promptTokens)).toEqual([640, 600, 200, 190]);
     // Time to first token only where the API reports it (llama.cpp's timings.prompt_ms).
     expect(run.answers.map((row) => row.firstTokenMs)).toEqual([null, 412.5, null, null]);
+    expect(verifyRoutingReceipt(JSON.parse(JSON.stringify(routingReceipt(run, config))) as RoutingReceipt).differences).toEqual([]);
   });
 });
 

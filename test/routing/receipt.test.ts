@@ -7,6 +7,8 @@ import { loadRoutingConfig, plannedCalls, routingReceipt, runRouting, verifyRout
 import { loadRoutingTools } from '../../src/routing/config/index.js';
 import { routingChart, routingMarkdown } from '../../src/routing/report/index.js';
 import { runCliCaptured } from '../support/cli-run.js';
+import { recallTable } from '../../src/routing/retrieval/index.js';
+import { accuracyTable } from '../../src/routing/_score.js';
 import { smallConfig } from './_fixtures.js';
 
 let work: string;
@@ -53,21 +55,22 @@ describe('verifyRoutingReceipt', () => {
   it('fails on a tampered table figure, naming it', () => {
     const report = verifyRoutingReceipt(tampered((copy) => ((copy.accuracy[0] as { accuracy: number }).accuracy = 0.99)));
     expect(report.ok).toBe(false);
-    expect(report.differences.map((difference) => difference.field)).toEqual(['accuracy']);
+    expect(report.differences).toEqual([{ field: 'accuracy[0].accuracy', recorded: 0.99, recomputed: receipt.accuracy[0]!.accuracy }]);
     const recall = verifyRoutingReceipt(tampered((copy) => ((copy.recall[2]!.hits[0] as { hits: number }).hits += 1)));
-    expect(recall.differences.map((difference) => difference.field)).toEqual(['recall']);
+    expect(recall.differences.map((difference) => difference.field)).toEqual(['recall[2].hits[0].hits']);
   });
 
   it('fails on a tampered row: an outcome, a raw answer, a catalog order, a rank, catalog tokens', () => {
     const fields = (edit: (copy: RoutingReceipt) => void): string[] => verifyRoutingReceipt(tampered(edit)).differences.map((difference) => difference.field);
-    expect(fields((copy) => ((copy.answers[1] as { outcome: string }).outcome = 'right'))).toEqual(['answers[1].outcome', 'accuracy']);
-    // The raw content says word_count; the recorded choice no longer follows from it.
+    // The table is recomputed from the re-derived rows, so it stands; the forged row is named.
+    expect(fields((copy) => ((copy.answers[1] as { outcome: string }).outcome = 'right'))).toEqual(['answers[1].outcome']);
+    // The parsed content says word_count; the raw bytes still say stock_level, and the choice follows them.
     const stock = receipt.answers.findIndex((row) => row.requestId === 'stock' && row.protocol === 'native');
-    expect(fields((copy) => ((copy.answers[stock]!.content as unknown[])[0] = { type: 'tool_use', id: 'c1', name: 'word_count', input: {} }))).toEqual([`answers[${stock}].chosen`]);
-    expect(fields((copy) => (copy.catalogs[5] as unknown as { order: string[] }).order.reverse())).toEqual(['catalogs[5]']);
-    expect(fields((copy) => ((copy.retrieval[0] as { rank: number | null }).rank = 4))).toEqual(expect.arrayContaining(['retrieval[0].rank', 'recall']));
-    expect(fields((copy) => ((copy.answers[0] as { catalogTokens: number }).catalogTokens -= 1))).toEqual(['answers[0].catalogTokens', 'accuracy']);
-    expect(fields((copy) => ((copy as { seed: number }).seed = 15))).toContain('catalogs[0]');
+    expect(fields((copy) => ((copy.answers[stock]!.content as unknown[])[0] = { type: 'tool_use', id: 'c1', name: 'word_count', input: {} }))).toEqual([`answers[${stock}].content[0].name`]);
+    expect(fields((copy) => (copy.catalogs[5] as unknown as { order: string[] }).order.reverse())).toEqual(['catalogs[5].order']);
+    expect(fields((copy) => ((copy.retrieval[0] as { rank: number | null }).rank = 4))).toEqual(['retrieval[0].rank']);
+    expect(fields((copy) => ((copy.answers[0] as { catalogTokens: number }).catalogTokens -= 1))).toEqual(['answers[0].catalogTokens']);
+    expect(fields((copy) => ((copy as { seed: number }).seed = 15))).toContain('catalogs[0].order');
   });
 });
 
@@ -108,7 +111,7 @@ describe('mcpctx routing --out and verify', () => {
     const bad = await runCliCaptured(['routing', 'verify', 'bad.json'], work);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/^FAILED: .*bad\.json: 1 differences/);
-    expect(bad.stdout).toContain('  recall: recorded');
+    expect(bad.stdout).toContain('  recall[0].hits[0].recall: recorded 0.5, recomputed 1');
     expect((await runCliCaptured(['routing', 'verify', 'missing.json'], work)).code).toBe(2);
     await writeFile(join(work, 'other.json'), '{"format":"something-else"}');
     expect((await runCliCaptured(['routing', 'verify', 'other.json'], work)).code).toBe(3);
@@ -139,5 +142,65 @@ describe('a model run stopped by a provider error', () => {
     expect(written.accuracy.map((cell) => cell.size)).toEqual([4]);
     expect(await readFile(join(work, 'stopped', 'report.md'), 'utf8')).toContain('**The model run stopped early** at call 6');
     expect((await runCliCaptured(['routing', 'verify', 'stopped/receipt.json'], work)).code).toBe(0);
+  });
+});
+
+describe('routing verify re-derives from the recorded bytes: each forgery fails, naming the path and both values', () => {
+  const differences = (edit: (copy: RoutingReceipt) => void): Array<{ field: string; recorded: unknown; recomputed: unknown }> =>
+    verifyRoutingReceipt(tampered(edit)).differences.map(({ field, recorded, recomputed }) => ({ field, recorded, recomputed }));
+  // Forgeries keep the tables in step with the rows they edit: only the re-derivation can catch them.
+  const retabled = (copy: RoutingReceipt): void => {
+    (copy as { accuracy: unknown }).accuracy = accuracyTable(copy.answers, copy.requests.length);
+    (copy as { recall: unknown }).recall = recallTable(copy.retrieval, copy.recallAt);
+  };
+
+  it('a wrong answer rewritten to the right tool in the parsed content, the raw bytes untouched', () => {
+    const words = receipt.answers.findIndex((row) => row.requestId === 'words' && row.protocol === 'native');
+    expect(receipt.answers[words]!.chosen).toBe('sales_today');
+    const found = differences((copy) => {
+      const row = copy.answers[words] as unknown as { content: Array<{ name: string }>; chosen: string; outcome: string };
+      row.content[0]!.name = 'word_count';
+      row.chosen = 'word_count';
+      row.outcome = 'right';
+      retabled(copy);
+    });
+    expect(found).toContainEqual({ field: `answers[${words}].chosen`, recorded: 'word_count', recomputed: 'sales_today' });
+    expect(found).toContainEqual({ field: `answers[${words}].content[0].name`, recorded: 'word_count', recomputed: 'sales_today' });
+    expect(found.map((difference) => difference.field)).not.toContain('accuracy');
+  });
+
+  it('a rewritten BM25 ranking', () => {
+    const row = receipt.retrieval.findIndex((entry) => entry.requestId === 'words' && entry.kind === 'confusable' && entry.size === 12);
+    const top = receipt.retrieval[row]!.top;
+    const forged = [top[1]!, top[0]!, ...top.slice(2)];
+    const found = differences((copy) => {
+      const entry = copy.retrieval[row] as unknown as { top: string[]; rank: number };
+      entry.top = forged;
+      entry.rank = 2;
+      retabled(copy);
+    });
+    expect(found).toContainEqual({ field: `retrieval[${row}].top`, recorded: forged, recomputed: top });
+    expect(found).toContainEqual({ field: `retrieval[${row}].rank`, recorded: 2, recomputed: 1 });
+  });
+
+  it('an offered list that differs from the seeded catalog', () => {
+    const at = receipt.answers.findIndex((row) => row.protocol === 'native' && row.size === 8);
+    const offered = receipt.answers[at]!.offered;
+    const outsider = receipt.tools.unrelated.map((tool) => tool.name).find((name) => !offered.includes(name))!;
+    const forged = [...offered.slice(0, -1), outsider];
+    const found = differences((copy) => {
+      (copy.answers[at] as unknown as { offered: string[] }).offered = forged;
+      retabled(copy);
+    });
+    expect(found).toContainEqual({ field: `answers[${at}].offered`, recorded: forged, recomputed: offered });
+  });
+
+  it('a reordering of the answers', () => {
+    const found = differences((copy) => {
+      const answers = copy.answers as unknown[];
+      [answers[0], answers[1]] = [answers[1], answers[0]];
+      retabled(copy);
+    });
+    expect(found).toContainEqual({ field: 'answers[0].requestId', recorded: receipt.answers[1]!.requestId, recomputed: receipt.answers[0]!.requestId });
   });
 });

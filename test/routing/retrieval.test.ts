@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bm25Retriever, runRouting, type RetrievalRow, type RoutingTool } from '../../src/routing/index.js';
+import { recordTurn, scriptedProvider, type ScriptedTurns } from '../../src/providers/index.js';
+import { bm25Retriever, plannedCalls, runRouting, type RetrievalRow, type RoutingTool } from '../../src/routing/index.js';
 import { loadRoutingTools } from '../../src/routing/config/index.js';
 import { recallTable } from '../../src/routing/retrieval/index.js';
 import { ToolIndex } from '../../src/toolsearch/index.js';
@@ -8,7 +9,7 @@ import { smallConfig } from './_fixtures.js';
 let rowCount = 0;
 function row(rank: number | null, expected: string | null = 'a', size = 8): RetrievalRow {
   rowCount += 1;
-  return { retriever: 'bm25', kind: 'unrelated', size, requestId: `r${rowCount}`, expected, top: [], rank };
+  return { retriever: 'bm25', kind: 'unrelated', size, requestId: `r${rowCount}`, expected, top: [], matched: 0, rank };
 }
 
 describe('recallTable', () => {
@@ -81,5 +82,40 @@ describe('runRouting (offline)', () => {
     expect(words.rank).toBe(1);
     expect(words.top[0]).toBe('word_count');
     expect(run.retrieval.filter((entry) => entry.requestId === 'thanks').every((entry) => entry.rank === null && entry.expected === null)).toBe(true);
+  });
+});
+
+describe('the retrieval protocol offers min(topK, catalog size) tools', () => {
+  it('fills past the tools BM25 scores with the rest in the request\'s own seeded catalog order, and counts accuracy given the right tool was offered', async () => {
+    const config = smallConfig({ protocols: ['retrieval'], retrieval: { topK: 5 } });
+    const tools = await loadRoutingTools(config);
+    const offline = await runRouting({ config, tools });
+    const calls = plannedCalls({ ...offline, config, tools, model: 'm' });
+    // "thank you!" shares no word with any tool: it is offered five tools all the same, not none.
+    for (const call of calls) expect(call.offered.map((tool) => tool.name)).toHaveLength(Math.min(5, call.size));
+    const thanks = offline.retrieval.find((row) => row.requestId === 'thanks' && row.kind === 'unrelated' && row.size === 12)!;
+    expect(thanks.matched).toBe(0);
+    const catalog = offline.catalogs.find((entry) => entry.requestId === 'thanks' && entry.kind === 'unrelated' && entry.size === 12)!;
+    expect(thanks.top).toEqual(catalog.order.slice(0, 5));
+    // Where BM25 found some tools, they come first, then the rest of the catalog in its order.
+    const words = offline.retrieval.find((row) => row.requestId === 'words' && row.kind === 'confusable' && row.size === 12)!;
+    const wordsOrder = offline.catalogs.find((entry) => entry.requestId === 'words' && entry.kind === 'confusable' && entry.size === 12)!.order;
+    const found = words.top.slice(0, words.matched);
+    expect(words.matched).toBeGreaterThan(0);
+    expect(words.top.slice(words.matched)).toEqual(wordsOrder.filter((name) => !found.includes(name)).slice(0, words.top.length - words.matched));
+    // A model that answers "thanks" in words is right, and every request with a right tool is counted given its tool was offered.
+    let script: ScriptedTurns = { version: 1, turns: {} };
+    for (const call of calls) {
+      const offered = call.offered.map((tool) => tool.name);
+      const pick = call.request.tool !== null && offered.includes(call.request.tool) ? call.request.tool : null;
+      script = recordTurn(script, call.chat, { content: pick === null ? [{ type: 'text', text: 'In words.' }] : [{ type: 'tool_use', id: 'c1', name: pick, input: {} }] });
+    }
+    const run = await runRouting({ config, tools, provider: scriptedProvider(script), model: 'm' });
+    for (const cell of run.accuracy) {
+      const rows = run.answers.filter((row) => row.kind === cell.kind && row.size === cell.size && row.expected !== null);
+      const offeredRight = rows.filter((row) => row.offered.includes(row.expected!));
+      expect(cell.rightToolOffered).toBe(offeredRight.length);
+      expect(cell.rightWhenOffered).toBe(offeredRight.length);
+    }
   });
 });

@@ -2,7 +2,7 @@ import type { RoutingRun } from '../_run.js';
 import type { ModelSettings, RetrievalSettings, RoutingConfig } from '../_types.js';
 
 export const RECEIPT_FORMAT = 'mcpctx-routing-receipt';
-export const RECEIPT_VERSION = 1;
+export const RECEIPT_VERSION = 2;
 
 /**
  * Everything a routing run used and found, enough to recompute every table without the config,

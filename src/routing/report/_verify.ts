@@ -1,14 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { McpctxError } from '../../errors/index.js';
 import { canonicalJson, countTokens } from '../../tokens/index.js';
-import { isPlainObject } from '../../json/index.js';
+import { isPlainObject, ownValue } from '../../json/index.js';
 import { buildConditions, requestCatalog } from '../_catalogs.js';
 import { catalogCosts } from '../_catalog-cost.js';
 import { readChoice, renderedCatalog } from '../_protocols.js';
 import { RECEIPT_FORMAT, RECEIPT_VERSION, type RoutingReceipt } from './_receipt.js';
 import { recallTable } from '../retrieval/index.js';
-import { accuracyTable, outcomeOf } from '../_score.js';
-import type { RoutingConfig, RoutingTool } from '../_types.js';
+import { accuracyTable, outcomeOf, type ModelRow } from '../_score.js';
+import type { RoutingConfig } from '../_types.js';
+import { rederivedCalls, rederivedRetrieval, replayedAnswer } from './_rederive.js';
 
 /** Receipts are big (every raw answer) but bounded: a run of 10,000 answers is far below this. */
 export const MAX_RECEIPT_BYTES = 512 * 1024 * 1024;
@@ -32,16 +33,15 @@ export interface ReceiptVerification {
 }
 
 /**
- * Recomputes a receipt from its rows and compares: every catalog order from the seed and the
- * tools, each condition's distractors and catalog tokens, each ranking's rank of the right
- * tool, each answer's choice (from its raw content), outcome and catalog tokens, and the recall
- * and accuracy tables from those rows. A figure edited by hand anywhere fails.
+ * Re-derives a receipt and compares, field by field: every catalog order from the seed and the
+ * tools, each condition's distractors and catalog tokens, every BM25 ranking by ranking again,
+ * which answer comes where and what it was offered from the plan of calls, each answer's content
+ * and choice from its raw response bytes (not its parsed `content`), its outcome and catalog
+ * tokens, and the recall and accuracy tables. Each difference names its path down to the value.
  */
 export function verifyRoutingReceipt(receipt: RoutingReceipt, file: string | null = null): ReceiptVerification {
   const differences: ReceiptDifference[] = [];
-  const compare = (field: string, recorded: unknown, recomputed: unknown): void => {
-    if (canonicalJson(recorded ?? null) !== canonicalJson(recomputed ?? null)) differences.push({ field, recorded, recomputed });
-  };
+  const compare = (field: string, recorded: unknown, recomputed: unknown): void => addDifferences(differences, field, recorded, recomputed);
   const pseudoConfig = {
     seed: receipt.seed,
     sizes: receipt.sizes,
@@ -53,37 +53,49 @@ export function verifyRoutingReceipt(receipt: RoutingReceipt, file: string | nul
   const conditions = buildConditions(pseudoConfig, receipt.tools);
   compare('conditions', receipt.conditions, conditions);
   compare('catalogCosts', receipt.catalogCosts, catalogCosts(conditions, receipt.tools));
-  let index = 0;
-  for (const condition of conditions) {
-    for (const request of receipt.requests) {
-      compare(`catalogs[${index}]`, receipt.catalogs[index], requestCatalog(receipt.seed, condition, receipt.tools.domain, request));
-      index += 1;
-    }
-  }
-  if (receipt.catalogs.length !== index) compare('catalogs.length', receipt.catalogs.length, index);
+  const catalogs = conditions.flatMap((condition) => receipt.requests.map((request) => requestCatalog(receipt.seed, condition, receipt.tools.domain, request)));
+  compare('catalogs', receipt.catalogs, catalogs);
+  compare('topK', receipt.topK, receipt.retrievalSettings.topK);
 
-  const expectedOf = new Map(receipt.requests.map((request) => [request.id, request.tool]));
-  receipt.retrieval.forEach((row, position) => {
-    compare(`retrieval[${position}].expected`, row.expected, expectedOf.get(row.requestId) ?? null);
-    if (row.rank !== null && row.rank <= row.top.length) compare(`retrieval[${position}].rank`, row.top[row.rank - 1], row.expected);
-    if (row.expected !== null && row.top.includes(row.expected)) compare(`retrieval[${position}].rank`, row.rank, row.top.indexOf(row.expected) + 1);
-  });
-  compare('recall', receipt.recall, recallTable(receipt.retrieval, receipt.recallAt));
+  const retrieval = rederivedRetrieval(receipt, conditions);
+  compare('retrieval', receipt.retrieval, retrieval);
+  compare('recall', receipt.recall, recallTable(retrieval, receipt.recallAt));
 
-  const byName = new Map<string, RoutingTool>([...receipt.tools.domain, ...receipt.tools.unrelated, ...receipt.tools.confusable].map((tool) => [tool.name, tool]));
+  const calls = rederivedCalls(receipt, conditions, catalogs, retrieval);
+  // An offline run asks no model; a run a provider error stopped answered the calls before it.
+  const answered = receipt.model === null ? 0 : receipt.failure === null ? calls.length : receipt.failure.call;
+  if (receipt.answers.length !== answered) compare('answers.length', receipt.answers.length, answered);
+  const rederived: ModelRow[] = [];
   receipt.answers.forEach((row, position) => {
     const where = `answers[${position}]`;
-    compare(`${where}.expected`, row.expected, expectedOf.get(row.requestId) ?? null);
-    const choice = readChoice(row.protocol, { content: [...row.content] }, row.offered);
+    const call = calls[position];
+    const planned = call === undefined ? null : { protocol: call.protocol, retriever: call.retriever, kind: call.kind, size: call.size, requestId: call.request.id, expected: call.request.tool, offered: call.offered.map((tool) => tool.name) };
+    const { protocol, retriever, kind, size, requestId, expected, offered } = row;
+    compare(where, { protocol, retriever, kind, size, requestId, expected, offered }, planned);
+    const replayed = replayedAnswer(receipt, row.rawResponse);
+    if ('unreadable' in replayed) {
+      compare(`${where}.rawResponse`, 'recorded bytes', `unreadable: ${replayed.unreadable}`);
+      return;
+    }
+    compare(`${where}.content`, row.content, replayed.content);
+    compare(`${where}.stopReason`, row.stopReason, replayed.stopReason);
+    // The scripted provider counts a turn's missing usage from the request body, which is not kept.
+    if (receipt.model?.provider !== 'scripted') compare(`${where}.usage`, row.usage, replayed.usage);
+    const shown = planned?.offered ?? offered;
+    const choice = readChoice(row.protocol, replayed, shown);
+    const outcome = outcomeOf(planned?.expected ?? expected, choice.chosen);
     compare(`${where}.chosen`, row.chosen, choice.chosen);
     compare(`${where}.invalid`, row.invalid, choice.invalid);
-    compare(`${where}.outcome`, row.outcome, outcomeOf(row.expected, row.chosen));
-    compare(`${where}.promptTokens`, row.promptTokens, row.usage.inputTokens + row.usage.cacheReadTokens + row.usage.cacheWriteTokens);
-    const offered = row.offered.map((name) => byName.get(name));
-    if (offered.every((tool): tool is RoutingTool => tool !== undefined)) compare(`${where}.catalogTokens`, row.catalogTokens, countTokens(renderedCatalog(row.protocol, offered)));
-    else compare(`${where}.offered`, row.offered, row.offered.filter((name) => byName.has(name)));
+    compare(`${where}.outcome`, row.outcome, outcome);
+    const usage = receipt.model?.provider === 'scripted' ? row.usage : replayed.usage;
+    const promptTokens = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+    compare(`${where}.promptTokens`, row.promptTokens, promptTokens);
+    const tools = call?.offered ?? [];
+    const catalogTokens = call === undefined ? row.catalogTokens : countTokens(renderedCatalog(row.protocol, tools));
+    compare(`${where}.catalogTokens`, row.catalogTokens, catalogTokens);
+    rederived.push({ ...row, ...(planned ?? {}), content: replayed.content, chosen: choice.chosen, invalid: choice.invalid, outcome, promptTokens, catalogTokens });
   });
-  compare('accuracy', receipt.accuracy, accuracyTable(receipt.answers, receipt.requests.length));
+  compare('accuracy', receipt.accuracy, accuracyTable(rederived, receipt.requests.length));
   return {
     ok: differences.length === 0,
     file,
@@ -91,6 +103,27 @@ export function verifyRoutingReceipt(receipt: RoutingReceipt, file: string | nul
     differenceCount: differences.length,
     differences: differences.slice(0, LISTED_DIFFERENCES),
   };
+}
+
+/**
+ * The differences between a recorded and a recomputed value, down to the leaves: objects and
+ * lists of objects by key and index, so a forged figure names its own path; a list of plain
+ * values (a ranking, an offered list) is one value, shown whole on both sides.
+ */
+function addDifferences(into: ReceiptDifference[], field: string, recorded: unknown, recomputed: unknown): void {
+  if (canonicalJson(recorded ?? null) === canonicalJson(recomputed ?? null)) return;
+  if (isPlainObject(recorded) && isPlainObject(recomputed)) {
+    const keys = [...new Set([...Object.keys(recomputed), ...Object.keys(recorded)])];
+    for (const key of keys) addDifferences(into, `${field}.${key}`, ownValue(recorded, key), ownValue(recomputed, key));
+    return;
+  }
+  if (Array.isArray(recorded) && Array.isArray(recomputed) && [...recorded, ...recomputed].some((item) => typeof item === 'object' && item !== null)) {
+    if (recorded.length !== recomputed.length) into.push({ field: `${field}.length`, recorded: recorded.length, recomputed: recomputed.length });
+    const shared = Math.min(recorded.length, recomputed.length);
+    for (let index = 0; index < shared; index++) addDifferences(into, `${field}[${index}]`, recorded[index], recomputed[index]);
+    return;
+  }
+  into.push({ field, recorded, recomputed });
 }
 
 /** Reads a receipt file and verifies it. Unreadable: IO (USAGE if missing); not a routing receipt: INVALID_RESULTS. */

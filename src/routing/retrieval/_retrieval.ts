@@ -8,8 +8,27 @@ import type { DistractorKind, RoutingTool } from '../_types.js';
  */
 export interface Retriever {
   readonly name: string;
-  /** Tool names best first; a tool the retriever finds nothing for may be left out (it ranks below every k). */
+  /**
+   * Tool names best first; a tool the retriever finds nothing for may be left out: the run puts
+   * it after the ones ranked (see `completeRanking`), so k tools are always offered.
+   */
   rank(query: string, tools: readonly RoutingTool[]): Promise<string[]>;
+}
+
+/**
+ * A whole ranking of a catalog: the retriever's own (names of the catalog, each once), then every
+ * tool it left out, in the request's seeded catalog order. That order favours no tool, domain or
+ * distractor, so offering k tools never hands the right one over for free. `matched` is how many
+ * came from the retriever itself.
+ */
+export function completeRanking(ranked: readonly string[], catalogOrder: readonly string[]): { ranking: string[]; matched: number } {
+  const inCatalog = new Set(catalogOrder);
+  const ranking: string[] = [];
+  for (const name of ranked) if (inCatalog.has(name) && !ranking.includes(name)) ranking.push(name);
+  const matched = ranking.length;
+  const taken = new Set(ranking);
+  for (const name of catalogOrder) if (!taken.has(name)) ranking.push(name);
+  return { ranking, matched };
 }
 
 /**
@@ -29,9 +48,14 @@ export function bm25Retriever(options: { vocabulary: boolean; minScore: number }
         index = new ToolIndex(tools, { vocabulary: options.vocabulary, minScore: options.minScore });
         indexes.set(tools, index);
       }
-      return Promise.resolve(index.search(query, { limit: tools.length }).map((match) => match.name));
+      return Promise.resolve(bm25Ranking(index, query));
     },
   };
+}
+
+/** The tools an index matches for a query, best first: what the bm25 retriever ranks, and what verify re-ranks. */
+export function bm25Ranking(index: ToolIndex, query: string): string[] {
+  return index.size === 0 ? [] : index.search(query, { limit: index.size }).map((match) => match.name);
 }
 
 /** The text an embedding model reads for a tool: its name as words, its title and its description. */
@@ -47,9 +71,11 @@ export interface RetrievalRow {
   readonly requestId: string;
   /** The right tool, or null for a request that needs none (left out of recall). */
   readonly expected: string | null;
-  /** The first tools of the ranking (as many as the largest k or the retrieval protocol's top k). */
+  /** The first tools of the whole ranking (as many as the largest k or the retrieval protocol's top k, at most the catalog). */
   readonly top: readonly string[];
-  /** 1-based position of the right tool in the whole ranking; null if it was not ranked (or none is right). */
+  /** How many of the ranking's tools the retriever ranked itself; the rest follow in the request's catalog order. */
+  readonly matched: number;
+  /** 1-based position of the right tool in the whole ranking; null when no tool is right. */
   readonly rank: number | null;
 }
 

@@ -1,0 +1,84 @@
+/**
+ * What a routing receipt's rows must be, derived again from what cannot be edited into agreement:
+ * the seed and tool definitions (catalogs), BM25 itself (rankings), the plan of calls (which
+ * answer comes where, offered what), and each answer's raw response bytes (the choice).
+ */
+import { McpctxError } from '../../errors/index.js';
+import { replayResponse, type ProviderName, type ReplayedTurn } from '../../providers/index.js';
+import { ToolIndex } from '../../toolsearch/index.js';
+import { conditionTools, requestCatalog } from '../_catalogs.js';
+import { plannedCalls, type PlannedCall } from '../_model-run.js';
+import { bm25Ranking, completeRanking, type RetrievalRow } from '../retrieval/index.js';
+import type { Condition, RequestCatalog, RoutingConfig } from '../_types.js';
+import type { RoutingReceipt } from './_receipt.js';
+
+/**
+ * Every retrieval row in run order (retriever, condition, request). BM25 rows are ranked again
+ * with the recorded settings; another retriever (an embeddings endpoint) cannot be re-run
+ * offline, so its recorded ranking is taken for what it matched and only the rest re-derives.
+ */
+export function rederivedRetrieval(receipt: RoutingReceipt, conditions: readonly Condition[]): RetrievalRow[] {
+  const keep = Math.max(receipt.topK, ...receipt.recallAt);
+  // A custom retriever given through the API is not in the settings; it keeps its place after them.
+  const retrievers = [...new Set([...receipt.retrievalSettings.retrievers, ...receipt.retrieval.map((row) => row.retriever)])];
+  const rows: RetrievalRow[] = [];
+  for (const retriever of retrievers) {
+    for (const condition of conditions) {
+      const tools = conditionTools(condition, receipt.tools);
+      const index = retriever === 'bm25' ? new ToolIndex(tools, receipt.retrievalSettings.bm25) : null;
+      for (const request of receipt.requests) {
+        const recorded = receipt.retrieval[rows.length];
+        const catalog = requestCatalog(receipt.seed, condition, receipt.tools.domain, request);
+        const ranked = index !== null ? bm25Ranking(index, request.text) : recorded?.retriever === retriever ? recorded.top.slice(0, recorded.matched) : [];
+        const { ranking, matched } = completeRanking(ranked, catalog.order);
+        const top = ranking.slice(0, keep);
+        rows.push({
+          retriever,
+          kind: condition.kind,
+          size: condition.size,
+          requestId: request.id,
+          expected: request.tool,
+          top,
+          matched: index !== null ? matched : (recorded?.matched ?? matched),
+          rank: rankOf(request.tool, index !== null ? ranking : top, recorded?.rank ?? null),
+        });
+      }
+    }
+  }
+  return rows;
+}
+
+/** 1-based rank of the right tool; past a ranking known only in part, the recorded one if it lies past it. */
+function rankOf(tool: string | null, ranking: readonly string[], recorded: number | null): number | null {
+  if (tool === null) return null;
+  const position = ranking.indexOf(tool);
+  if (position !== -1) return position + 1;
+  return recorded !== null && recorded > ranking.length ? recorded : null;
+}
+
+/** The calls the receipt's run must have made, in order, offered what the re-derived catalogs and rankings give. */
+export function rederivedCalls(receipt: RoutingReceipt, conditions: readonly Condition[], catalogs: readonly RequestCatalog[], retrieval: readonly RetrievalRow[]): PlannedCall[] {
+  const config = {
+    protocols: receipt.protocols,
+    requests: receipt.requests,
+    retrieval: { ...receipt.retrievalSettings, topK: receipt.topK },
+    model: receipt.modelSettings,
+  } as unknown as RoutingConfig;
+  return plannedCalls({ config, tools: receipt.tools, conditions, catalogs, retrieval, model: receipt.model?.name ?? '' });
+}
+
+/**
+ * An answer as its provider's own assembly reads the recorded response bytes, or why they cannot
+ * be read. The receipt keeps the request's hash, not its body: the replay is given only the
+ * model's name from it, which is all it reads of a request for the content.
+ */
+export function replayedAnswer(receipt: RoutingReceipt, rawResponse: string): ReplayedTurn | { unreadable: string } {
+  if (receipt.model === null) return { unreadable: 'the receipt names no model, so no answer can be replayed' };
+  try {
+    const request = JSON.stringify({ model: receipt.model.name });
+    return replayResponse(receipt.model.provider as ProviderName, { url: '', request, response: rawResponse, status: 200 });
+  } catch (error) {
+    if (error instanceof McpctxError) return { unreadable: error.message };
+    throw error;
+  }
+}
