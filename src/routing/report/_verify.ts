@@ -88,12 +88,13 @@ export function verifyRoutingReceipt(receipt: RoutingReceipt, file: string | nul
     compare(`${where}.invalid`, row.invalid, choice.invalid);
     compare(`${where}.outcome`, row.outcome, outcome);
     const usage = receipt.model?.provider === 'scripted' ? row.usage : replayed.usage;
-    const promptTokens = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+    // A raw response without usage (a run records none: it stops there) is a difference, not 0 tokens.
+    const promptTokens = usage === null ? null : usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
     compare(`${where}.promptTokens`, row.promptTokens, promptTokens);
     const tools = call?.offered ?? [];
     const catalogTokens = call === undefined ? row.catalogTokens : countTokens(renderedCatalog(row.protocol, tools));
     compare(`${where}.catalogTokens`, row.catalogTokens, catalogTokens);
-    rederived.push({ ...row, ...(planned ?? {}), content: replayed.content, chosen: choice.chosen, invalid: choice.invalid, outcome, promptTokens, catalogTokens });
+    rederived.push({ ...row, ...(planned ?? {}), content: replayed.content, chosen: choice.chosen, invalid: choice.invalid, outcome, promptTokens: promptTokens ?? row.promptTokens, catalogTokens });
   });
   compare('accuracy', receipt.accuracy, accuracyTable(rederived, receipt.requests.length));
   return {
