@@ -80,6 +80,9 @@ describe('report and chart', () => {
     expect(markdown).toContain('![Accuracy and tokens against catalog size](chart.svg)');
     expect(markdown).toContain('## Routing accuracy');
     expect(markdown).toMatch(/\| native \| unrelated \| 4 \| 1\/4 \| 1 \| 1 \| 1 \| 0\.250 \| 0\.05-0\.70 \|/);
+    // The provider's count and mcpctx's o200k estimate side by side, each named for what it is.
+    expect(markdown).toMatch(/\| prompt tokens \(provider\) \| o200k\/tool \(catalog\) \|/);
+    expect(markdown).toContain("counted by the model's own tokenizer");
     // A command that runs where the reader stands (a clone), not `mcpctx` (not on PATH) or `npx mcpctx` (not ours on npm).
     expect(markdown).toContain("with mcpctx's `routing verify`; in a clone of mcpctx, after `npm ci`: `node dist/cli/main.js routing verify path/to/receipt.json`.");
     expect(markdown).not.toMatch(/`(npx )?mcpctx /);

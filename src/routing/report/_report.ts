@@ -57,7 +57,7 @@ export function routingMarkdown(run: RoutingRun, options: { chartFile?: string; 
     if (run.failure) {
       lines.push(`**The model run stopped early** at call ${run.failure.call + 1} (${run.failure.protocol}, ${run.failure.kind}, size ${run.failure.size}): ${run.failure.code}. The ${run.answers.length} answers before it are in the receipt; conditions not answered in full are left out of the table below.`, '');
     }
-    lines.push('## Routing accuracy', '', 'Right: the right tool (or no tool when none was needed). No tool: a text answer or a declined choice when a tool was needed, counted apart from a wrong tool. Wrong call: a tool called when none was needed. 95% Wilson intervals. Right when offered: of the requests with a right tool that was among the tools offered, those answered right (under retrieval, what the model did with what the retriever gave it).', '');
+    lines.push('## Routing accuracy', '', 'Right: the right tool (or no tool when none was needed). No tool: a text answer or a declined choice when a tool was needed, counted apart from a wrong tool. Wrong call: a tool called when none was needed. 95% Wilson intervals. Right when offered: of the requests with a right tool that was among the tools offered, those answered right (under retrieval, what the model did with what the retriever gave it). Two counters, not one: prompt tokens (provider) is the mean prompt the provider\'s usage reports, counted by the model\'s own tokenizer; o200k/tool (catalog) is mcpctx\'s o200k_base count of the rendered catalog per tool, an estimate of the same kind for every model.', '');
     lines.push(
       table(
         [...ACCURACY_HEADERS],
@@ -93,7 +93,7 @@ export async function writeRoutingOutput(dir: string, receipt: RoutingReceipt): 
 }
 
 /** The accuracy table's columns, shared by this report and the CLI. */
-export const ACCURACY_HEADERS = ['protocol', 'kind', 'size', 'right', 'wrong tool', 'no tool', 'wrong call', 'accuracy', '95% CI', 'right when offered', 'prompt tokens', 'tokens/tool', 'first token ms'] as const;
+export const ACCURACY_HEADERS = ['protocol', 'kind', 'size', 'right', 'wrong tool', 'no tool', 'wrong call', 'accuracy', '95% CI', 'right when offered', 'prompt tokens (provider)', 'o200k/tool (catalog)', 'first token ms'] as const;
 /** The right-aligned (numeric) columns of ACCURACY_HEADERS, by index. */
 export const ACCURACY_NUMERIC_COLUMNS: ReadonlySet<number> = new Set([2, 3, 4, 5, 6, 7, 9, 10, 11, 12]);
 
