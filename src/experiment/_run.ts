@@ -82,7 +82,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     receipt.inputs = {
       snapshot: { path: inputs.snapshot.file, sha256: inputs.snapshot.sha256, bytes: inputs.snapshot.bytes, records: inputs.snapshot.records.length },
       fields: { path: inputs.fields.file, sha256: inputs.fields.sha256, bytes: inputs.fields.bytes, allowed: inputs.fields.allowed },
-      tasks: { path: inputs.tasks.file, sha256: inputs.tasks.sha256, bytes: inputs.tasks.bytes, count: inputs.tasks.tasks.length },
+      tasks: { path: inputs.tasks.file, sha256: inputs.tasks.sha256, bytes: inputs.tasks.bytes, count: inputs.tasks.tasks.length, text: inputs.tasks.text },
       ...(inputs.script === undefined ? {} : { script: { path: inputs.script.file, sha256: inputs.script.sha256, bytes: inputs.script.bytes } }),
     };
     receipt.runtime = runtimeRecord();

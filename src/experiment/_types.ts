@@ -303,7 +303,13 @@ export interface ExperimentReceipt {
   stages: StageRecord[];
   errors: { at: string; stage: StageName; code: string; message: string }[];
   config?: InputFile & { pageSize: number; maxTurns: number; conditions: Record<Condition, { tools: string[] | null; dropResultKeys: string[] }>; paths: ToolPaths };
-  inputs?: { snapshot: InputFile & { records: number }; fields: InputFile & { allowed: string[] }; tasks: InputFile & { count: number }; script?: InputFile };
+  inputs?: {
+    snapshot: InputFile & { records: number };
+    fields: InputFile & { allowed: string[] };
+    /** `text`: the tasks file as read, from which `verifyReceipt` re-derives `tasks` (absent in receipts written before it). */
+    tasks: InputFile & { count: number; text?: string };
+    script?: InputFile;
+  };
   runtime?: { node: string; mcpctx: string; packages: Record<string, string>; lockfileSha256: string | null; platform: string };
   model?: { provider: ProviderName; model: string; baseUrl: string | null; maxTokens: number; temperature: number | null; system: string; systemSha256: string };
   tasks?: Task[];

@@ -91,7 +91,8 @@ export function anthropicProvider(options: HttpProviderOptions = {}): Provider {
 
 type CountRequest = Omit<ChatRequest, 'maxTokens'>;
 
-function messagesBody(request: ChatRequest): Anthropic.MessageCreateParamsStreaming {
+/** The Messages request body for a chat turn (exported so a receipt's recorded body can be re-derived). */
+export function messagesBody(request: ChatRequest): Anthropic.MessageCreateParamsStreaming {
   return {
     model: request.model,
     max_tokens: request.maxTokens,

@@ -109,7 +109,8 @@ function readKey(options: HttpProviderOptions): string | undefined {
 
 // ---- request ---------------------------------------------------------------------------------
 
-function requestBody(request: ChatRequest): ChatCompletionCreateParamsStreaming {
+/** The chat completions request body (exported so a receipt's recorded body can be re-derived). */
+export function requestBody(request: ChatRequest): ChatCompletionCreateParamsStreaming {
   const messages: ChatCompletionMessageParam[] = [];
   if (request.system !== undefined) messages.push({ role: 'system', content: request.system });
   for (const message of request.messages) messages.push(...toMessages(message));

@@ -5,10 +5,10 @@
  */
 import { McpctxError } from '../errors/index.js';
 import { isPlainObject } from '../json/index.js';
-import { replayAnthropicStream } from './_anthropic.js';
-import { replayOpenAiStream } from './_openai.js';
-import { replayScriptedExchange } from './_scripted.js';
-import type { AssembledTurn, ProviderName, RawExchange } from './_types.js';
+import { messagesBody, replayAnthropicStream } from './_anthropic.js';
+import { replayOpenAiStream, requestBody } from './_openai.js';
+import { canonicalRequest, replayScriptedExchange } from './_scripted.js';
+import type { AssembledTurn, ChatRequest, ProviderName, RawExchange } from './_types.js';
 
 /** What a recorded exchange replays to: the turn its provider's assembly reads. */
 export type ReplayedTurn = AssembledTurn;
@@ -89,4 +89,23 @@ export function sentToolResults(provider: ProviderName, request: string): SentTo
     }
   }
   return results;
+}
+
+/**
+ * The body `provider` sends for `request`, as parsed JSON (what a recorded `raw.request` parses
+ * to), built by the provider's own request code: so an audit can re-derive each request a receipt
+ * says was sent (the system prompt, tools, max tokens, every message so far) and hold it against
+ * the bytes that were.
+ */
+export function sentRequestBody(provider: ProviderName, request: ChatRequest): unknown {
+  switch (provider) {
+    case 'anthropic':
+      return JSON.parse(JSON.stringify(messagesBody(request))) as unknown;
+    case 'openai-compatible':
+      return JSON.parse(JSON.stringify(requestBody(request))) as unknown;
+    case 'scripted':
+      return JSON.parse(canonicalRequest(request)) as unknown;
+    default:
+      throw new McpctxError('PROVIDER_ERROR', `no provider is named ${JSON.stringify(provider)}`);
+  }
 }

@@ -74,7 +74,8 @@ export function recordTurn(script: ScriptedTurns, request: Omit<ChatRequest, 'te
   return next;
 }
 
-function canonicalRequest(request: Omit<ChatRequest, 'temperature' | 'timeoutMs'>): string {
+/** The canonical request JSON the scripted provider hashes and records as the request it was sent. */
+export function canonicalRequest(request: Omit<ChatRequest, 'temperature' | 'timeoutMs'>): string {
   return canonicalJson({
     model: request.model,
     system: request.system,

@@ -17,5 +17,5 @@ export type {
 export { anthropicProvider } from './_anthropic.js';
 export { openAiCompatibleProvider } from './_openai.js';
 export { recordTurn, requestKey, scriptedProvider, type ScriptedTurn, type ScriptedTurns } from './_scripted.js';
-export { replayResponse, sentToolResults, type ReplayedTurn, type SentToolResult } from './_replay.js';
+export { replayResponse, sentRequestBody, sentToolResults, type ReplayedTurn, type SentToolResult } from './_replay.js';
 export { chooseProvider, type ProviderChoice } from './_choose.js';

@@ -81,7 +81,7 @@ async function runQuestion(condition: Condition): Promise<QuestionRecord> {
   const first: ChatRequest = { model: MODEL, system: SYSTEM, maxTokens: 512, tools: [tool], messages: [{ role: 'user', content: [{ type: 'text', text: task.question }] }] };
   const second: ChatRequest = {
     ...first,
-    messages: [...first.messages, { role: 'assistant', content: toolTurn.content }, { role: 'user', content: [{ type: 'tool_result', toolUseId: `toolu_${condition}`, content: facing }] }],
+    messages: [...first.messages, { role: 'assistant', content: toolTurn.content }, { role: 'user', content: [{ type: 'tool_result', toolUseId: `toolu_${condition}`, content: facing, isError: false }] }],
   };
   const provider = scriptedProvider(recordTurn(recordTurn({ version: 1, turns: {} }, first, toolTurn), second, answerTurn));
   const raw = rawContentFigures(rawContent);
@@ -139,6 +139,11 @@ async function buildReceipt(): Promise<ExperimentReceipt> {
       conditions: { baseline: { tools: null, dropResultKeys: [] }, optimized: { tools: null, dropResultKeys: ['cache'] } },
       paths,
     },
+    inputs: {
+      snapshot: { path: '/x/records.jsonl', sha256: sha256Hex('records'), bytes: 7, records: 3 },
+      fields: { path: '/x/fields.json', sha256: sha256Hex('fields'), bytes: 6, allowed: ['id', 'state'] },
+      tasks: tasksFile([task]),
+    },
     model: { provider: 'scripted', model: MODEL, baseUrl: null, maxTokens: 512, temperature: null, system: SYSTEM, systemSha256: sha256Hex(SYSTEM) },
     tasks: [task],
     validation: [{ taskId: task.id, kind: 'aggregate', ok: true, problems: [], independentCount: 2 }],
@@ -158,6 +163,12 @@ async function buildReceipt(): Promise<ExperimentReceipt> {
     },
     report: buildReport([task], questions),
   };
+}
+
+/** The receipt's record of a tasks file holding `tasks`, text included. */
+function tasksFile(tasks: Task[]): NonNullable<ExperimentReceipt['inputs']>['tasks'] {
+  const text = `${JSON.stringify(tasks, null, 2)}\n`;
+  return { path: '/x/tasks.json', sha256: sha256Hex(text), bytes: Buffer.byteLength(text, 'utf8'), count: tasks.length, text };
 }
 
 let receipt: ExperimentReceipt;
@@ -308,10 +319,15 @@ describe('verifyReceipt: records that disagree with each other', () => {
   });
 
   it('validation: an ok later_page task has its evidence positions in matchingIds, one past the first page', () => {
-    const later: Task = { ...task, id: 'later_page-1', kind: 'later_page', pageField: 'state', pageValue: 'open', evidenceIds: ['9'] };
+    const { aggregateField: _field, aggregateValue: _value, ...common } = task;
+    const later: Task = { ...common, id: 'later_page-1', kind: 'later_page', pageField: 'state', pageValue: 'open', evidenceIds: ['9'] };
     const withPage = (matchingIds: string[], evidencePositions: number[]) =>
       tampered((copy) => {
         copy.tasks!.push(later);
+        copy.inputs!.tasks = tasksFile(copy.tasks!);
+        for (const condition of ['baseline', 'optimized'] as const) {
+          copy.questions.push({ taskId: later.id, kind: later.kind, condition, question: later.question, status: 'skipped', failure: { code: 'PRIOR_FAILURE', message: 'not asked' }, turns: [], totals: questionTotals([]) });
+        }
         copy.validation!.push({ taskId: later.id, kind: 'later_page', ok: true, problems: [], matchingIds, evidencePositions });
         copy.report = buildReport(copy.tasks!, copy.questions);
       });
@@ -345,5 +361,103 @@ describe('verifyReceipt: input that is not a receipt', () => {
     expect(problems).toContainEqual(expect.stringMatching(/^questions\[0\]\.turns\[0\]: cannot be checked/));
     expect(problems).toContainEqual(expect.stringMatching(/^questions\[2\]/));
     expect(problems).toContainEqual(expect.stringMatching(/^questions\[3\]: cannot be checked/));
+  });
+});
+
+// Each forgery keeps the receipt agreeing with itself (hashes, totals, checks, report recomputed),
+// as a careful editor would: only what was sent, the tasks file and the run's order give it away.
+describe('verifyReceipt: a receipt that agrees with itself but is not the run', () => {
+  /** The copy made consistent again after `edit`: totals, checks and the report recomputed. */
+  function forged(edit: (copy: ExperimentReceipt) => void): ExperimentReceipt {
+    return tampered((copy) => {
+      edit(copy);
+      for (const record of copy.questions) {
+        record.totals = questionTotals(record.turns);
+        const last = record.turns.at(-1);
+        if (last !== undefined) record.finalText = finalTextOf(last.content);
+        const found = copy.tasks!.find((candidate) => candidate.id === record.taskId);
+        if (found !== undefined && record.status === 'passed') record.checks = judge(found, record.condition, paths, record.turns.flatMap((turn) => turn.tools), record.finalText).checks;
+      }
+      copy.report = buildReport(copy.tasks!, copy.questions);
+    });
+  }
+
+  it("dropping each baseline question's first turn breaks the chain of requests", () => {
+    const problems = problemsOf(forged((copy) => copy.questions.filter((record) => record.condition === 'baseline').forEach((record) => record.turns.shift())));
+    expect(problems).toContainEqual(expect.stringMatching(/^questions\[0\]\.turns\[0\]\.raw\.request\.messages: sent 3 items, the receipt makes 1 \(sent \[/));
+  });
+
+  it('removing a question', () => {
+    const problems = problemsOf(forged((copy) => copy.questions.splice(1, 1)));
+    expect(problems).toEqual(['questions: no record of task "aggregate-1" in condition optimized (the tasks make 2 questions, recorded 1)']);
+  });
+
+  it('removing a whole task with its questions, its validation and its count', () => {
+    const problems = problemsOf(
+      forged((copy) => {
+        copy.tasks = [];
+        copy.questions = [];
+        copy.validation = [];
+        copy.inputs!.tasks.count = 0;
+      }),
+    );
+    expect(problems).toContainEqual(expect.stringMatching(/^tasks: recorded 0 items, the tasks file makes 1 \(recorded \[\], the tasks file makes \[\{"id":"aggregate-1"/));
+  });
+
+  it('swapping two question records', () => {
+    const problems = problemsOf(forged((copy) => copy.questions.reverse()));
+    expect(problems).toEqual([
+      'questions[0]: recorded task "aggregate-1" "optimized", but the runner asks task "aggregate-1" baseline there (tasks in file order, baseline then optimized)',
+      'questions[1]: recorded task "aggregate-1" "baseline", but the runner asks task "aggregate-1" optimized there (tasks in file order, baseline then optimized)',
+    ]);
+  });
+
+  it('rewriting the system prompt and its hash', () => {
+    const problems = problemsOf(
+      forged((copy) => {
+        copy.model!.system = 'Answer freely.';
+        copy.model!.systemSha256 = sha256Hex('Answer freely.');
+      }),
+    );
+    expect(problems).toContainEqual(`questions[0].turns[0].raw.request.system: sent ${JSON.stringify(SYSTEM)}, the receipt makes "Answer freely."`);
+  });
+
+  it('rewriting the tool list and its hash', () => {
+    const problems = problemsOf(
+      forged((copy) => {
+        const server = question(copy, 1).server!;
+        server.tools[0]!.description = 'Count records, fast.';
+        server.toolsSha256 = sha256Hex(canonicalJson(server.tools));
+      }),
+    );
+    expect(problems).toContainEqual('questions[1].turns[0].raw.request.tools[0].description: sent "Count records.", the receipt makes "Count records, fast."');
+  });
+
+  it('rewriting the question, in the tasks, the tasks file and its hash too', () => {
+    const asked = 'How many records are open today?';
+    const problems = problemsOf(
+      forged((copy) => {
+        copy.tasks![0]!.question = asked;
+        copy.inputs!.tasks = tasksFile(copy.tasks!);
+        for (const record of copy.questions) record.question = asked;
+      }),
+    );
+    expect(problems).toContainEqual(`questions[0].turns[0].raw.request.messages[0].content[0].text: sent ${JSON.stringify(task.question)}, the receipt makes ${JSON.stringify(asked)}`);
+  });
+
+  it("offering other tools than the condition's config names", () => {
+    const problems = problemsOf(forged((copy) => (copy.config!.conditions.optimized.tools = ['count_by_field', 'exact_record'])));
+    expect(problems).toEqual(['questions[1].server.tools: offers 1 items, config.conditions.optimized.tools names 2 (offers ["count_by_field"], config.conditions.optimized.tools names ["count_by_field","exact_record"])']);
+  });
+
+  it('rewriting max_tokens', () => {
+    const problems = problemsOf(forged((copy) => (copy.model!.maxTokens = 4096)));
+    expect(problems).toContainEqual('questions[0].turns[0].raw.request.maxTokens: sent 512, the receipt makes 4096');
+  });
+
+  it('a receipt written before the tasks file text was recorded: one clear problem, not a crash', () => {
+    const result = verifyReceipt(tampered((copy) => delete copy.inputs!.tasks.text));
+    expect(result.ok).toBe(false);
+    expect(result.problems).toEqual(["inputs.tasks.text: absent (recorded absent), so the recorded tasks cannot be re-derived from the tasks file's bytes"]);
   });
 });

@@ -40,7 +40,7 @@ export interface ExperimentInputs {
   /** The allowlist as written (its order). */
   fields: InputBytes & { allowed: string[] };
   /** `problems[i]`: what is wrong with task i as written; `validateTasks` refuses a task that has any. */
-  tasks: InputBytes & { tasks: Task[]; problems: string[][] };
+  tasks: InputBytes & { tasks: Task[]; problems: string[][]; text: string };
   /** The scripted provider's turns file (hashed so the guard covers it; the provider parses it). */
   script?: InputBytes;
 }
@@ -70,7 +70,8 @@ export async function readInputs(config: ExperimentConfig): Promise<ExperimentIn
   const inputs: ExperimentInputs = {
     snapshot: { ...figures(config.snapshot, snapshot.bytes), records: [...data.records].sort((a, b) => compareIds(a.id, b.id)) },
     fields: { ...figures(config.fields, fields.bytes), allowed: data.fields },
-    tasks: { ...figures(config.tasks, tasks.bytes), tasks: parsedTasks.tasks, problems: parsedTasks.problems },
+    // The text as read (parseTasks refused anything but UTF-8), so a receipt can re-derive its tasks from the bytes.
+    tasks: { ...figures(config.tasks, tasks.bytes), tasks: parsedTasks.tasks, problems: parsedTasks.problems, text: tasks.bytes.toString('utf8') },
   };
   if (script !== undefined && config.model.script !== undefined) inputs.script = figures(config.model.script, script.bytes);
   return inputs;

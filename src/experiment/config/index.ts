@@ -4,3 +4,4 @@
 export { DEFAULT_SYSTEM_PROMPT, applyModelOverrides, launchFor, loadExperimentConfig, parseExperimentConfig, type ModelOverrides } from './_config.js';
 export { InputGuard, readInputs, resolveProbe, type ExperimentInputs } from './_inputs.js';
 export { validateTasks } from './_validate.js';
+export { parseTasks } from './_tasks.js';

@@ -10,6 +10,8 @@ import { isPlainObject } from '../../json/index.js';
 import { probeCallFigures, rawContentFigures } from './_model-facing.js';
 import { buildReport } from './_report.js';
 import { Problems, shown } from './_verify-compare.js';
+import { verifyRequests } from './_verify-requests.js';
+import { verifyQuestionSet, verifyTasks } from './_verify-task-set.js';
 import { verifyQuestion, verifyServer, type Answers, type Checked, type QuestionContext } from './_verify-question.js';
 import { RECEIPT_FORMAT, type Condition, type ExperimentReceipt, type Task } from '../_types.js';
 
@@ -38,6 +40,12 @@ export interface ReceiptVerification {
  * - probe calls: raw bytes and model-facing tokens, and a frame of the probe's server carries each;
  * - validation: an ok aggregate's independentCount is its expected answer, an ok later_page's
  *   evidence positions are those of its evidence ids in matchingIds, one past the first page;
+ * - completeness: each turn's recorded request body against the one the provider's own request
+ *   code builds from the run settings (model, system, max tokens, temperature), the question's
+ *   offered tools (those the condition's config names) and every earlier turn with the tool
+ *   results sent, so a dropped turn or a rewritten prompt, tool, question or limit shows; the
+ *   tasks against the tasks file's recorded text (its sha256, size and count); the questions as
+ *   every task in both conditions, in the runner's order (a missing text is one problem);
  * - the report equals `buildReport(tasks, questions)`; a completed run has one;
  * - the run ended: a receipt still marked `starting` or `running` (a killed run's) is a problem.
  * Never throws: input that is not a receipt is one problem.
@@ -71,6 +79,14 @@ export function verifyReceipt(receipt: unknown): ReceiptVerification {
     checked,
   };
   questions.forEach((question, index) => problems.guard(`questions[${index}]`, () => verifyQuestion(question, `questions[${index}]`, context)));
+  if (run.tasks !== undefined) problems.guard('tasks', () => verifyTasks(run, tasks, problems));
+  // A killed run's questions end where it stopped: that is its own problem, below.
+  const finished = run.status !== 'starting' && run.status !== 'running';
+  if (run.tasks !== undefined && finished) problems.guard('questions', () => verifyQuestionSet(tasks, questions, problems));
+  const model = run.model;
+  if (model !== undefined) {
+    questions.forEach((question, index) => problems.guard(`questions[${index}]`, () => verifyRequests(question, `questions[${index}]`, model.provider, { ...model, offered: run.config?.conditions?.[question.condition]?.tools }, problems)));
+  }
   if (run.probe !== undefined) problems.guard('probe', () => verifyProbe(run, context));
   if (run.validation !== undefined) problems.guard('validation', () => verifyValidation(run, tasks, problems));
   if (run.report !== undefined) problems.guard('report', () => problems.compare('report', run.report, buildReport(tasks, questions)));
