@@ -7,7 +7,8 @@ import { isMcpctxError } from '../../errors/index.js';
 import { replayResponse, sentToolResults, type ProviderName, type SentToolResult } from '../../providers/index.js';
 import { canonicalJson, sha256Hex } from '../../tokens/index.js';
 import { isPlainObject } from '../../json/index.js';
-import { finalTextOf, isQuestionOutcome, judge, JUDGE_FAILURE_CODES } from './_judge.js';
+import { finalTextOf, judge, JUDGE_FAILURE_CODES } from './_judge.js';
+import { derivedOutcome, isQuestionOutcome } from './_outcome.js';
 import { modelFacingFigures, modelFacingText, rawContentFigures } from './_model-facing.js';
 import { questionTotals } from './_report.js';
 import { shown, type Problems } from './_verify-compare.js';
@@ -81,6 +82,21 @@ export function verifyQuestion(question: QuestionRecord, path: string, context: 
   });
   problems.guard(`${path}.totals`, () => problems.compare(`${path}.totals`, question.totals, questionTotals(question.turns)));
   problems.guard(`${path}.checks`, () => verifyAnswer(question, path, context));
+  problems.guard(`${path}.outcome`, () => verifyOutcome(question, path, problems));
+}
+
+/**
+ * The recorded outcome is the one its status and failure code give; only for a failure that
+ * stopped the run (which the code alone may not place: DEADLINE is a model call's or an MCP
+ * request's) either provider-failure or harness-failure stands, unless the code is the provider's own.
+ */
+function verifyOutcome(question: QuestionRecord, path: string, problems: Problems): void {
+  if (question.outcome === undefined) return;
+  const derived = derivedOutcome(question);
+  if (derived !== 'harness-failure') problems.compare(`${path}.outcome`, question.outcome, derived);
+  else if (question.outcome !== 'provider-failure' && question.outcome !== 'harness-failure') {
+    problems.add(`${path}.outcome: recorded ${shown(question.outcome)}, but ${question.failure?.code ?? 'no code'} stopped the run: provider-failure or harness-failure`);
+  }
 }
 
 /**
