@@ -4,12 +4,12 @@
  * (or left by a crash) holds everything done so far.
  */
 import { McpctxError, isMcpctxError } from '../errors/index.js';
-import type { ChatMessage, ChatResponse, ContentBlock, Provider } from '../providers/index.js';
+import { announcedUsage, type ChatMessage, type ChatResponse, type ContentBlock, type ExchangeTiming, type Provider, type ProviderName, type RawExchange } from '../providers/index.js';
 import { sha256Hex } from '../tokens/index.js';
-import { isPlainObject } from '../json/index.js';
+import { isPlainObject, ownValue } from '../json/index.js';
 import { finalTextOf, judge, modelFacingFigures, modelFacingText, questionTotals, rawContentFigures, verdictOfFailure } from './receipt/index.js';
 import { ConditionServer } from './_server.js';
-import type { Condition, ExperimentConfig, QuestionRecord, Task, ToolCallRecord, TurnRecord } from './_types.js';
+import type { Condition, ExperimentConfig, FailedCallRecord, QuestionRecord, Task, ToolCallRecord, TurnRecord } from './_types.js';
 import { launchFor } from './config/index.js';
 
 export interface QuestionContext {
@@ -61,6 +61,10 @@ export async function runQuestion(record: QuestionRecord, task: Task, context: Q
     record.failure = { code: stop.code, message: stop.message };
     // Only the model call's own failures are the provider's; anything else stopping the question is the harness's.
     record.outcome = error instanceof ModelCallFailure && PROVIDER_FAILURE_CODES.has(stop.code) ? 'provider-failure' : 'harness-failure';
+    if (error instanceof ModelCallFailure) {
+      const failed = failedCallRecord(stop, context.provider.name);
+      if (failed !== undefined) record.failedCall = failed;
+    }
   } finally {
     if (server !== undefined) await server.close();
     record.totals = questionTotals(record.turns);
@@ -69,6 +73,26 @@ export async function runQuestion(record: QuestionRecord, task: Task, context: Q
     persist();
   }
   return stop;
+}
+
+/** The failed call's record from its error's data (the HTTP providers give its last attempt), or undefined when it has none. */
+function failedCallRecord(error: McpctxError, provider: ProviderName): FailedCallRecord | undefined {
+  const data: unknown = error.data;
+  if (!isPlainObject(data)) return undefined;
+  const raw = ownValue(data, 'raw');
+  const attempts = ownValue(data, 'attempts');
+  const timing = ownValue(data, 'timing');
+  if (!isPlainObject(raw) || typeof raw.request !== 'string' || typeof raw.response !== 'string' || typeof raw.url !== 'string' || typeof raw.status !== 'number') return undefined;
+  const exchange: RawExchange = { url: raw.url, request: raw.request, response: raw.response, status: raw.status };
+  return {
+    code: error.code,
+    attempts: typeof attempts === 'number' ? attempts : 1,
+    raw: exchange,
+    rawRequestSha256: sha256Hex(exchange.request),
+    rawResponseSha256: sha256Hex(exchange.response),
+    announcedUsage: announcedUsage(provider, exchange.response),
+    timing: isPlainObject(timing) ? (timing as unknown as ExchangeTiming) : null,
+  };
 }
 
 /** A model turn as the receipt records it: the exchange byte for byte with its hashes, and what it said. */

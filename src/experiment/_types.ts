@@ -4,7 +4,7 @@
  * from rows it holds, so `verifyReceipt` can recompute them all from the file alone.
  */
 import type { LaunchSpec } from '../mcp/index.js';
-import type { ContentBlock, ProviderName, ProviderTool, RawExchange, StopReason, Usage } from '../providers/index.js';
+import type { ContentBlock, ExchangeTiming, ProviderName, ProviderTool, RawExchange, StopReason, Usage } from '../providers/index.js';
 
 export const CONDITIONS = ['baseline', 'optimized'] as const;
 export type Condition = (typeof CONDITIONS)[number];
@@ -195,6 +195,22 @@ export interface TurnRecord {
 export type QuestionStatus = 'running' | 'passed' | 'failed' | 'skipped';
 
 /**
+ * The model call that failed (a provider failure): its last attempt's bytes as sent and as
+ * received (a cut stream's part included), the usage that part announced (null when none) and
+ * when it went out, its first byte came and it ended. A failed call is billed for what it read.
+ */
+export interface FailedCallRecord {
+  code: string;
+  attempts: number;
+  raw: RawExchange;
+  rawRequestSha256: string;
+  rawResponseSha256: string;
+  announcedUsage: Usage | null;
+  /** null when the call failed before its request went out. */
+  timing: ExchangeTiming | null;
+}
+
+/**
  * What became of a question, kept apart: answered right; answered wrong (the check failed, or the
  * model ended otherwise: a refusal, a failed or unoffered tool call); no answer within limits
  * (max_tokens, maxTurns); provider failure (the model call failed: HTTP error, cut stream,
@@ -242,6 +258,8 @@ export interface QuestionRecord {
   failure?: { code: string; message: string };
   server?: ServerRecord;
   turns: TurnRecord[];
+  /** The model call that failed, when one did (outcome provider-failure). */
+  failedCall?: FailedCallRecord;
   /** The text of the final end_turn answer. */
   finalText?: string;
   checks?: AnswerChecks;
