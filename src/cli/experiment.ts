@@ -47,7 +47,8 @@ export function setupExperiment(command: Command, io: CliIo, setExit: (code: num
         `With no --config, the bundled demo (examples/experiment: the records server in MODE=baseline and MODE=optimized over 30 PyGithub issues) runs offline with its scripted turns:  ${invocationOf(io)} experiment --provider scripted --out DIR`,
         `Against Claude:  ANTHROPIC_API_KEY=... ${invocationOf(io)} experiment --config my.yaml --provider anthropic --model claude-sonnet-4-5   (billable calls)`,
         `Against Ollama:  ${invocationOf(io)} experiment --config my.yaml --provider openai-compatible --base-url http://localhost:11434/v1 --model qwen3:8b`,
-        'Exit codes: 0 every answer passed in both conditions; 1 an answer failed its check (or was skipped); 2 bad config, flags, key or answer key (the receipt says which); 3 the run stopped (an input changed, a server or the provider failed) or the receipt cannot be written.',
+        'Each question\u2019s outcome is kept apart: answered right, answered wrong, no answer within limits (max_tokens, turns), provider failure, harness failure (an input changed, a server failed), not run. Only the first three are verdicts: the cut lost an answer only when the baseline answered right and the optimized condition answered wrong or gave no answer within the same limits; a task with a provider or harness failure on either side is not compared, and report.md says how many and why.',
+        'Exit codes: 0 every task answered right in both conditions; 1 a verdict: some answer wrong or no answer within limits (a lost answer included); 2 bad config, flags, key or answer key (the receipt says which); 3 the run stopped on a provider failure or a harness failure (an input changed, a server failed), or the receipt cannot be written: a provider failure is never exit 1, it says nothing about an answer.',
       ].join('\n\n'),
     )
     .option('--config <file>', 'the experiment config, YAML or JSON (default: the bundled demo, examples/experiment/config.yaml)')
@@ -123,12 +124,16 @@ async function readReceipt(file: string): Promise<unknown> {
   }
 }
 
+/** 2 for an input the user fixes, 3 for a provider or harness failure, else 0 every task compared, 1 a verdict against an answer. */
 export function exitCodeOf(run: ExperimentRun): number {
   const { receipt } = run;
   if (receipt.status !== 'completed') {
     const code = receipt.errors[0]?.code ?? '';
     return INPUT_FAILURES.has(code) ? EXIT.usage : EXIT.failed;
   }
+  // A failure without a verdict is the run's, never an answer mismatch.
+  const failed = receipt.report?.rows.some((row) => row.notCompared?.outcome === 'provider-failure' || row.notCompared?.outcome === 'harness-failure');
+  if (failed === true) return EXIT.failed;
   return receipt.report?.allPassed === true ? EXIT.ok : EXIT.finding;
 }
 

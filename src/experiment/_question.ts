@@ -4,12 +4,12 @@
  * (or left by a crash) holds everything done so far.
  */
 import { McpctxError, isMcpctxError } from '../errors/index.js';
-import type { ChatMessage, ChatResponse, ContentBlock, Provider } from '../providers/index.js';
+import { announcedUsage, type ChatMessage, type ChatResponse, type ContentBlock, type ExchangeTiming, type Provider, type ProviderName, type RawExchange } from '../providers/index.js';
 import { sha256Hex } from '../tokens/index.js';
-import { isPlainObject } from '../json/index.js';
-import { finalTextOf, judge, modelFacingFigures, modelFacingText, questionTotals, rawContentFigures } from './receipt/index.js';
+import { isPlainObject, ownValue } from '../json/index.js';
+import { finalTextOf, judge, modelFacingFigures, modelFacingText, questionTotals, rawContentFigures, verdictOfFailure } from './receipt/index.js';
 import { ConditionServer } from './_server.js';
-import type { Condition, ExperimentConfig, QuestionRecord, Task, ToolCallRecord, TurnRecord } from './_types.js';
+import type { Condition, ExperimentConfig, FailedCallRecord, QuestionRecord, Task, ToolCallRecord, TurnRecord } from './_types.js';
 import { launchFor } from './config/index.js';
 
 export interface QuestionContext {
@@ -20,6 +20,16 @@ export interface QuestionContext {
   persist: () => void;
 }
 
+/** The codes a failed model call ends with: an HTTP error or cut stream, its deadline, a script without the turn. */
+const PROVIDER_FAILURE_CODES: ReadonlySet<string> = new Set(['PROVIDER_ERROR', 'DEADLINE', 'NO_SCRIPTED_TURN']);
+
+/** A failure of `provider.chat` itself, told apart from the harness's failures on its way up. */
+class ModelCallFailure extends Error {
+  constructor(override readonly cause: unknown) {
+    super('the model call failed');
+  }
+}
+
 export function newQuestionRecord(task: Task, condition: Condition): QuestionRecord {
   return { taskId: task.id, kind: task.kind, condition, question: task.question, status: 'running', turns: [], totals: questionTotals([]) };
 }
@@ -27,7 +37,8 @@ export function newQuestionRecord(task: Task, condition: Condition): QuestionRec
 /**
  * Runs the question. Never throws: a failure of the model or the answer is the record's failure
  * (the run goes on, `isQuestionOutcome`), any other (an input changed, the provider or the
- * server failed) is recorded too and returned as the reason the run must stop.
+ * server failed) is recorded too and returned as the reason the run must stop. The record's
+ * outcome says which: a verdict, or a provider or harness failure.
  */
 export async function runQuestion(record: QuestionRecord, task: Task, context: QuestionContext): Promise<McpctxError | undefined> {
   const { config, persist } = context;
@@ -45,15 +56,43 @@ export async function runQuestion(record: QuestionRecord, task: Task, context: Q
     record.checks = verdict.checks;
     if (record.failure === undefined && verdict.failure !== undefined) record.failure = verdict.failure;
   } catch (error) {
-    stop = isMcpctxError(error) ? error : new McpctxError('PROTOCOL', (error as Error).message, {}, { cause: error });
+    const cause = error instanceof ModelCallFailure ? error.cause : error;
+    stop = isMcpctxError(cause) ? cause : new McpctxError('PROTOCOL', (cause as Error).message, {}, { cause });
     record.failure = { code: stop.code, message: stop.message };
+    // Only the model call's own failures are the provider's; anything else stopping the question is the harness's.
+    record.outcome = error instanceof ModelCallFailure && PROVIDER_FAILURE_CODES.has(stop.code) ? 'provider-failure' : 'harness-failure';
+    if (error instanceof ModelCallFailure) {
+      const failed = failedCallRecord(stop, context.provider.name);
+      if (failed !== undefined) record.failedCall = failed;
+    }
   } finally {
     if (server !== undefined) await server.close();
     record.totals = questionTotals(record.turns);
     record.status = record.failure === undefined ? 'passed' : 'failed';
+    record.outcome ??= record.failure === undefined ? 'right' : (verdictOfFailure(record.failure.code) ?? 'harness-failure');
     persist();
   }
   return stop;
+}
+
+/** The failed call's record from its error's data (the HTTP providers give its last attempt), or undefined when it has none. */
+function failedCallRecord(error: McpctxError, provider: ProviderName): FailedCallRecord | undefined {
+  const data: unknown = error.data;
+  if (!isPlainObject(data)) return undefined;
+  const raw = ownValue(data, 'raw');
+  const attempts = ownValue(data, 'attempts');
+  const timing = ownValue(data, 'timing');
+  if (!isPlainObject(raw) || typeof raw.request !== 'string' || typeof raw.response !== 'string' || typeof raw.url !== 'string' || typeof raw.status !== 'number') return undefined;
+  const exchange: RawExchange = { url: raw.url, request: raw.request, response: raw.response, status: raw.status };
+  return {
+    code: error.code,
+    attempts: typeof attempts === 'number' ? attempts : 1,
+    raw: exchange,
+    rawRequestSha256: sha256Hex(exchange.request),
+    rawResponseSha256: sha256Hex(exchange.response),
+    announcedUsage: announcedUsage(provider, exchange.response),
+    timing: isPlainObject(timing) ? (timing as unknown as ExchangeTiming) : null,
+  };
 }
 
 /** A model turn as the receipt records it: the exchange byte for byte with its hashes, and what it said. */
@@ -79,15 +118,20 @@ async function converse(record: QuestionRecord, server: ConditionServer, context
   const messages: ChatMessage[] = [{ role: 'user', content: [{ type: 'text', text: record.question }] }];
   for (let turnNumber = 1; turnNumber <= config.maxTurns; turnNumber += 1) {
     context.assertInputsUnchanged();
-    const response = await provider.chat({
-      model: config.model.model,
-      system: config.system,
-      messages,
-      tools,
-      maxTokens: config.model.maxTokens,
-      ...(config.model.temperature === undefined ? {} : { temperature: config.model.temperature }),
-      timeoutMs: config.model.timeoutMs,
-    });
+    let response: ChatResponse;
+    try {
+      response = await provider.chat({
+        model: config.model.model,
+        system: config.system,
+        messages,
+        tools,
+        maxTokens: config.model.maxTokens,
+        ...(config.model.temperature === undefined ? {} : { temperature: config.model.temperature }),
+        timeoutMs: config.model.timeoutMs,
+      });
+    } catch (error) {
+      throw new ModelCallFailure(error);
+    }
     const turn = turnRecordOf(response, []);
     record.turns.push(turn);
     context.persist();

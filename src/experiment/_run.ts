@@ -108,6 +108,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
         for (const condition of CONDITIONS) {
           const record = newQuestionRecord(task, condition);
           record.status = 'skipped';
+          record.outcome = 'not-run';
           record.failure = { code: 'TASKS_REFUSED', message: 'no question was asked: the answer key did not pass validation' };
           receipt.questions.push(record);
         }
@@ -136,6 +137,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
       receipt.questions.push(record);
       if (stop !== undefined) {
         record.status = 'skipped';
+        record.outcome = 'not-run';
         record.failure = { code: 'PRIOR_FAILURE', message: `not asked: the run stopped earlier (${stop.code})` };
         continue;
       }

@@ -4,7 +4,7 @@
  * from rows it holds, so `verifyReceipt` can recompute them all from the file alone.
  */
 import type { LaunchSpec } from '../mcp/index.js';
-import type { ContentBlock, ProviderName, ProviderTool, RawExchange, StopReason, Usage } from '../providers/index.js';
+import type { ContentBlock, ExchangeTiming, ProviderName, ProviderTool, RawExchange, StopReason, Usage } from '../providers/index.js';
 
 export const CONDITIONS = ['baseline', 'optimized'] as const;
 export type Condition = (typeof CONDITIONS)[number];
@@ -194,6 +194,31 @@ export interface TurnRecord {
 
 export type QuestionStatus = 'running' | 'passed' | 'failed' | 'skipped';
 
+/**
+ * The model call that failed (a provider failure): its last attempt's bytes as sent and as
+ * received (a cut stream's part included), the usage that part announced (null when none) and
+ * when it went out, its first byte came and it ended. A failed call is billed for what it read.
+ */
+export interface FailedCallRecord {
+  code: string;
+  attempts: number;
+  raw: RawExchange;
+  rawRequestSha256: string;
+  rawResponseSha256: string;
+  announcedUsage: Usage | null;
+  /** null when the call failed before its request went out. */
+  timing: ExchangeTiming | null;
+}
+
+/**
+ * What became of a question, kept apart: answered right; answered wrong (the check failed, or the
+ * model ended otherwise: a refusal, a failed or unoffered tool call); no answer within limits
+ * (max_tokens, maxTurns); provider failure (the model call failed: HTTP error, cut stream,
+ * deadline); harness failure (an input changed, a server failed); not run (skipped, or the run
+ * was killed while it ran). Only the first three are verdicts on an answer.
+ */
+export type QuestionOutcome = 'right' | 'wrong' | 'no-answer' | 'provider-failure' | 'harness-failure' | 'not-run';
+
 export interface AnswerChecks {
   /** The final text parsed as the answer JSON (null when it did not parse). */
   parsed: { answer: unknown; evidenceIds: unknown; caveats: unknown } | null;
@@ -227,10 +252,14 @@ export interface QuestionRecord {
   condition: Condition;
   question: string;
   status: QuestionStatus;
+  /** Set once the question ended (absent while it runs, and in receipts from before outcomes were recorded). */
+  outcome?: QuestionOutcome;
   /** Set when status is failed or skipped: a code (STOP_max_tokens, ANSWER_MISMATCH, PRIOR_FAILURE, ...) and a sentence. */
   failure?: { code: string; message: string };
   server?: ServerRecord;
   turns: TurnRecord[];
+  /** The model call that failed, when one did (outcome provider-failure). */
+  failedCall?: FailedCallRecord;
   /** The text of the final end_turn answer. */
   finalText?: string;
   checks?: AnswerChecks;
@@ -257,10 +286,15 @@ export interface ProbeRecord {
   note: string;
 }
 
-export type Verdict = 'compared' | 'cut-lost-answer' | 'baseline-failed' | 'both-failed' | 'skipped';
+/**
+ * A task's verdict, from its two outcomes when both are verdicts (right, wrong, no answer within
+ * limits); `not-compared` when either side failed otherwise (provider, harness) or was not run.
+ */
+export type Verdict = 'compared' | 'cut-lost-answer' | 'baseline-failed' | 'both-failed' | 'not-compared';
 
 export interface ConditionRow {
   status: QuestionStatus;
+  outcome: QuestionOutcome;
   failure?: { code: string; message: string };
   totals: QuestionTotals;
 }
@@ -271,6 +305,8 @@ export interface ReportRow {
   baseline: ConditionRow;
   optimized: ConditionRow;
   verdict: Verdict;
+  /** Why the task has no verdict: the first side (baseline, then optimized) without one. */
+  notCompared?: { condition: Condition; outcome: QuestionOutcome; code: string; message: string };
 }
 
 /** A sum over the compared questions, and what the optimized condition changed (null when nothing was compared). */
@@ -287,8 +323,13 @@ export interface ExperimentReport {
   compared: number;
   tasks: number;
   rows: ReportRow[];
-  /** Task ids the baseline answered right and the optimized condition did not. */
+  /**
+   * Task ids the baseline answered right and the optimized condition answered wrong or gave no
+   * answer within the same limits; never one where either side failed otherwise (`not-compared`).
+   */
   lostAnswers: string[];
+  /** Tasks without a verdict (a provider or harness failure, or not run): each row says why. */
+  notCompared: number;
   totals: Record<'contextTokens' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'turns' | 'rawToolBytes' | 'modelFacingBytes' | 'modelFacingTokens', Reduction>;
   /** Every question passed in both conditions, and none was skipped. */
   allPassed: boolean;

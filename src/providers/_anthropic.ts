@@ -207,6 +207,23 @@ export function replayAnthropicStream(text: string): AssembledTurn {
   return message.result();
 }
 
+/**
+ * The usage a recorded stream announced before it broke off (message_start's, updated by any
+ * message_delta), for a failed call's record; null when none was announced in shape.
+ */
+export function announcedAnthropicUsage(text: string): Usage | null {
+  const message = new MessageAssembly();
+  try {
+    for (const event of recordedSseEvents(text)) {
+      if (event.event === 'ping' || event.event === 'message' || event.event === 'error' || event.data === '') continue;
+      message.add(parseEventData(event.data));
+    }
+  } catch {
+    // What came before the break stands.
+  }
+  return message.usageSoFar ?? null;
+}
+
 /** One message being assembled from stream events, in order. */
 class MessageAssembly {
   private model: string | undefined;
@@ -215,6 +232,10 @@ class MessageAssembly {
   private rawStopReason: string | null = null;
   private stopped = false;
   private readonly blocks: PendingBlock[] = [];
+
+  get usageSoFar(): Usage | undefined {
+    return this.usage;
+  }
 
   add(event: unknown): void {
     if (!isPlainObject(event) || typeof event.type !== 'string') throw notInShape('a stream event without a type');

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { McpctxError, type McpctxErrorData } from '../errors/index.js';
 import { SseReader, redactUrl, redactUrlIn, type SseEvent } from '../mcp/index.js';
 import { isPlainObject } from '../json/index.js';
-import type { RawExchange } from './_types.js';
+import type { ExchangeTiming, RawExchange } from './_types.js';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_RETRIES = 3;
@@ -45,6 +45,7 @@ interface Attempt {
   headers: Headers | undefined;
   /** fetch itself failed: no HTTP answer came (refused, reset, closed before the status line). */
   unanswered: boolean;
+  timing: ExchangeTiming;
 }
 
 /**
@@ -54,7 +55,12 @@ interface Attempt {
 function recordingFetch(base: typeof fetch, onAttempt: (attempt: Attempt) => void): typeof fetch {
   return async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const attempt: Attempt = { exchange: { url, request: typeof init?.body === 'string' ? init.body : '', response: '', status: 0 }, headers: undefined, unanswered: false };
+    const attempt: Attempt = {
+      exchange: { url, request: typeof init?.body === 'string' ? init.body : '', response: '', status: 0 },
+      headers: undefined,
+      unanswered: false,
+      timing: { startedAt: new Date().toISOString(), firstByteAt: null, endedAt: null },
+    };
     const exchange = attempt.exchange;
     onAttempt(attempt);
     let response: Response;
@@ -71,6 +77,7 @@ function recordingFetch(base: typeof fetch, onAttempt: (attempt: Attempt) => voi
     const recorded = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
+          attempt.timing.firstByteAt ??= new Date().toISOString();
           exchange.response += decoder.decode(chunk, { stream: true });
           controller.enqueue(chunk);
         },
@@ -131,10 +138,10 @@ export interface HttpResult<T> {
 /**
  * `data` of the PROVIDER_ERROR a call ends with: `status` is the HTTP status of the last attempt
  * when it got an answer, and absent when none came; `attempts` counts HTTP requests made; `raw` is
- * the last attempt, key scrubbed. An error of the provider's own (a stream outside the API's shape)
- * keeps its data beside these.
+ * the last attempt, key scrubbed, and `timing` when it went out. An error of the provider's own (a
+ * stream outside the API's shape) keeps its data beside these.
  */
-export type CallErrorData = { status?: number; attempts: number; raw: RawExchange };
+export type CallErrorData = { status?: number; attempts: number; raw: RawExchange; timing?: ExchangeTiming };
 
 /** `data` of the DEADLINE a call ends with: the same, and the budget that ran out. */
 export type DeadlineErrorData = CallErrorData & { timeoutMs: number };
@@ -160,8 +167,10 @@ export async function callWithRetries<T>(
       call.current = undefined;
       try {
         const value = await attempt(call.io);
+        call.attemptEnded();
         return { value, raw: call.raw(), attempts: call.attempts };
       } catch (error) {
+        call.attemptEnded();
         await call.waitToRetry(error, retry);
       }
     }
@@ -204,6 +213,11 @@ class HttpCall {
     clearTimeout(this.timer);
   }
 
+  /** The attempt is over, read whole or failed: its end time. */
+  attemptEnded(): void {
+    if (this.current !== undefined) this.current.timing.endedAt ??= new Date().toISOString();
+  }
+
   /** Returns after the wait when the failed attempt is retried; throws the call's error otherwise. */
   async waitToRetry(error: unknown, retry: number): Promise<void> {
     if (this.deadline.signal.aborted || Date.now() >= this.deadlineAt) throw this.deadlineError(error);
@@ -233,7 +247,8 @@ class HttpCall {
 
   private data(): CallErrorData {
     const raw = this.raw();
-    return { ...(raw.status > 0 ? { status: raw.status } : {}), attempts: this.attempts, raw };
+    const timing = this.last?.timing;
+    return { ...(raw.status > 0 ? { status: raw.status } : {}), attempts: this.attempts, raw, ...(timing === undefined ? {} : { timing: { ...timing } }) };
   }
 
   /** The attempt's failure in the API's own words: its status and error body, or why no answer came. */

@@ -202,6 +202,20 @@ function checkStreamEnded(text: string, providerError: (message: string) => Mcpc
  * an event carrying `error` is the server's error) and the text must reach `[DONE]`, as live.
  * `requestModel` stands in when no chunk named the model, as it does live.
  */
+/** The usage a recorded stream announced before it broke off (its usage chunk); null when none came in shape. */
+export function announcedOpenAiUsage(text: string): Usage | null {
+  const turn = new TurnAssembly((message) => new McpctxError('PROVIDER_ERROR', message), '');
+  try {
+    for (const event of recordedSseEvents(text)) {
+      if (event.data.startsWith('[DONE]')) break;
+      turn.add(JSON.parse(event.data));
+    }
+  } catch {
+    // What came before the break stands.
+  }
+  return turn.usageSoFar ?? null;
+}
+
 export function replayOpenAiStream(text: string, request: string, requestModel: string): AssembledTurn {
   const providerError = (message: string): McpctxError => new McpctxError('PROVIDER_ERROR', `the recorded chat completions stream: ${message}`);
   const turn = new TurnAssembly(providerError, requestModel);
@@ -240,6 +254,10 @@ class TurnAssembly {
     private readonly notInShape: ShapeError,
     private readonly requestModel: string,
   ) {}
+
+  get usageSoFar(): Usage | undefined {
+    return this.usage;
+  }
 
   add(chunk: unknown): void {
     if (!isPlainObject(chunk) || !Array.isArray(chunk.choices)) throw this.notInShape(`an event is not a chat.completion.chunk: ${JSON.stringify(chunk).slice(0, 200)}`);

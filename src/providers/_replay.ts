@@ -5,10 +5,10 @@
  */
 import { McpctxError } from '../errors/index.js';
 import { isPlainObject } from '../json/index.js';
-import { messagesBody, replayAnthropicStream } from './_anthropic.js';
-import { replayOpenAiStream, requestBody } from './_openai.js';
+import { announcedAnthropicUsage, messagesBody, replayAnthropicStream } from './_anthropic.js';
+import { announcedOpenAiUsage, replayOpenAiStream, requestBody } from './_openai.js';
 import { canonicalRequest, replayScriptedExchange } from './_scripted.js';
-import type { AssembledTurn, ChatRequest, ProviderName, RawExchange } from './_types.js';
+import type { AssembledTurn, ChatRequest, ProviderName, RawExchange, Usage } from './_types.js';
 
 /** What a recorded exchange replays to: the turn its provider's assembly reads. */
 export type ReplayedTurn = AssembledTurn;
@@ -37,6 +37,17 @@ export function replayResponse(provider: ProviderName, raw: RawExchange): Replay
     default:
       throw new McpctxError('PROVIDER_ERROR', `no provider is named ${JSON.stringify(provider)}`);
   }
+}
+
+/**
+ * The usage a failed call's partial answer announced before it broke off (Anthropic's
+ * message_start, an OpenAI-compatible usage chunk), or null: the tokens a cut call was billed
+ * for are recorded as announced, and as unknown when nothing was. Scripted turns announce none.
+ */
+export function announcedUsage(provider: ProviderName, response: string): Usage | null {
+  if (provider === 'anthropic') return announcedAnthropicUsage(response);
+  if (provider === 'openai-compatible') return announcedOpenAiUsage(response);
+  return null;
 }
 
 /** The model a recorded request asked for (the live call's fallback when no chunk names one). */

@@ -68,6 +68,16 @@ export interface RawExchange {
   status: number;
 }
 
+/** When one HTTP attempt happened, as the client saw it (ISO times, ms precision). */
+export interface ExchangeTiming {
+  /** The request went out. */
+  startedAt: string;
+  /** The first byte of the response body arrived; null when none did. */
+  firstByteAt: string | null;
+  /** The attempt ended: its answer read whole, or it failed (a cut stream, a refusal, the deadline). */
+  endedAt: string | null;
+}
+
 export interface ChatResponse {
   /** Text and tool_use blocks, in order. */
   content: ContentBlock[];

@@ -6,6 +6,7 @@ export type {
   ChatRequest,
   ChatResponse,
   ContentBlock,
+  ExchangeTiming,
   HttpProviderOptions,
   Provider,
   ProviderName,
@@ -17,5 +18,5 @@ export type {
 export { anthropicProvider } from './_anthropic.js';
 export { openAiCompatibleProvider } from './_openai.js';
 export { recordTurn, requestKey, scriptedProvider, type ScriptedTurn, type ScriptedTurns } from './_scripted.js';
-export { replayResponse, sentRequestBody, sentToolResults, type ReplayedTurn, type SentToolResult } from './_replay.js';
+export { announcedUsage, replayResponse, sentRequestBody, sentToolResults, type ReplayedTurn, type SentToolResult } from './_replay.js';
 export { chooseProvider, type ProviderChoice } from './_choose.js';

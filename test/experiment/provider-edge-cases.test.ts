@@ -213,7 +213,7 @@ describe('OpenAI-compatible: a stream without usage (item 6)', () => {
   });
 
   it('says "unknown" in report.md for every token figure, never 0', () => {
-    expect(report).toMatch(/\| lookup-author \| lookup \| baseline \| passed \| unknown \| unknown \| 2 \|/);
+    expect(report).toMatch(/\| lookup-author \| lookup \| baseline \| answered right \| unknown \| unknown \| 2 \|/);
     expect(report).toMatch(/\| context tokens \(input \+ cache\) \| unknown \| unknown \| unknown \|/);
     expect(report).toMatch(/\| turns \| 2 \| 3 \| -50\.0% \|/);
     expect(report).toMatch(/never counted as 0/);

@@ -63,7 +63,7 @@ describe('questionTotals', () => {
 });
 
 describe('buildReport', () => {
-  const tasks = ['a', 'b', 'c', 'd', 'e', 'f'].map(task);
+  const tasks = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map(task);
   const lost = { code: 'ANSWER_MISMATCH', message: 'The answer "4" does not match the expected "5".' };
   const questions = [
     question('a', 'baseline', 'passed', 1000),
@@ -72,11 +72,15 @@ describe('buildReport', () => {
     question('b', 'optimized', 'failed', 200, { failure: lost }),
     question('c', 'baseline', 'failed', 900, { failure: { code: 'STOP_max_tokens', message: 'cut' } }),
     question('c', 'optimized', 'passed', 300),
-    question('d', 'baseline', 'failed', 900),
-    question('d', 'optimized', 'failed', 300),
+    question('d', 'baseline', 'failed', 900, { failure: { code: 'EVIDENCE_MISSING', message: 'no 12' } }),
+    question('d', 'optimized', 'failed', 300, { failure: { code: 'TURN_LIMIT', message: 'no final answer within 8 model turns' } }),
     question('e', 'baseline', 'passed', 900),
     question('e', 'optimized', 'skipped', 0, { failure: { code: 'PRIOR_FAILURE', message: 'an earlier question failed' } }),
     question('f', 'optimized', 'passed', 10),
+    question('g', 'baseline', 'passed', 900),
+    question('g', 'optimized', 'failed', 100, { failure: { code: 'PROVIDER_ERROR', message: 'the Anthropic call failed: terminated' }, outcome: 'provider-failure' }),
+    question('h', 'baseline', 'passed', 900),
+    question('h', 'optimized', 'failed', 100, { failure: { code: 'STOP_max_tokens', message: 'no answer within limits' } }),
   ];
 
   it('gives one row per task in task order with the documented verdicts', () => {
@@ -86,13 +90,29 @@ describe('buildReport', () => {
       ['b', 'cut-lost-answer'],
       ['c', 'baseline-failed'],
       ['d', 'both-failed'],
-      ['e', 'skipped'],
-      ['f', 'skipped'],
+      ['e', 'not-compared'],
+      ['f', 'not-compared'],
+      ['g', 'not-compared'],
+      ['h', 'cut-lost-answer'],
+    ]);
+    expect(report.rows.map((row) => [row.baseline.outcome, row.optimized.outcome])).toEqual([
+      ['right', 'right'],
+      ['right', 'wrong'],
+      ['no-answer', 'right'],
+      ['wrong', 'no-answer'],
+      ['right', 'not-run'],
+      ['not-run', 'right'],
+      ['right', 'provider-failure'],
+      ['right', 'no-answer'],
     ]);
     expect(report.rows[1]?.optimized.failure).toEqual(lost);
     expect(report.rows[5]?.baseline.status).toBe('skipped');
-    expect(report.tasks).toBe(6);
-    expect(report.lostAnswers).toEqual(['b']);
+    expect(report.rows[6]?.notCompared).toEqual({ condition: 'optimized', outcome: 'provider-failure', code: 'PROVIDER_ERROR', message: 'the Anthropic call failed: terminated' });
+    expect(report.rows[5]?.notCompared).toMatchObject({ condition: 'baseline', outcome: 'not-run', code: 'NOT_RUN' });
+    expect(report.tasks).toBe(8);
+    expect(report.notCompared).toBe(3);
+    // A provider failure is no lost answer; no answer within the limits the baseline answered within is.
+    expect(report.lostAnswers).toEqual(['b', 'h']);
     expect(report.allPassed).toBe(false);
   });
 
@@ -149,8 +169,9 @@ describe('renderReportMarkdown', () => {
   const markdown = renderReportMarkdown(receipt);
 
   it('has a row per task and condition with thousands separators and the verdict', () => {
-    expect(markdown).toContain('| lookup-1 | aggregate | baseline | passed | 12,345 | 10 | 1 | 1,000 | 25 | compared |');
-    expect(markdown).toContain('| aggregate-1 | aggregate | optimized | failed (ANSWER_MISMATCH) | 1,000 |');
+    expect(markdown).toContain('| lookup-1 | aggregate | baseline | answered right | 12,345 | 10 | 1 | 1,000 | 25 | compared |');
+    expect(markdown).toContain('| aggregate-1 | aggregate | optimized | answered wrong (ANSWER_MISMATCH) | 1,000 |');
+    expect(markdown).toContain('| later_page-1 | aggregate | baseline | not run (PRIOR_FAILURE) | 0 |');
   });
 
   it('gives the totals over n compared with the reduction in percent', () => {
@@ -159,7 +180,9 @@ describe('renderReportMarkdown', () => {
   });
 
   it('says which answer the cut lost and why, lists failed and skipped questions, and the probe', () => {
-    expect(markdown).toContain('- the cut lost the answer to aggregate-1: The answer "4" does not match | the expected "5".');
+    expect(markdown).toContain('- the cut lost the answer to aggregate-1: answered wrong: The answer "4" does not match | the expected "5".');
+    expect(markdown).toContain('1 of 3 tasks were not compared (1 not run)');
+    expect(markdown).toContain('- later_page-1: not run on the baseline run: PRIOR_FAILURE: an earlier question failed');
     expect(markdown).toContain('- aggregate-1 (optimized) failed: ANSWER_MISMATCH');
     expect(markdown).toContain('- later_page-1 (baseline) skipped: PRIOR_FAILURE: an earlier question failed');
     expect(markdown).toContain('- later_page-1 (optimized) skipped: No optimized question was recorded');

@@ -152,7 +152,7 @@ describe('the seed\u2019s failure paths', () => {
     const statuses = receipt.questions.map((question) => question.status);
     expect(statuses.filter((status) => status === 'skipped').length).toBeGreaterThanOrEqual(5);
     expect(receipt.questions.find((question) => question.failure?.code === 'SOURCE_CHANGED')).toBeDefined();
-    expect(receipt.report?.rows.some((row) => row.verdict === 'skipped')).toBe(true);
+    expect(receipt.report?.rows.some((row) => row.verdict === 'not-compared')).toBe(true);
     expect(receipt.probe?.status).toBe('skipped');
     expect(provider.calls).toBe(3);
     expect(verifyReceipt(readReceipt(run.receiptFile)).problems).toEqual([]);

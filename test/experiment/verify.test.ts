@@ -293,6 +293,22 @@ describe('verifyReceipt: records that disagree with each other', () => {
     expect(invented).toContainEqual(expect.stringMatching(/^report\.rows\[0\]\.optimized\.status: recorded "passed", recomputed "failed"/));
   });
 
+  it('an outcome its status and failure do not give: a wrong answer relabelled a harness failure, to hide a lost answer', () => {
+    const hidden = problemsOf(
+      tampered((copy) => {
+        const record = question(copy, 1);
+        record.status = 'failed';
+        record.failure = { code: 'TOOL_FAILURE', message: 'the tool failed' };
+        record.outcome = 'harness-failure';
+        copy.report = buildReport(copy.tasks!, copy.questions);
+      }),
+    );
+    expect(hidden).toEqual(['questions[1].outcome: recorded "harness-failure", recomputed "wrong"']);
+    const relabelled = problemsOf(tampered((copy) => (question(copy, 0).outcome = 'provider-failure')));
+    expect(relabelled).toContainEqual('questions[0].outcome: recorded "provider-failure", recomputed "right"');
+    expect(relabelled).toContainEqual(expect.stringMatching(/^report\.rows\[0\]\.baseline\.outcome: recorded "right", recomputed "provider-failure"/));
+  });
+
   it('a runtime failure stands as recorded, but a passed question needs its end_turn answer', () => {
     const runtime = tampered((copy) => {
       const record = question(copy, 1);

@@ -12,18 +12,6 @@ import type { AnswerChecks, Condition, Task, ToolCallRecord, ToolPaths } from '.
 export const JUDGE_FAILURE_CODES = ['NON_JSON_ANSWER', 'PATH_MISMATCH', 'ANSWER_MISMATCH', 'EVIDENCE_MISSING', 'CAVEAT_MISSING'] as const;
 export type JudgeFailureCode = (typeof JUDGE_FAILURE_CODES)[number];
 
-/** Failures of the tool-use loop that are the model's doing (the stop reasons are STOP_<reason>). */
-const LOOP_FAILURE_CODES: ReadonlySet<string> = new Set(['EMPTY_TOOL_USE', 'TOOL_FAILURE', 'TURN_LIMIT']);
-
-/**
- * True when a question's failure code is an outcome of the model or its answer (the run goes on),
- * false when the run's machinery failed (an input changed, the provider or a server failed) and
- * the run stopped there.
- */
-export function isQuestionOutcome(code: string): boolean {
-  return LOOP_FAILURE_CODES.has(code) || (JUDGE_FAILURE_CODES as readonly string[]).includes(code) || code.startsWith('STOP_');
-}
-
 export interface Judgement {
   checks: AnswerChecks;
   failure?: { code: JudgeFailureCode; message: string };

@@ -16,6 +16,7 @@ import type {
   TurnRecord,
   Verdict,
 } from '../_types.js';
+import { OUTCOME_LABELS, VERDICT_OUTCOMES, outcomeOf } from './_outcome.js';
 
 type TotalKey = keyof ExperimentReport['totals'];
 const TOTAL_KEYS: readonly TotalKey[] = ['contextTokens', 'inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens', 'turns', 'rawToolBytes', 'modelFacingBytes', 'modelFacingTokens'];
@@ -62,17 +63,25 @@ function plus(sum: number | null, term: number | null): number | null {
 }
 
 /**
- * One row per task, in task order, with each condition's status and totals and a verdict:
- * both passed → compared; only the baseline passed → cut-lost-answer; only the optimized passed →
- * baseline-failed; both failed → both-failed; a condition skipped, still running or without a
- * record → skipped. Totals sum the compared rows only; a sum is null when one of its terms is
- * unknown; a reduction is null when nothing was compared, a sum is unknown or the baseline sum is 0. `allPassed` needs at least one task, every one compared.
+ * One row per task, in task order, with each condition's status, outcome and totals and a
+ * verdict from the two outcomes when both are verdicts (right, wrong, no answer within limits):
+ * both right → compared; only the baseline right → cut-lost-answer (the optimized condition
+ * answered wrong, or gave no answer within the limits the baseline answered within: seed 000
+ * fails a question at max_tokens or its turn limit like a wrong answer, and both conditions share
+ * those limits); only the optimized right → baseline-failed; neither → both-failed. A provider or
+ * harness failure, or a question not run, on either side → not-compared, with the first such side
+ * as the reason: it says nothing about the answer. Totals sum the compared rows only; a sum is
+ * null when one of its terms is unknown; a reduction is null when nothing was compared, a sum is
+ * unknown or the baseline sum is 0. `allPassed` needs at least one task, every one compared.
  */
 export function buildReport(tasks: Task[], questions: QuestionRecord[]): ExperimentReport {
   const rows = tasks.map((task): ReportRow => {
     const baseline = conditionRow(questions, task.id, 'baseline');
     const optimized = conditionRow(questions, task.id, 'optimized');
-    return { taskId: task.id, kind: task.kind, baseline, optimized, verdict: verdictOf(baseline, optimized) };
+    const verdict = verdictOf(baseline, optimized);
+    const row: ReportRow = { taskId: task.id, kind: task.kind, baseline, optimized, verdict };
+    if (verdict === 'not-compared') row.notCompared = notComparedReason(baseline, optimized);
+    return row;
   });
   const compared = rows.filter((row) => row.verdict === 'compared');
   const totals = Object.fromEntries(
@@ -88,6 +97,7 @@ export function buildReport(tasks: Task[], questions: QuestionRecord[]): Experim
     tasks: tasks.length,
     rows,
     lostAnswers: rows.filter((row) => row.verdict === 'cut-lost-answer').map((row) => row.taskId),
+    notCompared: rows.filter((row) => row.verdict === 'not-compared').length,
     totals,
     allPassed: rows.length > 0 && compared.length === rows.length,
   };
@@ -96,16 +106,21 @@ export function buildReport(tasks: Task[], questions: QuestionRecord[]): Experim
 function conditionRow(questions: readonly QuestionRecord[], taskId: string, condition: Condition): ConditionRow {
   const question = questions.find((candidate) => candidate.taskId === taskId && candidate.condition === condition);
   if (question === undefined) {
-    return { status: 'skipped', failure: { code: 'NOT_RUN', message: `No ${condition} question was recorded for task ${taskId}.` }, totals: questionTotals([]) };
+    return { status: 'skipped', outcome: 'not-run', failure: { code: 'NOT_RUN', message: `No ${condition} question was recorded for task ${taskId}.` }, totals: questionTotals([]) };
   }
-  return { status: question.status, ...(question.failure === undefined ? {} : { failure: question.failure }), totals: question.totals };
+  return { status: question.status, outcome: outcomeOf(question), ...(question.failure === undefined ? {} : { failure: question.failure }), totals: question.totals };
 }
 
 function verdictOf(baseline: ConditionRow, optimized: ConditionRow): Verdict {
-  const ended = (row: ConditionRow): boolean => row.status === 'passed' || row.status === 'failed';
-  if (!ended(baseline) || !ended(optimized)) return 'skipped';
-  if (baseline.status === 'passed') return optimized.status === 'passed' ? 'compared' : 'cut-lost-answer';
-  return optimized.status === 'passed' ? 'baseline-failed' : 'both-failed';
+  if (!VERDICT_OUTCOMES.has(baseline.outcome) || !VERDICT_OUTCOMES.has(optimized.outcome)) return 'not-compared';
+  if (baseline.outcome === 'right') return optimized.outcome === 'right' ? 'compared' : 'cut-lost-answer';
+  return optimized.outcome === 'right' ? 'baseline-failed' : 'both-failed';
+}
+
+function notComparedReason(baseline: ConditionRow, optimized: ConditionRow): NonNullable<ReportRow['notCompared']> {
+  const [condition, side]: [Condition, ConditionRow] = VERDICT_OUTCOMES.has(baseline.outcome) ? ['optimized', optimized] : ['baseline', baseline];
+  const failure = side.failure ?? { code: side.status.toUpperCase(), message: `the ${condition} question is still marked ${side.status}` };
+  return { condition, outcome: side.outcome, code: failure.code, message: failure.message };
 }
 
 // ---- markdown -------------------------------------------------------------------------------------
@@ -140,9 +155,11 @@ export function renderReportMarkdown(receipt: ExperimentReceipt): string {
       lines.push('', '## Lost answers', '');
       for (const taskId of report.lostAnswers) {
         const row = report.rows.find((candidate) => candidate.taskId === taskId);
-        lines.push(`- the cut lost the answer to ${taskId}: ${oneLine(row?.optimized.failure?.message ?? 'the optimized condition did not pass')}`);
+        const outcome = row === undefined ? 'answered wrong' : OUTCOME_LABELS[row.optimized.outcome];
+        lines.push(`- the cut lost the answer to ${taskId}: ${outcome}: ${oneLine(row?.optimized.failure?.message ?? 'the optimized condition did not pass')}`);
       }
     }
+    if (report.notCompared > 0) lines.push('', ...notComparedSection(report));
   }
   lines.push('', ...probeSection(receipt), '', ...problemsSection(receipt));
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
@@ -152,18 +169,44 @@ function taskTable(report: ExperimentReport): string[] {
   const lines = [
     '## Tasks',
     '',
-    '| task | kind | condition | status | context tokens | output tokens | turns | raw tool bytes | model-facing tokens | verdict |',
+    '| task | kind | condition | outcome | context tokens | output tokens | turns | raw tool bytes | model-facing tokens | verdict |',
     '|---|---|---|---|---:|---:|---:|---:|---:|---|',
   ];
   for (const row of report.rows) {
     for (const condition of ['baseline', 'optimized'] as const) {
       const side = row[condition];
-      const status = side.failure === undefined ? side.status : `${side.status} (${side.failure.code})`;
+      const status = side.failure === undefined ? OUTCOME_LABELS[side.outcome] : `${OUTCOME_LABELS[side.outcome]} (${side.failure.code})`;
       const { contextTokens, outputTokens, turns, rawToolBytes, modelFacingTokens } = side.totals;
       lines.push(
         `| ${cell(row.taskId)} | ${row.kind} | ${condition} | ${cell(status)} | ${number(contextTokens)} | ${number(outputTokens)} | ${number(turns)} | ${number(rawToolBytes)} | ${number(modelFacingTokens)} | ${row.verdict} |`,
       );
     }
+  }
+  return lines;
+}
+
+/**
+ * How many tasks have no verdict and why, by outcome, then each task with its reason: a provider
+ * or harness failure is not an answer, so these tasks are neither lost nor compared.
+ */
+function notComparedSection(report: ExperimentReport): string[] {
+  const rows = report.rows.filter((row) => row.notCompared !== undefined);
+  const byOutcome = new Map<string, number>();
+  for (const row of rows) {
+    const label = OUTCOME_LABELS[row.notCompared?.outcome ?? 'not-run'];
+    byOutcome.set(label, (byOutcome.get(label) ?? 0) + 1);
+  }
+  const counts = [...byOutcome].map(([label, count]) => `${number(count)} ${label}`).join(', ');
+  const lines = [
+    '## Not compared',
+    '',
+    `${number(report.notCompared)} of ${number(report.tasks)} tasks were not compared (${counts}): a provider or harness failure, or a question not run, is no verdict on an answer, so these tasks are neither compared nor lost answers.`,
+    '',
+  ];
+  for (const row of rows) {
+    const reason = row.notCompared;
+    if (reason === undefined) continue;
+    lines.push(`- ${row.taskId}: ${OUTCOME_LABELS[reason.outcome]} on the ${reason.condition} run: ${reason.code}: ${oneLine(reason.message)}`);
   }
   return lines;
 }

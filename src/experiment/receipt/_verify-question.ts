@@ -4,14 +4,15 @@
  * totals, and the answer judged again.
  */
 import { isMcpctxError } from '../../errors/index.js';
-import { replayResponse, sentToolResults, type ProviderName, type SentToolResult } from '../../providers/index.js';
+import { announcedUsage, replayResponse, sentToolResults, type ProviderName, type SentToolResult } from '../../providers/index.js';
 import { canonicalJson, sha256Hex } from '../../tokens/index.js';
 import { isPlainObject } from '../../json/index.js';
-import { finalTextOf, isQuestionOutcome, judge, JUDGE_FAILURE_CODES } from './_judge.js';
+import { finalTextOf, judge, JUDGE_FAILURE_CODES } from './_judge.js';
+import { derivedOutcome, isQuestionOutcome } from './_outcome.js';
 import { modelFacingFigures, modelFacingText, rawContentFigures } from './_model-facing.js';
 import { questionTotals } from './_report.js';
 import { shown, type Problems } from './_verify-compare.js';
-import type { Condition, QuestionRecord, ServerRecord, Task, ToolCallRecord, ToolPaths, TurnRecord } from '../_types.js';
+import type { Condition, FailedCallRecord, QuestionRecord, ServerRecord, Task, ToolCallRecord, ToolPaths, TurnRecord } from '../_types.js';
 
 export interface Checked {
   questions: number;
@@ -81,6 +82,30 @@ export function verifyQuestion(question: QuestionRecord, path: string, context: 
   });
   problems.guard(`${path}.totals`, () => problems.compare(`${path}.totals`, question.totals, questionTotals(question.turns)));
   problems.guard(`${path}.checks`, () => verifyAnswer(question, path, context));
+  problems.guard(`${path}.outcome`, () => verifyOutcome(question, path, problems));
+  if (question.failedCall !== undefined) problems.guard(`${path}.failedCall`, () => verifyFailedCall(question.failedCall!, `${path}.failedCall`, context));
+}
+
+/** A failed call's hashes from its recorded bytes, and the usage its partial answer announced. */
+function verifyFailedCall(failed: FailedCallRecord, path: string, context: QuestionContext): void {
+  const { problems } = context;
+  problems.compare(`${path}.rawRequestSha256`, failed.rawRequestSha256, sha256Hex(failed.raw.request));
+  problems.compare(`${path}.rawResponseSha256`, failed.rawResponseSha256, sha256Hex(failed.raw.response));
+  if (context.provider !== undefined) problems.compare(`${path}.announcedUsage`, failed.announcedUsage, announcedUsage(context.provider, failed.raw.response));
+}
+
+/**
+ * The recorded outcome is the one its status and failure code give; only for a failure that
+ * stopped the run (which the code alone may not place: DEADLINE is a model call's or an MCP
+ * request's) either provider-failure or harness-failure stands, unless the code is the provider's own.
+ */
+function verifyOutcome(question: QuestionRecord, path: string, problems: Problems): void {
+  if (question.outcome === undefined) return;
+  const derived = derivedOutcome(question);
+  if (derived !== 'harness-failure') problems.compare(`${path}.outcome`, question.outcome, derived);
+  else if (question.outcome !== 'provider-failure' && question.outcome !== 'harness-failure') {
+    problems.add(`${path}.outcome: recorded ${shown(question.outcome)}, but ${question.failure?.code ?? 'no code'} stopped the run: provider-failure or harness-failure`);
+  }
 }
 
 /**

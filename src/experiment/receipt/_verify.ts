@@ -37,6 +37,8 @@ export interface ReceiptVerification {
  * - per question: totals; finalText against the last end_turn turn; checks judged again; a
  *   passed question, or one failed by the judge, gets the same verdict from `judge` (runtime
  *   failures such as TOOL_FAILURE or STOP_max_tokens stand as recorded);
+ *   the recorded outcome is the one its status and failure code give; a failed call's hashes and
+ *   the usage its partial answer announced, from its recorded bytes;
  * - probe calls: raw bytes and model-facing tokens, and a frame of the probe's server carries each;
  * - validation: an ok aggregate's independentCount is its expected answer, an ok later_page's
  *   evidence positions are those of its evidence ids in matchingIds, one past the first page;

@@ -1,6 +1,7 @@
 // What a receipt records and what is derived from it: the text a model is shown of a tool result,
 // the answer check, the totals and the report, and the verification that recomputes them all.
 export { modelFacingFigures, modelFacingText, probeCallFigures, rawContentFigures } from './_model-facing.js';
-export { finalTextOf, isQuestionOutcome, judge } from './_judge.js';
+export { finalTextOf, judge } from './_judge.js';
+export { OUTCOME_LABELS, VERDICT_OUTCOMES, isQuestionOutcome, outcomeOf, verdictOfFailure } from './_outcome.js';
 export { buildReport, questionTotals, renderReportMarkdown } from './_report.js';
 export { verifyReceipt, type ReceiptVerification } from './_verify.js';
