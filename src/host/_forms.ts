@@ -69,11 +69,17 @@ export function readHostOutput(value: unknown): ReadOutput {
   return read ?? { form: 'unknown', encoded: false };
 }
 
+/**
+ * How JSON text opens when it can be a result, its content blocks or the `{"result": ...}` wrapper.
+ * Only such text is parsed here: any other JSON (a tool's own payload, which the shaper reads
+ * itself) would be parsed twice, and parsing a large text holds the host's event loop.
+ */
+const MAY_BE_A_RESULT = /^\s*(?:\{\s*"(?:result|content|structuredContent|isError|_meta)"\s*:|\[\s*(?:\]|\{\s*"(?:type|text|data|mimeType|resource|annotations|_meta)"\s*:))/;
+
 function readString(text: string): ReadOutput {
   const notice = hostNotice(text);
   if (notice !== undefined) return { form: 'host-notice', encoded: false, notice };
-  const opening = text.trimStart()[0];
-  if (opening === '{' || opening === '[') {
+  if (MAY_BE_A_RESULT.test(text)) {
     const parsed = parseJson(text);
     const read = parsed.ok ? readValue(parsed.value) : undefined;
     if (read !== undefined) return { ...read, encoded: true };

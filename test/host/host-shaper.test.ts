@@ -4,10 +4,10 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { countTokens } from '../../src/tokens/index.js';
 import { entrySource, walkImports } from '../support/import-graph.js';
-import { HostShaper, createFileStore, defineHostRules, fileStoreKey, loadHostRules, resultText, type HostShaped } from '../../src/host/index.js';
+import { HostShaper, createFileStore, defineHostRules, fileStoreKey, loadHostRules, readHostOutput, resultText, type HostShaped } from '../../src/host/index.js';
 
 const PULLS = readFileSync(fileURLToPath(new URL('../../examples/pull-requests/data/pulls.json', import.meta.url)), 'utf8');
 const NUMBERS = (JSON.parse(PULLS) as Array<{ number: number }>).map((pull) => pull.number);
@@ -128,6 +128,20 @@ describe('HostShaper on the recorded pull requests', () => {
     const shaped = shaper.shape(CALL, '[{"number":1,"__proto__":{"polluted":true}}]');
     expect(shaped.action).toBe('projected');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("reads a tool's own JSON payload as text without parsing it (the shaper parses it once), and parses only what may be a result", () => {
+    const payload = JSON.stringify(RESULT.structuredContent);
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      expect(readHostOutput(payload).form).toBe('text');
+      expect(parse.mock.calls.filter(([text]) => text === payload)).toHaveLength(0);
+      expect(readHostOutput(`  ${JSON.stringify({ result: 'x' })}`).form).toBe('wrapped');
+      expect(readHostOutput(JSON.stringify([{ text: 'x', type: 'text' }])).form).toBe('content');
+      expect(readHostOutput(JSON.stringify(RESULT)).form).toBe('result');
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it('applies description rules to a definition as the gateway lists it', () => {
