@@ -24,6 +24,10 @@ const BINARY = claudeBinary();
 const SKIPPED = BINARY === undefined ? ` (skipped: ${BINARY_PACKAGE} is not installed, so there is no Claude Code binary to run)` : '';
 /** A bound on one query(): the binary's start, three model turns and the server's call. */
 const QUERY_BOUND_MS = 120_000;
+const LIST_TOOL = 'mcp__prs__list_pull_requests';
+/** Tries at a tool not listed yet, and the wait before each try after the first: at most 10 s in all. */
+const LIST_ATTEMPTS = 20;
+const LIST_RETRY_MS = 500;
 
 function claudeBinary(): string | undefined {
   try {
@@ -66,7 +70,10 @@ class FakeModel {
         }
         response.writeHead(200, { 'content-type': 'text/event-stream' });
         const content = this.#next();
-        response.end(sseText(messageEvents({ content, stopReason: content[0]?.type === 'tool_use' ? 'tool_use' : 'end_turn' })));
+        const reply = (): void => void response.end(sseText(messageEvents({ content, stopReason: content[0]?.type === 'tool_use' ? 'tool_use' : 'end_turn' })));
+        // Another try at a tool Claude Code had not listed yet waits a moment for its server to connect.
+        if (this.listAttempts > 1 && content[0]?.type === 'tool_use' && content[0].name === LIST_TOOL) setTimeout(reply, LIST_RETRY_MS);
+        else reply();
       });
     });
     this.#server = server;
@@ -74,9 +81,24 @@ class FakeModel {
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
 
+  /** How many times the model has called list_pull_requests. */
+  listAttempts = 0;
+
+  /** The result of the last list_pull_requests call, as the model read it. */
+  get listed(): string | undefined {
+    return this.toolResults.get(`toolu_list_${this.listAttempts}`);
+  }
+
   #next(): FakeBlock[] {
-    const listed = this.toolResults.get('toolu_list');
-    if (listed === undefined) return [{ type: 'tool_use', id: 'toolu_list', name: 'mcp__prs__list_pull_requests', input: {} }];
+    const listed = this.listed;
+    // Claude Code connects MCP servers while the session starts: on a loaded machine the first call
+    // can come before the server's tools are listed, and is answered "No such tool available".
+    const notYetListed = listed !== undefined && listed.includes('No such tool available') && this.listAttempts < LIST_ATTEMPTS;
+    if (this.listAttempts === 0 || notYetListed) {
+      this.listAttempts += 1;
+      return [{ type: 'tool_use', id: `toolu_list_${this.listAttempts}`, name: LIST_TOOL, input: {} }];
+    }
+    if (listed === undefined) return [{ type: 'text', text: 'done' }];
     const handle = /"handle":"([A-Za-z0-9_-]+)"/.exec(listed)?.[1];
     if (handle !== undefined && !this.toolResults.has('toolu_read')) {
       return [{ type: 'tool_use', id: 'toolu_read', name: 'mcp__mcpctx__read_result', input: { handle, query: 'pull_requests[*].number' } }];
@@ -153,7 +175,7 @@ describe(`Claude Agent SDK: a real query() against a fake model${SKIPPED}`, () =
   it.skipIf(BINARY === undefined)("by default Claude Code's own limit fires before the hook: the hook passes its notice through and reports it", async () => {
     const { model, reports, outcome } = await runQuery({});
     expect(outcome).toBe('success');
-    const listed = model.toolResults.get('toolu_list') ?? '';
+    const listed = model.listed ?? '';
     expect(listed).toMatch(/^Error: result \([\d,]+ characters\) exceeds maximum allowed tokens\. Output has been saved to /);
     expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject({ toolName: 'mcp__prs__list_pull_requests', server: 'prs', action: 'host-notice', changed: false });
@@ -164,7 +186,7 @@ describe(`Claude Agent SDK: a real query() against a fake model${SKIPPED}`, () =
   it.skipIf(BINARY === undefined)('with MAX_MCP_OUTPUT_TOKENS raised, the hook sees the whole result: the model gets the preview and reads every number through read_result', async () => {
     const { model, reports, outcome } = await runQuery({ MAX_MCP_OUTPUT_TOKENS: '300000' });
     expect(outcome).toBe('success');
-    const listed = model.toolResults.get('toolu_list') ?? '';
+    const listed = model.listed ?? '';
     const preview = JSON.parse(listed) as { handle: string; items: Array<{ number: number; author?: string }> };
     expect(countTokens(listed)).toBeLessThanOrEqual(2_000);
     expect(preview.items.length).toBeGreaterThan(0);
