@@ -15,7 +15,7 @@ import { renderExperimentRun, renderVerification } from './_experiment-render.js
 export const BUNDLED_EXPERIMENT_CONFIG = fileURLToPath(new URL('../../examples/experiment/config.yaml', import.meta.url));
 
 /** Failures of a run's start that the user fixes in a file or a flag: exit 2, not 3. */
-const INPUT_FAILURES = new Set(['USAGE', 'INVALID_CONFIG', 'INVALID_RECORDS', 'MISSING_KEY', 'TASKS_REFUSED', 'NO_SCRIPTED_TURN']);
+const INPUT_FAILURES = new Set(['USAGE', 'INVALID_CONFIG', 'INVALID_RECORDS', 'MISSING_KEY', 'TASKS_REFUSED', 'NO_SCRIPTED_TURN', 'RESUME_MISMATCH']);
 
 interface ExperimentFlags {
   config?: string;
@@ -31,6 +31,14 @@ interface ExperimentFlags {
   force?: boolean;
   json?: boolean;
   progress?: boolean;
+  maxUsd?: number;
+  resume?: string;
+}
+
+function parseUsd(value: string): number {
+  const usd = Number(value);
+  if (value.trim() === '' || !Number.isFinite(usd) || usd <= 0) throw new InvalidArgumentError('expected a positive number of US dollars, e.g. 2.50');
+  return usd;
 }
 
 function parseProvider(value: string): ProviderName {
@@ -48,6 +56,7 @@ export function setupExperiment(command: Command, io: CliIo, setExit: (code: num
         `Against Claude:  ANTHROPIC_API_KEY=... ${invocationOf(io)} experiment --config my.yaml --provider anthropic --model claude-sonnet-4-5   (billable calls)`,
         `Against Ollama:  ${invocationOf(io)} experiment --config my.yaml --provider openai-compatible --base-url http://localhost:11434/v1 --model qwen3:8b`,
         'Each question\u2019s outcome is kept apart: answered right, answered wrong, no answer within limits (max_tokens, turns), provider failure, harness failure (an input changed, a server failed), not run. Only the first three are verdicts: the cut lost an answer only when the baseline answered right and the optimized condition answered wrong or gave no answer within the same limits; a task with a provider or harness failure on either side is not compared, and report.md says how many and why.',
+        'Spend: every turn\u2019s usage is priced (USD per million input, output, cache-read and cache-write tokens) from the bundled table (Anthropic models read from their pricing page, each entry dated and sourced) or the config\u2019s prices: (the same fields), and summed per question, per condition and per run in the receipt\u2019s cost block and report.md; a model without a price, or a turn without usage, is "unknown", never $0.',
         'Exit codes: 0 every task answered right in both conditions; 1 a verdict: some answer wrong or no answer within limits (a lost answer included); 2 bad config, flags, key or answer key (the receipt says which); 3 the run stopped on a provider failure or a harness failure (an input changed, a server failed), or the receipt cannot be written: a provider failure is never exit 1, it says nothing about an answer.',
       ].join('\n\n'),
     )
@@ -60,6 +69,8 @@ export function setupExperiment(command: Command, io: CliIo, setExit: (code: num
     // The flag's earlier name, still read: scripts written for it keep working.
     .addOption(new Option('--key-env <NAME>').hideHelp())
     .option('--max-tokens <n>', 'max_tokens of every model call, overriding model.maxTokens (default: the config\'s)', parsePositiveInteger)
+    .option('--max-usd <usd>', 'stop the run before any model call whose worst case (every o200k token of its request at the input price, plus max_tokens at the output price) would take the spend past this many USD; the questions left are "not run" (BUDGET_STOP, exit 3) and the receipt verifies. Needs the model\'s price: the bundled table\'s, or the config\'s prices:', parseUsd)
+    .option('--resume <dir>', 'carry on the stopped run in <dir> (its receipt.json) into --out (another folder): refused when a config, snapshot, fields, tasks or script hash, the model or its settings differ; finished questions are kept, the others asked again, replaying the turns already paid for')
     .option('--out <dir>', 'where receipt.json and report.md go (default: ./mcpctx-experiment/<UTC time>)')
     .option('--force', 'replace a receipt already in --out')
     .option('--json', 'print the run (status, files, report) as JSON')
@@ -72,6 +83,8 @@ export function setupExperiment(command: Command, io: CliIo, setExit: (code: num
         outDir: resolve(io.cwd, flags.out ?? defaultOutDir()),
         overwrite: flags.force === true,
         env: io.env,
+        ...(flags.maxUsd === undefined ? {} : { maxUsd: flags.maxUsd }),
+        ...(flags.resume === undefined ? {} : { resume: resolve(io.cwd, flags.resume) }),
         ...(flags.progress === true || io.stderr.isTTY === true ? { onProgress: (event: ExperimentProgress) => io.stderr.write(progressLine(event)) } : {}),
       });
       io.stdout.write(flags.json ? `${JSON.stringify(runSummary(run), null, 2)}\n` : renderExperimentRun(run, invocationOf(io)));
@@ -146,6 +159,7 @@ function runSummary(run: ExperimentRun): Record<string, unknown> {
     errors: receipt.errors,
     stages: receipt.stages,
     report: receipt.report ?? null,
+    cost: receipt.cost ?? null,
     probe: receipt.probe ?? null,
   };
 }

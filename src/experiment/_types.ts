@@ -4,6 +4,8 @@
  * from rows it holds, so `verifyReceipt` can recompute them all from the file alone.
  */
 import type { LaunchSpec } from '../mcp/index.js';
+import type { ModelPrice } from '../pricing/index.js';
+import type { RunCost } from './receipt/_cost.js';
 import type { ContentBlock, ExchangeTiming, ProviderName, ProviderTool, RawExchange, StopReason, Usage } from '../providers/index.js';
 
 export const CONDITIONS = ['baseline', 'optimized'] as const;
@@ -100,6 +102,8 @@ export interface ExperimentConfig {
   maxTurns: number;
   /** Deadline of one MCP request (start, list, call), in ms. */
   toolTimeoutMs: number;
+  /** Model prices over the bundled table's (`prices:`); empty when the config gives none. */
+  prices: ModelPrice[];
 }
 
 // ---- the receipt -----------------------------------------------------------------------------------
@@ -358,4 +362,18 @@ export interface ExperimentReceipt {
   questions: QuestionRecord[];
   probe?: ProbeRecord;
   report?: ExperimentReport;
+  /** What the run spent, derived from the questions' usage at the recorded price (receipts from before it have none). */
+  cost?: RunCost;
+  /** Set when the run resumed a stopped one: what it read, and the question records it re-asked (their paid calls stay counted). */
+  resume?: ResumeRecord;
+}
+
+export interface ResumeRecord {
+  /** The stopped receipt, and the sha256 of its text as read. */
+  from: string;
+  receiptSha256: string;
+  /** Question records kept from it as they were (finished: right, wrong, no answer). */
+  kept: number;
+  /** Records it held for questions asked again (a provider or harness failure, not run), as they were. */
+  replaced: QuestionRecord[];
 }

@@ -19,6 +19,7 @@ export type {
   QuestionRecord,
   QuestionStatus,
   QuestionTotals,
+  ResumeRecord,
   Reduction,
   ReportRow,
   RunStatus,
@@ -35,5 +36,5 @@ export type {
   Verdict,
 } from './_types.js';
 export { runExperiment, type ExperimentProgress, type ExperimentRun, type RunExperimentOptions } from './_run.js';
-export { buildReport, judge, renderReportMarkdown, verifyReceipt, type ReceiptVerification } from './receipt/index.js';
+export { buildReport, buildRunCost, judge, renderReportMarkdown, verifyReceipt, type QuestionCost, type ReceiptVerification, type RunCost } from './receipt/index.js';
 export { loadExperimentConfig, type ModelOverrides } from './config/index.js';

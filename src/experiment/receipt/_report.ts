@@ -17,6 +17,7 @@ import type {
   Verdict,
 } from '../_types.js';
 import { OUTCOME_LABELS, VERDICT_OUTCOMES, outcomeOf } from './_outcome.js';
+import { renderCostMarkdown } from './_cost.js';
 
 type TotalKey = keyof ExperimentReport['totals'];
 const TOTAL_KEYS: readonly TotalKey[] = ['contextTokens', 'inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens', 'turns', 'rawToolBytes', 'modelFacingBytes', 'modelFacingTokens'];
@@ -161,6 +162,7 @@ export function renderReportMarkdown(receipt: ExperimentReceipt): string {
     }
     if (report.notCompared > 0) lines.push('', ...notComparedSection(report));
   }
+  lines.push('', ...renderCostMarkdown(receipt.cost));
   lines.push('', ...probeSection(receipt), '', ...problemsSection(receipt));
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }

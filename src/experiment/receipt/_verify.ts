@@ -11,6 +11,7 @@ import { probeCallFigures, rawContentFigures } from './_model-facing.js';
 import { buildReport } from './_report.js';
 import { Problems, shown } from './_verify-compare.js';
 import { verifyRequests } from './_verify-requests.js';
+import { verifyCost, verifyReplaced } from './_verify-cost.js';
 import { verifyQuestionSet, verifyTasks } from './_verify-task-set.js';
 import { verifyQuestion, verifyServer, type Answers, type Checked, type QuestionContext } from './_verify-question.js';
 import { RECEIPT_FORMAT, type Condition, type ExperimentReceipt, type Task } from '../_types.js';
@@ -49,6 +50,9 @@ export interface ReceiptVerification {
  *   tasks against the tasks file's recorded text (its sha256, size and count); the questions as
  *   every task in both conditions, in the runner's order (a missing text is one problem);
  * - the report equals `buildReport(tasks, questions)`; a completed run has one;
+ * - the spend (`cost`): every figure is the recorded usage at the recorded price, the price is the
+ *   run's model's (a bundled one, the table's figures); records a resume replaced are checked as
+ *   questions are (`_verify-cost`);
  * - the run ended: a receipt still marked `starting` or `running` (a killed run's) is a problem.
  * Never throws: input that is not a receipt is one problem.
  */
@@ -90,6 +94,8 @@ export function verifyReceipt(receipt: unknown): ReceiptVerification {
     questions.forEach((question, index) => problems.guard(`questions[${index}]`, () => verifyRequests(question, `questions[${index}]`, model.provider, { ...model, offered: run.config?.conditions?.[question.condition]?.tools }, problems)));
   }
   if (run.probe !== undefined) problems.guard('probe', () => verifyProbe(run, context));
+  if (run.resume !== undefined) problems.guard('resume', () => verifyReplaced(run, context, problems));
+  if (run.cost !== undefined) problems.guard('cost', () => verifyCost(run, problems));
   if (run.validation !== undefined) problems.guard('validation', () => verifyValidation(run, tasks, problems));
   if (run.report !== undefined) problems.guard('report', () => problems.compare('report', run.report, buildReport(tasks, questions)));
   else if (run.status === 'completed') problems.add('report: absent, but the run is completed');

@@ -5,3 +5,4 @@ export { finalTextOf, judge } from './_judge.js';
 export { OUTCOME_LABELS, VERDICT_OUTCOMES, isQuestionOutcome, outcomeOf, verdictOfFailure } from './_outcome.js';
 export { buildReport, questionTotals, renderReportMarkdown } from './_report.js';
 export { verifyReceipt, type ReceiptVerification } from './_verify.js';
+export { buildRunCost, renderCostMarkdown, type QuestionCost, type RunCost } from './_cost.js';

@@ -1,0 +1,102 @@
+/**
+ * What a run spent, derived from its receipt alone: each turn's usage at the recorded price, each
+ * failed call's announced usage, per question, per condition and per run. A usage the provider
+ * did not report, or a model without a price, makes every sum it enters unknown (null), never 0.
+ * `verifyReceipt` recomputes the whole block with these same functions.
+ */
+import { formatUsd, sumUsd, usageUsd, type PriceRecord } from '../../pricing/index.js';
+import { CONDITIONS, type Condition, type ExperimentReceipt, type FailedCallRecord, type QuestionRecord, type TurnRecord } from '../_types.js';
+
+export interface QuestionCost {
+  taskId: string;
+  condition: Condition;
+  /** One per turn, in order: its usage at the price (null: usage or price unknown). */
+  turnsUsd: (number | null)[];
+  /** The failed call's, when the question has one (see `failedCallUsd`). */
+  failedCallUsd?: number | null;
+  usd: number | null;
+}
+
+export interface RunCost {
+  /** The price every call was reckoned at (the run's model), or null when none is known. */
+  price: PriceRecord | null;
+  /** `--max-usd`, when the run had a budget. */
+  maxUsd: number | null;
+  /** One per recorded question, in the receipt's order. */
+  questions: QuestionCost[];
+  /** Calls paid for by question records a resume replaced (`resume.replaced`) and did not carry over. */
+  replacedUsd: number | null;
+  conditions: Record<Condition, number | null>;
+  totalUsd: number | null;
+}
+
+/**
+ * A failed call's cost: its announced usage at the price. An HTTP error answer (4xx, 5xx) ran no
+ * model and carries no usage: 0. A call that broke off without announcing any: unknown.
+ */
+export function failedCallUsd(failed: FailedCallRecord, price: PriceRecord | null): number | null {
+  if (price === null) return null;
+  if (failed.announcedUsage === null && failed.raw.status >= 400) return 0;
+  return usageUsd(failed.announcedUsage, price);
+}
+
+export function questionCost(question: QuestionRecord, price: PriceRecord | null, skipTurns = 0): QuestionCost {
+  const turnsUsd = question.turns.slice(skipTurns).map((turn) => usageUsd(turn.usage, price));
+  const failed = question.failedCall === undefined ? undefined : failedCallUsd(question.failedCall, price);
+  return {
+    taskId: question.taskId,
+    condition: question.condition,
+    turnsUsd,
+    ...(failed === undefined ? {} : { failedCallUsd: failed }),
+    usd: sumUsd(failed === undefined ? turnsUsd : [...turnsUsd, failed]),
+  };
+}
+
+/**
+ * Turns of a replaced record that the question re-asked on resume carried over as they were
+ * (same request and response bytes, same place): paid once, counted once, in the new record.
+ */
+export function carriedTurns(replaced: QuestionRecord, questions: readonly QuestionRecord[]): number {
+  const now = questions.find((question) => question.taskId === replaced.taskId && question.condition === replaced.condition);
+  if (now === undefined) return 0;
+  let carried = 0;
+  while (carried < replaced.turns.length && sameExchange(replaced.turns[carried], now.turns[carried])) carried += 1;
+  return carried;
+}
+
+function sameExchange(before: TurnRecord | undefined, after: TurnRecord | undefined): boolean {
+  return before !== undefined && after !== undefined && before.raw.request === after.raw.request && before.raw.response === after.raw.response;
+}
+
+/** The cost block of a receipt, from its questions, the records a resume replaced, and the price. */
+export function buildRunCost(receipt: Pick<ExperimentReceipt, 'questions' | 'resume'>, price: PriceRecord | null, maxUsd: number | null): RunCost {
+  const questions = receipt.questions.map((question) => questionCost(question, price));
+  const replaced = (receipt.resume?.replaced ?? []).map((record) => questionCost(record, price, carriedTurns(record, receipt.questions)).usd);
+  const replacedUsd = sumUsd(replaced);
+  const conditions = Object.fromEntries(CONDITIONS.map((condition) => [condition, sumUsd(questions.filter((cost) => cost.condition === condition).map((cost) => cost.usd))])) as Record<Condition, number | null>;
+  return { price, maxUsd, questions, replacedUsd, conditions, totalUsd: sumUsd([...CONDITIONS.map((condition) => conditions[condition]), replacedUsd]) };
+}
+
+/** The report's spend section: the price used (model, figures, date, source), per condition and run, then per question. */
+export function renderCostMarkdown(cost: RunCost | undefined): string[] {
+  if (cost === undefined) return [];
+  const lines = ['## Spend', ''];
+  const price = cost.price;
+  if (price === null) {
+    lines.push('No price is known for this model (not in the bundled table, none in the config\'s `prices:`): every spend is unknown.', '');
+  } else {
+    const origin = price.from === 'table' ? 'the bundled price table' : 'the config\'s `prices:`';
+    lines.push(
+      `Priced from ${origin}: ${price.provider} \`${price.model}\`, USD per million tokens: input ${price.inputPerMTok}, output ${price.outputPerMTok}, cache read ${price.cacheReadPerMTok}, cache write ${price.cacheWritePerMTok}; read ${price.readOn} from ${price.source}.`,
+      '',
+    );
+  }
+  if (cost.maxUsd !== null) lines.push(`Budget (--max-usd): ${formatUsd(cost.maxUsd)}.`, '');
+  lines.push('| | spend (USD) |', '|---|---:|');
+  for (const condition of CONDITIONS) lines.push(`| ${condition} | ${formatUsd(cost.conditions[condition])} |`);
+  if (cost.replacedUsd !== 0) lines.push(`| replaced on resume | ${formatUsd(cost.replacedUsd)} |`);
+  lines.push(`| **run** | **${formatUsd(cost.totalUsd)}** |`, '');
+  lines.push('| task | condition | turns | spend (USD) |', '|---|---|---:|---:|');
+  for (const question of cost.questions) lines.push(`| ${question.taskId} | ${question.condition} | ${question.turnsUsd.length} | ${formatUsd(question.usd)} |`);
+  return lines;
+}
