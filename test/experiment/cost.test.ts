@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildRunCost, runExperiment, verifyReceipt, type ExperimentReceipt } from '../../src/experiment/index.js';
 import { loadExperimentConfig } from '../../src/experiment/index.js';
 import { findPrice } from '../../src/pricing/index.js';
-import { AnthropicFake, messageEvents, type FakeReply } from '../support/anthropic-fake.js';
+import { AnthropicFake, apiError, messageEvents, type FakeReply } from '../support/anthropic-fake.js';
 import { copyDemo, type DemoCopy } from '../support/experiment-demo.js';
 import { waitForNoMarkedProcesses } from '../support/processes.js';
 
@@ -220,5 +220,39 @@ describe('--max-usd, then --resume', () => {
     expect(again.receipt.resume).toMatchObject({ kept: 4, replaced: [] });
     expect(again.receipt.cost?.totalUsd).toBe(receipt.cost?.totalUsd);
     expect(verifyReceipt(again.receipt)).toMatchObject({ ok: true, problems: [] });
+  }, 60_000);
+});
+
+describe('--resume after a provider failure', () => {
+  it('keeps the finished question, asks the failed one again, and keeps the failed call\'s record: one receipt that verifies', async () => {
+    const copy = demo(SONNET);
+    copies.push(copy);
+    const replies = lookupReplies();
+    // lookup-author's optimized question: the API refuses its first call (400 is not retried).
+    fake.script(replies[0]!, replies[1]!, { status: 400, json: apiError('invalid_request_error', 'the fake refuses this one') });
+    const stoppedDir = join(copy.dir, 'stopped');
+    const first = await runExperiment({ configFile: copy.config, outDir: stoppedDir, env: KEY_ENV });
+    expect(first.receipt.questions.map((question) => question.outcome)).toEqual(['right', 'provider-failure', 'not-run', 'not-run']);
+    expect(first.receipt.questions[1]?.failedCall?.raw.status).toBe(400);
+    expect(fake.requests).toHaveLength(3);
+
+    fake.requests.length = 0;
+    fake.script(...replies.slice(2));
+    const run = await runExperiment({ configFile: copy.config, outDir: join(copy.dir, 'resumed'), env: KEY_ENV, resume: stoppedDir });
+    const receipt = run.receipt;
+    // Only the questions that had not finished are asked: the kept one sends nothing.
+    expect(fake.requests).toHaveLength(6);
+    expect(receipt.questions[0]).toEqual(first.receipt.questions[0]);
+    expect(receipt.questions.map((question) => question.outcome)).toEqual(['right', 'right', 'right', 'wrong']);
+    expect(receipt.resume).toMatchObject({ kept: 1 });
+    expect(receipt.resume?.replaced.map((record) => [record.taskId, record.condition, record.failedCall?.code])).toEqual([['lookup-author', 'optimized', 'PROVIDER_ERROR']]);
+    // An API error answer ran no model: it cost nothing, and says so.
+    expect(receipt.cost?.replacedUsd).toBe(0);
+    expect(verifyReceipt(receipt)).toMatchObject({ ok: true, problems: [] });
+
+    // The replaced record is checked like a question: its bytes cannot be rewritten.
+    const forged = structuredClone(receipt);
+    forged.resume!.replaced[0]!.failedCall!.rawRequestSha256 = 'f'.repeat(64);
+    expect(verifyReceipt(forged).problems.some((problem) => problem.startsWith('resume.replaced[0].failedCall.rawRequestSha256: recorded "ffff'))).toBe(true);
   }, 60_000);
 });
