@@ -8,7 +8,7 @@ import type { ProviderName } from '../providers/index.js';
 import { printableText } from '../text/index.js';
 import { exampleHelp } from './_help.js';
 import { EXIT, invocationOf, type CliIo } from './_io.js';
-import { parsePositiveInteger } from './_parse.js';
+import { parsePositiveInteger, parseUsd } from './_parse.js';
 import { renderExperimentRun, renderVerification } from './_experiment-render.js';
 
 /** The bundled demo: the records server in both modes, three tasks, scripted turns. */
@@ -33,12 +33,6 @@ interface ExperimentFlags {
   progress?: boolean;
   maxUsd?: number;
   resume?: string;
-}
-
-function parseUsd(value: string): number {
-  const usd = Number(value);
-  if (value.trim() === '' || !Number.isFinite(usd) || usd <= 0) throw new InvalidArgumentError('expected a positive number of US dollars, e.g. 2.50');
-  return usd;
 }
 
 function parseProvider(value: string): ProviderName {

@@ -1,4 +1,5 @@
 import type { LaunchSpec } from '../mcp/index.js';
+import type { ModelPrice } from '../pricing/index.js';
 
 /** One tool as routing offers, ranks and renders it: the MCP `Tool` fields that reach a model. */
 export interface RoutingTool {
@@ -78,6 +79,8 @@ export interface RoutingConfig {
   readonly protocols: readonly ProtocolName[];
   readonly retrieval: RetrievalSettings;
   readonly model: ModelSettings;
+  /** Model prices over the bundled table's (`prices:`); empty when the config gives none. */
+  readonly prices: readonly ModelPrice[];
 }
 
 /** The tools a config names, loaded and checked. */

@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import { parsePrices } from '../../pricing/index.js';
 import { dirname, resolve } from 'node:path';
 import { Problems, childPath, configError, parseConfigText, type ConfigProblem } from '../../config/index.js';
 
@@ -32,7 +33,7 @@ export const DEFAULT_SERVER_TIMEOUT_MS = 30_000;
 export const DEFAULT_BM25_MIN_SCORE = 0;
 
 const WHAT = 'routing config';
-const TOP_KEYS = ['seed', 'domain', 'distractors', 'requests', 'sizes', 'protocols', 'retrieval', 'model'];
+const TOP_KEYS = ['seed', 'domain', 'distractors', 'requests', 'sizes', 'protocols', 'retrieval', 'model', 'prices'];
 const SOURCE_KEYS = ['catalog', 'server', 'tools'];
 const SERVER_KEYS = ['command', 'args', 'env', 'cwd', 'timeoutMs'];
 const RETRIEVAL_KEYS = ['retrievers', 'recallAt', 'topK', 'bm25', 'embeddings'];
@@ -93,6 +94,7 @@ export function parseRoutingConfig(text: string, options: { file?: string; cwd?:
     protocols,
     retrieval: parseRetrieval(document.retrieval, problems),
     model: parseModel(document.model, problems),
+    prices: parsePrices(document.prices, problems),
   };
   if (problems.list.length > 0) throw invalidConfig(problems.list, file);
   return config;

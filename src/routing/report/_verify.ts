@@ -10,6 +10,7 @@ import { recallTable } from '../retrieval/index.js';
 import { accuracyTable, outcomeOf, type ModelRow } from '../_score.js';
 import type { RoutingConfig } from '../_types.js';
 import { rederivedCalls, rederivedRetrieval, replayedAnswer } from './_rederive.js';
+import { routingSpend } from '../_spend.js';
 
 /** Receipts are big (every raw answer) but bounded: a run of 10,000 answers is far below this. */
 export const MAX_RECEIPT_BYTES = 512 * 1024 * 1024;
@@ -97,6 +98,12 @@ export function verifyRoutingReceipt(receipt: RoutingReceipt, file: string | nul
     rederived.push({ ...row, ...(planned ?? {}), content: replayed.content, chosen: choice.chosen, invalid: choice.invalid, outcome, promptTokens: promptTokens ?? row.promptTokens, catalogTokens });
   });
   compare('accuracy', receipt.accuracy, accuracyTable(rederived, receipt.requests.length));
+  // Receipts from before spend was recorded have none.
+  if (receipt.spend !== undefined && receipt.spend !== null) {
+    const price = receipt.spend.price;
+    if (price !== null && receipt.model !== null) compare('spend.price.model', price.model, receipt.model.name);
+    compare('spend', receipt.spend, routingSpend(rederived, price, receipt.spend.maxUsd));
+  }
   return {
     ok: differences.length === 0,
     file,
