@@ -136,7 +136,7 @@ describe('what a run cost', () => {
   it('refuses a config price with a bad field, naming it', async () => {
     const copy = demo(SONNET, [{ provider: 'anthropic', model: SONNET, inputPerMTok: -1, outputPerMTok: 15, cacheReadPerMTok: 0.3, readOn: '2026-13-01', source: 'x' }]);
     copies.push(copy);
-    const error = await loadExperimentConfig(copy.config).catch((caught: unknown) => caught as Error);
+    const error = (await loadExperimentConfig(copy.config).then(() => undefined, (caught: unknown) => caught)) as Error;
     expect(error).toMatchObject({ code: 'INVALID_CONFIG' });
     expect(error.message).toContain('prices[0].inputPerMTok');
     expect(error.message).toContain('prices[0].cacheWritePerMTok');
