@@ -75,7 +75,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   let provider: Provider;
   let guard: InputGuard;
   let probe: ReturnType<typeof resolveProbe>;
-  let price: PriceRecord | null = null;
+  let price: PriceRecord | null;
   let budget: Budget | undefined;
   try {
     config = applyModelOverrides(await loadExperimentConfig(options.configFile), options.overrides ?? {});
