@@ -256,3 +256,25 @@ describe('--resume after a provider failure', () => {
     expect(verifyReceipt(forged).problems.some((problem) => problem.startsWith('resume.replaced[0].failedCall.rawRequestSha256: recorded "ffff'))).toBe(true);
   }, 60_000);
 });
+
+describe('the budget\'s arithmetic', () => {
+  it('holds a call whose usage came back unknown at its worst case: the budget never guesses low', async () => {
+    const { Budget } = await import('../../src/experiment/_budget.js');
+    const { countTokens } = await import('../../src/tokens/index.js');
+    const price = findPrice('anthropic', SONNET)!;
+    const request = { model: SONNET, system: 'be brief', messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hello' }] }], tools: [], maxTokens: 100 };
+    const raw = { url: 'http://127.0.0.1/v1/messages', request: JSON.stringify({ model: SONNET, max_tokens: 100, messages: [] }), response: '', status: 200 };
+    const turn = { raw, rawRequestSha256: '', rawResponseSha256: '', content: [], stopReason: 'end_turn' as const, rawStopReason: 'end_turn', usage: null, model: SONNET, attempts: 1, tools: [] };
+    const record = { taskId: 't', kind: 'lookup' as const, condition: 'baseline' as const, question: 'q', status: 'running' as const, turns: [turn], totals: {} as never };
+    const unknownAt = (countTokens(raw.request) * 3 + 100 * 15) / 1_000_000;
+    const next = new Budget(1, price, 'anthropic', 100);
+    const { sentRequestBody } = await import('../../src/providers/index.js');
+    // The next call's worst case: the o200k tokens of the body the provider sends, at the input price, and max_tokens at the output price.
+    const nextWorst = (countTokens(JSON.stringify(sentRequestBody('anthropic', request))) * 3 + 100 * 15) / 1_000_000;
+    // Just enough for the unknown turn at its worst case and the next call's: allowed; a hair less: stopped.
+    expect(() => new Budget(unknownAt + nextWorst + 1e-9, price, 'anthropic', 100).check(record, request, 0)).not.toThrow();
+    expect(() => new Budget(unknownAt + nextWorst - 1e-9, price, 'anthropic', 100).check(record, request, 0)).toThrow(expect.objectContaining({ code: 'BUDGET_STOP' }));
+    // The same turn with a reported usage of nothing commits nothing.
+    expect(() => next.check({ ...record, turns: [{ ...turn, usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 } }] }, request, 0)).not.toThrow();
+  });
+});
