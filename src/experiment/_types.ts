@@ -4,8 +4,7 @@
  * from rows it holds, so `verifyReceipt` can recompute them all from the file alone.
  */
 import type { LaunchSpec } from '../mcp/index.js';
-import type { ModelPrice } from '../pricing/index.js';
-import type { RunCost } from './receipt/_cost.js';
+import type { ModelPrice, PriceRecord } from '../pricing/index.js';
 import type { ContentBlock, ExchangeTiming, ProviderName, ProviderTool, RawExchange, StopReason, Usage } from '../providers/index.js';
 
 export const CONDITIONS = ['baseline', 'optimized'] as const;
@@ -376,4 +375,28 @@ export interface ResumeRecord {
   kept: number;
   /** Records it held for questions asked again (a provider or harness failure, not run), as they were. */
   replaced: QuestionRecord[];
+}
+
+export interface QuestionCost {
+  taskId: string;
+  condition: Condition;
+  /** One per turn, in order: its usage at the price (null: usage or price unknown). */
+  turnsUsd: (number | null)[];
+  /** The failed call's, when the question has one (its announced usage; 0 for an HTTP error answer). */
+  failedCallUsd?: number | null;
+  usd: number | null;
+}
+
+/** What a run spent (receipt/_cost.ts derives it): unknown (null) wherever a usage or the price is, never 0. */
+export interface RunCost {
+  /** The price every call was reckoned at (the run's model), or null when none is known. */
+  price: PriceRecord | null;
+  /** `--max-usd`, when the run had a budget. */
+  maxUsd: number | null;
+  /** One per recorded question, in the receipt's order. */
+  questions: QuestionCost[];
+  /** Calls paid for by question records a resume replaced (`resume.replaced`) and did not carry over. */
+  replacedUsd: number | null;
+  conditions: Record<Condition, number | null>;
+  totalUsd: number | null;
 }

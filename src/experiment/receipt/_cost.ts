@@ -5,30 +5,9 @@
  * `verifyReceipt` recomputes the whole block with these same functions.
  */
 import { formatUsd, sumUsd, usageUsd, type PriceRecord } from '../../pricing/index.js';
-import { CONDITIONS, type Condition, type ExperimentReceipt, type FailedCallRecord, type QuestionRecord, type TurnRecord } from '../_types.js';
+import { CONDITIONS, type Condition, type ExperimentReceipt, type FailedCallRecord, type QuestionCost, type QuestionRecord, type RunCost, type TurnRecord } from '../_types.js';
 
-export interface QuestionCost {
-  taskId: string;
-  condition: Condition;
-  /** One per turn, in order: its usage at the price (null: usage or price unknown). */
-  turnsUsd: (number | null)[];
-  /** The failed call's, when the question has one (see `failedCallUsd`). */
-  failedCallUsd?: number | null;
-  usd: number | null;
-}
-
-export interface RunCost {
-  /** The price every call was reckoned at (the run's model), or null when none is known. */
-  price: PriceRecord | null;
-  /** `--max-usd`, when the run had a budget. */
-  maxUsd: number | null;
-  /** One per recorded question, in the receipt's order. */
-  questions: QuestionCost[];
-  /** Calls paid for by question records a resume replaced (`resume.replaced`) and did not carry over. */
-  replacedUsd: number | null;
-  conditions: Record<Condition, number | null>;
-  totalUsd: number | null;
-}
+export type { QuestionCost, RunCost };
 
 /**
  * A failed call's cost: its announced usage at the price. An HTTP error answer (4xx, 5xx) ran no
