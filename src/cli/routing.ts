@@ -12,7 +12,7 @@ import {
   type RoutingRun,
 } from '../routing/index.js';
 // The CLI's table columns: the routing report folder's internal surface, not the public entry.
-import { ACCURACY_HEADERS, ACCURACY_NUMERIC_COLUMNS, accuracyRow } from '../routing/report/index.js';
+import { ACCURACY_HEADERS, ACCURACY_NUMERIC_COLUMNS, CALL_TIME_HEADERS, CALL_TIME_NUMERIC_COLUMNS, accuracyRow, callTimeRow } from '../routing/report/index.js';
 import { printableText } from '../text/index.js';
 import { exampleHelp } from './_help.js';
 import { EXIT, invocationOf, type CliIo } from './_io.js';
@@ -122,7 +122,11 @@ function providerFrom(flags: RoutingFlags, io: CliIo): Provider {
 /** Accuracy per protocol (and retriever), kind and size, with the outcome counts and token costs. */
 export function renderAccuracy(run: RoutingRun): string {
   const columns: Column[] = ACCURACY_HEADERS.map((header, index) => (ACCURACY_NUMERIC_COLUMNS.has(index) ? { header, align: 'right' } : { header }));
-  return `${run.model!.provider} ${run.model!.name}: routing accuracy\n${renderTable(columns, run.accuracy.map(accuracyRow))}`;
+  const accuracy = `${run.model!.provider} ${run.model!.name}: routing accuracy\n${renderTable(columns, run.accuracy.map(accuracyRow))}`;
+  const times = run.callTimes ?? [];
+  if (times.length === 0) return accuracy;
+  const timeColumns: Column[] = CALL_TIME_HEADERS.map((header, index) => (CALL_TIME_NUMERIC_COLUMNS.has(index) ? { header, align: 'right' } : { header }));
+  return `${accuracy}\nmodel-call time (wall-clock on this machine, retries included; not a verdict)\n${renderTable(timeColumns, times.map(callTimeRow))}`;
 }
 
 /** One table per retriever: a row per kind and size, a column per k. */
