@@ -161,3 +161,51 @@ describe('timings of every attempt and tool call (Anthropic loopback fake)', () 
     expect(verifyReceipt(forged).problems).toContain('questions[0].turns[1].timing: absent, but the question recorded its timing');
   });
 });
+
+describe('a failed model call after retries (Anthropic loopback fake)', () => {
+  const fake = new AnthropicFake();
+  let copy: DemoCopy;
+  let receipt: ExperimentReceipt;
+
+  beforeAll(async () => {
+    await fake.start();
+    copy = copyDemo({
+      tasks: (tasks) => tasks.filter((task) => task.kind === 'lookup').slice(0, 1),
+      config: (config) => {
+        config.model = { provider: 'anthropic', model: 'claude-test-1', maxTokens: 700, baseUrl: fake.baseUrl, keyEnv: 'EXPERIMENT_TEST_KEY' };
+        config.probe = false;
+      },
+    });
+    const overloaded = { status: 529, headers: { 'retry-after-ms': '0' }, json: apiError('overloaded_error', 'overloaded, timings test') };
+    // Baseline: three overloaded answers, then a stream cut after its first events (not retried: the model may have acted).
+    const events = messageEvents({ content: [{ type: 'text', text: 'partial answer' }], stopReason: 'end_turn', usage: { input_tokens: 344, output_tokens: 5 } });
+    fake.script(overloaded, overloaded, overloaded, { events: events.slice(0, 3), then: 'destroy' });
+    const run = await runExperiment({ configFile: copy.config, outDir: join(copy.dir, 'out'), env: { EXPERIMENT_TEST_KEY: KEY } });
+    receipt = JSON.parse(readFileSync(run.receiptFile, 'utf8')) as ExperimentReceipt;
+  }, 60_000);
+
+  afterAll(async () => {
+    await fake.close();
+    rmSync(copy.dir, { recursive: true, force: true });
+    expect(await waitForNoMarkedProcesses(10_000)).toEqual([]);
+  });
+
+  it('records every attempt: the retried ones with their bodies and times, the last with its partial stream', () => {
+    const failed = receipt.questions[0]?.failedCall;
+    expect(receipt.questions[0]?.outcome).toBe('provider-failure');
+    expect(failed?.attempts).toBe(4);
+    expect(failed?.retries?.map((retry) => retry.raw.status)).toEqual([529, 529, 529]);
+    expect(failed?.retries?.every((retry, index) => retry.raw.request === fake.requests[index]?.text && retry.raw.response.includes('overloaded, timings test'))).toBe(true);
+    expect(failed?.announcedUsage?.inputTokens).toBe(344);
+    const order = [...(failed?.retries ?? []).flatMap((retry) => [retry.timing.startedAt, retry.timing.endedAt]), failed?.timing?.startedAt, failed?.timing?.firstByteAt].map(ms);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(verifyReceipt(receipt).problems).toEqual([]);
+  });
+
+  it('forging a failed call\'s retried bytes fails verify naming the path', () => {
+    const forged = structuredClone(receipt);
+    const retry = forged.questions[0]!.failedCall!.retries![1]!;
+    retry.raw.request = retry.raw.request.replace('claude-test-1', 'claude-test-2');
+    expect(verifyReceipt(forged).problems).toContainEqual(expect.stringMatching(/^questions\[0\]\.failedCall\.retries\[1\]\.rawRequestSha256: recorded "[0-9a-f]{64}", recomputed "[0-9a-f]{64}"$/));
+  });
+});
