@@ -5,6 +5,7 @@
  * beside accuracy, never a verdict. Percentiles are nearest-rank (an observed value, the same on
  * every recomputation).
  */
+import { isPlainObject } from '../json/index.js';
 import type { ExchangeTiming } from '../providers/index.js';
 import type { DistractorKind, ProtocolName } from './_types.js';
 
@@ -37,9 +38,12 @@ export interface CallTimeCell {
 
 /** A call's time in ms: its first attempt's start to its last attempt's end; null when a time is missing. */
 export function callMs(call: CallTiming | undefined): number | null {
-  if (call === undefined || call.timing.endedAt === null) return null;
-  const startedAt = (call.retries[0]?.timing ?? call.timing).startedAt;
-  return Date.parse(call.timing.endedAt) - Date.parse(startedAt);
+  // A receipt is read from a file: a timing edited out of shape is no time, not an exception.
+  if (!isPlainObject(call) || !isPlainObject(call.timing) || !Array.isArray(call.retries) || typeof call.timing.endedAt !== 'string') return null;
+  const first = call.retries[0];
+  const startedAt = isPlainObject(first) && isPlainObject(first.timing) ? first.timing.startedAt : call.timing.startedAt;
+  const ms = Date.parse(call.timing.endedAt) - Date.parse(String(startedAt));
+  return Number.isNaN(ms) ? null : ms;
 }
 
 /** Nearest rank: the smallest value with at least `quantile` of the values at or below it. */

@@ -78,4 +78,12 @@ describe('routing model-call timings', () => {
     const fields = verifyRoutingReceipt(forged).differences.map((difference) => difference.field);
     expect(fields).toContain('answers[2].call.timing.startedAt');
   });
+
+  it('a call timing edited out of shape is a difference at its path, not an exception', () => {
+    const forged = structuredClone(receipt);
+    (forged.answers[1] as unknown as { call: unknown }).call = { timing: 'soon' };
+    const report = verifyRoutingReceipt(forged);
+    expect(report.ok).toBe(false);
+    expect(report.differences.map((difference) => difference.field)).toContain('answers[1].call');
+  });
 });

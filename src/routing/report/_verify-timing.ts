@@ -4,6 +4,7 @@
  * after another in run order, and, in a receipt with a call-time table, a timing on every answer.
  * A time out of order is a difference at its path: recorded the time, recomputed what it must follow.
  */
+import { isPlainObject } from '../../json/index.js';
 import type { ModelRow } from '../_score.js';
 import type { ReceiptDifference } from './_verify.js';
 
@@ -16,6 +17,11 @@ export function callTimingDifferences(answers: readonly ModelRow[], timed: boole
     const where = `answers[${index}].call`;
     if (row.call === undefined) {
       if (timed) differences.push({ field: where, recorded: undefined, recomputed: 'the call\'s timing (the receipt has a callTimes table)' });
+      return;
+    }
+    const call: unknown = row.call;
+    if (!isPlainObject(call) || !isPlainObject(call.timing) || !Array.isArray(call.retries) || !call.retries.every((retry) => isPlainObject(retry) && isPlainObject(retry.timing))) {
+      differences.push({ field: where, recorded: row.call, recomputed: '{ timing: { startedAt, firstByteAt, endedAt }, retries: [{ status, timing }] }' });
       return;
     }
     const points: Array<{ field: string; at: unknown }> = [];
