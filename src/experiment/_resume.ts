@@ -5,7 +5,7 @@
  * kept as it was recorded, and the rest (a provider or harness failure, not run) are asked again:
  * their earlier records stay in the receipt (`resume.replaced`, paid calls and failed call
  * included), and the turns they recorded are used again while the requests match, so no paid call
- * is repeated.
+ * is repeated. The records a resumed run had replaced stay too.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -13,6 +13,7 @@ import { McpctxError } from '../errors/index.js';
 import { isPlainObject } from '../json/index.js';
 import { sha256Hex } from '../tokens/index.js';
 import { VERDICT_OUTCOMES, outcomeOf } from './receipt/index.js';
+import { carriedTurns } from './receipt/_cost.js';
 import { RECEIPT_FILE } from './_receipt.js';
 import { RECEIPT_FORMAT, type Condition, type ExperimentReceipt, type QuestionRecord } from './_types.js';
 import type { Budget } from './_budget.js';
@@ -83,6 +84,11 @@ export function resumePlan(stopped: StoppedRun | undefined, receipt: ExperimentR
   const byQuestion = new Map<string, EarlierQuestion>();
   const resume = receipt.resume;
   if (stopped !== undefined && resume !== undefined) {
+    // A run resumed before: the records it replaced stay, and their calls not carried over stay paid.
+    for (const record of stopped.receipt.resume?.replaced ?? []) {
+      resume.replaced.push(record);
+      budget?.settle(record, carriedTurns(record, stopped.receipt.questions));
+    }
     for (const record of stopped.receipt.questions) {
       const keep = VERDICT_OUTCOMES.has(outcomeOf(record));
       byQuestion.set(key(record.taskId, record.condition), { record, keep });

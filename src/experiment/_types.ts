@@ -5,7 +5,8 @@
  */
 import type { LaunchSpec } from '../mcp/index.js';
 import type { ModelPrice, PriceRecord } from '../pricing/index.js';
-import type { ContentBlock, ExchangeTiming, ProviderName, ProviderTool, RawExchange, StopReason, Usage } from '../providers/index.js';
+import type { ContentBlock, ExchangeTiming, ProviderName, ProviderTool, RawExchange, RetriedAttempt, StopReason, Usage } from '../providers/index.js';
+import type { ConditionTime, QuestionTiming, StepTiming } from './_timing-types.js';
 
 export const CONDITIONS = ['baseline', 'optimized'] as const;
 export type Condition = (typeof CONDITIONS)[number];
@@ -178,6 +179,8 @@ export interface ToolCallRecord {
   modelFacingTokens: number;
   /** Why the call produced no result (unadvertised tool, timeout, transport), when it did not. */
   error?: string;
+  /** When the call ran (absent in receipts from before timings were recorded). */
+  timing?: StepTiming;
 }
 
 export interface TurnRecord {
@@ -193,6 +196,15 @@ export interface TurnRecord {
   model: string;
   attempts: number;
   tools: ToolCallRecord[];
+  /** The attempt that answered: start, first byte, end (absent in receipts from before timings were recorded). */
+  timing?: ExchangeTiming;
+  /** The attempts retried before it (attempts − 1), with their bytes (absent in receipts from before). */
+  retries?: RetriedAttempt[];
+  /**
+   * Set on resume: this turn is the stopped run's (its record is in `resume.replaced`), used again
+   * instead of a paid call; its bytes, usage and timing are that run's. Its tool calls ran anew.
+   */
+  replayed?: true;
 }
 
 export type QuestionStatus = 'running' | 'passed' | 'failed' | 'skipped';
@@ -211,6 +223,8 @@ export interface FailedCallRecord {
   announcedUsage: Usage | null;
   /** null when the call failed before its request went out. */
   timing: ExchangeTiming | null;
+  /** The attempts retried before the last (absent in receipts from before they were recorded). */
+  retries?: RetriedAttempt[];
 }
 
 /**
@@ -267,6 +281,8 @@ export interface QuestionRecord {
   finalText?: string;
   checks?: AnswerChecks;
   totals: QuestionTotals;
+  /** From before its server started to after it closed (absent in receipts from before timings were recorded). */
+  timing?: QuestionTiming;
 }
 
 export interface ProbeCall {
@@ -300,6 +316,8 @@ export interface ConditionRow {
   outcome: QuestionOutcome;
   failure?: { code: string; message: string };
   totals: QuestionTotals;
+  /** Wall-clock times, when the question recorded its timing. */
+  time?: ConditionTime;
 }
 
 export interface ReportRow {

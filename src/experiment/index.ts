@@ -35,6 +35,7 @@ export type {
   TurnRecord,
   Verdict,
 } from './_types.js';
+export type { ConditionTime, QuestionTiming, StepTiming } from './_timing-types.js';
 export { runExperiment, type ExperimentProgress, type ExperimentRun, type RunExperimentOptions } from './_run.js';
 export { buildReport, buildRunCost, judge, renderReportMarkdown, verifyReceipt, type QuestionCost, type ReceiptVerification, type RunCost } from './receipt/index.js';
 export { loadExperimentConfig, type ModelOverrides } from './config/index.js';

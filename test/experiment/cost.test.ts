@@ -211,13 +211,18 @@ describe('--max-usd, then --resume', () => {
     expect(receipt.resume?.replaced).toHaveLength(1);
     expect(receipt.cost?.replacedUsd).toBe(0);
     expect(receipt.cost?.questions[0]?.turnsUsd[0]).toBe(usd(1_000_000, 20));
+    expect(receipt.questions[0]?.turns.map((turn) => turn.replayed)).toEqual([true, undefined]);
     expect(verifyReceipt(receipt)).toMatchObject({ ok: true, problems: [] });
+    // Only a turn a replaced record holds may be marked replayed (and so keep the stopped run's times).
+    const marked = structuredClone(receipt);
+    marked.questions[1]!.turns[0]!.replayed = true;
+    expect(verifyReceipt(marked).problems).toContain("questions[1].turns[0].replayed: recorded true, but no record in resume.replaced holds this turn's bytes at this place");
 
-    // Resumed again: every question finished, so all are kept and nothing is sent.
+    // Resumed again: every question finished, so all are kept and nothing is sent; the record the first resume replaced stays.
     fake.requests.length = 0;
     const again = await runExperiment({ configFile: copy.config, outDir: join(copy.dir, 'again'), env: KEY_ENV, resume: join(copy.dir, 'resumed') });
     expect(fake.requests).toHaveLength(0);
-    expect(again.receipt.resume).toMatchObject({ kept: 4, replaced: [] });
+    expect(again.receipt.resume).toMatchObject({ kept: 4, replaced: receipt.resume?.replaced });
     expect(again.receipt.cost?.totalUsd).toBe(receipt.cost?.totalUsd);
     expect(verifyReceipt(again.receipt)).toMatchObject({ ok: true, problems: [] });
   }, 60_000);

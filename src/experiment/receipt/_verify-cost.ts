@@ -6,7 +6,7 @@
  * resume replaced are checked as the others are: their bytes, usage and requests.
  */
 import { PRICE_TABLE, type PriceRecord } from '../../pricing/index.js';
-import { buildRunCost } from './_cost.js';
+import { buildRunCost, carriedTurns } from './_cost.js';
 import { shown, type Problems } from './_verify-compare.js';
 import { verifyQuestion, type QuestionContext } from './_verify-question.js';
 import { verifyRequests } from './_verify-requests.js';
@@ -34,8 +34,21 @@ function verifyPrice(price: PriceRecord, run: ExperimentReceipt, problems: Probl
   }
 }
 
-/** Each record a resume replaced, checked like a question; it must be one of the run's questions. */
+/**
+ * Each record a resume replaced, checked like a question; it must be one of the run's questions.
+ * A turn marked `replayed` must be the one a replaced record of its question holds at its place
+ * (same request and response bytes): only such a turn may carry the stopped run's times.
+ */
 export function verifyReplaced(run: ExperimentReceipt, context: QuestionContext, problems: Problems): void {
+  run.questions.forEach((question, index) => {
+    const records = (run.resume?.replaced ?? []).filter((candidate) => candidate.taskId === question.taskId && candidate.condition === question.condition);
+    const carried = Math.max(0, ...records.map((record) => carriedTurns(record, [question])));
+    question.turns.forEach((turn, turnIndex) => {
+      if (turn.replayed === true && turnIndex >= carried) {
+        problems.add(`questions[${index}].turns[${turnIndex}].replayed: recorded true, but no record in resume.replaced holds this turn's bytes at this place`);
+      }
+    });
+  });
   const replaced = run.resume?.replaced;
   if (replaced === undefined) return;
   if (!Array.isArray(replaced)) {

@@ -12,6 +12,7 @@ import { buildReport } from './_report.js';
 import { Problems, shown } from './_verify-compare.js';
 import { verifyRequests } from './_verify-requests.js';
 import { verifyCost, verifyReplaced } from './_verify-cost.js';
+import { verifyTimings } from './_verify-timing.js';
 import { verifyQuestionSet, verifyTasks } from './_verify-task-set.js';
 import { verifyQuestion, verifyServer, type Answers, type Checked, type QuestionContext } from './_verify-question.js';
 import { RECEIPT_FORMAT, type Condition, type ExperimentReceipt, type Task } from '../_types.js';
@@ -53,6 +54,9 @@ export interface ReceiptVerification {
  * - the spend (`cost`): every figure is the recorded usage at the recorded price, the price is the
  *   run's model's (a bundled one, the table's figures); records a resume replaced are checked as
  *   questions are (`_verify-cost`);
+ * - timings (_verify-timing.ts): retried attempts' hashes and announced usage from their bytes,
+ *   attempts = retries + 1, elapsed ms from the recorded times, and every recorded time in the
+ *   order the run passed it (attempts, tool calls, turns inside their question, questions in run order);
  * - the run ended: a receipt still marked `starting` or `running` (a killed run's) is a problem.
  * Never throws: input that is not a receipt is one problem.
  */
@@ -93,8 +97,9 @@ export function verifyReceipt(receipt: unknown): ReceiptVerification {
   if (model !== undefined) {
     questions.forEach((question, index) => problems.guard(`questions[${index}]`, () => verifyRequests(question, `questions[${index}]`, model.provider, { ...model, offered: run.config?.conditions?.[question.condition]?.tools }, problems)));
   }
+  problems.guard('questions', () => verifyTimings(questions, run.model?.provider, problems));
   if (run.probe !== undefined) problems.guard('probe', () => verifyProbe(run, context));
-  if (run.resume !== undefined) problems.guard('resume', () => verifyReplaced(run, context, problems));
+  problems.guard('resume', () => verifyReplaced(run, context, problems));
   if (run.cost !== undefined) problems.guard('cost', () => verifyCost(run, problems));
   if (run.validation !== undefined) problems.guard('validation', () => verifyValidation(run, tasks, problems));
   if (run.report !== undefined) problems.guard('report', () => problems.compare('report', run.report, buildReport(tasks, questions)));
