@@ -12,6 +12,7 @@ import { buildReport } from './_report.js';
 import { Problems, shown } from './_verify-compare.js';
 import { verifyRequests } from './_verify-requests.js';
 import { verifyQuestionSet, verifyTasks } from './_verify-task-set.js';
+import { recordedBootstrap, recordedRepeat } from './_verify-repeat.js';
 import { verifyQuestion, verifyServer, type Answers, type Checked, type QuestionContext } from './_verify-question.js';
 import { RECEIPT_FORMAT, type Condition, type ExperimentReceipt, type Task } from '../_types.js';
 
@@ -47,8 +48,11 @@ export interface ReceiptVerification {
  *   offered tools (those the condition's config names) and every earlier turn with the tool
  *   results sent, so a dropped turn or a rewritten prompt, tool, question or limit shows; the
  *   tasks against the tasks file's recorded text (its sha256, size and count); the questions as
- *   every task in both conditions, in the runner's order (a missing text is one problem);
- * - the report equals `buildReport(tasks, questions)`; a completed run has one;
+ *   every task in both conditions `config.repeat` times, in the runner's order (a missing text is
+ *   one problem);
+ * - the report equals `buildReport(tasks, questions)` with the recorded repeat and the bootstrap
+ *   seed and resamples its interval records (so rates, intervals, the paired test and the
+ *   reduction's interval are drawn again); a completed run has one;
  * - the run ended: a receipt still marked `starting` or `running` (a killed run's) is a problem.
  * Never throws: input that is not a receipt is one problem.
  */
@@ -84,14 +88,18 @@ export function verifyReceipt(receipt: unknown): ReceiptVerification {
   if (run.tasks !== undefined) problems.guard('tasks', () => verifyTasks(run, tasks, problems));
   // A killed run's questions end where it stopped: that is its own problem, below.
   const finished = run.status !== 'starting' && run.status !== 'running';
-  if (run.tasks !== undefined && finished) problems.guard('questions', () => verifyQuestionSet(tasks, questions, problems));
+  const repeat = recordedRepeat(run, problems);
+  if (run.tasks !== undefined && finished) problems.guard('questions', () => verifyQuestionSet(tasks, questions, problems, repeat));
   const model = run.model;
   if (model !== undefined) {
     questions.forEach((question, index) => problems.guard(`questions[${index}]`, () => verifyRequests(question, `questions[${index}]`, model.provider, { ...model, offered: run.config?.conditions?.[question.condition]?.tools }, problems)));
   }
   if (run.probe !== undefined) problems.guard('probe', () => verifyProbe(run, context));
   if (run.validation !== undefined) problems.guard('validation', () => verifyValidation(run, tasks, problems));
-  if (run.report !== undefined) problems.guard('report', () => problems.compare('report', run.report, buildReport(tasks, questions)));
+  if (run.report !== undefined) {
+    const bootstrap = recordedBootstrap(run, problems);
+    problems.guard('report', () => problems.compare('report', run.report, buildReport(tasks, questions, { repeat, bootstrap })));
+  }
   else if (run.status === 'completed') problems.add('report: absent, but the run is completed');
   if (run.status === 'starting' || run.status === 'running') {
     // What it holds may recompute, but a run stopped before its end (killed, crashed) is not a result to publish.
