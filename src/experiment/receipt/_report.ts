@@ -272,12 +272,13 @@ function problemsSection(receipt: ExperimentReceipt): string[] {
   for (const question of receipt.questions) {
     if (question.status === 'passed') continue;
     const why = question.failure === undefined ? 'no failure recorded' : `${question.failure.code}: ${oneLine(question.failure.message)}`;
-    listed.push(`- ${question.taskId} (${question.condition}) ${question.status}: ${why}`);
+    const which = question.repetition === undefined || receipt.report === undefined || repeatOf(receipt.report) === 1 ? question.taskId : `${question.taskId} #${question.repetition}`;
+    listed.push(`- ${which} (${question.condition}) ${question.status}: ${why}`);
   }
   for (const row of receipt.report?.rows ?? []) {
     for (const condition of ['baseline', 'optimized'] as const) {
       const failure = row[condition].failure;
-      if (failure?.code === 'NOT_RUN') listed.push(`- ${row.taskId} (${condition}) skipped: ${oneLine(failure.message)}`);
+      if (failure?.code === 'NOT_RUN' && receipt.report !== undefined) listed.push(`- ${rowLabel(receipt.report, row)} (${condition}) skipped: ${oneLine(failure.message)}`);
     }
   }
   for (const stage of receipt.stages) {
