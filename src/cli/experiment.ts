@@ -164,7 +164,7 @@ function progressLine(event: ExperimentProgress): string {
     case 'stage':
       return `experiment: ${event.stage}\n`;
     case 'question':
-      return `experiment: [${event.index}/${event.total}] ${printableText(event.taskId, 'note')} ${event.condition}\n`;
+      return `experiment: [${event.index}/${event.total}] ${printableText(event.taskId, 'note')}${event.repeat === 1 ? '' : ` #${event.repetition}`} ${event.condition}\n`;
     case 'answered': {
       const failure = event.failure === undefined ? '' : `: ${printableText(event.failure.slice(0, 200), 'note')}`;
       return `experiment:   ${event.status}, ${event.turns} turns, ${event.contextTokens === null ? 'unknown' : event.contextTokens.toLocaleString('en-US')} context tokens${failure}\n`;

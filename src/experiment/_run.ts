@@ -18,7 +18,8 @@ import { CONDITIONS, type Condition, type ExperimentConfig, type ExperimentRecei
 
 export type ExperimentProgress =
   | { type: 'stage'; stage: StageName }
-  | { type: 'question'; taskId: string; repetition: number; condition: Condition; index: number; total: number }
+  /** repetition of repeat (1 of 1 without --repeat). */
+  | { type: 'question'; taskId: string; repetition: number; repeat: number; condition: Condition; index: number; total: number }
   /** contextTokens is null when the provider reported no usage for one of the question's turns. */
   | { type: 'answered'; taskId: string; condition: Condition; status: QuestionStatus; failure?: string; contextTokens: number | null; turns: number }
   | { type: 'probe'; status: string };
@@ -151,7 +152,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
           record.failure = { code: 'PRIOR_FAILURE', message: `not asked: the run stopped earlier (${stop.code})` };
           continue;
         }
-        progress({ type: 'question', taskId: task.id, repetition, condition, index, total: tasks.length * config.repeat * CONDITIONS.length });
+        progress({ type: 'question', taskId: task.id, repetition, repeat: config.repeat, condition, index, total: tasks.length * config.repeat * CONDITIONS.length });
         writer.persist();
         stop = await runQuestion(record, task, { config, provider, assertInputsUnchanged, persist: () => writer.persist() });
         progress({
