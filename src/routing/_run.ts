@@ -20,6 +20,8 @@ export interface RoutingRunOptions extends EmbeddingsRetrieverOptions {
   provider?: Provider;
   /** The model name sent to the provider; required with a provider. */
   model?: string;
+  /** `--repeat`: times each request is asked per protocol and condition, over the config's `repeat`. */
+  repeat?: number;
   /** Called after each model answer (progress on a terminal). */
   onAnswer?: (done: number, total: number) => void;
 }
@@ -32,6 +34,8 @@ export interface RoutingRun {
   readonly recallAt: readonly number[];
   readonly topK: number;
   readonly protocols: readonly ProtocolName[];
+  /** Times the model was asked each request per protocol and condition. */
+  readonly repeat: number;
   /** Every tool definition used, as routing read it. */
   readonly tools: RoutingTools;
   readonly requests: readonly RoutingRequest[];
@@ -57,7 +61,9 @@ export interface RoutingRun {
  * byte for byte (embeddings: as far as the endpoint's vectors repeat).
  */
 export async function runRouting(options: RoutingRunOptions): Promise<RoutingRun> {
-  const { config, provider } = options;
+  const repeat = options.repeat ?? options.config.repeat ?? 1;
+  const config: RoutingConfig = { ...options.config, repeat };
+  const { provider } = options;
   if (provider !== undefined && (options.model === undefined || options.model === '')) {
     throw new McpctxError('USAGE', 'a model name is required with a provider (--model)');
   }
@@ -78,6 +84,7 @@ export async function runRouting(options: RoutingRunOptions): Promise<RoutingRun
     recallAt: config.retrieval.recallAt,
     topK: config.retrieval.topK,
     protocols: config.protocols,
+    repeat,
     tools,
     requests: config.requests,
     conditions,
@@ -87,7 +94,7 @@ export async function runRouting(options: RoutingRunOptions): Promise<RoutingRun
     recall: retrieval.recall,
     model: provider === undefined ? null : { provider: provider.name, baseUrl: provider.baseUrl, name: options.model! },
     answers,
-    accuracy: accuracyTable(answers, config.requests.length),
+    accuracy: accuracyTable(answers, config.requests.length * repeat),
     failure,
   };
 }

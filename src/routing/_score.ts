@@ -25,6 +25,8 @@ export interface ModelRow {
   readonly kind: DistractorKind;
   readonly size: number;
   readonly requestId: string;
+  /** 1..repeat (absent in receipts from before repetitions: 1). */
+  readonly repetition?: number;
   readonly expected: string | null;
   /** The tools offered, in the order the model saw them. */
   readonly offered: readonly string[];
@@ -79,7 +81,7 @@ const mean = (values: readonly number[]): number => values.reduce((sum, value) =
 
 /**
  * The accuracy table, computed from the rows alone (verify recomputes it so), in the rows'
- * first-seen order. With `requestsPerCondition`, a condition with fewer answers (a run stopped
+ * first-seen order. With `requestsPerCondition` (requests × repeat), a condition with fewer answers (a run stopped
  * by a provider error) is left out: a partly answered condition is not comparable with the others.
  */
 export function accuracyTable(rows: readonly ModelRow[], requestsPerCondition?: number): AccuracyCell[] {
