@@ -6,9 +6,9 @@
  * each on a fresh server), probe (the warm-cache probe), report (tables derived from the recorded rows).
  */
 import { sha256Hex } from '../tokens/index.js';
-import { type McpctxError, isMcpctxError } from '../errors/index.js';
+import { McpctxError, isMcpctxError } from '../errors/index.js';
 import { chooseProvider, type Provider } from '../providers/index.js';
-import { InputGuard, applyModelOverrides, loadExperimentConfig, readInputs, resolveProbe, validateTasks, type ModelOverrides } from './config/index.js';
+import { InputGuard, MAX_REPEAT, applyModelOverrides, loadExperimentConfig, readInputs, resolveProbe, validateTasks, type ModelOverrides } from './config/index.js';
 import { PROBE_NOTE, runProbe } from './_probe.js';
 import { newQuestionRecord, runQuestion } from './_question.js';
 import { REPORT_FILE, ReceiptWriter } from './_receipt.js';
@@ -66,7 +66,10 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   let probe: ReturnType<typeof resolveProbe>;
   try {
     config = applyModelOverrides(await loadExperimentConfig(options.configFile), options.overrides ?? {});
-    if (options.repeat !== undefined) config = { ...config, repeat: options.repeat };
+    if (options.repeat !== undefined) {
+      if (!Number.isInteger(options.repeat) || options.repeat < 1 || options.repeat > MAX_REPEAT) throw new McpctxError('USAGE', `repeat must be an integer from 1 to ${MAX_REPEAT}, got ${options.repeat}`);
+      config = { ...config, repeat: options.repeat };
+    }
     const inputs = await readInputs(config);
     inputs.config = { file: config.file, ...config.source };
     guard = new InputGuard(inputs);

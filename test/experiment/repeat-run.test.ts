@@ -72,6 +72,12 @@ describe('experiment --repeat 2', () => {
     expect(reduction.low).toBeLessThan(reduction.high!);
   });
 
+  it('refuses a repeat that is not a count, before any question', async () => {
+    const run = await runExperiment({ configFile: copy.config, outDir: join(copy.dir, 'out-zero'), repeat: 0 });
+    expect(run.receipt.errors).toEqual([expect.objectContaining({ stage: 'inputs', code: 'USAGE', message: 'repeat must be an integer from 1 to 1000, got 0' })]);
+    expect(run.receipt.questions).toEqual([]);
+  });
+
   it('verifies', () => {
     expect(verifyReceipt(receipt).problems).toEqual([]);
   });
