@@ -6,7 +6,7 @@ import { plannedCalls, runModel, type ModelRunFailure } from './_model-run.js';
 import type { RecallCell, RetrievalRow, Retriever } from './retrieval/index.js';
 import { configuredRetrievers, routingCatalogs, runRetrieval } from './_retrieval-run.js';
 import { accuracyTable, type AccuracyCell, type ModelRow } from './_score.js';
-import { loadRoutingTools } from './config/index.js';
+import { MAX_ROUTING_REPEAT, loadRoutingTools } from './config/index.js';
 import { catalogCosts, type CatalogCost } from './_catalog-cost.js';
 import type { Condition, DistractorKind, ProtocolName, RequestCatalog, RoutingConfig, RoutingRequest, RoutingTools } from './_types.js';
 
@@ -62,6 +62,7 @@ export interface RoutingRun {
  */
 export async function runRouting(options: RoutingRunOptions): Promise<RoutingRun> {
   const repeat = options.repeat ?? options.config.repeat ?? 1;
+  if (!Number.isInteger(repeat) || repeat < 1 || repeat > MAX_ROUTING_REPEAT) throw new McpctxError('USAGE', `repeat must be an integer from 1 to ${MAX_ROUTING_REPEAT}, got ${repeat}`);
   const config: RoutingConfig = { ...options.config, repeat };
   const { provider } = options;
   if (provider !== undefined && (options.model === undefined || options.model === '')) {

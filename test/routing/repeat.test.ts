@@ -53,6 +53,10 @@ describe('routing --repeat 3', () => {
     expect(fields((copy) => ((copy as { repeat: number }).repeat = 0))).toContain('repeat');
   });
 
+  it('refuses a repeat that is not a count (USAGE)', async () => {
+    await expect(runRouting({ config: smallConfig(), repeat: 0 })).rejects.toMatchObject({ code: 'USAGE', message: 'repeat must be an integer from 1 to 1000, got 0' });
+  });
+
   it('reads repeat from the config (1 to 1000, default 1)', () => {
     expect(smallConfig().repeat).toBe(1);
     expect(smallConfig({ repeat: 5 }).repeat).toBe(5);
