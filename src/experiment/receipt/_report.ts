@@ -20,6 +20,7 @@ import type { BootstrapSettings } from '../../stats/index.js';
 import { OUTCOME_LABELS, VERDICT_OUTCOMES, outcomeOf } from './_outcome.js';
 import { repetitionStatistics } from './_statistics.js';
 import { statisticsSection } from './_statistics-markdown.js';
+import { conditionTime, timingSection } from './_timing.js';
 
 type TotalKey = keyof ExperimentReport['totals'];
 const TOTAL_KEYS: readonly TotalKey[] = ['contextTokens', 'inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens', 'turns', 'rawToolBytes', 'modelFacingBytes', 'modelFacingTokens'];
@@ -126,7 +127,8 @@ function conditionRow(questions: readonly QuestionRecord[], taskId: string, repe
     const which = repetition === 1 ? '' : ` (repetition ${repetition})`;
     return { status: 'skipped', outcome: 'not-run', failure: { code: 'NOT_RUN', message: `No ${condition} question was recorded for task ${taskId}${which}.` }, totals: questionTotals([]) };
   }
-  return { status: question.status, outcome: outcomeOf(question), ...(question.failure === undefined ? {} : { failure: question.failure }), totals: question.totals };
+  const time = question.timing === undefined ? {} : { time: conditionTime(question) };
+  return { status: question.status, outcome: outcomeOf(question), ...(question.failure === undefined ? {} : { failure: question.failure }), totals: question.totals, ...time };
 }
 
 function verdictOf(baseline: ConditionRow, optimized: ConditionRow): Verdict {
@@ -178,6 +180,7 @@ export function renderReportMarkdown(receipt: ExperimentReceipt): string {
       }
     }
     if (report.notCompared > 0) lines.push('', ...notComparedSection(report));
+    lines.push('', ...timingSection(report));
   }
   lines.push('', ...probeSection(receipt), '', ...problemsSection(receipt));
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;

@@ -11,6 +11,7 @@ import { probeCallFigures, rawContentFigures } from './_model-facing.js';
 import { buildReport } from './_report.js';
 import { Problems, shown } from './_verify-compare.js';
 import { verifyRequests } from './_verify-requests.js';
+import { verifyTimings } from './_verify-timing.js';
 import { verifyQuestionSet, verifyTasks } from './_verify-task-set.js';
 import { recordedBootstrap, recordedRepeat } from './_verify-repeat.js';
 import { verifyQuestion, verifyServer, type Answers, type Checked, type QuestionContext } from './_verify-question.js';
@@ -53,6 +54,9 @@ export interface ReceiptVerification {
  * - the report equals `buildReport(tasks, questions)` with the recorded repeat and the bootstrap
  *   seed and resamples its interval records (so rates, intervals, the paired test and the
  *   reduction's interval are drawn again); a completed run has one;
+ * - timings (_verify-timing.ts): retried attempts' hashes and announced usage from their bytes,
+ *   attempts = retries + 1, elapsed ms from the recorded times, and every recorded time in the
+ *   order the run passed it (attempts, tool calls, turns inside their question, questions in run order);
  * - the run ended: a receipt still marked `starting` or `running` (a killed run's) is a problem.
  * Never throws: input that is not a receipt is one problem.
  */
@@ -94,6 +98,7 @@ export function verifyReceipt(receipt: unknown): ReceiptVerification {
   if (model !== undefined) {
     questions.forEach((question, index) => problems.guard(`questions[${index}]`, () => verifyRequests(question, `questions[${index}]`, model.provider, { ...model, offered: run.config?.conditions?.[question.condition]?.tools }, problems)));
   }
+  problems.guard('questions', () => verifyTimings(questions, run.model?.provider, problems));
   if (run.probe !== undefined) problems.guard('probe', () => verifyProbe(run, context));
   if (run.validation !== undefined) problems.guard('validation', () => verifyValidation(run, tasks, problems));
   if (run.report !== undefined) {
