@@ -5,7 +5,7 @@ import { isPlainObject, ownValue } from '../../json/index.js';
 import { buildConditions, requestCatalog } from '../_catalogs.js';
 import { catalogCosts } from '../_catalog-cost.js';
 import { readChoice, renderedCatalog } from '../_protocols.js';
-import { RECEIPT_FORMAT, RECEIPT_VERSION, type RoutingReceipt } from './_receipt.js';
+import { RECEIPT_FORMAT, RECEIPT_VERSION, type ReceiptDifference, type RoutingReceipt } from './_receipt.js';
 import { recallTable } from '../retrieval/index.js';
 import { accuracyTable, outcomeOf, type ModelRow } from '../_score.js';
 import type { RoutingConfig } from '../_types.js';
@@ -18,13 +18,6 @@ import { callTimingDifferences } from './_verify-timing.js';
 export const MAX_RECEIPT_BYTES = 512 * 1024 * 1024;
 /** Differences listed in a report; `differenceCount` has them all. */
 const LISTED_DIFFERENCES = 100;
-
-export interface ReceiptDifference {
-  /** Where: `tables.accuracy[3].counts`, `answers[17].outcome`, `catalogs[5].order`... */
-  readonly field: string;
-  readonly recorded: unknown;
-  readonly recomputed: unknown;
-}
 
 export interface ReceiptVerification {
   readonly ok: boolean;
