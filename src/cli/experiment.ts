@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { McpctxError } from '../errors/index.js';
-import { runExperiment, verifyReceipt, type ExperimentProgress, type ExperimentRun, type ModelOverrides } from '../experiment/index.js';
+import { MAX_REPEAT, runExperiment, verifyReceipt, type ExperimentProgress, type ExperimentRun, type ModelOverrides } from '../experiment/index.js';
 import type { ProviderName } from '../providers/index.js';
 import { printableText } from '../text/index.js';
 import { exampleHelp } from './_help.js';
@@ -27,6 +27,7 @@ interface ExperimentFlags {
   /** The earlier name of --api-key-env. */
   keyEnv?: string;
   maxTokens?: number;
+  repeat?: number;
   out?: string;
   force?: boolean;
   json?: boolean;
@@ -63,6 +64,7 @@ export function setupExperiment(command: Command, io: CliIo, setExit: (code: num
     // The flag's earlier name, still read: scripts written for it keep working.
     .addOption(new Option('--key-env <NAME>').hideHelp())
     .option('--max-tokens <n>', 'max_tokens of every model call, overriding model.maxTokens (default: the config\'s)', parsePositiveInteger)
+    .option('--repeat <n>', 'ask each question N times per condition, each on a fresh server, overriding the config\'s repeat (default: the config\'s, else 1); report.md gives each condition\'s rate of right answers with its 95% Wilson interval, McNemar\'s exact test on the pairs (same task and repetition) and a paired bootstrap 95% interval of the context-token reduction', parseRepeat)
     .option('--max-usd <usd>', 'stop the run before any model call whose worst case (every o200k token of its request at the input price, plus max_tokens at the output price) would take the spend past this many USD; the questions left are "not run" (BUDGET_STOP, exit 3) and the receipt verifies. Needs the model\'s price: the bundled table\'s, or the config\'s prices:', parseUsd)
     .option('--resume <dir>', 'carry on the stopped run in <dir> (its receipt.json) into --out (another folder): refused when a config, snapshot, fields, tasks or script hash, the model or its settings differ; finished questions are kept, the others asked again, replaying the turns already paid for')
     .option('--out <dir>', 'where receipt.json and report.md go (default: ./mcpctx-experiment/<UTC time>)')
@@ -74,6 +76,7 @@ export function setupExperiment(command: Command, io: CliIo, setExit: (code: num
       const run = await runExperiment({
         configFile: flags.config === undefined ? BUNDLED_EXPERIMENT_CONFIG : resolve(io.cwd, flags.config),
         overrides: overridesFrom(flags, io.cwd),
+        ...(flags.repeat === undefined ? {} : { repeat: flags.repeat }),
         outDir: resolve(io.cwd, flags.out ?? defaultOutDir()),
         overwrite: flags.force === true,
         env: io.env,
@@ -100,6 +103,12 @@ export function setupExperiment(command: Command, io: CliIo, setExit: (code: num
       io.stdout.write(flags.json ? `${JSON.stringify({ file: path, ...verification }, null, 2)}\n` : renderVerification(path, verification));
       setExit(verification.ok ? EXIT.ok : EXIT.finding);
     });
+}
+
+function parseRepeat(value: string): number {
+  const repeat = parsePositiveInteger(value);
+  if (repeat > MAX_REPEAT) throw new InvalidArgumentError(`at most ${MAX_REPEAT}`);
+  return repeat;
 }
 
 function overridesFrom(flags: ExperimentFlags, cwd: string): ModelOverrides {
@@ -163,7 +172,7 @@ function progressLine(event: ExperimentProgress): string {
     case 'stage':
       return `experiment: ${event.stage}\n`;
     case 'question':
-      return `experiment: [${event.index}/${event.total}] ${printableText(event.taskId, 'note')} ${event.condition}\n`;
+      return `experiment: [${event.index}/${event.total}] ${printableText(event.taskId, 'note')}${event.repeat === 1 ? '' : ` #${event.repetition}`} ${event.condition}\n`;
     case 'answered': {
       const failure = event.failure === undefined ? '' : `: ${printableText(event.failure.slice(0, 200), 'note')}`;
       return `experiment:   ${event.status}, ${event.turns} turns, ${event.contextTokens === null ? 'unknown' : event.contextTokens.toLocaleString('en-US')} context tokens${failure}\n`;

@@ -73,7 +73,7 @@ export interface EarlierQuestion {
 }
 
 export interface ResumePlan {
-  earlier(taskId: string, condition: Condition): EarlierQuestion | undefined;
+  earlier(taskId: string, repetition: number, condition: Condition): EarlierQuestion | undefined;
 }
 
 /**
@@ -91,15 +91,15 @@ export function resumePlan(stopped: StoppedRun | undefined, receipt: ExperimentR
     }
     for (const record of stopped.receipt.questions) {
       const keep = VERDICT_OUTCOMES.has(outcomeOf(record));
-      byQuestion.set(key(record.taskId, record.condition), { record, keep });
+      byQuestion.set(key(record.taskId, record.repetition ?? 1, record.condition), { record, keep });
       if (keep) resume.kept += 1;
       else if (record.turns.length > 0 || record.failedCall !== undefined) resume.replaced.push(record);
       if (keep || record.turns.length > 0 || record.failedCall !== undefined) budget?.settle(record);
     }
   }
-  return { earlier: (taskId, condition) => byQuestion.get(key(taskId, condition)) };
+  return { earlier: (taskId, repetition, condition) => byQuestion.get(key(taskId, repetition, condition)) };
 }
 
-function key(taskId: string, condition: Condition): string {
-  return JSON.stringify([taskId, condition]);
+function key(taskId: string, repetition: number, condition: Condition): string {
+  return JSON.stringify([taskId, repetition, condition]);
 }

@@ -15,12 +15,16 @@ export type {
   ModelSpec,
   ProbeCall,
   ProbeRecord,
+  PairedTest,
   ProbeSpec,
   QuestionRecord,
   QuestionStatus,
   QuestionTotals,
+  RateInterval,
   ResumeRecord,
   Reduction,
+  ReductionInterval,
+  RepetitionStatistics,
   ReportRow,
   RunStatus,
   ServerRecord,
@@ -38,4 +42,4 @@ export type {
 export type { ConditionTime, QuestionTiming, StepTiming } from './_timing-types.js';
 export { runExperiment, type ExperimentProgress, type ExperimentRun, type RunExperimentOptions } from './_run.js';
 export { buildReport, buildRunCost, judge, renderReportMarkdown, verifyReceipt, type QuestionCost, type ReceiptVerification, type RunCost } from './receipt/index.js';
-export { loadExperimentConfig, type ModelOverrides } from './config/index.js';
+export { MAX_REPEAT, loadExperimentConfig, type ModelOverrides } from './config/index.js';

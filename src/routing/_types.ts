@@ -79,6 +79,8 @@ export interface RoutingConfig {
   readonly protocols: readonly ProtocolName[];
   readonly retrieval: RetrievalSettings;
   readonly model: ModelSettings;
+  /** Times the model is asked each request per protocol and condition (default 1); retrieval is deterministic and ranks once. */
+  readonly repeat?: number;
   /** Model prices over the bundled table's (`prices:`); empty when the config gives none. */
   readonly prices: readonly ModelPrice[];
 }

@@ -24,6 +24,7 @@ export function questionCost(question: QuestionRecord, price: PriceRecord | null
   const failed = question.failedCall === undefined ? undefined : failedCallUsd(question.failedCall, price);
   return {
     taskId: question.taskId,
+    repetition: question.repetition ?? 1,
     condition: question.condition,
     turnsUsd,
     ...(failed === undefined ? {} : { failedCallUsd: failed }),
@@ -36,11 +37,16 @@ export function questionCost(question: QuestionRecord, price: PriceRecord | null
  * (same request and response bytes, same place): paid once, counted once, in the new record.
  */
 export function carriedTurns(replaced: QuestionRecord, questions: readonly QuestionRecord[]): number {
-  const now = questions.find((question) => question.taskId === replaced.taskId && question.condition === replaced.condition);
+  const now = questions.find((question) => sameQuestion(question, replaced));
   if (now === undefined) return 0;
   let carried = 0;
   while (carried < replaced.turns.length && sameExchange(replaced.turns[carried], now.turns[carried])) carried += 1;
   return carried;
+}
+
+/** The same question of the run: task, repetition (1 in receipts from before repetitions) and condition. */
+export function sameQuestion(one: QuestionRecord, other: QuestionRecord): boolean {
+  return one.taskId === other.taskId && (one.repetition ?? 1) === (other.repetition ?? 1) && one.condition === other.condition;
 }
 
 function sameExchange(before: TurnRecord | undefined, after: TurnRecord | undefined): boolean {
@@ -75,7 +81,11 @@ export function renderCostMarkdown(cost: RunCost | undefined): string[] {
   for (const condition of CONDITIONS) lines.push(`| ${condition} | ${formatUsd(cost.conditions[condition])} |`);
   if (cost.replacedUsd !== 0) lines.push(`| replaced on resume | ${formatUsd(cost.replacedUsd)} |`);
   lines.push(`| **run** | **${formatUsd(cost.totalUsd)}** |`, '');
-  lines.push('| task | condition | turns | spend (USD) |', '|---|---|---:|---:|');
-  for (const question of cost.questions) lines.push(`| ${question.taskId} | ${question.condition} | ${question.turnsUsd.length} | ${formatUsd(question.usd)} |`);
+  // The repetition column only when the run asked a question more than once.
+  const repeated = cost.questions.some((question) => question.repetition > 1);
+  lines.push(repeated ? '| task | repetition | condition | turns | spend (USD) |' : '| task | condition | turns | spend (USD) |', repeated ? '|---|---:|---|---:|---:|' : '|---|---|---:|---:|');
+  for (const question of cost.questions) {
+    lines.push(`| ${question.taskId} |${repeated ? ` ${question.repetition} |` : ''} ${question.condition} | ${question.turnsUsd.length} | ${formatUsd(question.usd)} |`);
+  }
   return lines;
 }

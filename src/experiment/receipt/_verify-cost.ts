@@ -6,7 +6,7 @@
  * resume replaced are checked as the others are: their bytes, usage and requests.
  */
 import { PRICE_TABLE, type PriceRecord } from '../../pricing/index.js';
-import { buildRunCost, carriedTurns } from './_cost.js';
+import { buildRunCost, carriedTurns, sameQuestion } from './_cost.js';
 import { shown, type Problems } from './_verify-compare.js';
 import { verifyQuestion, type QuestionContext } from './_verify-question.js';
 import { verifyRequests } from './_verify-requests.js';
@@ -41,7 +41,7 @@ function verifyPrice(price: PriceRecord, run: ExperimentReceipt, problems: Probl
  */
 export function verifyReplaced(run: ExperimentReceipt, context: QuestionContext, problems: Problems): void {
   run.questions.forEach((question, index) => {
-    const records = (run.resume?.replaced ?? []).filter((candidate) => candidate.taskId === question.taskId && candidate.condition === question.condition);
+    const records = (run.resume?.replaced ?? []).filter((candidate) => sameQuestion(candidate, question));
     const carried = Math.max(0, ...records.map((record) => carriedTurns(record, [question])));
     question.turns.forEach((turn, turnIndex) => {
       if (turn.replayed === true && turnIndex >= carried) {
@@ -58,7 +58,7 @@ export function verifyReplaced(run: ExperimentReceipt, context: QuestionContext,
   replaced.forEach((record, index) => {
     const path = `resume.replaced[${index}]`;
     problems.guard(path, () => {
-      if (!run.questions.some((question) => question.taskId === record.taskId && question.condition === record.condition)) {
+      if (!run.questions.some((question) => sameQuestion(question, record))) {
         problems.add(`${path}: replaces ${shown(record.taskId)} (${shown(record.condition)}), which is not among the run's questions`);
       }
       verifyQuestion(record, path, context);

@@ -14,6 +14,7 @@ import { verifyRequests } from './_verify-requests.js';
 import { verifyCost, verifyReplaced } from './_verify-cost.js';
 import { verifyTimings } from './_verify-timing.js';
 import { verifyQuestionSet, verifyTasks } from './_verify-task-set.js';
+import { recordedBootstrap, recordedRepeat } from './_verify-repeat.js';
 import { verifyQuestion, verifyServer, type Answers, type Checked, type QuestionContext } from './_verify-question.js';
 import { RECEIPT_FORMAT, type Condition, type ExperimentReceipt, type Task } from '../_types.js';
 
@@ -49,8 +50,11 @@ export interface ReceiptVerification {
  *   offered tools (those the condition's config names) and every earlier turn with the tool
  *   results sent, so a dropped turn or a rewritten prompt, tool, question or limit shows; the
  *   tasks against the tasks file's recorded text (its sha256, size and count); the questions as
- *   every task in both conditions, in the runner's order (a missing text is one problem);
- * - the report equals `buildReport(tasks, questions)`; a completed run has one;
+ *   every task in both conditions `config.repeat` times, in the runner's order (a missing text is
+ *   one problem);
+ * - the report equals `buildReport(tasks, questions)` with the recorded repeat and the bootstrap
+ *   seed and resamples its interval records (so rates, intervals, the paired test and the
+ *   reduction's interval are drawn again); a completed run has one;
  * - the spend (`cost`): every figure is the recorded usage at the recorded price, the price is the
  *   run's model's (a bundled one, the table's figures); records a resume replaced are checked as
  *   questions are (`_verify-cost`);
@@ -92,7 +96,8 @@ export function verifyReceipt(receipt: unknown): ReceiptVerification {
   if (run.tasks !== undefined) problems.guard('tasks', () => verifyTasks(run, tasks, problems));
   // A killed run's questions end where it stopped: that is its own problem, below.
   const finished = run.status !== 'starting' && run.status !== 'running';
-  if (run.tasks !== undefined && finished) problems.guard('questions', () => verifyQuestionSet(tasks, questions, problems));
+  const repeat = recordedRepeat(run, problems);
+  if (run.tasks !== undefined && finished) problems.guard('questions', () => verifyQuestionSet(tasks, questions, problems, repeat));
   const model = run.model;
   if (model !== undefined) {
     questions.forEach((question, index) => problems.guard(`questions[${index}]`, () => verifyRequests(question, `questions[${index}]`, model.provider, { ...model, offered: run.config?.conditions?.[question.condition]?.tools }, problems)));
@@ -102,7 +107,10 @@ export function verifyReceipt(receipt: unknown): ReceiptVerification {
   problems.guard('resume', () => verifyReplaced(run, context, problems));
   if (run.cost !== undefined) problems.guard('cost', () => verifyCost(run, problems));
   if (run.validation !== undefined) problems.guard('validation', () => verifyValidation(run, tasks, problems));
-  if (run.report !== undefined) problems.guard('report', () => problems.compare('report', run.report, buildReport(tasks, questions)));
+  if (run.report !== undefined) {
+    const bootstrap = recordedBootstrap(run, problems);
+    problems.guard('report', () => problems.compare('report', run.report, buildReport(tasks, questions, { repeat, bootstrap })));
+  }
   else if (run.status === 'completed') problems.add('report: absent, but the run is completed');
   if (run.status === 'starting' || run.status === 'running') {
     // What it holds may recompute, but a run stopped before its end (killed, crashed) is not a result to publish.
