@@ -4,7 +4,7 @@
  * answer comes where, offered what), and each answer's raw response bytes (the choice).
  */
 import { McpctxError } from '../../errors/index.js';
-import { replayResponse, type ProviderName, type ReplayedTurn } from '../../providers/index.js';
+import { replayResponse, sentRequestBody, type ProviderName, type ReplayedTurn } from '../../providers/index.js';
 import { ToolIndex } from '../../toolsearch/index.js';
 import { conditionTools, requestCatalog } from '../_catalogs.js';
 import { plannedCalls, type PlannedCall } from '../_model-run.js';
@@ -69,8 +69,8 @@ export function rederivedCalls(receipt: RoutingReceipt, conditions: readonly Con
 
 /**
  * An answer as its provider's own assembly reads the recorded response bytes, or why they cannot
- * be read. The receipt keeps the request's hash, not its body: the replay is given only the
- * model's name from it, which is all it reads of a request for the content.
+ * be read. The replay is given only the model's name as its request, which is all it reads of a
+ * request for the content (the recorded body is checked apart, by `rebuiltRequestBody`).
  */
 export function replayedAnswer(receipt: RoutingReceipt, rawResponse: string): ReplayedTurn | { unreadable: string } {
   if (receipt.model === null) return { unreadable: 'the receipt names no model, so no answer can be replayed' };
@@ -80,5 +80,30 @@ export function replayedAnswer(receipt: RoutingReceipt, rawResponse: string): Re
   } catch (error) {
     if (error instanceof McpctxError) return { unreadable: error.message };
     throw error;
+  }
+}
+
+/**
+ * The request body the answer's provider must have sent for a planned call (its system prompt,
+ * offered tools or choice schema, the request's text, max_tokens, model), built by the provider's
+ * own request code, as parsed JSON; or why it cannot be.
+ */
+export function rebuiltRequestBody(receipt: RoutingReceipt, call: PlannedCall): unknown {
+  if (receipt.model === null) return { unreadable: 'the receipt names no model' };
+  try {
+    return sentRequestBody(receipt.model.provider as ProviderName, call.chat);
+  } catch (error) {
+    if (error instanceof McpctxError) return { unreadable: error.message };
+    throw error;
+  }
+}
+
+/** The recorded request body parsed, or a marker that it is not JSON (so it differs from any rebuilt body). */
+export function recordedRequestBody(body: unknown): unknown {
+  if (typeof body !== 'string') return { absent: 'no request body recorded' };
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return { unreadable: 'the recorded request body is not JSON' };
   }
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { McpctxError } from '../../errors/index.js';
-import { canonicalJson, countTokens } from '../../tokens/index.js';
+import { canonicalJson, countTokens, sha256Hex } from '../../tokens/index.js';
 import { isPlainObject, ownValue } from '../../json/index.js';
 import { buildConditions, requestCatalog } from '../_catalogs.js';
 import { catalogCosts } from '../_catalog-cost.js';
@@ -9,7 +9,7 @@ import { RECEIPT_FORMAT, RECEIPT_VERSION, type RoutingReceipt } from './_receipt
 import { recallTable } from '../retrieval/index.js';
 import { accuracyTable, outcomeOf, type ModelRow } from '../_score.js';
 import type { RoutingConfig } from '../_types.js';
-import { rederivedCalls, rederivedRetrieval, replayedAnswer } from './_rederive.js';
+import { rebuiltRequestBody, recordedRequestBody, rederivedCalls, rederivedRetrieval, replayedAnswer } from './_rederive.js';
 
 /** Receipts are big (every raw answer) but bounded: a run of 10,000 answers is far below this. */
 export const MAX_RECEIPT_BYTES = 512 * 1024 * 1024;
@@ -35,7 +35,8 @@ export interface ReceiptVerification {
 /**
  * Re-derives a receipt and compares, field by field: every catalog order from the seed and the
  * tools, each condition's distractors and catalog tokens, every BM25 ranking by ranking again,
- * which answer comes where and what it was offered from the plan of calls, each answer's content
+ * which answer comes where and what it was offered from the plan of calls, each request body as
+ * the provider's own request code builds it from that plan (and its hash), each answer's content
  * and choice from its raw response bytes (not its parsed `content`), its outcome and catalog
  * tokens, and the recall and accuracy tables. Each difference names its path down to the value.
  */
@@ -72,6 +73,9 @@ export function verifyRoutingReceipt(receipt: RoutingReceipt, file: string | nul
     const planned = call === undefined ? null : { protocol: call.protocol, retriever: call.retriever, kind: call.kind, size: call.size, requestId: call.request.id, expected: call.request.tool, offered: call.offered.map((tool) => tool.name) };
     const { protocol, retriever, kind, size, requestId, expected, offered } = row;
     compare(where, { protocol, retriever, kind, size, requestId, expected, offered }, planned);
+    // The request as sent, against the one the settings, the plan's offered tools and the request text make.
+    if (call !== undefined) compare(`${where}.requestBody`, recordedRequestBody(row.requestBody), rebuiltRequestBody(receipt, call));
+    compare(`${where}.requestSha256`, row.requestSha256, typeof row.requestBody === 'string' ? sha256Hex(row.requestBody) : null);
     const replayed = replayedAnswer(receipt, row.rawResponse);
     if ('unreadable' in replayed) {
       compare(`${where}.rawResponse`, 'recorded bytes', `unreadable: ${replayed.unreadable}`);
