@@ -8,28 +8,39 @@ import { replayResponse, sentRequestBody, type ProviderName, type ReplayedTurn }
 import { ToolIndex } from '../../toolsearch/index.js';
 import { conditionTools, requestCatalog } from '../_catalogs.js';
 import { plannedCalls, type PlannedCall } from '../_model-run.js';
-import { bm25Ranking, completeRanking, type RetrievalRow } from '../retrieval/index.js';
-import type { Condition, RequestCatalog, RoutingConfig } from '../_types.js';
+import { bm25Ranking, completeRanking, cosineRanking, toolText, type RetrievalRow } from '../retrieval/index.js';
+import type { Condition, RequestCatalog, RoutingConfig, RoutingTool } from '../_types.js';
 import type { RoutingReceipt } from './_receipt.js';
 
 /**
  * Every retrieval row in run order (retriever, condition, request). BM25 rows are ranked again
- * with the recorded settings; another retriever (an embeddings endpoint) cannot be re-run
- * offline, so its recorded ranking is taken for what it matched and only the rest re-derives.
+ * with the recorded settings; embeddings rows by cosine from the recorded vectors (ties by name,
+ * as the run breaks them; a text without a vector goes into `missingVectors` and ranks nothing).
+ * Another retriever (given through the API) cannot be re-run, so its recorded ranking is taken
+ * for what it matched and only the rest re-derives.
  */
-export function rederivedRetrieval(receipt: RoutingReceipt, conditions: readonly Condition[]): RetrievalRow[] {
+export function rederivedRetrieval(receipt: RoutingReceipt, conditions: readonly Condition[], missingVectors: Set<string> = new Set()): RetrievalRow[] {
   const keep = Math.max(receipt.topK, ...receipt.recallAt);
   // A custom retriever given through the API is not in the settings; it keeps its place after them.
   const retrievers = [...new Set([...receipt.retrievalSettings.retrievers, ...receipt.retrieval.map((row) => row.retriever)])];
   const rows: RetrievalRow[] = [];
+  const vectors = new Map((receipt.embeddings ?? []).map((entry) => [entry.text, entry.vector]));
   for (const retriever of retrievers) {
     for (const condition of conditions) {
       const tools = conditionTools(condition, receipt.tools);
       const index = retriever === 'bm25' ? new ToolIndex(tools, receipt.retrievalSettings.bm25) : null;
+      const rerun = index !== null || retriever === 'embeddings';
       for (const request of receipt.requests) {
         const recorded = receipt.retrieval[rows.length];
         const catalog = requestCatalog(receipt.seed, condition, receipt.tools.domain, request);
-        const ranked = index !== null ? bm25Ranking(index, request.text) : recorded?.retriever === retriever ? recorded.top.slice(0, recorded.matched) : [];
+        const ranked =
+          index !== null
+            ? bm25Ranking(index, request.text)
+            : retriever === 'embeddings'
+              ? embeddingsRanking(vectors, request.text, tools, missingVectors)
+              : recorded?.retriever === retriever
+                ? recorded.top.slice(0, recorded.matched)
+                : [];
         const { ranking, matched } = completeRanking(ranked, catalog.order);
         const top = ranking.slice(0, keep);
         rows.push({
@@ -39,13 +50,23 @@ export function rederivedRetrieval(receipt: RoutingReceipt, conditions: readonly
           requestId: request.id,
           expected: request.tool,
           top,
-          matched: index !== null ? matched : (recorded?.matched ?? matched),
-          rank: rankOf(request.tool, index !== null ? ranking : top, recorded?.rank ?? null),
+          matched: rerun ? matched : (recorded?.matched ?? matched),
+          rank: rankOf(request.tool, rerun ? ranking : top, recorded?.rank ?? null),
         });
       }
     }
   }
   return rows;
+}
+
+/** The cosine ranking from the recorded vectors; none when a text has no vector (it is noted in `missing`). */
+function embeddingsRanking(vectors: ReadonlyMap<string, readonly number[]>, query: string, tools: readonly RoutingTool[], missing: Set<string>): string[] {
+  const needed = [query, ...tools.map(toolText)].filter((text) => !vectors.has(text));
+  if (needed.length > 0) {
+    for (const text of needed) missing.add(text);
+    return [];
+  }
+  return cosineRanking(vectors.get(query)!, tools, (text) => vectors.get(text)!);
 }
 
 /** 1-based rank of the right tool; past a ranking known only in part, the recorded one if it lies past it. */

@@ -35,6 +35,7 @@ export interface ReceiptVerification {
 /**
  * Re-derives a receipt and compares, field by field: every catalog order from the seed and the
  * tools, each condition's distractors and catalog tokens, every BM25 ranking by ranking again,
+ * every embeddings ranking by cosine from the recorded vectors,
  * which answer comes where and what it was offered from the plan of calls, each request body as
  * the provider's own request code builds it from that plan (and its hash), each answer's content
  * and choice from its raw response bytes (not its parsed `content`), its outcome and catalog
@@ -58,7 +59,9 @@ export function verifyRoutingReceipt(receipt: RoutingReceipt, file: string | nul
   compare('catalogs', receipt.catalogs, catalogs);
   compare('topK', receipt.topK, receipt.retrievalSettings.topK);
 
-  const retrieval = rederivedRetrieval(receipt, conditions);
+  const missingVectors = new Set<string>();
+  const retrieval = rederivedRetrieval(receipt, conditions, missingVectors);
+  for (const text of missingVectors) compare(`embeddings[${JSON.stringify(text)}]`, null, 'a vector, to rank this text again');
   compare('retrieval', receipt.retrieval, retrieval);
   compare('recall', receipt.recall, recallTable(retrieval, receipt.recallAt));
 
