@@ -15,10 +15,11 @@ export function renderExperimentRun(run: ExperimentRun, invocation: string): str
   return `${lines.join('\n')}\n`;
 }
 
-export function renderVerification(file: string, verification: ReceiptVerification): string {
+export function renderVerification(file: string, verification: ReceiptVerification & { csvFiles?: string[] }): string {
   const { checked } = verification;
   const counts = `${checked.questions} questions, ${checked.turns} model turns, ${checked.toolCalls} tool calls, ${checked.frames} MCP frames`;
-  if (verification.ok) return `verified ${printableText(file, 'note')}: ${counts}; every hash, figure and table recomputes\n`;
+  const csv = verification.csvFiles === undefined || verification.csvFiles.length === 0 ? '' : `, and so ${verification.csvFiles.length === 1 ? 'does' : 'do'} ${verification.csvFiles.join(' and ')}`;
+  if (verification.ok) return `verified ${printableText(file, 'note')}: ${counts}; every hash, figure and table recomputes${csv}\n`;
   const lines = [`NOT verified ${printableText(file, 'note')}: ${verification.problems.length} problem(s) (${counts} read)`];
   for (const problem of verification.problems) lines.push(`  ${printableText(problem, 'note')}`);
   return `${lines.join('\n')}\n`;

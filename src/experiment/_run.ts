@@ -12,7 +12,7 @@ import { InputGuard, applyModelOverrides, loadExperimentConfig, readInputs, reso
 import { PROBE_NOTE, runProbe } from './_probe.js';
 import { newQuestionRecord, runQuestion } from './_question.js';
 import { REPORT_FILE, ReceiptWriter } from './_receipt.js';
-import { buildReport, renderReportMarkdown } from './receipt/index.js';
+import { buildReport, experimentCsvFiles, renderReportMarkdown } from './receipt/index.js';
 import { runtimeRecord } from './_runtime.js';
 import { CONDITIONS, type Condition, type ExperimentConfig, type ExperimentReceipt, type QuestionStatus, type StageName } from './_types.js';
 
@@ -178,6 +178,11 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   if (stop === undefined) receipt.status = 'completed';
   writer.stageDone('report');
   const reportFile = writer.writeBeside(REPORT_FILE, renderReportMarkdown(receipt));
+  // Every table of report.md also as CSV beside it (verify re-derives them).
+  for (const [name, text] of experimentCsvFiles(receipt)) {
+    if (text === null) writer.removeBeside(name);
+    else writer.writeBeside(name, text);
+  }
   return { receipt, receiptFile: writer.file, reportFile };
 }
 

@@ -35,5 +35,5 @@ export type {
   Verdict,
 } from './_types.js';
 export { runExperiment, type ExperimentProgress, type ExperimentRun, type RunExperimentOptions } from './_run.js';
-export { buildReport, judge, renderReportMarkdown, verifyReceipt, type ReceiptVerification } from './receipt/index.js';
+export { buildReport, experimentCsvFiles, judge, renderReportMarkdown, verifyReceipt, verifyReceiptAndExports, type ReceiptVerification } from './receipt/index.js';
 export { loadExperimentConfig, type ModelOverrides } from './config/index.js';

@@ -1,0 +1,39 @@
+/**
+ * The report's tables as CSV files beside report.md: `tasks.csv` (one row per task and condition)
+ * and `totals.csv` (the sums over the compared tasks, written only when a task was compared, as
+ * report.md prints that table only then). Figures are the receipt's, unformatted; an empty cell is
+ * a figure that is unknown (a turn without usage) or a reduction that does not apply.
+ */
+import { csvText, type CsvCell } from '../../csv/index.js';
+import type { ExperimentReceipt, ExperimentReport } from '../_types.js';
+
+export const TASKS_CSV = 'tasks.csv';
+export const TOTALS_CSV = 'totals.csv';
+
+const TASK_HEADER = ['task', 'kind', 'condition', 'outcome', 'failure', 'context_tokens', 'output_tokens', 'turns', 'raw_tool_bytes', 'model_facing_tokens', 'verdict'];
+const TOTALS_HEADER = ['measure', 'baseline', 'optimized', 'reduction'];
+
+/** Each CSV file a receipt's report.md has a table for, by name; null for a table it does not print. */
+export function experimentCsvFiles(receipt: ExperimentReceipt): Map<string, string | null> {
+  const report = receipt.report;
+  return new Map([
+    [TASKS_CSV, report === undefined ? null : tasksCsv(report)],
+    [TOTALS_CSV, report === undefined || report.compared === 0 ? null : totalsCsv(report)],
+  ]);
+}
+
+function tasksCsv(report: ExperimentReport): string {
+  const rows: CsvCell[][] = report.rows.flatMap((row) =>
+    (['baseline', 'optimized'] as const).map((condition) => {
+      const side = row[condition];
+      const { contextTokens, outputTokens, turns, rawToolBytes, modelFacingTokens } = side.totals;
+      return [row.taskId, row.kind, condition, side.outcome, side.failure?.code ?? null, contextTokens, outputTokens, turns, rawToolBytes, modelFacingTokens, row.verdict];
+    }),
+  );
+  return csvText(TASK_HEADER, rows);
+}
+
+function totalsCsv(report: ExperimentReport): string {
+  const rows = Object.entries(report.totals).map(([measure, total]): CsvCell[] => [measure, total.baseline, total.optimized, total.reduction]);
+  return csvText(TOTALS_HEADER, rows);
+}
