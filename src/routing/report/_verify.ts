@@ -1,4 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { csvFilesDifferences } from '../../csv/index.js';
+import { routingCsvFiles } from './_csv-tables.js';
 import { McpctxError } from '../../errors/index.js';
 import { canonicalJson, countTokens, sha256Hex } from '../../tokens/index.js';
 import { isPlainObject, ownValue } from '../../json/index.js';
@@ -30,6 +33,8 @@ export interface ReceiptVerification {
   readonly checked: { readonly catalogs: number; readonly rankings: number; readonly answers: number; readonly cells: number };
   readonly differenceCount: number;
   readonly differences: readonly ReceiptDifference[];
+  /** The CSV exports found beside the receipt file and re-derived (none for a receipt given as a value). */
+  readonly csvFiles: readonly string[];
 }
 
 /**
@@ -110,6 +115,7 @@ export function verifyRoutingReceipt(receipt: RoutingReceipt, file: string | nul
     checked: { catalogs: receipt.catalogs.length, rankings: receipt.retrieval.length, answers: receipt.answers.length, cells: receipt.recall.length + receipt.accuracy.length },
     differenceCount: differences.length,
     differences: differences.slice(0, LISTED_DIFFERENCES),
+    csvFiles: [],
   };
 }
 
@@ -151,13 +157,25 @@ export async function verifyRoutingReceiptFile(file: string): Promise<ReceiptVer
     throw new McpctxError('INVALID_RESULTS', `${file} is not JSON: ${(error as Error).message}`, { file });
   }
   if (!isReceipt(document)) throw new McpctxError('INVALID_RESULTS', `${file} is not a routing receipt (format ${RECEIPT_FORMAT}, version ${RECEIPT_VERSION}, written by mcpctx routing --out)`, { file });
+  let verification: ReceiptVerification;
   try {
-    return verifyRoutingReceipt(document, file);
+    verification = verifyRoutingReceipt(document, file);
   } catch (error) {
     if (error instanceof McpctxError) throw error;
     // A receipt edited into another shape (a row without its fields) cannot be recomputed at all.
     throw new McpctxError('INVALID_RESULTS', `${file} cannot be recomputed: ${(error as Error).message}`, { file }, { cause: error });
   }
+  // The CSV exports beside it, re-derived from the receipt and compared cell by cell.
+  const csv = await csvFilesDifferences(dirname(file), routingCsvFiles(document));
+  const found: ReceiptDifference[] = csv.differences.map(({ file: name, row, column, recorded, recomputed }) => ({ field: row === 0 ? `${name} header, column ${column}` : `${name} row ${row}, column ${column}`, recorded, recomputed }));
+  const differenceCount = verification.differenceCount + found.length;
+  return {
+    ...verification,
+    ok: differenceCount === 0,
+    differenceCount,
+    differences: [...verification.differences, ...found].slice(0, LISTED_DIFFERENCES),
+    csvFiles: csv.checked,
+  };
 }
 
 function isReceipt(value: unknown): value is RoutingReceipt {
