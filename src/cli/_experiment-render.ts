@@ -11,6 +11,7 @@ export function renderExperimentRun(run: ExperimentRun, invocation: string): str
   }
   lines.push(`receipt: ${printableText(run.receiptFile, 'note')}`);
   if (run.reportFile !== undefined) lines.push(`report: ${printableText(run.reportFile, 'note')}`);
+  if (run.csvFiles !== undefined && run.csvFiles.length > 0) lines.push(`tables as CSV: ${run.csvFiles.map((file) => printableText(file, 'note')).join(', ')}`);
   lines.push(`check it: ${invocation} experiment verify ${printableText(run.receiptFile, 'note')}`);
   return `${lines.join('\n')}\n`;
 }

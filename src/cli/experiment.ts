@@ -143,6 +143,7 @@ function runSummary(run: ExperimentRun): Record<string, unknown> {
     status: receipt.status,
     receiptFile: run.receiptFile,
     reportFile: run.reportFile ?? null,
+    csvFiles: run.csvFiles ?? [],
     errors: receipt.errors,
     stages: receipt.stages,
     report: receipt.report ?? null,

@@ -42,6 +42,8 @@ export interface ExperimentRun {
   receiptFile: string;
   /** The markdown report beside the receipt, once the report stage ran. */
   reportFile?: string;
+  /** report.md's tables as CSV beside it (tasks.csv, and totals.csv when a task was compared). */
+  csvFiles?: string[];
 }
 
 /**
@@ -179,11 +181,12 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   writer.stageDone('report');
   const reportFile = writer.writeBeside(REPORT_FILE, renderReportMarkdown(receipt));
   // Every table of report.md also as CSV beside it (verify re-derives them).
+  const csvFiles: string[] = [];
   for (const [name, text] of experimentCsvFiles(receipt)) {
     if (text === null) writer.removeBeside(name);
-    else writer.writeBeside(name, text);
+    else csvFiles.push(writer.writeBeside(name, text));
   }
-  return { receipt, receiptFile: writer.file, reportFile };
+  return { receipt, receiptFile: writer.file, reportFile, csvFiles };
 }
 
 function errorRecord(error: unknown): { code: string; message: string } {

@@ -13,6 +13,7 @@ let copy: DemoCopy;
 let receipt: ExperimentReceipt;
 let receiptFile: string;
 let dir: string;
+let csvFiles: string[] | undefined;
 
 beforeAll(async () => {
   copy = copyDemo();
@@ -20,6 +21,7 @@ beforeAll(async () => {
   receipt = run.receipt;
   receiptFile = run.receiptFile;
   dir = dirname(receiptFile);
+  csvFiles = run.csvFiles;
 }, 120_000);
 
 afterAll(async () => {
@@ -41,6 +43,7 @@ const read = (name: string): string => readFileSync(join(dir, name), 'utf8');
 
 describe('CSV exports beside report.md', () => {
   it('tasks.csv holds the markdown task table\'s figures and the receipt\'s, unformatted', () => {
+    expect(csvFiles).toEqual([join(dir, 'tasks.csv'), join(dir, 'totals.csv')]);
     const [header, ...rows] = parseCsv(read('tasks.csv'));
     expect(header).toEqual(['task', 'kind', 'condition', 'outcome', 'failure', 'context_tokens', 'output_tokens', 'turns', 'raw_tool_bytes', 'model_facing_tokens', 'verdict']);
     const table = markdownTable(read('report.md'), 'Tasks');
