@@ -12,7 +12,7 @@ import {
   type RoutingRun,
 } from '../routing/index.js';
 // The CLI's table columns: the routing report folder's internal surface, not the public entry.
-import { ACCURACY_HEADERS, ACCURACY_NUMERIC_COLUMNS, accuracyRow } from '../routing/report/index.js';
+import { ACCURACY_HEADERS, ACCURACY_NUMERIC_COLUMNS, CALL_TIME_HEADERS, CALL_TIME_NUMERIC_COLUMNS, accuracyRow, callTimeRow } from '../routing/report/index.js';
 import { printableText } from '../text/index.js';
 import { exampleHelp } from './_help.js';
 import { EXIT, invocationOf, type CliIo } from './_io.js';
@@ -36,7 +36,7 @@ export function setupRouting(command: Command, io: CliIo, setExit: (code: number
         'Run the tool-routing experiment a config describes (YAML or JSON): the domain tools (a catalog file or an MCP server to capture them from), the distractor pools (unrelated: tools of other domains; confusable: tools that resemble a domain tool), the requests with their right tool (or none), the catalog sizes, the retrieval settings and a seed.',
         'Each size pads the domain tools with distractors (confusable ones first, then unrelated ones, for the confusable kind), and every request gets its own seeded order of its catalog, so the same seed gives the same catalogs byte for byte.',
         'Without a provider the run is offline: every retriever (BM25, the ranking the gateway\'s search_tools uses; embeddings from an OpenAI-compatible /embeddings endpoint if the config asks for them) ranks every catalog for every request, and recall@k (the share of requests whose right tool is within the first k) is printed per retriever, distractor kind and size. Requests that need no tool are left out of recall.',
-        'With --provider and --model the model routes every request under each protocol of the config: native (the catalog in the API\'s tools field), constrained (names and descriptions in the prompt, the answer restricted by an output schema to the offered names or none_of_these) and retrieval (each retriever\'s top k offered natively). An answer is right, a wrong tool, no tool call (counted apart: a text answer is not a wrong tool) or a call when none was needed; accuracy comes with a 95% Wilson interval, prompt tokens from the provider\'s usage, o200k tokens per tool of the rendered catalog, and time to first token where the API reports it. Providers: anthropic (key in ANTHROPIC_API_KEY or --api-key-env), openai-compatible (--base-url, e.g. http://127.0.0.1:11434/v1 for Ollama) and scripted (--script, a file of recorded turns, offline).',
+        'With --provider and --model the model routes every request under each protocol of the config: native (the catalog in the API\'s tools field), constrained (names and descriptions in the prompt, the answer restricted by an output schema to the offered names or none_of_these) and retrieval (each retriever\'s top k offered natively). An answer is right, a wrong tool, no tool call (counted apart: a text answer is not a wrong tool) or a call when none was needed; accuracy comes with a 95% Wilson interval, prompt tokens from the provider\'s usage, o200k tokens per tool of the rendered catalog, time to first token where the API reports it, and the wall-clock model-call time per condition (total, p50, p95; retries included; never a verdict). Providers: anthropic (key in ANTHROPIC_API_KEY or --api-key-env), openai-compatible (--base-url, e.g. http://127.0.0.1:11434/v1 for Ollama) and scripted (--script, a file of recorded turns, offline).',
         `With --out DIR the run is kept: receipt.json (every request, catalog order, ranking, raw model output, usage and score), report.md (the tables, linking the chart), chart.svg (accuracy, or offline recall, and tokens against catalog size), and report.md's tables as CSV: recall.csv, catalog-cost.csv and, with a model, accuracy.csv (RFC 4180, header row, figures unformatted; an empty cell is a figure that does not exist: a recall with no request needing a tool, the retriever of native or constrained, a first-token time no answer reported). ${invocationOf(io)} routing verify DIR/receipt.json recomputes every table from the receipt's rows.`,
         'See examples/routing/config.yaml for a complete config.',
         'A provider error (after its retries) stops the model run; the answers before it are kept in the receipt, and the accuracy table lists only the conditions answered in full.',
@@ -83,7 +83,7 @@ export function setupRouting(command: Command, io: CliIo, setExit: (code: number
     .summary('recompute the tables of a routing receipt from its rows')
     .description(
       [
-        'Recompute a receipt written by mcpctx routing --out: every catalog order from the seed and the tools, each condition\'s distractors and catalog tokens, every BM25 ranking by ranking again and every embeddings ranking by cosine from the recorded vectors, each request body rebuilt from the plan of calls, each answer\'s choice (read again from its raw content), outcome and catalog tokens, and the recall and accuracy tables from those rows; then compare with what the receipt records, and each CSV export found beside the receipt cell by cell.',
+        'Recompute a receipt written by mcpctx routing --out: every catalog order from the seed and the tools, each condition\'s distractors and catalog tokens, every BM25 ranking by ranking again and every embeddings ranking by cosine from the recorded vectors, each request body rebuilt from the plan of calls, each answer\'s choice (read again from its raw content), outcome and catalog tokens, the recall, accuracy and model-call time tables from those rows, and the times of each call in run order; then compare with what the receipt records, and each CSV export found beside the receipt cell by cell.',
         'Exit codes: 0 every figure recomputes; 1 a figure differs (each difference listed); 2 the file does not exist; 3 it cannot be read or is not a routing receipt.',
       ].join('\n\n'),
     )
@@ -126,7 +126,11 @@ function providerFrom(flags: RoutingFlags, io: CliIo): Provider {
 /** Accuracy per protocol (and retriever), kind and size, with the outcome counts and token costs. */
 export function renderAccuracy(run: RoutingRun): string {
   const columns: Column[] = ACCURACY_HEADERS.map((header, index) => (ACCURACY_NUMERIC_COLUMNS.has(index) ? { header, align: 'right' } : { header }));
-  return `${run.model!.provider} ${run.model!.name}: routing accuracy\n${renderTable(columns, run.accuracy.map(accuracyRow))}`;
+  const accuracy = `${run.model!.provider} ${run.model!.name}: routing accuracy\n${renderTable(columns, run.accuracy.map(accuracyRow))}`;
+  const times = run.callTimes ?? [];
+  if (times.length === 0) return accuracy;
+  const timeColumns: Column[] = CALL_TIME_HEADERS.map((header, index) => (CALL_TIME_NUMERIC_COLUMNS.has(index) ? { header, align: 'right' } : { header }));
+  return `${accuracy}\nmodel-call time (wall-clock on this machine, retries included; not a verdict)\n${renderTable(timeColumns, times.map(callTimeRow))}`;
 }
 
 /** One table per retriever: a row per kind and size, a column per k. */

@@ -4,13 +4,14 @@
  * (or left by a crash) holds everything done so far.
  */
 import { McpctxError, isMcpctxError } from '../errors/index.js';
-import { announcedUsage, type ChatMessage, type ChatResponse, type ContentBlock, type ExchangeTiming, type Provider, type ProviderName, type RawExchange } from '../providers/index.js';
+import { announcedUsage, type ChatMessage, type ChatResponse, type ContentBlock, type ExchangeTiming, type Provider, type ProviderName, type RawExchange, type RetriedAttempt } from '../providers/index.js';
 import { sha256Hex } from '../tokens/index.js';
 import { isPlainObject, ownValue } from '../json/index.js';
 import { finalTextOf, judge, modelFacingFigures, modelFacingText, questionTotals, rawContentFigures, verdictOfFailure } from './receipt/index.js';
 import { ConditionServer } from './_server.js';
 import type { Condition, ExperimentConfig, FailedCallRecord, QuestionRecord, Task, ToolCallRecord, TurnRecord } from './_types.js';
 import { launchFor } from './config/index.js';
+import { now, stepSince } from './_clock.js';
 
 export interface QuestionContext {
   config: ExperimentConfig;
@@ -45,6 +46,7 @@ export async function runQuestion(record: QuestionRecord, task: Task, context: Q
   const condition = config.conditions[record.condition];
   let server: ConditionServer | undefined;
   let stop: McpctxError | undefined;
+  record.timing = { startedAt: now() };
   try {
     context.assertInputsUnchanged();
     server = await ConditionServer.open(launchFor(config, record.condition), condition.tools, config.toolTimeoutMs);
@@ -67,6 +69,7 @@ export async function runQuestion(record: QuestionRecord, task: Task, context: Q
     }
   } finally {
     if (server !== undefined) await server.close();
+    record.timing = stepSince(record.timing.startedAt);
     record.totals = questionTotals(record.turns);
     record.status = record.failure === undefined ? 'passed' : 'failed';
     record.outcome ??= record.failure === undefined ? 'right' : (verdictOfFailure(record.failure.code) ?? 'harness-failure');
@@ -92,7 +95,28 @@ function failedCallRecord(error: McpctxError, provider: ProviderName): FailedCal
     rawResponseSha256: sha256Hex(exchange.response),
     announcedUsage: announcedUsage(provider, exchange.response),
     timing: isPlainObject(timing) ? (timing as unknown as ExchangeTiming) : null,
+    retries: retriedOf(ownValue(data, 'retried'), provider),
   };
+}
+
+/** The attempts retried before a failed call's last, from its error's data (the HTTP providers give them). */
+function retriedOf(retried: unknown, provider: ProviderName): RetriedAttempt[] {
+  if (!Array.isArray(retried)) return [];
+  return retried.flatMap((attempt: unknown): RetriedAttempt[] => {
+    const raw = isPlainObject(attempt) ? ownValue(attempt, 'raw') : undefined;
+    const timing = isPlainObject(attempt) ? ownValue(attempt, 'timing') : undefined;
+    if (!isPlainObject(raw) || typeof raw.request !== 'string' || typeof raw.response !== 'string' || typeof raw.url !== 'string' || typeof raw.status !== 'number' || !isPlainObject(timing)) return [];
+    const exchange: RawExchange = { url: raw.url, request: raw.request, response: raw.response, status: raw.status };
+    return [
+      {
+        raw: exchange,
+        rawRequestSha256: sha256Hex(exchange.request),
+        rawResponseSha256: sha256Hex(exchange.response),
+        announcedUsage: exchange.status >= 200 && exchange.status <= 299 ? announcedUsage(provider, exchange.response) : null,
+        timing: timing as unknown as ExchangeTiming,
+      },
+    ];
+  });
 }
 
 /** A model turn as the receipt records it: the exchange byte for byte with its hashes, and what it said. */
@@ -108,6 +132,8 @@ export function turnRecordOf(response: ChatResponse, tools: ToolCallRecord[]): T
     model: response.model,
     attempts: response.attempts,
     tools,
+    timing: response.timing,
+    retries: response.retries,
   };
 }
 
@@ -195,6 +221,7 @@ async function callTool(
   let text: string;
   let error: string | undefined;
   context.assertInputsUnchanged();
+  const startedAt = now();
   if (!server.record.tools.some((tool) => tool.name === use.name)) {
     error = `UNADVERTISED_TOOL: ${use.name} is not among the tools offered in this condition`;
   } else if (!isPlainObject(use.input)) {
@@ -210,6 +237,8 @@ async function callTool(
       error = `TOOL_ERROR: ${(cause as Error).message}`;
     }
   }
+  // The call's own time: shaping its result for the model is the harness's, after it.
+  const timing = stepSince(startedAt);
   if (error !== undefined) text = error;
   else {
     const facing = modelFacingText(rawContent, isError, dropResultKeys);
@@ -232,5 +261,6 @@ async function callTool(
     modelFacingSha256: facing.sha256,
     modelFacingTokens: facing.tokens,
     ...(error === undefined ? {} : { error }),
+    timing,
   };
 }

@@ -4,7 +4,8 @@
  * from rows it holds, so `verifyReceipt` can recompute them all from the file alone.
  */
 import type { LaunchSpec } from '../mcp/index.js';
-import type { ContentBlock, ExchangeTiming, ProviderName, ProviderTool, RawExchange, StopReason, Usage } from '../providers/index.js';
+import type { ContentBlock, ExchangeTiming, ProviderName, ProviderTool, RawExchange, RetriedAttempt, StopReason, Usage } from '../providers/index.js';
+import type { ConditionTime, QuestionTiming, StepTiming } from './_timing-types.js';
 
 export const CONDITIONS = ['baseline', 'optimized'] as const;
 export type Condition = (typeof CONDITIONS)[number];
@@ -175,6 +176,8 @@ export interface ToolCallRecord {
   modelFacingTokens: number;
   /** Why the call produced no result (unadvertised tool, timeout, transport), when it did not. */
   error?: string;
+  /** When the call ran (absent in receipts from before timings were recorded). */
+  timing?: StepTiming;
 }
 
 export interface TurnRecord {
@@ -190,6 +193,10 @@ export interface TurnRecord {
   model: string;
   attempts: number;
   tools: ToolCallRecord[];
+  /** The attempt that answered: start, first byte, end (absent in receipts from before timings were recorded). */
+  timing?: ExchangeTiming;
+  /** The attempts retried before it (attempts − 1), with their bytes (absent in receipts from before). */
+  retries?: RetriedAttempt[];
 }
 
 export type QuestionStatus = 'running' | 'passed' | 'failed' | 'skipped';
@@ -208,6 +215,8 @@ export interface FailedCallRecord {
   announcedUsage: Usage | null;
   /** null when the call failed before its request went out. */
   timing: ExchangeTiming | null;
+  /** The attempts retried before the last (absent in receipts from before they were recorded). */
+  retries?: RetriedAttempt[];
 }
 
 /**
@@ -268,6 +277,8 @@ export interface QuestionRecord {
   finalText?: string;
   checks?: AnswerChecks;
   totals: QuestionTotals;
+  /** From before its server started to after it closed (absent in receipts from before timings were recorded). */
+  timing?: QuestionTiming;
 }
 
 export interface ProbeCall {
@@ -301,6 +312,8 @@ export interface ConditionRow {
   outcome: QuestionOutcome;
   failure?: { code: string; message: string };
   totals: QuestionTotals;
+  /** Wall-clock times, when the question recorded its timing. */
+  time?: ConditionTime;
 }
 
 export interface ReportRow {

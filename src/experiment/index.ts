@@ -34,6 +34,7 @@ export type {
   TurnRecord,
   Verdict,
 } from './_types.js';
+export type { ConditionTime, QuestionTiming, StepTiming } from './_timing-types.js';
 export { runExperiment, type ExperimentProgress, type ExperimentRun, type RunExperimentOptions } from './_run.js';
 export { buildReport, experimentCsvFiles, judge, renderReportMarkdown, verifyReceipt, verifyReceiptAndExports, type ReceiptVerification } from './receipt/index.js';
 export { loadExperimentConfig, type ModelOverrides } from './config/index.js';

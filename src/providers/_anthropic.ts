@@ -11,6 +11,7 @@ import { DEFAULT_ANTHROPIC_KEY_ENV, readApiKey } from './_keys.js';
 import { checkRequest } from './_request-checks.js';
 import { DEFAULT_MAX_RETRIES, apiErrorText, callWithRetries, recordedSseEvents, type AttemptIo, type HttpTarget } from './_http.js';
 import { tokenCount } from './_usage.js';
+import { retriedAttempts } from './_attempts.js';
 import type {
   AssembledTurn,
   ChatMessage,
@@ -67,11 +68,11 @@ export function anthropicProvider(options: HttpProviderOptions = {}): Provider {
       checkRequest(request, 'required');
       const body = messagesBody(request);
       const { key, client } = await clientFactory();
-      const { value, raw, attempts } = await callWithRetries(target, key, request.timeoutMs, async (io) => {
+      const { value, raw, attempts, timing, retried } = await callWithRetries(target, key, request.timeoutMs, async (io) => {
         const stream = await client(io).messages.create(body, { signal: io.signal });
         return assembleStream(stream);
       });
-      return { ...value, raw, attempts };
+      return { ...value, raw, attempts, timing, retries: retriedAttempts(retried, announcedAnthropicUsage) };
     },
     async countTokens(request) {
       checkRequest(request, 'optional');

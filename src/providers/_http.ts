@@ -128,20 +128,30 @@ export interface AttemptIo {
   receivedText(): string;
 }
 
+/** One attempt as recorded: its bytes (key scrubbed) and when it happened. */
+export interface RecordedAttempt {
+  raw: RawExchange;
+  timing: ExchangeTiming;
+}
+
 export interface HttpResult<T> {
   value: T;
   /** The last attempt, key scrubbed. */
   raw: RawExchange;
   attempts: number;
+  /** When the last attempt (the one that answered) went out, its first byte came and it ended. */
+  timing: ExchangeTiming;
+  /** The attempts before it, in order, key scrubbed. */
+  retried: RecordedAttempt[];
 }
 
 /**
  * `data` of the PROVIDER_ERROR a call ends with: `status` is the HTTP status of the last attempt
  * when it got an answer, and absent when none came; `attempts` counts HTTP requests made; `raw` is
- * the last attempt, key scrubbed, and `timing` when it went out. An error of the provider's own (a
- * stream outside the API's shape) keeps its data beside these.
+ * the last attempt, key scrubbed, and `timing` when it went out; `retried` the attempts before it.
+ * An error of the provider's own (a stream outside the API's shape) keeps its data beside these.
  */
-export type CallErrorData = { status?: number; attempts: number; raw: RawExchange; timing?: ExchangeTiming };
+export type CallErrorData = { status?: number; attempts: number; raw: RawExchange; timing?: ExchangeTiming; retried: RecordedAttempt[] };
 
 /** `data` of the DEADLINE a call ends with: the same, and the budget that ran out. */
 export type DeadlineErrorData = CallErrorData & { timeoutMs: number };
@@ -168,7 +178,7 @@ export async function callWithRetries<T>(
       try {
         const value = await attempt(call.io);
         call.attemptEnded();
-        return { value, raw: call.raw(), attempts: call.attempts };
+        return { value, raw: call.raw(), attempts: call.attempts, timing: call.lastTiming(), retried: call.retried() };
       } catch (error) {
         call.attemptEnded();
         await call.waitToRetry(error, retry);
@@ -184,6 +194,8 @@ class HttpCall {
   /** This attempt, once its request went out (undefined before: then it cannot be judged). */
   current: Attempt | undefined;
   private last: Attempt | undefined;
+  /** Every attempt whose request went out, in order: the last is `last`. */
+  private readonly all: Attempt[] = [];
   private readonly deadline = new AbortController();
   private readonly deadlineAt: number;
   private readonly timer: ReturnType<typeof setTimeout>;
@@ -200,6 +212,7 @@ class HttpCall {
       this.attempts += 1;
       this.current = attempt;
       this.last = attempt;
+      this.all.push(attempt);
     });
     this.io = {
       fetch,
@@ -240,15 +253,30 @@ class HttpCall {
 
   /** The last attempt, key scrubbed (status 0: no answer came). */
   raw(): RawExchange {
-    const last = this.last?.exchange ?? { url: '', request: '', response: '', status: 0 };
+    return this.scrubbed(this.last?.exchange ?? { url: '', request: '', response: '', status: 0 });
+  }
+
+  /** The last attempt's timing, a copy; only called once an attempt answered. */
+  lastTiming(): ExchangeTiming {
+    const timing = this.last?.timing;
+    const now = new Date().toISOString();
+    return timing === undefined ? { startedAt: now, firstByteAt: null, endedAt: now } : { ...timing };
+  }
+
+  /** The attempts before the last, in order, key scrubbed. */
+  retried(): RecordedAttempt[] {
+    return this.all.slice(0, -1).map((attempt) => ({ raw: this.scrubbed(attempt.exchange), timing: { ...attempt.timing } }));
+  }
+
+  private scrubbed(exchange: RawExchange): RawExchange {
     // The URL as messages name it: a base URL's user, password or credential query value stays out of receipts.
-    return { url: last.url === '' ? '' : redactUrl(last.url).url, request: this.scrub(last.request), response: this.scrub(last.response), status: last.status };
+    return { url: exchange.url === '' ? '' : redactUrl(exchange.url).url, request: this.scrub(exchange.request), response: this.scrub(exchange.response), status: exchange.status };
   }
 
   private data(): CallErrorData {
     const raw = this.raw();
     const timing = this.last?.timing;
-    return { ...(raw.status > 0 ? { status: raw.status } : {}), attempts: this.attempts, raw, ...(timing === undefined ? {} : { timing: { ...timing } }) };
+    return { ...(raw.status > 0 ? { status: raw.status } : {}), attempts: this.attempts, raw, ...(timing === undefined ? {} : { timing: { ...timing } }), retried: this.retried() };
   }
 
   /** The attempt's failure in the API's own words: its status and error body, or why no answer came. */

@@ -16,6 +16,7 @@ import { checkRequest } from './_request-checks.js';
 import { DEFAULT_MAX_RETRIES, callWithRetries, causeChain, recordedSseEvents, type AttemptIo, type HttpTarget } from './_http.js';
 import { tokenCount, type ShapeError } from './_usage.js';
 import { sha256Hex } from '../tokens/index.js';
+import { retriedAttempts } from './_attempts.js';
 import type { AssembledTurn, ChatMessage, ChatRequest, ChatResponse, ContentBlock, HttpProviderOptions, Provider, RawExchange, StopReason, Usage } from './_types.js';
 
 /** Loaded at the first call (about 100 ms): a run that never calls it never pays it. */
@@ -79,7 +80,7 @@ async function chat(request: ChatRequest, baseUrl: string, target: HttpTarget, o
   const key = readKey(options);
   const body = requestBody(request);
   const { default: OpenAI } = await sdk.load();
-  const { value, raw, attempts } = await callWithRetries(target, key, request.timeoutMs, async (io) => {
+  const { value, raw, attempts, timing, retried } = await callWithRetries(target, key, request.timeoutMs, async (io) => {
     const client = new OpenAI({
       baseURL: baseUrl,
       // The SDK insists on a key; without one the Authorization header is removed instead.
@@ -98,7 +99,7 @@ async function chat(request: ChatRequest, baseUrl: string, target: HttpTarget, o
     const stream = await client.chat.completions.create(body, { signal: io.signal, timeout: io.remainingMs() + 1_000 });
     return readStream(stream, io, `${baseUrl}/chat/completions`, request.model);
   });
-  return { ...value.result(callIdsOf(raw)), raw, attempts };
+  return { ...value.result(callIdsOf(raw)), raw, attempts, timing, retries: retriedAttempts(retried, announcedOpenAiUsage) };
 }
 
 /** A key variable named is a key required; without one, OPENAI_API_KEY if set, else none (local servers). */

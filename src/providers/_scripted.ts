@@ -3,7 +3,7 @@ import { McpctxError } from '../errors/index.js';
 import { canonicalJson, countTokens, sha256Hex } from '../tokens/index.js';
 import { isPlainObject } from '../json/index.js';
 import { checkConversation } from './_conversation.js';
-import type { ChatRequest, ChatResponse, ContentBlock, Provider, StopReason, Usage } from './_types.js';
+import type { AssembledTurn, ChatRequest, ChatResponse, ContentBlock, Provider, StopReason, Usage } from './_types.js';
 
 /** The assistant's answer to one request: text and tool_use blocks, in order. */
 export interface ScriptedTurn {
@@ -39,6 +39,7 @@ export function scriptedProvider(script: ScriptedTurns | string): Provider {
     name: 'scripted',
     baseUrl: null,
     chat: async (request) => {
+      const startedAt = new Date().toISOString();
       checkConversation(request.messages);
       const requestJson = canonicalRequest(request);
       const hash = sha256Hex(requestJson);
@@ -52,7 +53,7 @@ export function scriptedProvider(script: ScriptedTurns | string): Provider {
           ...source,
         });
       }
-      return answer(request.model, requestJson, turn);
+      return answer(request.model, requestJson, turn, startedAt);
     },
   };
 }
@@ -102,7 +103,7 @@ function canonicalBlock(block: ContentBlock): ContentBlock {
  * canonical request JSON the provider hashed, `response` the turn it answered with (checked as a
  * script's turn is). Bytes that are neither are PROVIDER_ERROR.
  */
-export function replayScriptedExchange(requestJson: string, responseJson: string): Omit<ChatResponse, 'raw' | 'attempts'> {
+export function replayScriptedExchange(requestJson: string, responseJson: string): AssembledTurn {
   let request: unknown;
   let turn: unknown;
   try {
@@ -118,11 +119,20 @@ export function replayScriptedExchange(requestJson: string, responseJson: string
   return answeredTurn(request.model, requestJson, turn as ScriptedTurn);
 }
 
-function answer(model: string, requestJson: string, turn: ScriptedTurn): ChatResponse {
-  return { ...answeredTurn(model, requestJson, turn), raw: { url: 'scripted:', request: requestJson, response: canonicalJson(turn), status: 200 }, attempts: 1 };
+/** A scripted answer arrives whole: its first byte is its end. */
+function answer(model: string, requestJson: string, turn: ScriptedTurn, startedAt: string): ChatResponse {
+  const assembled = answeredTurn(model, requestJson, turn);
+  const endedAt = new Date().toISOString();
+  return {
+    ...assembled,
+    raw: { url: 'scripted:', request: requestJson, response: canonicalJson(turn), status: 200 },
+    attempts: 1,
+    timing: { startedAt, firstByteAt: endedAt, endedAt },
+    retries: [],
+  };
 }
 
-function answeredTurn(model: string, requestJson: string, turn: ScriptedTurn): Omit<ChatResponse, 'raw' | 'attempts'> {
+function answeredTurn(model: string, requestJson: string, turn: ScriptedTurn): AssembledTurn {
   const content = structuredClone(turn.content);
   const usage: Usage = {
     inputTokens: turn.usage?.inputTokens ?? countTokens(requestJson),

@@ -78,6 +78,19 @@ export interface ExchangeTiming {
   endedAt: string | null;
 }
 
+/**
+ * An attempt of a call that was retried (an answer with 408/409/429/5xx, or none at all): its
+ * bytes as sent and as received (key scrubbed), their sha256s, the usage its body announced
+ * (null when none: an error body usually announces none) and its timing. Billing may count it.
+ */
+export interface RetriedAttempt {
+  raw: RawExchange;
+  rawRequestSha256: string;
+  rawResponseSha256: string;
+  announcedUsage: Usage | null;
+  timing: ExchangeTiming;
+}
+
 export interface ChatResponse {
   /** Text and tool_use blocks, in order. */
   content: ContentBlock[];
@@ -94,10 +107,14 @@ export interface ChatResponse {
   raw: RawExchange;
   /** HTTP attempts made (1 without retries). */
   attempts: number;
+  /** When the attempt that answered went out, its first byte came and it ended (scripted: first byte = end). */
+  timing: ExchangeTiming;
+  /** The attempts before the one that answered, in order (attempts − 1 of them). */
+  retries: RetriedAttempt[];
 }
 
 /** A turn as a provider's assembly reads it from the answer (live or recorded): a ChatResponse without the HTTP record. */
-export type AssembledTurn = Omit<ChatResponse, 'raw' | 'attempts'>;
+export type AssembledTurn = Omit<ChatResponse, 'raw' | 'attempts' | 'timing' | 'retries'>;
 
 export type ProviderName = 'anthropic' | 'openai-compatible' | 'scripted';
 

@@ -12,6 +12,7 @@ export type {
   ProviderName,
   ProviderTool,
   RawExchange,
+  RetriedAttempt,
   StopReason,
   Usage,
 } from './_types.js';

@@ -138,6 +138,7 @@ export async function runModel(calls: readonly PlannedCall[], options: ModelRunO
       chosen,
       invalid,
       outcome: outcomeOf(call.request.tool, chosen),
+      call: { timing: response.timing, retries: response.retries.map((retry) => ({ status: retry.raw.status, timing: retry.timing })) },
     });
     options.onAnswer?.(rows.length, calls.length);
   }

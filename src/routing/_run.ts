@@ -6,6 +6,7 @@ import { plannedCalls, runModel, type ModelRunFailure } from './_model-run.js';
 import type { EmbeddedText, RecallCell, RetrievalRow, Retriever } from './retrieval/index.js';
 import { configuredRetrievers, routingCatalogs, runRetrieval } from './_retrieval-run.js';
 import { accuracyTable, type AccuracyCell, type ModelRow } from './_score.js';
+import { callTimeTable, type CallTimeCell } from './_call-time.js';
 import { loadRoutingTools } from './config/index.js';
 import { catalogCosts, type CatalogCost } from './_catalog-cost.js';
 import type { Condition, DistractorKind, ProtocolName, RequestCatalog, RoutingConfig, RoutingRequest, RoutingTools } from './_types.js';
@@ -48,6 +49,8 @@ export interface RoutingRun {
   readonly answers: readonly ModelRow[];
   /** Per condition with every request answered (a condition a failure cut short is left out). */
   readonly accuracy: readonly AccuracyCell[];
+  /** Model-call wall-clock per condition answered in full (absent in receipts from before timings were recorded). */
+  readonly callTimes?: readonly CallTimeCell[];
   /** Why the model run stopped early, or null: the answers before it are kept. */
   readonly failure: ModelRunFailure | null;
 }
@@ -91,6 +94,7 @@ export async function runRouting(options: RoutingRunOptions): Promise<RoutingRun
     model: provider === undefined ? null : { provider: provider.name, baseUrl: provider.baseUrl, name: options.model! },
     answers,
     accuracy: accuracyTable(answers, config.requests.length),
+    callTimes: callTimeTable(answers, config.requests.length),
     failure,
   };
 }

@@ -1,5 +1,6 @@
 import type { ContentBlock, StopReason, Usage } from '../providers/index.js';
 import type { DistractorKind, ProtocolName } from './_types.js';
+import type { CallTiming } from './_call-time.js';
 
 /**
  * How one answer is scored. `right`: the right tool, or no tool when none was needed.
@@ -65,6 +66,8 @@ export interface ModelRow {
   /** A constrained answer that was not one of the offered names (scored as no tool). */
   readonly invalid: boolean;
   readonly outcome: Outcome;
+  /** When the call's attempts ran (absent in receipts from before timings were recorded). */
+  readonly call?: CallTiming;
 }
 
 /** Accuracy and cost of one protocol (and retriever) in one condition. */

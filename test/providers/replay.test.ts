@@ -10,7 +10,7 @@ import { thrownBy } from './_failure.js';
 const tool = { name: 'find_records', description: 'Find records', inputSchema: { type: 'object', properties: { field: { type: 'string' } } } };
 const ask: ChatRequest = { model: 'model-asked', maxTokens: 128, tools: [tool], messages: [{ role: 'user', content: [{ type: 'text', text: 'How many open issues?' }] }] };
 
-function live(response: ChatResponse): Omit<ChatResponse, 'raw' | 'attempts'> {
+function live(response: ChatResponse): Omit<ChatResponse, 'raw' | 'attempts' | 'timing' | 'retries'> {
   return { content: response.content, stopReason: response.stopReason, rawStopReason: response.rawStopReason, usage: response.usage, model: response.model };
 }
 

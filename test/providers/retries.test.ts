@@ -10,6 +10,7 @@ import { anthropicProvider, openAiCompatibleProvider, type ChatRequest, type Cha
 import { AnthropicFake, apiError, messageEvents, sentKey } from '../support/anthropic-fake.js';
 import { startOpenAiFake, textReply, type OpenAiFake } from '../support/openai-fake.js';
 import { failure } from './_failure.js';
+import { sha256Hex } from '../../src/tokens/index.js';
 
 const CANARY = 'sk-canary-retries-5d1e-secret';
 
@@ -139,6 +140,36 @@ describe.each([
     const sent = under.requests();
     expect(sent).toHaveLength(2);
     expect(sent[1]?.text).toBe(sent[0]?.text);
+  });
+
+  it('a 429, then success: both attempts are recorded, each with its bytes (key scrubbed), hashes and timing in order', async () => {
+    under.script({ status: 429, message: 'slow down please', headers: { 'retry-after-ms': '0' } }, { ok: true });
+    const response = await under.provider().chat(hello());
+    expect(response.attempts).toBe(2);
+    expect(response.retries).toHaveLength(1);
+    const [retried] = response.retries;
+    const sent = under.requests();
+    expect(retried?.raw.status).toBe(429);
+    expect(retried?.raw.request).toBe(sent[0]?.text);
+    expect(retried?.raw.response).toContain('slow down please');
+    expect(retried?.rawRequestSha256).toBe(sha256Hex(retried?.raw.request ?? ''));
+    expect(retried?.rawResponseSha256).toBe(sha256Hex(retried?.raw.response ?? ''));
+    expect(retried?.announcedUsage).toBeNull();
+    expect(JSON.stringify(response)).not.toContain(CANARY);
+    // Order only, never a duration: retry start <= first byte <= end <= the answering attempt's start <= first byte <= end.
+    const times = [retried?.timing.startedAt, retried?.timing.firstByteAt, retried?.timing.endedAt, response.timing.startedAt, response.timing.firstByteAt, response.timing.endedAt];
+    expect(times.every((time) => typeof time === 'string')).toBe(true);
+    const millis = times.map((time) => Date.parse(time as string));
+    expect(millis).toEqual([...millis].sort((a, b) => a - b));
+  });
+
+  it('one attempt: no retries, and the answering attempt has its timing', async () => {
+    under.script({ ok: true });
+    const response = await under.provider().chat(hello());
+    expect(response.retries).toEqual([]);
+    const { startedAt, firstByteAt, endedAt } = response.timing;
+    expect(firstByteAt).not.toBeNull();
+    expect(Date.parse(startedAt) <= Date.parse(firstByteAt as string) && Date.parse(firstByteAt as string) <= Date.parse(endedAt as string)).toBe(true);
   });
 
   it.each([529, 503])('a %i, then success: retried after the backoff (500 ms less up to a quarter)', async (status) => {

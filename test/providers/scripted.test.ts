@@ -40,7 +40,12 @@ describe('scriptedProvider', () => {
     const provider = scriptedProvider(script);
     const first = await provider.chat(ask);
     const second = await provider.chat({ ...ask, temperature: 0.9, timeoutMs: 5 });
-    expect(second).toEqual(first);
+    // The same answer; only when it was given differs.
+    expect({ ...second, timing: null }).toEqual({ ...first, timing: null });
+    expect(first.retries).toEqual([]);
+    // A scripted answer arrives whole: its first byte is its end, after its start.
+    expect(first.timing.firstByteAt).toBe(first.timing.endedAt);
+    expect(Date.parse(first.timing.startedAt) <= Date.parse(first.timing.endedAt as string)).toBe(true);
     expect(provider.name).toBe('scripted');
     expect(provider.baseUrl).toBeNull();
     expect(first.content).toEqual([{ type: 'text', text: 'Hello.' }]);

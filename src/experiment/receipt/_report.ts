@@ -17,6 +17,7 @@ import type {
   Verdict,
 } from '../_types.js';
 import { OUTCOME_LABELS, VERDICT_OUTCOMES, outcomeOf } from './_outcome.js';
+import { conditionTime, timingSection } from './_timing.js';
 
 type TotalKey = keyof ExperimentReport['totals'];
 const TOTAL_KEYS: readonly TotalKey[] = ['contextTokens', 'inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens', 'turns', 'rawToolBytes', 'modelFacingBytes', 'modelFacingTokens'];
@@ -108,7 +109,8 @@ function conditionRow(questions: readonly QuestionRecord[], taskId: string, cond
   if (question === undefined) {
     return { status: 'skipped', outcome: 'not-run', failure: { code: 'NOT_RUN', message: `No ${condition} question was recorded for task ${taskId}.` }, totals: questionTotals([]) };
   }
-  return { status: question.status, outcome: outcomeOf(question), ...(question.failure === undefined ? {} : { failure: question.failure }), totals: question.totals };
+  const time = question.timing === undefined ? {} : { time: conditionTime(question) };
+  return { status: question.status, outcome: outcomeOf(question), ...(question.failure === undefined ? {} : { failure: question.failure }), totals: question.totals, ...time };
 }
 
 function verdictOf(baseline: ConditionRow, optimized: ConditionRow): Verdict {
@@ -160,6 +162,7 @@ export function renderReportMarkdown(receipt: ExperimentReceipt): string {
       }
     }
     if (report.notCompared > 0) lines.push('', ...notComparedSection(report));
+    lines.push('', ...timingSection(report));
   }
   lines.push('', ...probeSection(receipt), '', ...problemsSection(receipt));
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;

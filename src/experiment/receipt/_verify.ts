@@ -11,6 +11,7 @@ import { probeCallFigures, rawContentFigures } from './_model-facing.js';
 import { buildReport } from './_report.js';
 import { Problems, shown } from './_verify-compare.js';
 import { verifyRequests } from './_verify-requests.js';
+import { verifyTimings } from './_verify-timing.js';
 import { verifyQuestionSet, verifyTasks } from './_verify-task-set.js';
 import { verifyQuestion, verifyServer, type Answers, type Checked, type QuestionContext } from './_verify-question.js';
 import { RECEIPT_FORMAT, type Condition, type ExperimentReceipt, type Task } from '../_types.js';
@@ -49,6 +50,9 @@ export interface ReceiptVerification {
  *   tasks against the tasks file's recorded text (its sha256, size and count); the questions as
  *   every task in both conditions, in the runner's order (a missing text is one problem);
  * - the report equals `buildReport(tasks, questions)`; a completed run has one;
+ * - timings (_verify-timing.ts): retried attempts' hashes and announced usage from their bytes,
+ *   attempts = retries + 1, elapsed ms from the recorded times, and every recorded time in the
+ *   order the run passed it (attempts, tool calls, turns inside their question, questions in run order);
  * - the run ended: a receipt still marked `starting` or `running` (a killed run's) is a problem.
  * Never throws: input that is not a receipt is one problem.
  */
@@ -89,6 +93,7 @@ export function verifyReceipt(receipt: unknown): ReceiptVerification {
   if (model !== undefined) {
     questions.forEach((question, index) => problems.guard(`questions[${index}]`, () => verifyRequests(question, `questions[${index}]`, model.provider, { ...model, offered: run.config?.conditions?.[question.condition]?.tools }, problems)));
   }
+  problems.guard('questions', () => verifyTimings(questions, run.model?.provider, problems));
   if (run.probe !== undefined) problems.guard('probe', () => verifyProbe(run, context));
   if (run.validation !== undefined) problems.guard('validation', () => verifyValidation(run, tasks, problems));
   if (run.report !== undefined) problems.guard('report', () => problems.compare('report', run.report, buildReport(tasks, questions)));

@@ -6,6 +6,7 @@ import { routingCsvFiles } from './_csv-tables.js';
 import type { RoutingReceipt } from './_receipt.js';
 import type { RoutingRun } from '../_run.js';
 import type { AccuracyCell } from '../_score.js';
+import { CALL_TIME_HEADERS, CALL_TIME_NOTE, CALL_TIME_NUMERIC_COLUMNS, callTimeRow } from './_call-time-report.js';
 
 export const RECEIPT_FILE = 'receipt.json';
 export const REPORT_FILE = 'report.md';
@@ -67,6 +68,9 @@ export function routingMarkdown(run: RoutingRun, options: { chartFile?: string; 
       ),
       '',
     );
+    if (run.callTimes !== undefined && run.callTimes.length > 0) {
+      lines.push('## Model-call time', '', CALL_TIME_NOTE, '', table([...CALL_TIME_HEADERS], run.callTimes.map(callTimeRow), CALL_TIME_NUMERIC_COLUMNS), '');
+    }
   }
   if (options.receiptFile) {
     // A report is read where mcpctx may not be installed, and mcpctx is not on npm (`npx mcpctx`

@@ -13,6 +13,8 @@ import { recallTable } from '../retrieval/index.js';
 import { accuracyTable, outcomeOf, type ModelRow } from '../_score.js';
 import type { RoutingConfig } from '../_types.js';
 import { rebuiltRequestBody, recordedRequestBody, rederivedCalls, rederivedRetrieval, replayedAnswer } from './_rederive.js';
+import { callTimeTable } from '../_call-time.js';
+import { callTimingDifferences } from './_verify-timing.js';
 
 /** Receipts are big (every raw answer) but bounded: a run of 10,000 answers is far below this. */
 export const MAX_RECEIPT_BYTES = 512 * 1024 * 1024;
@@ -44,7 +46,8 @@ export interface ReceiptVerification {
  * which answer comes where and what it was offered from the plan of calls, each request body as
  * the provider's own request code builds it from that plan (and its hash), each answer's content
  * and choice from its raw response bytes (not its parsed `content`), its outcome and catalog
- * tokens, and the recall and accuracy tables. Each difference names its path down to the value.
+ * tokens, and the recall and accuracy tables; the call-time table from the answers' timings, and
+ * those timings in run order (_verify-timing.ts). Each difference names its path down to the value.
  */
 export function verifyRoutingReceipt(receipt: RoutingReceipt, file: string | null = null): ReceiptVerification {
   const differences: ReceiptDifference[] = [];
@@ -109,6 +112,9 @@ export function verifyRoutingReceipt(receipt: RoutingReceipt, file: string | nul
     rederived.push({ ...row, ...(planned ?? {}), content: replayed.content, chosen: choice.chosen, invalid: choice.invalid, outcome, promptTokens: promptTokens ?? row.promptTokens, catalogTokens });
   });
   compare('accuracy', receipt.accuracy, accuracyTable(rederived, receipt.requests.length));
+  // Receipts from before timings were recorded have no call-time table, and no timings to check.
+  if (receipt.callTimes !== undefined) compare('callTimes', receipt.callTimes, callTimeTable(rederived, receipt.requests.length));
+  differences.push(...callTimingDifferences(receipt.answers, receipt.callTimes !== undefined));
   return {
     ok: differences.length === 0,
     file,
