@@ -19,7 +19,9 @@ export function renderExperimentRun(run: ExperimentRun, invocation: string): str
 export function renderVerification(file: string, verification: ReceiptVerification & { csvFiles?: string[] }): string {
   const { checked } = verification;
   const counts = `${checked.questions} questions, ${checked.turns} model turns, ${checked.toolCalls} tool calls, ${checked.frames} MCP frames`;
-  const csv = verification.csvFiles === undefined || verification.csvFiles.length === 0 ? '' : `, and so ${verification.csvFiles.length === 1 ? 'does' : 'do'} ${verification.csvFiles.join(' and ')}`;
+  const files = verification.csvFiles ?? [];
+  const named = files.length < 2 ? files.join('') : `${files.slice(0, -1).join(', ')} and ${files.at(-1) ?? ''}`;
+  const csv = files.length === 0 ? '' : `, and so ${files.length === 1 ? 'does' : 'do'} ${named}`;
   if (verification.ok) return `verified ${printableText(file, 'note')}: ${counts}; every hash, figure and table recomputes${csv}\n`;
   const lines = [`NOT verified ${printableText(file, 'note')}: ${verification.problems.length} problem(s) (${counts} read)`];
   for (const problem of verification.problems) lines.push(`  ${printableText(problem, 'note')}`);

@@ -43,7 +43,7 @@ const read = (name: string): string => readFileSync(join(dir, name), 'utf8');
 
 describe('CSV exports beside report.md', () => {
   it('tasks.csv holds the markdown task table\'s figures and the receipt\'s, unformatted', () => {
-    expect(csvFiles).toEqual([join(dir, 'tasks.csv'), join(dir, 'totals.csv')]);
+    expect(csvFiles).toEqual([join(dir, 'tasks.csv'), join(dir, 'totals.csv'), join(dir, 'time.csv')]);
     const [header, ...rows] = parseCsv(read('tasks.csv'));
     expect(header).toEqual(['task', 'kind', 'condition', 'outcome', 'failure', 'context_tokens', 'output_tokens', 'turns', 'raw_tool_bytes', 'model_facing_tokens', 'verdict']);
     const table = markdownTable(read('report.md'), 'Tasks');
@@ -73,10 +73,23 @@ describe('CSV exports beside report.md', () => {
     expect(rows.find((row) => row[0] === 'cacheReadTokens')![3]).toBe('');
   });
 
+  it('time.csv holds the wall-clock table in ms, as the receipt has it', () => {
+    const [header, ...rows] = parseCsv(read('time.csv'));
+    expect(header).toEqual(['task', 'condition', 'elapsed_ms', 'model_ms', 'tools_ms']);
+    const table = markdownTable(read('report.md'), 'Wall-clock time');
+    expect(rows).toHaveLength(table.length);
+    rows.forEach((row, index) => {
+      expect(row.slice(0, 2)).toEqual(table[index]!.slice(0, 2));
+      expect(row.slice(2).map((ms) => (Number(ms) / 1000).toFixed(2))).toEqual(table[index]!.slice(2));
+      const time = receipt.report!.rows[Math.floor(index / 2)]![row[1] as 'baseline' | 'optimized'].time!;
+      expect(row.slice(2).map(Number)).toEqual([time.elapsedMs, time.modelMs, time.toolMs]);
+    });
+  });
+
   it('verify re-derives the CSVs found beside the receipt, and a changed cell fails naming file, row, column and both values', async () => {
     const clean = await verifyReceiptAndExports(JSON.parse(read('receipt.json')), receiptFile);
     expect(clean.problems).toEqual([]);
-    expect(clean.csvFiles).toEqual(['tasks.csv', 'totals.csv']);
+    expect(clean.csvFiles).toEqual(['tasks.csv', 'totals.csv', 'time.csv']);
     const original = read('tasks.csv');
     const rows = parseCsv(original);
     const forged = rows.map((row) => [...row]);

@@ -220,10 +220,10 @@ describe('report.md\'s tables as CSV beside it', () => {
       .slice(1)
       .map((line) => line.slice(2, -2).split(' | '));
 
-  it('writes recall.csv, catalog-cost.csv and accuracy.csv holding the markdown tables\' figures and the receipt\'s, unformatted', async () => {
+  it('writes recall.csv, catalog-cost.csv, accuracy.csv and call-time.csv holding the markdown tables\' figures and the receipt\'s, unformatted', async () => {
     const dir = join(work, 'csv');
     const written = await writeRoutingOutput(dir, receipt);
-    expect(written.csv.map((file) => file.slice(dir.length + 1))).toEqual(['recall.csv', 'catalog-cost.csv', 'accuracy.csv']);
+    expect(written.csv.map((file) => file.slice(dir.length + 1))).toEqual(['recall.csv', 'catalog-cost.csv', 'accuracy.csv', 'call-time.csv']);
     const markdown = await readFile(join(dir, 'report.md'), 'utf8');
     const [accuracyHeader, ...accuracy] = parseCsv(await readFile(join(dir, 'accuracy.csv'), 'utf8'));
     const column = (name: string): number => accuracyHeader!.indexOf(name);
@@ -251,6 +251,15 @@ describe('report.md\'s tables as CSV beside it', () => {
       expect(`${Number(row[4]).toFixed(3)} (${row[5]})`).toBe(recallShown[index]![3]);
       expect(Number(row[4])).toBe(receipt.recall[index]!.hits[0]!.recall);
     });
+    const [timeHeader, ...times] = parseCsv(await readFile(join(dir, 'call-time.csv'), 'utf8'));
+    expect(timeHeader).toEqual(['protocol', 'retriever', 'kind', 'size', 'calls', 'total_ms', 'p50_ms', 'p95_ms']);
+    const timesShown = markdownTable(markdown, 'Model-call time');
+    expect(times).toHaveLength(receipt.callTimes!.length);
+    times.forEach((row, index) => {
+      const cell = receipt.callTimes![index]!;
+      expect(row.slice(4).map(Number)).toEqual([cell.calls, cell.totalMs, cell.p50Ms, cell.p95Ms]);
+      expect([row[4], (Number(row[5]) / 1000).toFixed(2), row[6], row[7]]).toEqual(timesShown[index]!.slice(3));
+    });
     const [, ...costs] = parseCsv(await readFile(join(dir, 'catalog-cost.csv'), 'utf8'));
     expect(costs.map((row) => [row[0], row[1], row[2], row[4]])).toEqual(markdownTable(markdown, 'Catalog cost').map((row) => [row[0], row[1], row[2], row[4]]));
   });
@@ -260,7 +269,7 @@ describe('report.md\'s tables as CSV beside it', () => {
     await writeRoutingOutput(dir, receipt);
     const clean = await verifyRoutingReceiptFile(join(dir, 'receipt.json'));
     expect(clean.differences).toEqual([]);
-    expect(clean.csvFiles).toEqual(['recall.csv', 'catalog-cost.csv', 'accuracy.csv']);
+    expect(clean.csvFiles).toEqual(['recall.csv', 'catalog-cost.csv', 'accuracy.csv', 'call-time.csv']);
     const rows = parseCsv(await readFile(join(dir, 'accuracy.csv'), 'utf8'));
     const at = rows[0]!.indexOf('accuracy');
     const original = rows[2]![at]!;

@@ -1,17 +1,20 @@
 /**
- * The report's tables as CSV files beside report.md: `tasks.csv` (one row per task and condition)
- * and `totals.csv` (the sums over the compared tasks, written only when a task was compared, as
- * report.md prints that table only then). Figures are the receipt's, unformatted; an empty cell is
- * a figure that is unknown (a turn without usage) or a reduction that does not apply.
+ * The report's tables as CSV files beside report.md: `tasks.csv` (one row per task and condition),
+ * `totals.csv` (the sums over the compared tasks, written only when a task was compared, as
+ * report.md prints that table only then) and `time.csv` (the wall-clock table, in ms, when a
+ * question recorded its time). Figures are the receipt's, unformatted; an empty cell is a figure
+ * that is unknown (a turn without usage, a time not recorded) or a reduction that does not apply.
  */
 import { csvText, type CsvCell } from '../../csv/index.js';
 import type { ExperimentReceipt, ExperimentReport } from '../_types.js';
 
 export const TASKS_CSV = 'tasks.csv';
 export const TOTALS_CSV = 'totals.csv';
+export const TIME_CSV = 'time.csv';
 
 const TASK_HEADER = ['task', 'kind', 'condition', 'outcome', 'failure', 'context_tokens', 'output_tokens', 'turns', 'raw_tool_bytes', 'model_facing_tokens', 'verdict'];
 const TOTALS_HEADER = ['measure', 'baseline', 'optimized', 'reduction'];
+const TIME_HEADER = ['task', 'condition', 'elapsed_ms', 'model_ms', 'tools_ms'];
 
 /** Each CSV file a receipt's report.md has a table for, by name; null for a table it does not print. */
 export function experimentCsvFiles(receipt: ExperimentReceipt): Map<string, string | null> {
@@ -19,6 +22,7 @@ export function experimentCsvFiles(receipt: ExperimentReceipt): Map<string, stri
   return new Map([
     [TASKS_CSV, report === undefined ? null : tasksCsv(report)],
     [TOTALS_CSV, report === undefined || report.compared === 0 ? null : totalsCsv(report)],
+    [TIME_CSV, report === undefined ? null : timeCsv(report)],
   ]);
 }
 
@@ -31,6 +35,17 @@ function tasksCsv(report: ExperimentReport): string {
     }),
   );
   return csvText(TASK_HEADER, rows);
+}
+
+/** The rows report.md's wall-clock table has (the conditions that recorded a time); null when it has none. */
+function timeCsv(report: ExperimentReport): string | null {
+  const rows = report.rows.flatMap((row) =>
+    (['baseline', 'optimized'] as const).flatMap((condition): CsvCell[][] => {
+      const time = row[condition].time;
+      return time === undefined ? [] : [[row.taskId, condition, time.elapsedMs, time.modelMs, time.toolMs]];
+    }),
+  );
+  return rows.length === 0 ? null : csvText(TIME_HEADER, rows);
 }
 
 function totalsCsv(report: ExperimentReport): string {

@@ -1,6 +1,6 @@
 /**
  * report.md's tables as CSV files beside it: `recall.csv` (every retriever's recall@k table, one
- * row per retriever, kind and size), `catalog-cost.csv`, and with a model `accuracy.csv`. Figures
+ * row per retriever, kind and size), `catalog-cost.csv`, and with a model `accuracy.csv` and `call-time.csv` (when calls were timed). Figures
  * are the receipt's, unformatted. An empty cell is a figure that does not exist: a recall with no
  * request needing a tool, the retriever of a protocol that has none (native, constrained), a mean
  * time to first token no answer reported.
@@ -11,6 +11,7 @@ import type { RoutingRun } from '../_run.js';
 export const RECALL_CSV = 'recall.csv';
 export const CATALOG_COST_CSV = 'catalog-cost.csv';
 export const ACCURACY_CSV = 'accuracy.csv';
+export const CALL_TIME_CSV = 'call-time.csv';
 
 /** Each CSV file report.md has a table for, by name, in the order written; null for a table it does not print. */
 export function routingCsvFiles(run: RoutingRun): Map<string, string | null> {
@@ -18,6 +19,7 @@ export function routingCsvFiles(run: RoutingRun): Map<string, string | null> {
     [RECALL_CSV, run.recall.length === 0 ? null : recallCsv(run)],
     [CATALOG_COST_CSV, catalogCostCsv(run)],
     [ACCURACY_CSV, run.model === null ? null : accuracyCsv(run)],
+    [CALL_TIME_CSV, run.model === null || run.callTimes === undefined || run.callTimes.length === 0 ? null : callTimeCsv(run)],
   ]);
 }
 
@@ -30,6 +32,13 @@ function recallCsv(run: RoutingRun): string {
 function catalogCostCsv(run: RoutingRun): string {
   const header = ['kind', 'size', 'native_tokens', 'native_tokens_per_tool', 'constrained_tokens', 'constrained_tokens_per_tool'];
   const rows = run.catalogCosts.map((cost): CsvCell[] => [cost.kind, cost.size, cost.nativeTokens, cost.nativeTokensPerTool, cost.constrainedTokens, cost.constrainedTokensPerTool]);
+  return csvText(header, rows);
+}
+
+/** Wall-clock ms per cell; an empty cell is a time a call of the cell did not record. */
+function callTimeCsv(run: RoutingRun): string {
+  const header = ['protocol', 'retriever', 'kind', 'size', 'calls', 'total_ms', 'p50_ms', 'p95_ms'];
+  const rows = (run.callTimes ?? []).map((cell): CsvCell[] => [cell.protocol, cell.retriever, cell.kind, cell.size, cell.calls, cell.totalMs, cell.p50Ms, cell.p95Ms]);
   return csvText(header, rows);
 }
 
