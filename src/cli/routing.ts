@@ -1,5 +1,5 @@
 import { basename, resolve } from 'node:path';
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { McpctxError } from '../errors/index.js';
 import { chooseProvider, type Provider } from '../providers/index.js';
 import {
@@ -12,6 +12,8 @@ import {
   type RoutingRun,
 } from '../routing/index.js';
 // The CLI's table columns: the routing report folder's internal surface, not the public entry.
+import { MAX_ROUTING_REPEAT } from '../routing/config/index.js';
+import { parsePositiveInteger } from './_parse.js';
 import { ACCURACY_HEADERS, ACCURACY_NUMERIC_COLUMNS, CALL_TIME_HEADERS, CALL_TIME_NUMERIC_COLUMNS, accuracyRow, callTimeRow } from '../routing/report/index.js';
 import { printableText } from '../text/index.js';
 import { exampleHelp } from './_help.js';
@@ -27,6 +29,7 @@ interface RoutingFlags {
   baseUrl?: string;
   apiKeyEnv?: string;
   script?: string;
+  repeat?: number;
 }
 
 export function setupRouting(command: Command, io: CliIo, setExit: (code: number) => void): void {
@@ -51,6 +54,7 @@ export function setupRouting(command: Command, io: CliIo, setExit: (code: number
     .option('--base-url <url>', 'the API base URL; required for openai-compatible (default: the public API, for anthropic)')
     .option('--api-key-env <name>', 'NAME of the environment variable holding the API key, never the key (default: ANTHROPIC_API_KEY for anthropic; OPENAI_API_KEY if set, else no key, for openai-compatible)')
     .option('--script <file>', 'scripted provider: the JSON file of recorded turns (default: none; required with --provider scripted)')
+    .option('--repeat <n>', `ask the model each request N times per protocol and condition, overriding the config's repeat (default: the config's, else 1; at most ${MAX_ROUTING_REPEAT}); accuracy and its 95% Wilson interval count every answer, and the chart's error bars narrow with n`, parseRoutingRepeat)
     .addHelpText('after', exampleHelp(io, 'routing --config routing.yaml --out runs/routing'))
     .action(async (flags: RoutingFlags) => {
       // Checked here rather than by commander: a required option of this command would also be
@@ -60,7 +64,7 @@ export function setupRouting(command: Command, io: CliIo, setExit: (code: number
       if (flags.provider !== undefined && flags.model === undefined) throw new McpctxError('USAGE', '--provider needs --model');
       const provider = flags.provider === undefined ? undefined : providerFrom(flags, io);
       const progress = io.stderr.isTTY === true ? (done: number, total: number) => void io.stderr.write(`\r${done}/${total} answers`) : undefined;
-      const run = await runRouting({ config, env: io.env, ...(provider ? { provider, model: flags.model! } : {}), ...(progress ? { onAnswer: progress } : {}) });
+      const run = await runRouting({ config, env: io.env, ...(flags.repeat === undefined ? {} : { repeat: flags.repeat }), ...(provider ? { provider, model: flags.model! } : {}), ...(progress ? { onAnswer: progress } : {}) });
       if (progress) io.stderr.write('\n');
       const written = flags.out === undefined ? undefined : await writeRoutingOutput(resolve(io.cwd, flags.out), routingReceipt(run, config));
       if (flags.json) io.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
@@ -106,6 +110,12 @@ export function setupRouting(command: Command, io: CliIo, setExit: (code: number
     });
 }
 
+function parseRoutingRepeat(value: string): number {
+  const repeat = parsePositiveInteger(value);
+  if (repeat > MAX_ROUTING_REPEAT) throw new InvalidArgumentError(`at most ${MAX_ROUTING_REPEAT}`);
+  return repeat;
+}
+
 function brief(value: unknown): string {
   const text = JSON.stringify(value) ?? 'undefined';
   return text.length > 160 ? `${text.slice(0, 157)}...` : text;
@@ -126,7 +136,8 @@ function providerFrom(flags: RoutingFlags, io: CliIo): Provider {
 /** Accuracy per protocol (and retriever), kind and size, with the outcome counts and token costs. */
 export function renderAccuracy(run: RoutingRun): string {
   const columns: Column[] = ACCURACY_HEADERS.map((header, index) => (ACCURACY_NUMERIC_COLUMNS.has(index) ? { header, align: 'right' } : { header }));
-  const accuracy = `${run.model!.provider} ${run.model!.name}: routing accuracy\n${renderTable(columns, run.accuracy.map(accuracyRow))}`;
+  const repeat = run.repeat ?? 1;
+  const accuracy = `${run.model!.provider} ${run.model!.name}: routing accuracy${repeat === 1 ? '' : ` (each request asked ${repeat} times)`}\n${renderTable(columns, run.accuracy.map(accuracyRow))}`;
   const times = run.callTimes ?? [];
   if (times.length === 0) return accuracy;
   const timeColumns: Column[] = CALL_TIME_HEADERS.map((header, index) => (CALL_TIME_NUMERIC_COLUMNS.has(index) ? { header, align: 'right' } : { header }));

@@ -2,13 +2,13 @@
  * `runExperiment`: the stages of an answer-checked comparison, in order, each recorded in the
  * receipt before the next begins: start (the receipt exists), inputs (config, snapshot, allowlist,
  * tasks read and hashed), validate (every task checked against the snapshot; one bad task refuses
- * the run before any model call), questions (per task: baseline, then optimized, each on a fresh
- * server), probe (the warm-cache probe), report (tables derived from the recorded rows).
+ * the run before any model call), questions (per task and repetition: baseline, then optimized,
+ * each on a fresh server), probe (the warm-cache probe), report (tables derived from the recorded rows).
  */
 import { sha256Hex } from '../tokens/index.js';
-import { type McpctxError, isMcpctxError } from '../errors/index.js';
+import { McpctxError, isMcpctxError } from '../errors/index.js';
 import { chooseProvider, type Provider } from '../providers/index.js';
-import { InputGuard, applyModelOverrides, loadExperimentConfig, readInputs, resolveProbe, validateTasks, type ModelOverrides } from './config/index.js';
+import { InputGuard, MAX_REPEAT, applyModelOverrides, loadExperimentConfig, readInputs, resolveProbe, validateTasks, type ModelOverrides } from './config/index.js';
 import { PROBE_NOTE, runProbe } from './_probe.js';
 import { newQuestionRecord, runQuestion } from './_question.js';
 import { REPORT_FILE, ReceiptWriter } from './_receipt.js';
@@ -18,7 +18,8 @@ import { CONDITIONS, type Condition, type ExperimentConfig, type ExperimentRecei
 
 export type ExperimentProgress =
   | { type: 'stage'; stage: StageName }
-  | { type: 'question'; taskId: string; condition: Condition; index: number; total: number }
+  /** repetition of repeat (1 of 1 without --repeat). */
+  | { type: 'question'; taskId: string; repetition: number; repeat: number; condition: Condition; index: number; total: number }
   /** contextTokens is null when the provider reported no usage for one of the question's turns. */
   | { type: 'answered'; taskId: string; condition: Condition; status: QuestionStatus; failure?: string; contextTokens: number | null; turns: number }
   | { type: 'probe'; status: string };
@@ -28,6 +29,8 @@ export interface RunExperimentOptions {
   /** `--provider`, `--model` and the like, applied over the config's `model`. */
   overrides?: ModelOverrides;
   outDir: string;
+  /** `--repeat`: times each question is asked per condition, over the config's `repeat`. */
+  repeat?: number;
   /** Replace a receipt already in outDir. */
   overwrite?: boolean;
   /** Use this provider instead of the one the config names (tests, recording a script). */
@@ -65,6 +68,10 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   let probe: ReturnType<typeof resolveProbe>;
   try {
     config = applyModelOverrides(await loadExperimentConfig(options.configFile), options.overrides ?? {});
+    if (options.repeat !== undefined) {
+      if (!Number.isInteger(options.repeat) || options.repeat < 1 || options.repeat > MAX_REPEAT) throw new McpctxError('USAGE', `repeat must be an integer from 1 to ${MAX_REPEAT}, got ${options.repeat}`);
+      config = { ...config, repeat: options.repeat };
+    }
     const inputs = await readInputs(config);
     inputs.config = { file: config.file, ...config.source };
     guard = new InputGuard(inputs);
@@ -75,6 +82,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
       ...config.source,
       pageSize: config.pageSize,
       maxTurns: config.maxTurns,
+      repeat: config.repeat,
       conditions: {
         baseline: { tools: config.conditions.baseline.tools ?? null, dropResultKeys: config.conditions.baseline.dropResultKeys },
         optimized: { tools: config.conditions.optimized.tools ?? null, dropResultKeys: config.conditions.optimized.dropResultKeys },
@@ -107,12 +115,15 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     const refused = receipt.validation.filter((task) => !task.ok);
     if (refused.length > 0) {
       for (const task of inputs.tasks.tasks) {
-        for (const condition of CONDITIONS) {
-          const record = newQuestionRecord(task, condition);
-          record.status = 'skipped';
-          record.outcome = 'not-run';
-          record.failure = { code: 'TASKS_REFUSED', message: 'no question was asked: the answer key did not pass validation' };
-          receipt.questions.push(record);
+        for (const repetition of repetitionsOf(config)) {
+          for (const condition of CONDITIONS) {
+            const record = newQuestionRecord(task, condition);
+            record.repetition = repetition;
+            record.status = 'skipped';
+            record.outcome = 'not-run';
+            record.failure = { code: 'TASKS_REFUSED', message: 'no question was asked: the answer key did not pass validation' };
+            receipt.questions.push(record);
+          }
         }
       }
       const reasons = refused.map((task) => `${task.taskId}: ${task.problems.join('; ')}`).join(' | ');
@@ -132,29 +143,33 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const tasks = receipt.tasks;
   let stop: McpctxError | undefined;
   let index = 0;
+  // Task, then repetition, then condition: the two questions of a pair are asked one after the other.
   for (const task of tasks) {
-    for (const condition of CONDITIONS) {
-      index += 1;
-      const record = newQuestionRecord(task, condition);
-      receipt.questions.push(record);
-      if (stop !== undefined) {
-        record.status = 'skipped';
-        record.outcome = 'not-run';
-        record.failure = { code: 'PRIOR_FAILURE', message: `not asked: the run stopped earlier (${stop.code})` };
-        continue;
+    for (const repetition of repetitionsOf(config)) {
+      for (const condition of CONDITIONS) {
+        index += 1;
+        const record = newQuestionRecord(task, condition);
+        record.repetition = repetition;
+        receipt.questions.push(record);
+        if (stop !== undefined) {
+          record.status = 'skipped';
+          record.outcome = 'not-run';
+          record.failure = { code: 'PRIOR_FAILURE', message: `not asked: the run stopped earlier (${stop.code})` };
+          continue;
+        }
+        progress({ type: 'question', taskId: task.id, repetition, repeat: config.repeat, condition, index, total: tasks.length * config.repeat * CONDITIONS.length });
+        writer.persist();
+        stop = await runQuestion(record, task, { config, provider, assertInputsUnchanged, persist: () => writer.persist() });
+        progress({
+          type: 'answered',
+          taskId: task.id,
+          condition,
+          status: record.status,
+          ...(record.failure === undefined ? {} : { failure: `${record.failure.code}: ${record.failure.message}` }),
+          contextTokens: record.totals.contextTokens,
+          turns: record.totals.turns,
+        });
       }
-      progress({ type: 'question', taskId: task.id, condition, index, total: tasks.length * CONDITIONS.length });
-      writer.persist();
-      stop = await runQuestion(record, task, { config, provider, assertInputsUnchanged, persist: () => writer.persist() });
-      progress({
-        type: 'answered',
-        taskId: task.id,
-        condition,
-        status: record.status,
-        ...(record.failure === undefined ? {} : { failure: `${record.failure.code}: ${record.failure.message}` }),
-        contextTokens: record.totals.contextTokens,
-        turns: record.totals.turns,
-      });
     }
   }
   if (stop !== undefined) writer.stageFailed('questions', errorRecord(stop));
@@ -176,7 +191,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
 
   // ---- report: written whatever happened, so a stopped run still shows what it has
   progress({ type: 'stage', stage: 'report' });
-  receipt.report = buildReport(tasks, receipt.questions);
+  receipt.report = buildReport(tasks, receipt.questions, { repeat: config.repeat });
   if (stop === undefined) receipt.status = 'completed';
   writer.stageDone('report');
   const reportFile = writer.writeBeside(REPORT_FILE, renderReportMarkdown(receipt));
@@ -187,6 +202,11 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     else csvFiles.push(writer.writeBeside(name, text));
   }
   return { receipt, receiptFile: writer.file, reportFile, csvFiles };
+}
+
+/** 1..repeat. */
+function repetitionsOf(config: ExperimentConfig): number[] {
+  return Array.from({ length: config.repeat }, (_, index) => index + 1);
 }
 
 function errorRecord(error: unknown): { code: string; message: string } {

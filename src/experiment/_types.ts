@@ -101,6 +101,8 @@ export interface ExperimentConfig {
   maxTurns: number;
   /** Deadline of one MCP request (start, list, call), in ms. */
   toolTimeoutMs: number;
+  /** Times each question is asked per condition (`repeat`, `--repeat`), each on a fresh server. */
+  repeat: number;
 }
 
 // ---- the receipt -----------------------------------------------------------------------------------
@@ -263,6 +265,8 @@ export interface QuestionRecord {
   taskId: string;
   kind: TaskKind;
   condition: Condition;
+  /** Which asking of the task in this condition, 1..repeat (absent in receipts from before repetitions: 1). */
+  repetition?: number;
   question: string;
   status: QuestionStatus;
   /** Set once the question ended (absent while it runs, and in receipts from before outcomes were recorded). */
@@ -318,6 +322,8 @@ export interface ConditionRow {
 
 export interface ReportRow {
   taskId: string;
+  /** 1..repeat: a row pairs the two conditions' questions of one task and repetition. */
+  repetition: number;
   kind: TaskKind;
   baseline: ConditionRow;
   optimized: ConditionRow;
@@ -350,6 +356,57 @@ export interface ExperimentReport {
   totals: Record<'contextTokens' | 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens' | 'turns' | 'rawToolBytes' | 'modelFacingBytes' | 'modelFacingTokens', Reduction>;
   /** Every question passed in both conditions, and none was skipped. */
   allPassed: boolean;
+  /** Rates with intervals, the paired test and the reduction's interval, over every repetition. */
+  statistics: RepetitionStatistics;
+}
+
+/** A condition's rate of right answers among its questions with a verdict, with its 95% Wilson interval. */
+export interface RateInterval {
+  right: number;
+  /** Questions answered right, wrong or without an answer within limits: the rate's denominator. */
+  verdicts: number;
+  /** Questions without a verdict (provider or harness failure, not run): left out of the rate. */
+  withoutVerdict: number;
+  /** null when no question has a verdict. */
+  rate: number | null;
+  low: number | null;
+  high: number | null;
+}
+
+/** The two conditions' verdicts paired by task and repetition, and McNemar's exact test on them. */
+export interface PairedTest {
+  /** Pairs where both sides have a verdict. */
+  pairs: number;
+  /** Pairs left out because a side has no verdict. */
+  excluded: number;
+  bothRight: number;
+  /** Discordant pairs: only the baseline right (b), only the optimized right (c). */
+  baselineOnly: number;
+  optimizedOnly: number;
+  neitherRight: number;
+  /** Two-sided exact p of b against c (1 when no pair is discordant). */
+  mcnemarP: number;
+}
+
+/** The context-token reduction over the pairs answered right in both, with its paired bootstrap 95% interval. */
+export interface ReductionInterval {
+  /** Pairs in it (both right), and the tasks the bootstrap resamples (each with its repetitions). */
+  pairs: number;
+  tasks: number;
+  /** (Σ baseline − Σ optimized) / Σ baseline; null when nothing is compared or a sum is unknown. */
+  reduction: number | null;
+  low: number | null;
+  high: number | null;
+  /** What the interval is drawn with: verify draws it again from these. */
+  seed: number;
+  resamples: number;
+}
+
+export interface RepetitionStatistics {
+  repeat: number;
+  rates: Record<Condition, RateInterval>;
+  paired: PairedTest;
+  contextTokens: ReductionInterval;
 }
 
 export interface ExperimentReceipt {
@@ -360,7 +417,7 @@ export interface ExperimentReceipt {
   updatedAt: string;
   stages: StageRecord[];
   errors: { at: string; stage: StageName; code: string; message: string }[];
-  config?: InputFile & { pageSize: number; maxTurns: number; conditions: Record<Condition, { tools: string[] | null; dropResultKeys: string[] }>; paths: ToolPaths };
+  config?: InputFile & { pageSize: number; maxTurns: number; /** Absent in receipts from before repetitions: 1. */ repeat?: number; conditions: Record<Condition, { tools: string[] | null; dropResultKeys: string[] }>; paths: ToolPaths };
   inputs?: {
     snapshot: InputFile & { records: number };
     fields: InputFile & { allowed: string[] };

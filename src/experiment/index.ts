@@ -15,11 +15,15 @@ export type {
   ModelSpec,
   ProbeCall,
   ProbeRecord,
+  PairedTest,
   ProbeSpec,
   QuestionRecord,
   QuestionStatus,
   QuestionTotals,
+  RateInterval,
   Reduction,
+  ReductionInterval,
+  RepetitionStatistics,
   ReportRow,
   RunStatus,
   ServerRecord,
@@ -37,4 +41,4 @@ export type {
 export type { ConditionTime, QuestionTiming, StepTiming } from './_timing-types.js';
 export { runExperiment, type ExperimentProgress, type ExperimentRun, type RunExperimentOptions } from './_run.js';
 export { buildReport, experimentCsvFiles, judge, renderReportMarkdown, verifyReceipt, verifyReceiptAndExports, type ReceiptVerification } from './receipt/index.js';
-export { loadExperimentConfig, type ModelOverrides } from './config/index.js';
+export { MAX_REPEAT, loadExperimentConfig, type ModelOverrides } from './config/index.js';

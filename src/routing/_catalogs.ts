@@ -1,4 +1,4 @@
-import { seededShuffle, streamFor } from './_prng.js';
+import { seededShuffle, streamFor } from '../stats/index.js';
 import type { Condition, DistractorKind, RequestCatalog, RoutingConfig, RoutingRequest, RoutingTool, RoutingTools } from './_types.js';
 
 /** The kinds of padding a config asks for: one per pool it names (`none` when it names none). */

@@ -13,6 +13,8 @@ export interface PlannedCall {
   readonly kind: DistractorKind;
   readonly size: number;
   readonly request: RoutingRequest;
+  /** 1..repeat: the same request asked again, the same chat request each time. */
+  readonly repetition: number;
   readonly offered: readonly RoutingTool[];
   readonly chat: ChatRequest;
 }
@@ -27,7 +29,8 @@ export interface PlanInput {
 }
 
 /**
- * Every call of a run, in a fixed order (protocol, retriever, kind, size, request). Native and
+ * Every call of a run, in a fixed order (protocol, retriever, kind, size, request, repetition:
+ * `config.repeat` times, default 1, one after the other). Native and
  * constrained offer the request's own seeded order of its condition's catalog; retrieval offers
  * each retriever's top k for the request, best first. Deterministic: a scripted provider's turns
  * can be recorded against exactly these requests.
@@ -47,15 +50,10 @@ export function plannedCalls(input: PlanInput): PlannedCall[] {
           const key = `${condition.kind}:${condition.size}:${request.id}`;
           const names = retriever === null ? catalogOf.get(key)! : rankingOf.get(`${retriever}:${key}`)!.slice(0, config.retrieval.topK);
           const offered = named(names);
-          calls.push({
-            protocol,
-            retriever,
-            kind: condition.kind,
-            size: condition.size,
-            request,
-            offered,
-            chat: chatRequestFor(protocol, model, request.text, offered, config.model),
-          });
+          const chat = chatRequestFor(protocol, model, request.text, offered, config.model);
+          for (let repetition = 1; repetition <= (config.repeat ?? 1); repetition++) {
+            calls.push({ protocol, retriever, kind: condition.kind, size: condition.size, request, repetition, offered, chat });
+          }
         }
       }
     }
@@ -124,6 +122,7 @@ export async function runModel(calls: readonly PlannedCall[], options: ModelRunO
       kind: call.kind,
       size: call.size,
       requestId: call.request.id,
+      repetition: call.repetition,
       expected: call.request.tool,
       offered,
       requestSha256: sha256Hex(response.raw.request),

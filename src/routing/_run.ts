@@ -7,7 +7,7 @@ import type { EmbeddedText, RecallCell, RetrievalRow, Retriever } from './retrie
 import { configuredRetrievers, routingCatalogs, runRetrieval } from './_retrieval-run.js';
 import { accuracyTable, type AccuracyCell, type ModelRow } from './_score.js';
 import { callTimeTable, type CallTimeCell } from './_call-time.js';
-import { loadRoutingTools } from './config/index.js';
+import { MAX_ROUTING_REPEAT, loadRoutingTools } from './config/index.js';
 import { catalogCosts, type CatalogCost } from './_catalog-cost.js';
 import type { Condition, DistractorKind, ProtocolName, RequestCatalog, RoutingConfig, RoutingRequest, RoutingTools } from './_types.js';
 
@@ -21,6 +21,8 @@ export interface RoutingRunOptions extends EmbeddingsRetrieverOptions {
   provider?: Provider;
   /** The model name sent to the provider; required with a provider. */
   model?: string;
+  /** `--repeat`: times each request is asked per protocol and condition, over the config's `repeat`. */
+  repeat?: number;
   /** Called after each model answer (progress on a terminal). */
   onAnswer?: (done: number, total: number) => void;
 }
@@ -33,6 +35,8 @@ export interface RoutingRun {
   readonly recallAt: readonly number[];
   readonly topK: number;
   readonly protocols: readonly ProtocolName[];
+  /** Times the model was asked each request per protocol and condition. */
+  readonly repeat: number;
   /** Every tool definition used, as routing read it. */
   readonly tools: RoutingTools;
   readonly requests: readonly RoutingRequest[];
@@ -62,7 +66,10 @@ export interface RoutingRun {
  * byte for byte (embeddings: as far as the endpoint's vectors repeat).
  */
 export async function runRouting(options: RoutingRunOptions): Promise<RoutingRun> {
-  const { config, provider } = options;
+  const repeat = options.repeat ?? options.config.repeat ?? 1;
+  if (!Number.isInteger(repeat) || repeat < 1 || repeat > MAX_ROUTING_REPEAT) throw new McpctxError('USAGE', `repeat must be an integer from 1 to ${MAX_ROUTING_REPEAT}, got ${repeat}`);
+  const config: RoutingConfig = { ...options.config, repeat };
+  const { provider } = options;
   if (provider !== undefined && (options.model === undefined || options.model === '')) {
     throw new McpctxError('USAGE', 'a model name is required with a provider (--model)');
   }
@@ -83,6 +90,7 @@ export async function runRouting(options: RoutingRunOptions): Promise<RoutingRun
     recallAt: config.retrieval.recallAt,
     topK: config.retrieval.topK,
     protocols: config.protocols,
+    repeat,
     tools,
     requests: config.requests,
     conditions,
@@ -93,8 +101,8 @@ export async function runRouting(options: RoutingRunOptions): Promise<RoutingRun
     embeddings: retrieval.embeddings,
     model: provider === undefined ? null : { provider: provider.name, baseUrl: provider.baseUrl, name: options.model! },
     answers,
-    accuracy: accuracyTable(answers, config.requests.length),
-    callTimes: callTimeTable(answers, config.requests.length),
+    accuracy: accuracyTable(answers, config.requests.length * repeat),
+    callTimes: callTimeTable(answers, config.requests.length * repeat),
     failure,
   };
 }

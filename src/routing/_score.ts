@@ -1,4 +1,5 @@
 import type { ContentBlock, StopReason, Usage } from '../providers/index.js';
+import { wilsonInterval } from '../stats/index.js';
 import type { DistractorKind, ProtocolName } from './_types.js';
 import type { CallTiming } from './_call-time.js';
 
@@ -17,24 +18,6 @@ export function outcomeOf(expected: string | null, chosen: string | null): Outco
   return chosen === expected ? 'right' : 'wrong_tool';
 }
 
-/** The 0.975 quantile of the standard normal distribution: a two-sided 95% interval. */
-export const Z_95 = 1.959963984540054;
-
-/**
- * The Wilson score interval of a proportion (successes of n), 95% by default: unlike the normal
- * approximation it stays inside [0, 1] and is not zero-width at 0 or n, which matters at the 24
- * requests a condition has. Null for n = 0.
- */
-export function wilsonInterval(successes: number, n: number, z: number = Z_95): { low: number; high: number } | null {
-  if (n === 0) return null;
-  const p = successes / n;
-  const z2 = z * z;
-  const denominator = 1 + z2 / n;
-  const centre = (p + z2 / (2 * n)) / denominator;
-  const half = (z / denominator) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
-  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
-}
-
 /** One model answer of a run: what was asked, offered and answered, and its score. */
 export interface ModelRow {
   readonly protocol: ProtocolName;
@@ -43,6 +26,8 @@ export interface ModelRow {
   readonly kind: DistractorKind;
   readonly size: number;
   readonly requestId: string;
+  /** 1..repeat (absent in receipts from before repetitions: 1). */
+  readonly repetition?: number;
   readonly expected: string | null;
   /** The tools offered, in the order the model saw them. */
   readonly offered: readonly string[];
@@ -101,7 +86,7 @@ const mean = (values: readonly number[]): number => values.reduce((sum, value) =
 
 /**
  * The accuracy table, computed from the rows alone (verify recomputes it so), in the rows'
- * first-seen order. With `requestsPerCondition`, a condition with fewer answers (a run stopped
+ * first-seen order. With `requestsPerCondition` (requests × repeat), a condition with fewer answers (a run stopped
  * by a provider error) is left out: a partly answered condition is not comparable with the others.
  */
 export function accuracyTable(rows: readonly ModelRow[], requestsPerCondition?: number): AccuracyCell[] {

@@ -78,6 +78,8 @@ export interface RoutingConfig {
   readonly protocols: readonly ProtocolName[];
   readonly retrieval: RetrievalSettings;
   readonly model: ModelSettings;
+  /** Times the model is asked each request per protocol and condition (default 1); retrieval is deterministic and ranks once. */
+  readonly repeat?: number;
 }
 
 /** The tools a config names, loaded and checked. */

@@ -30,7 +30,8 @@ export type {
   RoutingTools,
   ToolSource,
 } from './_types.js';
-export { wilsonInterval, type AccuracyCell, type ModelRow, type Outcome } from './_score.js';
+export { wilsonInterval } from '../stats/index.js';
+export type { AccuracyCell, ModelRow, Outcome } from './_score.js';
 export { plannedCalls, type ModelRunFailure, type ModelRunResult, type PlanInput, type PlannedCall } from './_model-run.js';
 export type { CatalogCost } from './_catalog-cost.js';
 export {

@@ -75,6 +75,28 @@ describe('mcpctx experiment', () => {
     }
   });
 
+  it('--repeat N asks each question N times per condition and reports the intervals in --json; a count out of range is a usage error', async () => {
+    const copy = copyDemo({ tasks: (tasks) => tasks.filter((task) => task.id === 'lookup-author') });
+    try {
+      const run = await runCliCaptured(['experiment', '--config', copy.config, '--repeat', '2', '--out', join(copy.dir, 'out'), '--json', '--progress']);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toMatch(/\[3\/4\] lookup-author #2 baseline/);
+      const summary = JSON.parse(run.stdout) as { report: { rows: Array<{ repetition: number }>; statistics: { repeat: number; rates: { baseline: { right: number; verdicts: number; low: number } } } } };
+      expect(summary.report.rows.map((row) => row.repetition)).toEqual([1, 2]);
+      expect(summary.report.statistics.repeat).toBe(2);
+      expect(summary.report.statistics.rates.baseline).toMatchObject({ right: 2, verdicts: 2 });
+      expect(summary.report.statistics.rates.baseline.low).toBeCloseTo(0.34238, 5);
+      expect(readFileSync(join(copy.dir, 'out', 'report.md'), 'utf8')).toContain('| baseline | 2 | 2 | 100.0% | 34.2% to 100.0% | 0 |');
+    } finally {
+      rmSync(copy.dir, { recursive: true, force: true });
+    }
+    for (const bad of ['0', '1001', 'x']) {
+      const run = await runCliCaptured(['experiment', '--provider', 'scripted', '--repeat', bad, '--out', join(dir, `repeat-${bad}`)]);
+      expect(run.code, bad).toBe(2);
+      expect(run.stderr, bad).toMatch(/--repeat/);
+    }
+  }, 120_000);
+
   it('progress goes to stderr with --progress', async () => {
     const run = await runCliCaptured(['experiment', '--provider', 'scripted', '--out', join(dir, 'progress'), '--progress']);
     expect(run.code).toBe(0);

@@ -71,6 +71,14 @@ describe('parseExperimentConfig', () => {
     expect(config.conditions.optimized.tools).toBeUndefined();
   });
 
+  it('asks each question once unless repeat says how many times, from 1 to 1000', () => {
+    expect(parse(MINIMAL).repeat).toBe(1);
+    expect(parse(`${MINIMAL}repeat: 3\n`).repeat).toBe(3);
+    for (const bad of ['0', '1001', '2.5', '"3"']) {
+      expect(problemsOf(errorOf(() => parse(`${MINIMAL}repeat: ${bad}\n`))).map((problem) => problem.path)).toEqual(['repeat']);
+    }
+  });
+
   it('the default system prompt asks for the answer JSON and names the records-server tools', () => {
     expect(DEFAULT_SYSTEM_PROMPT).toContain('Return JSON only: {"answer":...,"evidenceIds":[...],"caveats":[...]}');
     for (const tool of ['find_records', 'count_by_field', 'exact_record']) expect(DEFAULT_SYSTEM_PROMPT).toContain(tool);

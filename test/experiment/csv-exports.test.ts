@@ -43,22 +43,23 @@ const read = (name: string): string => readFileSync(join(dir, name), 'utf8');
 
 describe('CSV exports beside report.md', () => {
   it('tasks.csv holds the markdown task table\'s figures and the receipt\'s, unformatted', () => {
-    expect(csvFiles).toEqual([join(dir, 'tasks.csv'), join(dir, 'totals.csv'), join(dir, 'time.csv')]);
+    expect(csvFiles).toEqual([join(dir, 'tasks.csv'), join(dir, 'totals.csv'), join(dir, 'time.csv'), join(dir, 'rates.csv')]);
     const [header, ...rows] = parseCsv(read('tasks.csv'));
-    expect(header).toEqual(['task', 'kind', 'condition', 'outcome', 'failure', 'context_tokens', 'output_tokens', 'turns', 'raw_tool_bytes', 'model_facing_tokens', 'verdict']);
+    expect(header).toEqual(['task', 'repetition', 'kind', 'condition', 'outcome', 'failure', 'context_tokens', 'output_tokens', 'turns', 'raw_tool_bytes', 'model_facing_tokens', 'verdict']);
     const table = markdownTable(read('report.md'), 'Tasks');
     expect(rows).toHaveLength(8);
     expect(table).toHaveLength(8);
     rows.forEach((row, index) => {
       const shown = table[index]!;
       // task, kind, condition, then the five figures as the markdown prints them, then the verdict.
-      expect([row[0], row[1], row[2], ...row.slice(5)]).toEqual([shown[0], shown[1], shown[2], ...shown.slice(4, 9).map(figure), shown[9]]);
-      const side = receipt.report!.rows[Math.floor(index / 2)]![row[2] as 'baseline' | 'optimized'];
-      expect(row[3]).toBe(side.outcome);
-      expect(Number(row[5])).toBe(side.totals.contextTokens);
-      expect(Number(row[9])).toBe(side.totals.modelFacingTokens);
+      expect([row[0], row[2], row[3], ...row.slice(6)]).toEqual([shown[0], shown[1], shown[2], ...shown.slice(4, 9).map(figure), shown[9]]);
+      expect(row[1]).toBe('1');
+      const side = receipt.report!.rows[Math.floor(index / 2)]![row[3] as 'baseline' | 'optimized'];
+      expect(row[4]).toBe(side.outcome);
+      expect(Number(row[6])).toBe(side.totals.contextTokens);
+      expect(Number(row[10])).toBe(side.totals.modelFacingTokens);
     });
-    expect(Number(rows.find((row) => row[0] === 'lookup-author' && row[2] === 'baseline')![5])).toBeGreaterThan(1000); // no thousands separator
+    expect(Number(rows.find((row) => row[0] === 'lookup-author' && row[3] === 'baseline')![6])).toBeGreaterThan(1000); // no thousands separator
   });
 
   it('totals.csv holds the totals table: sums as the receipt has them, the reduction as a fraction', () => {
@@ -75,30 +76,43 @@ describe('CSV exports beside report.md', () => {
 
   it('time.csv holds the wall-clock table in ms, as the receipt has it', () => {
     const [header, ...rows] = parseCsv(read('time.csv'));
-    expect(header).toEqual(['task', 'condition', 'elapsed_ms', 'model_ms', 'tools_ms']);
+    expect(header).toEqual(['task', 'repetition', 'condition', 'elapsed_ms', 'model_ms', 'tools_ms']);
     const table = markdownTable(read('report.md'), 'Wall-clock time');
     expect(rows).toHaveLength(table.length);
     rows.forEach((row, index) => {
-      expect(row.slice(0, 2)).toEqual(table[index]!.slice(0, 2));
-      expect(row.slice(2).map((ms) => (Number(ms) / 1000).toFixed(2))).toEqual(table[index]!.slice(2));
-      const time = receipt.report!.rows[Math.floor(index / 2)]![row[1] as 'baseline' | 'optimized'].time!;
-      expect(row.slice(2).map(Number)).toEqual([time.elapsedMs, time.modelMs, time.toolMs]);
+      expect([row[0], row[2]]).toEqual(table[index]!.slice(0, 2));
+      expect(row.slice(3).map((ms) => (Number(ms) / 1000).toFixed(2))).toEqual(table[index]!.slice(2));
+      const time = receipt.report!.rows[Math.floor(index / 2)]![row[2] as 'baseline' | 'optimized'].time!;
+      expect(row.slice(3).map(Number)).toEqual([time.elapsedMs, time.modelMs, time.toolMs]);
+    });
+  });
+
+  it('rates.csv holds the rates table: counts, the rate and its Wilson bounds as fractions', () => {
+    const [header, ...rows] = parseCsv(read('rates.csv'));
+    expect(header).toEqual(['condition', 'right', 'verdicts', 'rate', 'ci95_low', 'ci95_high', 'without_verdict']);
+    const table = markdownTable(read('report.md'), 'Rates and intervals');
+    const percent = (fraction: string): string => `${(Number(fraction) * 100).toFixed(1)}%`;
+    rows.forEach((row, index) => {
+      const shown = table[index]!;
+      expect([row[0], row[1], row[2], percent(row[3]!), `${percent(row[4]!)} to ${percent(row[5]!)}`, row[6]]).toEqual(shown);
+      const rate = receipt.report!.statistics!.rates[row[0] as 'baseline' | 'optimized'];
+      expect(row.slice(1).map(Number)).toEqual([rate.right, rate.verdicts, rate.rate, rate.low, rate.high, rate.withoutVerdict]);
     });
   });
 
   it('verify re-derives the CSVs found beside the receipt, and a changed cell fails naming file, row, column and both values', async () => {
     const clean = await verifyReceiptAndExports(JSON.parse(read('receipt.json')), receiptFile);
     expect(clean.problems).toEqual([]);
-    expect(clean.csvFiles).toEqual(['tasks.csv', 'totals.csv', 'time.csv']);
+    expect(clean.csvFiles).toEqual(['tasks.csv', 'totals.csv', 'time.csv', 'rates.csv']);
     const original = read('tasks.csv');
     const rows = parseCsv(original);
     const forged = rows.map((row) => [...row]);
-    forged[3]![5] = '1'; // lookup-comments, baseline, context_tokens
+    forged[3]![6] = '1'; // lookup-comments, baseline, context_tokens
     writeFileSync(join(dir, 'tasks.csv'), csvText(forged[0]!, forged.slice(1)));
     try {
       const found = await verifyReceiptAndExports(JSON.parse(read('receipt.json')), receiptFile);
       expect(found.ok).toBe(false);
-      expect(found.problems).toEqual([`tasks.csv row 3, column context_tokens: recorded "1", recomputed "${rows[3]![5]}"`]);
+      expect(found.problems).toEqual([`tasks.csv row 3, column context_tokens: recorded "1", recomputed "${rows[3]![6]}"`]);
     } finally {
       writeFileSync(join(dir, 'tasks.csv'), original);
     }

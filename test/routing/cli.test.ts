@@ -125,6 +125,15 @@ describe('mcpctx routing', () => {
     expect(run.stdout).toMatch(/\nretrieval \(bm25\) +unrelated +8 +1\/2 +0 +1 +0 /);
   });
 
+  it('--repeat 3 asks each request 3 times: the same recorded turns, n three times larger, a narrower interval', async () => {
+    // The config and turns of the test above: the scripted answers are keyed by request, so they serve every repetition.
+    const run = await runCliCaptured(['routing', '--config', 'small.json', '--provider', 'scripted', '--script', 'turns.json', '--model', 'm1', '--repeat', '3'], work);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toContain('scripted m1: routing accuracy (each request asked 3 times)\n');
+    expect(run.stdout).toMatch(/\nnative +unrelated +4 +3\/6 +0 +3 +0 +0\.500 +0\.19-0\.81 /);
+    for (const bad of ['0', '1001']) expect((await runCliCaptured(['routing', '--config', 'small.json', '--repeat', bad], work)).code, bad).toBe(2);
+  });
+
   it('provider flags are checked: --model required, --base-url for openai-compatible, --script for scripted', async () => {
     const args = ['routing', '--config', join(ROOT, 'examples/routing/config.yaml')];
     const noModel = await runCliCaptured([...args, '--provider', 'anthropic'], work);

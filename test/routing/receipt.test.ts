@@ -11,6 +11,7 @@ import { runCliCaptured } from '../support/cli-run.js';
 import { recallTable } from '../../src/routing/retrieval/index.js';
 import { accuracyTable } from '../../src/routing/_score.js';
 import { smallConfig } from './_fixtures.js';
+import { wilsonInterval } from '../../src/stats/index.js';
 
 let work: string;
 let receipt: RoutingReceipt;
@@ -96,6 +97,31 @@ describe('report and chart', () => {
     expect(svg).toContain('Right tool chosen (m)');
     expect(svg).not.toMatch(/<script|href=/);
     expect(routingChart(receipt)).toBe(svg);
+  });
+
+  it('draws each accuracy point\'s 95% Wilson interval as an error bar, and offline each recall point\'s', () => {
+    const svg = routingChart(receipt);
+    // The accuracy panel only: a bar per protocol, kind and size (tokens have no interval).
+    const bars = [...svg.matchAll(/<path d="M([\d.]+),([\d.]+)V([\d.]+)M[^"]*"[^>]*><title>([^<]*)<\/title><\/path>/g)];
+    expect(bars).toHaveLength(2 * 3 * 3);
+    // native, unrelated, first size: 1 of 4 right, Wilson 0.0456 to 0.6994; the plot's y runs from 268 (0) up to 48 (1).
+    const cell = receipt.accuracy[0]!;
+    expect([cell.low, cell.high]).toEqual([0.0456, 0.6994]);
+    const first = bars.find((bar) => bar[4]!.startsWith(`native, unrelated: 95% interval 4.6% to 69.9%`));
+    expect(first?.slice(2, 4)).toEqual(['114.1', '258']);
+    for (const bar of bars) expect(Number(bar[2])).toBeLessThanOrEqual(Number(bar[3]));
+    // Offline, recall@k with its Wilson interval of hits over requests.
+    const offline = routingChart({ ...receipt, answers: [] });
+    const recallBars = [...offline.matchAll(/<title>([^<]*recall@[^<]*: 95% interval [^<]*)<\/title><\/path>/g)].map((bar) => bar[1]);
+    const k = [...receipt.recallAt].filter((value) => value <= receipt.topK).pop()!;
+    const share = (value: number): string => `${(value * 100).toFixed(1)}%`;
+    const expected = receipt.recall.flatMap((entry) => {
+      const at = entry.hits.find((hit) => hit.k === k)!;
+      const interval = wilsonInterval(at.hits, entry.requests);
+      return at.recall === null || interval === null ? [] : [`${entry.retriever} recall@${k}, ${entry.kind}: 95% interval ${share(interval.low)} to ${share(interval.high)}`];
+    });
+    expect(expected.length).toBeGreaterThan(0);
+    expect(recallBars.sort()).toEqual(expected.sort());
   });
 });
 

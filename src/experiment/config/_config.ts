@@ -44,7 +44,9 @@ export const DEFAULT_SYSTEM_PROMPT =
 /** Variables the runner sets for every server from `snapshot` and `fields` (see `launchFor`). */
 const DATA_ENV_NAMES = ['SNAPSHOT_PATH', 'FIELDS_PATH'];
 
-const TOP_KEYS = ['snapshot', 'fields', 'tasks', 'pageSize', 'maxTurns', 'toolTimeoutMs', 'system', 'conditions', 'paths', 'probe', 'model'];
+const TOP_KEYS = ['snapshot', 'fields', 'tasks', 'pageSize', 'maxTurns', 'toolTimeoutMs', 'repeat', 'system', 'conditions', 'paths', 'probe', 'model'];
+/** Most repetitions per question: each is a fresh server and a model call or more. */
+export const MAX_REPEAT = 1000;
 const CONDITION_KEYS = ['command', 'args', 'cwd', 'env', 'inheritEnv', 'tools', 'dropResultKeys'];
 const PROBE_KEYS = ['condition', 'tool', 'arguments', 'cacheKey'];
 const WHAT = 'experiment config';
@@ -101,6 +103,7 @@ export function parseExperimentConfig(text: string, file: string): ExperimentCon
     system: problems.text(given.system, 'system', false) ?? DEFAULT_SYSTEM_PROMPT,
     maxTurns: problems.integer(given.maxTurns, 'maxTurns', 1, 100, DEFAULT_MAX_TURNS),
     toolTimeoutMs: problems.integer(given.toolTimeoutMs, 'toolTimeoutMs', 100, 600_000, DEFAULT_TOOL_TIMEOUT_MS),
+    repeat: problems.integer(given.repeat, 'repeat', 1, MAX_REPEAT, 1),
   };
   if (problems.list.length > 0) throw configError(problems.list, absolute, WHAT);
   return config;

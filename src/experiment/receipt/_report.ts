@@ -16,7 +16,10 @@ import type {
   TurnRecord,
   Verdict,
 } from '../_types.js';
+import type { BootstrapSettings } from '../../stats/index.js';
 import { OUTCOME_LABELS, VERDICT_OUTCOMES, outcomeOf } from './_outcome.js';
+import { repetitionStatistics } from './_statistics.js';
+import { statisticsSection } from './_statistics-markdown.js';
 import { conditionTime, timingSection } from './_timing.js';
 
 type TotalKey = keyof ExperimentReport['totals'];
@@ -63,8 +66,15 @@ function plus(sum: number | null, term: number | null): number | null {
   return sum === null || term === null ? null : sum + term;
 }
 
+export interface ReportOptions {
+  /** Repetitions per task and condition (default 1): a row per task and repetition. */
+  repeat?: number;
+  /** How the reduction's bootstrap interval is drawn (default DEFAULT_BOOTSTRAP). */
+  bootstrap?: BootstrapSettings;
+}
+
 /**
- * One row per task, in task order, with each condition's status, outcome and totals and a
+ * One row per task and repetition, in task order then repetition, with each condition's status, outcome and totals and a
  * verdict from the two outcomes when both are verdicts (right, wrong, no answer within limits):
  * both right → compared; only the baseline right → cut-lost-answer (the optimized condition
  * answered wrong, or gave no answer within the limits the baseline answered within: seed 000
@@ -73,17 +83,22 @@ function plus(sum: number | null, term: number | null): number | null {
  * harness failure, or a question not run, on either side → not-compared, with the first such side
  * as the reason: it says nothing about the answer. Totals sum the compared rows only; a sum is
  * null when one of its terms is unknown; a reduction is null when nothing was compared, a sum is
- * unknown or the baseline sum is 0. `allPassed` needs at least one task, every one compared.
+ * unknown or the baseline sum is 0. `allPassed` needs at least one task, every row compared.
+ * `statistics` adds the rates, the paired test and the reduction's interval over the rows.
  */
-export function buildReport(tasks: Task[], questions: QuestionRecord[]): ExperimentReport {
-  const rows = tasks.map((task): ReportRow => {
-    const baseline = conditionRow(questions, task.id, 'baseline');
-    const optimized = conditionRow(questions, task.id, 'optimized');
-    const verdict = verdictOf(baseline, optimized);
-    const row: ReportRow = { taskId: task.id, kind: task.kind, baseline, optimized, verdict };
-    if (verdict === 'not-compared') row.notCompared = notComparedReason(baseline, optimized);
-    return row;
-  });
+export function buildReport(tasks: Task[], questions: QuestionRecord[], options: ReportOptions = {}): ExperimentReport {
+  const repeat = options.repeat ?? 1;
+  const repetitions = Array.from({ length: repeat }, (_, index) => index + 1);
+  const rows = tasks.flatMap((task) =>
+    repetitions.map((repetition): ReportRow => {
+      const baseline = conditionRow(questions, task.id, repetition, 'baseline');
+      const optimized = conditionRow(questions, task.id, repetition, 'optimized');
+      const verdict = verdictOf(baseline, optimized);
+      const row: ReportRow = { taskId: task.id, repetition, kind: task.kind, baseline, optimized, verdict };
+      if (verdict === 'not-compared') row.notCompared = notComparedReason(baseline, optimized);
+      return row;
+    }),
+  );
   const compared = rows.filter((row) => row.verdict === 'compared');
   const totals = Object.fromEntries(
     TOTAL_KEYS.map((key): [TotalKey, Reduction] => {
@@ -97,17 +112,20 @@ export function buildReport(tasks: Task[], questions: QuestionRecord[]): Experim
     compared: compared.length,
     tasks: tasks.length,
     rows,
-    lostAnswers: rows.filter((row) => row.verdict === 'cut-lost-answer').map((row) => row.taskId),
+    lostAnswers: [...new Set(rows.filter((row) => row.verdict === 'cut-lost-answer').map((row) => row.taskId))],
     notCompared: rows.filter((row) => row.verdict === 'not-compared').length,
     totals,
     allPassed: rows.length > 0 && compared.length === rows.length,
+    statistics: repetitionStatistics(rows, repeat, options.bootstrap),
   };
 }
 
-function conditionRow(questions: readonly QuestionRecord[], taskId: string, condition: Condition): ConditionRow {
-  const question = questions.find((candidate) => candidate.taskId === taskId && candidate.condition === condition);
+function conditionRow(questions: readonly QuestionRecord[], taskId: string, repetition: number, condition: Condition): ConditionRow {
+  // A record from before repetitions is the first (and only) one.
+  const question = questions.find((candidate) => candidate.taskId === taskId && (candidate.repetition ?? 1) === repetition && candidate.condition === condition);
   if (question === undefined) {
-    return { status: 'skipped', outcome: 'not-run', failure: { code: 'NOT_RUN', message: `No ${condition} question was recorded for task ${taskId}.` }, totals: questionTotals([]) };
+    const which = repetition === 1 ? '' : ` (repetition ${repetition})`;
+    return { status: 'skipped', outcome: 'not-run', failure: { code: 'NOT_RUN', message: `No ${condition} question was recorded for task ${taskId}${which}.` }, totals: questionTotals([]) };
   }
   const time = question.timing === undefined ? {} : { time: conditionTime(question) };
   return { status: question.status, outcome: outcomeOf(question), ...(question.failure === undefined ? {} : { failure: question.failure }), totals: question.totals, ...time };
@@ -153,12 +171,12 @@ export function renderReportMarkdown(receipt: ExperimentReceipt): string {
     lines.push(`No report: the run is ${receipt.status} and did not reach its report stage.`, '');
   } else {
     lines.push(...taskTable(report), '', ...totalsSection(report));
+    // Receipts from before repetitions have no statistics.
+    if (report.statistics !== undefined) lines.push('', ...statisticsSection(report.statistics));
     if (report.lostAnswers.length > 0) {
       lines.push('', '## Lost answers', '');
-      for (const taskId of report.lostAnswers) {
-        const row = report.rows.find((candidate) => candidate.taskId === taskId);
-        const outcome = row === undefined ? 'answered wrong' : OUTCOME_LABELS[row.optimized.outcome];
-        lines.push(`- the cut lost the answer to ${taskId}: ${outcome}: ${oneLine(row?.optimized.failure?.message ?? 'the optimized condition did not pass')}`);
+      for (const row of report.rows.filter((candidate) => candidate.verdict === 'cut-lost-answer')) {
+        lines.push(`- the cut lost the answer to ${rowLabel(report, row)}: ${OUTCOME_LABELS[row.optimized.outcome]}: ${oneLine(row.optimized.failure?.message ?? 'the optimized condition did not pass')}`);
       }
     }
     if (report.notCompared > 0) lines.push('', ...notComparedSection(report));
@@ -181,7 +199,7 @@ function taskTable(report: ExperimentReport): string[] {
       const status = side.failure === undefined ? OUTCOME_LABELS[side.outcome] : `${OUTCOME_LABELS[side.outcome]} (${side.failure.code})`;
       const { contextTokens, outputTokens, turns, rawToolBytes, modelFacingTokens } = side.totals;
       lines.push(
-        `| ${cell(row.taskId)} | ${row.kind} | ${condition} | ${cell(status)} | ${number(contextTokens)} | ${number(outputTokens)} | ${number(turns)} | ${number(rawToolBytes)} | ${number(modelFacingTokens)} | ${row.verdict} |`,
+        `| ${cell(rowLabel(report, row))} | ${row.kind} | ${condition} | ${cell(status)} | ${number(contextTokens)} | ${number(outputTokens)} | ${number(turns)} | ${number(rawToolBytes)} | ${number(modelFacingTokens)} | ${row.verdict} |`,
       );
     }
   }
@@ -203,13 +221,13 @@ function notComparedSection(report: ExperimentReport): string[] {
   const lines = [
     '## Not compared',
     '',
-    `${number(report.notCompared)} of ${number(report.tasks)} tasks were not compared (${counts}): a provider or harness failure, or a question not run, is no verdict on an answer, so these tasks are neither compared nor lost answers.`,
+    `${number(report.notCompared)} of ${number(report.rows.length)} ${rowsWord(report)} were not compared (${counts}): a provider or harness failure, or a question not run, is no verdict on an answer, so these tasks are neither compared nor lost answers.`,
     '',
   ];
   for (const row of rows) {
     const reason = row.notCompared;
     if (reason === undefined) continue;
-    lines.push(`- ${row.taskId}: ${OUTCOME_LABELS[reason.outcome]} on the ${reason.condition} run: ${reason.code}: ${oneLine(reason.message)}`);
+    lines.push(`- ${rowLabel(report, row)}: ${OUTCOME_LABELS[reason.outcome]} on the ${reason.condition} run: ${reason.code}: ${oneLine(reason.message)}`);
   }
   return lines;
 }
@@ -217,11 +235,11 @@ function notComparedSection(report: ExperimentReport): string[] {
 function totalsSection(report: ExperimentReport): string[] {
   const lines = ['## Totals', ''];
   if (report.compared === 0) {
-    lines.push(`No task was answered right in both conditions (0 of ${number(report.tasks)}), so no tokens are compared.`);
+    lines.push(`No task was answered right in both conditions (0 of ${number(report.rows.length)} ${rowsWord(report)}), so no tokens are compared.`);
     return lines;
   }
   lines.push(
-    `Over the ${number(report.compared)} of ${number(report.tasks)} tasks answered right in both conditions (n = ${number(report.compared)}):`,
+    `Over the ${number(report.compared)} of ${number(report.rows.length)} ${rowsWord(report)} answered right in both conditions (n = ${number(report.compared)}):`,
     '',
     '| measure | baseline | optimized | reduction |',
     '|---|---:|---:|---:|',
@@ -257,12 +275,13 @@ function problemsSection(receipt: ExperimentReceipt): string[] {
   for (const question of receipt.questions) {
     if (question.status === 'passed') continue;
     const why = question.failure === undefined ? 'no failure recorded' : `${question.failure.code}: ${oneLine(question.failure.message)}`;
-    listed.push(`- ${question.taskId} (${question.condition}) ${question.status}: ${why}`);
+    const which = question.repetition === undefined || receipt.report === undefined || repeatOf(receipt.report) === 1 ? question.taskId : `${question.taskId} #${question.repetition}`;
+    listed.push(`- ${which} (${question.condition}) ${question.status}: ${why}`);
   }
   for (const row of receipt.report?.rows ?? []) {
     for (const condition of ['baseline', 'optimized'] as const) {
       const failure = row[condition].failure;
-      if (failure?.code === 'NOT_RUN') listed.push(`- ${row.taskId} (${condition}) skipped: ${oneLine(failure.message)}`);
+      if (failure?.code === 'NOT_RUN' && receipt.report !== undefined) listed.push(`- ${rowLabel(receipt.report, row)} (${condition}) skipped: ${oneLine(failure.message)}`);
     }
   }
   for (const stage of receipt.stages) {
@@ -270,6 +289,19 @@ function problemsSection(receipt: ExperimentReceipt): string[] {
   }
   for (const error of receipt.errors) listed.push(`- error in ${error.stage} at ${error.at}: ${error.code}: ${oneLine(error.message)}`);
   return listed.length === 0 ? [...lines, 'None.'] : [...lines, ...listed];
+}
+
+function repeatOf(report: ExperimentReport): number {
+  return report.statistics?.repeat ?? 1;
+}
+
+/** A row is a task, or with repetitions a task's repetition ("lookup-author #2"). */
+function rowLabel(report: ExperimentReport, row: ReportRow): string {
+  return repeatOf(report) === 1 ? row.taskId : `${row.taskId} #${row.repetition}`;
+}
+
+function rowsWord(report: ExperimentReport): string {
+  return repeatOf(report) === 1 ? 'tasks' : `task repetitions (${number(report.tasks)} tasks × ${number(repeatOf(report))})`;
 }
 
 /** null is a figure the provider did not report. */

@@ -42,7 +42,9 @@ export function timingSection(report: ExperimentReport): string[] {
   const rows = report.rows.flatMap((row) =>
     (['baseline', 'optimized'] as const).flatMap((condition) => {
       const time = row[condition].time;
-      return time === undefined ? [] : [`| ${row.taskId.replaceAll('|', '\\|')} | ${condition} | ${seconds(time.elapsedMs)} | ${seconds(time.modelMs)} | ${seconds(time.toolMs)} |`];
+      // With repetitions, a row is a task's repetition.
+      const label = (report.statistics?.repeat ?? 1) === 1 ? row.taskId : `${row.taskId} #${row.repetition}`;
+      return time === undefined ? [] : [`| ${label.replaceAll('|', '\\|')} | ${condition} | ${seconds(time.elapsedMs)} | ${seconds(time.modelMs)} | ${seconds(time.toolMs)} |`];
     }),
   );
   if (rows.length === 0) return [];

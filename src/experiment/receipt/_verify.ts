@@ -13,6 +13,7 @@ import { Problems, shown } from './_verify-compare.js';
 import { verifyRequests } from './_verify-requests.js';
 import { verifyTimings } from './_verify-timing.js';
 import { verifyQuestionSet, verifyTasks } from './_verify-task-set.js';
+import { recordedBootstrap, recordedRepeat } from './_verify-repeat.js';
 import { verifyQuestion, verifyServer, type Answers, type Checked, type QuestionContext } from './_verify-question.js';
 import { RECEIPT_FORMAT, type Condition, type ExperimentReceipt, type Task } from '../_types.js';
 
@@ -48,8 +49,11 @@ export interface ReceiptVerification {
  *   offered tools (those the condition's config names) and every earlier turn with the tool
  *   results sent, so a dropped turn or a rewritten prompt, tool, question or limit shows; the
  *   tasks against the tasks file's recorded text (its sha256, size and count); the questions as
- *   every task in both conditions, in the runner's order (a missing text is one problem);
- * - the report equals `buildReport(tasks, questions)`; a completed run has one;
+ *   every task in both conditions `config.repeat` times, in the runner's order (a missing text is
+ *   one problem);
+ * - the report equals `buildReport(tasks, questions)` with the recorded repeat and the bootstrap
+ *   seed and resamples its interval records (so rates, intervals, the paired test and the
+ *   reduction's interval are drawn again); a completed run has one;
  * - timings (_verify-timing.ts): retried attempts' hashes and announced usage from their bytes,
  *   attempts = retries + 1, elapsed ms from the recorded times, and every recorded time in the
  *   order the run passed it (attempts, tool calls, turns inside their question, questions in run order);
@@ -88,7 +92,8 @@ export function verifyReceipt(receipt: unknown): ReceiptVerification {
   if (run.tasks !== undefined) problems.guard('tasks', () => verifyTasks(run, tasks, problems));
   // A killed run's questions end where it stopped: that is its own problem, below.
   const finished = run.status !== 'starting' && run.status !== 'running';
-  if (run.tasks !== undefined && finished) problems.guard('questions', () => verifyQuestionSet(tasks, questions, problems));
+  const repeat = recordedRepeat(run, problems);
+  if (run.tasks !== undefined && finished) problems.guard('questions', () => verifyQuestionSet(tasks, questions, problems, repeat));
   const model = run.model;
   if (model !== undefined) {
     questions.forEach((question, index) => problems.guard(`questions[${index}]`, () => verifyRequests(question, `questions[${index}]`, model.provider, { ...model, offered: run.config?.conditions?.[question.condition]?.tools }, problems)));
@@ -96,7 +101,10 @@ export function verifyReceipt(receipt: unknown): ReceiptVerification {
   problems.guard('questions', () => verifyTimings(questions, run.model?.provider, problems));
   if (run.probe !== undefined) problems.guard('probe', () => verifyProbe(run, context));
   if (run.validation !== undefined) problems.guard('validation', () => verifyValidation(run, tasks, problems));
-  if (run.report !== undefined) problems.guard('report', () => problems.compare('report', run.report, buildReport(tasks, questions)));
+  if (run.report !== undefined) {
+    const bootstrap = recordedBootstrap(run, problems);
+    problems.guard('report', () => problems.compare('report', run.report, buildReport(tasks, questions, { repeat, bootstrap })));
+  }
   else if (run.status === 'completed') problems.add('report: absent, but the run is completed');
   if (run.status === 'starting' || run.status === 'running') {
     // What it holds may recompute, but a run stopped before its end (killed, crashed) is not a result to publish.

@@ -32,7 +32,9 @@ export const DEFAULT_SERVER_TIMEOUT_MS = 30_000;
 export const DEFAULT_BM25_MIN_SCORE = 0;
 
 const WHAT = 'routing config';
-const TOP_KEYS = ['seed', 'domain', 'distractors', 'requests', 'sizes', 'protocols', 'retrieval', 'model'];
+const TOP_KEYS = ['seed', 'domain', 'distractors', 'requests', 'sizes', 'protocols', 'retrieval', 'model', 'repeat'];
+/** Most repetitions of a request: each is a model call per protocol and condition. */
+export const MAX_ROUTING_REPEAT = 1000;
 const SOURCE_KEYS = ['catalog', 'server', 'tools'];
 const SERVER_KEYS = ['command', 'args', 'env', 'cwd', 'timeoutMs'];
 const RETRIEVAL_KEYS = ['retrievers', 'recallAt', 'topK', 'bm25', 'embeddings'];
@@ -93,6 +95,7 @@ export function parseRoutingConfig(text: string, options: { file?: string; cwd?:
     protocols,
     retrieval: parseRetrieval(document.retrieval, problems),
     model: parseModel(document.model, problems),
+    repeat: document.repeat === undefined ? 1 : (problems.integer(document.repeat, 'repeat', 1, MAX_ROUTING_REPEAT) ?? 1),
   };
   if (problems.list.length > 0) throw invalidConfig(problems.list, file);
   return config;

@@ -7,6 +7,7 @@ export {
   MAX_CATALOG_SIZE,
   MAX_CONFIG_BYTES,
   MAX_REQUESTS,
+  MAX_ROUTING_REPEAT,
   NO_TOOL,
   invalidConfig,
   loadRoutingConfig,

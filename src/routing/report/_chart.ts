@@ -1,3 +1,4 @@
+import { wilsonInterval } from '../../stats/index.js';
 import type { RoutingRun } from '../_run.js';
 
 /** One line of a panel: a label and a value per catalog size (null where it has none). */
@@ -6,6 +7,8 @@ interface Series {
   readonly colour: string;
   readonly dashed: boolean;
   readonly values: ReadonlyArray<number | null>;
+  /** A 95% interval per value, drawn as an error bar (null where a value has none). */
+  readonly intervals?: ReadonlyArray<{ readonly low: number; readonly high: number } | null>;
 }
 
 interface Panel {
@@ -26,7 +29,9 @@ const GAP = 104;
 
 /**
  * An SVG chart of a run, drawn from its tables: accuracy (or, offline, recall@k) and tokens
- * against catalog size, one line per protocol or retriever, dashed for confusable distractors.
+ * against catalog size, one line per protocol or retriever, dashed for confusable distractors;
+ * each accuracy point carries its 95% Wilson interval as an error bar (each recall point the
+ * Wilson interval of its hits over its requests): a few dozen requests per point is a wide one.
  * Plain SVG 1.1 with no script or external reference, so it opens anywhere and a page can link it.
  */
 export function routingChart(run: RoutingRun): string {
@@ -53,18 +58,20 @@ export function routingChart(run: RoutingRun): string {
 function modelPanels(run: RoutingRun): [Panel, Panel] {
   const keys = [...new Map(run.accuracy.map((cell) => [`${cell.protocol}|${cell.retriever ?? ''}|${cell.kind}`, cell])).values()];
   const protocols = [...new Set(keys.map((cell) => `${cell.protocol}|${cell.retriever ?? ''}`))];
-  const series = (value: (cell: RoutingRun['accuracy'][number]) => number): Series[] =>
-    keys.map((key) => ({
-      label: `${key.retriever === null ? key.protocol : `${key.protocol} (${key.retriever})`}, ${key.kind}`,
-      colour: COLOURS[protocols.indexOf(`${key.protocol}|${key.retriever ?? ''}`) % COLOURS.length]!,
-      dashed: key.kind === 'confusable',
-      values: run.sizes.map((size) => {
-        const cell = run.accuracy.find((entry) => entry.protocol === key.protocol && entry.retriever === key.retriever && entry.kind === key.kind && entry.size === size);
-        return cell === undefined ? null : value(cell);
-      }),
-    }));
+  type Cell = RoutingRun['accuracy'][number];
+  const series = (value: (cell: Cell) => number, interval?: (cell: Cell) => { low: number; high: number }): Series[] =>
+    keys.map((key) => {
+      const cells = run.sizes.map((size) => run.accuracy.find((entry) => entry.protocol === key.protocol && entry.retriever === key.retriever && entry.kind === key.kind && entry.size === size));
+      return {
+        label: `${key.retriever === null ? key.protocol : `${key.protocol} (${key.retriever})`}, ${key.kind}`,
+        colour: COLOURS[protocols.indexOf(`${key.protocol}|${key.retriever ?? ''}`) % COLOURS.length]!,
+        dashed: key.kind === 'confusable',
+        values: cells.map((cell) => (cell === undefined ? null : value(cell))),
+        ...(interval === undefined ? {} : { intervals: cells.map((cell) => (cell === undefined ? null : interval(cell))) }),
+      };
+    });
   return [
-    { title: `Right tool chosen (${run.model?.name ?? ''})`, yLabel: 'share of requests', yMax: 1, series: series((cell) => cell.accuracy) },
+    { title: `Right tool chosen (${run.model?.name ?? ''}), 95% Wilson intervals`, yLabel: 'share of requests', yMax: 1, series: series((cell) => cell.accuracy, (cell) => ({ low: cell.low, high: cell.high })) },
     { title: 'Prompt tokens per request', yLabel: 'tokens (provider usage)', series: series((cell) => cell.meanPromptTokens) },
   ];
 }
@@ -73,12 +80,20 @@ function offlinePanels(run: RoutingRun): [Panel, Panel] {
   const k = [...run.recallAt].filter((value) => value <= run.topK).pop() ?? run.recallAt[0]!;
   const retrievers = [...new Set(run.recall.map((cell) => cell.retriever))];
   const recall: Series[] = retrievers.flatMap((retriever, index) =>
-    run.kinds.map((kind) => ({
-      label: `${retriever} recall@${k}, ${kind}`,
-      colour: COLOURS[index % COLOURS.length]!,
-      dashed: kind === 'confusable',
-      values: run.sizes.map((size) => run.recall.find((cell) => cell.retriever === retriever && cell.kind === kind && cell.size === size)?.hits.find((hit) => hit.k === k)?.recall ?? null),
-    })),
+    run.kinds.map((kind) => {
+      const cells = run.sizes.map((size) => run.recall.find((cell) => cell.retriever === retriever && cell.kind === kind && cell.size === size));
+      const hitsAt = (cell: (typeof cells)[number]) => cell?.hits.find((hit) => hit.k === k);
+      return {
+        label: `${retriever} recall@${k}, ${kind}`,
+        colour: COLOURS[index % COLOURS.length]!,
+        dashed: kind === 'confusable',
+        values: cells.map((cell) => hitsAt(cell)?.recall ?? null),
+        intervals: cells.map((cell) => {
+          const at = hitsAt(cell);
+          return cell === undefined || at === undefined || at.recall === null ? null : wilsonInterval(at.hits, cell.requests);
+        }),
+      };
+    }),
   );
   const tokens: Series[] = (['nativeTokens', 'constrainedTokens'] as const).flatMap((field, index) =>
     run.kinds.map((kind) => ({
@@ -89,7 +104,7 @@ function offlinePanels(run: RoutingRun): [Panel, Panel] {
     })),
   );
   return [
-    { title: `Right tool within the first ${k} (retrieval)`, yLabel: 'share of requests', yMax: 1, series: recall },
+    { title: `Right tool within the first ${k} (retrieval), 95% Wilson intervals`, yLabel: 'share of requests', yMax: 1, series: recall },
     { title: 'Catalog tokens (o200k)', yLabel: 'tokens', series: tokens },
   ];
 }
@@ -112,6 +127,15 @@ function drawPanel(panel: Panel, sizes: readonly number[], x0: number): string {
   for (const series of panel.series) {
     const points = series.values.flatMap((value, index) => (value === null ? [] : [`${round(xAt(index))},${round(yAt(value))}`]));
     if (points.length > 1) parts.push(`<polyline fill="none" stroke="${series.colour}" stroke-width="2"${series.dashed ? ' stroke-dasharray="6 4"' : ''} points="${points.join(' ')}"/>`);
+    // Error bars under the points: a vertical line from low to high with short caps.
+    series.intervals?.forEach((interval, index) => {
+      if (interval === null || series.values[index] === null) return;
+      const x = round(xAt(index));
+      const [top, bottom] = [round(yAt(interval.high)), round(yAt(interval.low))];
+      parts.push(
+        `<path d="M${x},${top}V${bottom}M${round(x - 4)},${top}H${round(x + 4)}M${round(x - 4)},${bottom}H${round(x + 4)}" stroke="${series.colour}" stroke-width="1" fill="none"${series.dashed ? ' opacity="0.7"' : ''}><title>${escapeXml(`${series.label}: 95% interval ${formatShare(interval.low)} to ${formatShare(interval.high)}`)}</title></path>`,
+      );
+    });
     for (const point of points) {
       const [cx, cy] = point.split(',');
       parts.push(`<circle cx="${cx}" cy="${cy}" r="3" fill="${series.colour}"><title>${escapeXml(series.label)}</title></circle>`);
@@ -128,6 +152,10 @@ function niceCeiling(value: number): number {
 
 function formatTick(value: number, max: number): string {
   return max <= 1 ? value.toFixed(2) : Math.round(value).toLocaleString('en-US');
+}
+
+function formatShare(value: number): string {
+  return `${(value * 100).toFixed(1)}%`;
 }
 
 function round(value: number): number {

@@ -4,6 +4,14 @@ import type { ModelSettings, RetrievalSettings, RoutingConfig } from '../_types.
 export const RECEIPT_FORMAT = 'mcpctx-routing-receipt';
 export const RECEIPT_VERSION = 2;
 
+/** One figure `routing verify` recomputed differently from the receipt. */
+export interface ReceiptDifference {
+  /** Where: `tables.accuracy[3].counts`, `answers[17].outcome`, `catalogs[5].order`... */
+  readonly field: string;
+  readonly recorded: unknown;
+  readonly recomputed: unknown;
+}
+
 /**
  * Everything a routing run used and found, enough to recompute every table without the config,
  * the catalogs' files, the retriever or the model: the tool definitions, the requests, the seed

@@ -78,8 +78,9 @@ function rankOf(tool: string | null, ranking: readonly string[], recorded: numbe
 }
 
 /** The calls the receipt's run must have made, in order, offered what the re-derived catalogs and rankings give. */
-export function rederivedCalls(receipt: RoutingReceipt, conditions: readonly Condition[], catalogs: readonly RequestCatalog[], retrieval: readonly RetrievalRow[]): PlannedCall[] {
+export function rederivedCalls(receipt: RoutingReceipt, conditions: readonly Condition[], catalogs: readonly RequestCatalog[], retrieval: readonly RetrievalRow[], repeat: number): PlannedCall[] {
   const config = {
+    repeat,
     protocols: receipt.protocols,
     requests: receipt.requests,
     retrieval: { ...receipt.retrievalSettings, topK: receipt.topK },

@@ -59,7 +59,10 @@ export function routingMarkdown(run: RoutingRun, options: { chartFile?: string; 
     if (run.failure) {
       lines.push(`**The model run stopped early** at call ${run.failure.call + 1} (${run.failure.protocol}, ${run.failure.kind}, size ${run.failure.size}): ${run.failure.code}. The ${run.answers.length} answers before it are in the receipt; conditions not answered in full are left out of the table below.`, '');
     }
-    lines.push('## Routing accuracy', '', 'Right: the right tool (or no tool when none was needed). No tool: a text answer or a declined choice when a tool was needed, counted apart from a wrong tool. Wrong call: a tool called when none was needed. 95% Wilson intervals. Right when offered: of the requests with a right tool that was among the tools offered, those answered right (under retrieval, what the model did with what the retriever gave it). Two counters, not one: prompt tokens (provider) is the mean prompt the provider\'s usage reports, counted by the model\'s own tokenizer; o200k/tool (catalog) is mcpctx\'s o200k_base count of the rendered catalog per tool, an estimate of the same kind for every model.', '');
+    // Receipts from before repetitions have no repeat: each request was asked once.
+    const repeat = run.repeat ?? 1;
+    const asked = repeat === 1 ? '' : `Each request was asked ${repeat} times per protocol and condition (--repeat ${repeat}), the same request each time: a condition's n is requests × ${repeat}, and its interval counts every answer. `;
+    lines.push('## Routing accuracy', '', asked + 'Right: the right tool (or no tool when none was needed). No tool: a text answer or a declined choice when a tool was needed, counted apart from a wrong tool. Wrong call: a tool called when none was needed. 95% Wilson intervals. Right when offered: of the requests with a right tool that was among the tools offered, those answered right (under retrieval, what the model did with what the retriever gave it). Two counters, not one: prompt tokens (provider) is the mean prompt the provider\'s usage reports, counted by the model\'s own tokenizer; o200k/tool (catalog) is mcpctx\'s o200k_base count of the rendered catalog per tool, an estimate of the same kind for every model.', '');
     lines.push(
       table(
         [...ACCURACY_HEADERS],

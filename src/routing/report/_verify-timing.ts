@@ -6,7 +6,7 @@
  */
 import { isPlainObject } from '../../json/index.js';
 import type { ModelRow } from '../_score.js';
-import type { ReceiptDifference } from './_verify.js';
+import type { ReceiptDifference } from './_receipt.js';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

@@ -8,10 +8,11 @@ import { isPlainObject, ownValue } from '../../json/index.js';
 import { buildConditions, requestCatalog } from '../_catalogs.js';
 import { catalogCosts } from '../_catalog-cost.js';
 import { readChoice, renderedCatalog } from '../_protocols.js';
-import { RECEIPT_FORMAT, RECEIPT_VERSION, type RoutingReceipt } from './_receipt.js';
+import { RECEIPT_FORMAT, RECEIPT_VERSION, type ReceiptDifference, type RoutingReceipt } from './_receipt.js';
 import { recallTable } from '../retrieval/index.js';
 import { accuracyTable, outcomeOf, type ModelRow } from '../_score.js';
 import type { RoutingConfig } from '../_types.js';
+import { MAX_ROUTING_REPEAT } from '../config/index.js';
 import { rebuiltRequestBody, recordedRequestBody, rederivedCalls, rederivedRetrieval, replayedAnswer } from './_rederive.js';
 import { callTimeTable } from '../_call-time.js';
 import { callTimingDifferences } from './_verify-timing.js';
@@ -20,13 +21,6 @@ import { callTimingDifferences } from './_verify-timing.js';
 export const MAX_RECEIPT_BYTES = 512 * 1024 * 1024;
 /** Differences listed in a report; `differenceCount` has them all. */
 const LISTED_DIFFERENCES = 100;
-
-export interface ReceiptDifference {
-  /** Where: `tables.accuracy[3].counts`, `answers[17].outcome`, `catalogs[5].order`... */
-  readonly field: string;
-  readonly recorded: unknown;
-  readonly recomputed: unknown;
-}
 
 export interface ReceiptVerification {
   readonly ok: boolean;
@@ -73,7 +67,8 @@ export function verifyRoutingReceipt(receipt: RoutingReceipt, file: string | nul
   compare('retrieval', receipt.retrieval, retrieval);
   compare('recall', receipt.recall, recallTable(retrieval, receipt.recallAt));
 
-  const calls = rederivedCalls(receipt, conditions, catalogs, retrieval);
+  const repeat = recordedRepeat(receipt, compare);
+  const calls = rederivedCalls(receipt, conditions, catalogs, retrieval, repeat);
   // An offline run asks no model; a run a provider error stopped answered the calls before it.
   const answered = receipt.model === null ? 0 : receipt.failure === null ? calls.length : receipt.failure.call;
   if (receipt.answers.length !== answered) compare('answers.length', receipt.answers.length, answered);
@@ -81,9 +76,10 @@ export function verifyRoutingReceipt(receipt: RoutingReceipt, file: string | nul
   receipt.answers.forEach((row, position) => {
     const where = `answers[${position}]`;
     const call = calls[position];
-    const planned = call === undefined ? null : { protocol: call.protocol, retriever: call.retriever, kind: call.kind, size: call.size, requestId: call.request.id, expected: call.request.tool, offered: call.offered.map((tool) => tool.name) };
+    const planned = call === undefined ? null : { protocol: call.protocol, retriever: call.retriever, kind: call.kind, size: call.size, requestId: call.request.id, repetition: call.repetition, expected: call.request.tool, offered: call.offered.map((tool) => tool.name) };
     const { protocol, retriever, kind, size, requestId, expected, offered } = row;
-    compare(where, { protocol, retriever, kind, size, requestId, expected, offered }, planned);
+    // A row from before repetitions is the first (and only) asking.
+    compare(where, { protocol, retriever, kind, size, requestId, repetition: row.repetition ?? 1, expected, offered }, planned);
     // The request as sent, against the one the settings, the plan's offered tools and the request text make.
     if (call !== undefined) compare(`${where}.requestBody`, recordedRequestBody(row.requestBody), rebuiltRequestBody(receipt, call));
     compare(`${where}.requestSha256`, row.requestSha256, typeof row.requestBody === 'string' ? sha256Hex(row.requestBody) : null);
@@ -111,9 +107,9 @@ export function verifyRoutingReceipt(receipt: RoutingReceipt, file: string | nul
     compare(`${where}.catalogTokens`, row.catalogTokens, catalogTokens);
     rederived.push({ ...row, ...(planned ?? {}), content: replayed.content, chosen: choice.chosen, invalid: choice.invalid, outcome, promptTokens: promptTokens ?? row.promptTokens, catalogTokens });
   });
-  compare('accuracy', receipt.accuracy, accuracyTable(rederived, receipt.requests.length));
+  compare('accuracy', receipt.accuracy, accuracyTable(rederived, receipt.requests.length * repeat));
   // Receipts from before timings were recorded have no call-time table, and no timings to check.
-  if (receipt.callTimes !== undefined) compare('callTimes', receipt.callTimes, callTimeTable(rederived, receipt.requests.length));
+  if (receipt.callTimes !== undefined) compare('callTimes', receipt.callTimes, callTimeTable(rederived, receipt.requests.length * repeat));
   differences.push(...callTimingDifferences(receipt.answers, receipt.callTimes !== undefined));
   return {
     ok: differences.length === 0,
@@ -123,6 +119,15 @@ export function verifyRoutingReceipt(receipt: RoutingReceipt, file: string | nul
     differences: differences.slice(0, LISTED_DIFFERENCES),
     csvFiles: [],
   };
+}
+
+/** The run's repeat (absent in receipts from before repetitions: 1); one that is not a count is a difference, and 1 stands in. */
+function recordedRepeat(receipt: RoutingReceipt, compare: (field: string, recorded: unknown, recomputed: unknown) => void): number {
+  const repeat: unknown = ownValue(receipt as unknown as Record<string, unknown>, 'repeat');
+  if (repeat === undefined) return 1;
+  if (typeof repeat === 'number' && Number.isInteger(repeat) && repeat >= 1 && repeat <= MAX_ROUTING_REPEAT) return repeat;
+  compare('repeat', repeat, `an integer from 1 to ${MAX_ROUTING_REPEAT}`);
+  return 1;
 }
 
 /**

@@ -3,9 +3,10 @@ import { sha256Hex } from '../tokens/index.js';
 /**
  * A seeded pseudo-random generator: Marsaglia's xorshift32 (shifts 13, 17, 5), whose 32-bit
  * state walks every non-zero value once before repeating. Statistically weak by modern
- * standards, which is fine here: it only orders catalogs, and each stream starts from a hashed
- * label (`streamFor`), so neighbouring seeds do not give neighbouring orders. Never Math.random:
- * a seed must give the same catalogs on every machine and every run.
+ * standards, which is fine here: it only orders routing catalogs and draws bootstrap resamples,
+ * and each stream starts from a hashed label (`streamFor`), so neighbouring seeds do not give
+ * neighbouring orders. Never Math.random: a seed must give the same catalogs and intervals on
+ * every machine and every run (verify recomputes them).
  */
 export class Xorshift32 {
   #state: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Xorshift32, seededShuffle, streamFor } from '../../src/routing/_prng.js';
+import { Xorshift32, seededShuffle, streamFor } from '../../src/stats/index.js';
 
 describe('Xorshift32', () => {
   it('gives the xorshift32 (13, 17, 5) sequence', () => {
