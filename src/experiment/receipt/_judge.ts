@@ -65,8 +65,9 @@ export function finalTextOf(content: readonly ContentBlock[]): string {
  *      tool whose id argument is one of the expected evidence ids.
  *
  * The first failing rule, in the order NON_JSON_ANSWER, PATH_MISMATCH, ANSWER_MISMATCH,
- * EVIDENCE_MISSING, EVIDENCE_NOT_RETURNED, EVIDENCE_EXTRA, CAVEAT_MISSING, is the question's failure, with a sentence giving the expected
- * and the received values (long values cut to 200 characters).
+ * EVIDENCE_MISSING, EVIDENCE_NOT_RETURNED, EVIDENCE_EXTRA, CAVEAT_MISSING, is the question's
+ * failure, with a sentence giving the expected and the received values (long values cut to 200
+ * characters).
  *
  * When `finalText` is undefined (the model never ended its turn), the checks are still computed
  * (parsed is null, nothing matches) but judge reports no failure of its own: the runner's failure
