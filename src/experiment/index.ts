@@ -40,5 +40,5 @@ export type {
 } from './_types.js';
 export type { ConditionTime, QuestionTiming, StepTiming } from './_timing-types.js';
 export { runExperiment, type ExperimentProgress, type ExperimentRun, type RunExperimentOptions } from './_run.js';
-export { buildReport, judge, renderReportMarkdown, verifyReceipt, type ReceiptVerification } from './receipt/index.js';
+export { buildReport, experimentCsvFiles, judge, renderReportMarkdown, verifyReceipt, verifyReceiptAndExports, type ReceiptVerification } from './receipt/index.js';
 export { MAX_REPEAT, loadExperimentConfig, type ModelOverrides } from './config/index.js';
