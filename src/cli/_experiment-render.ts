@@ -11,14 +11,18 @@ export function renderExperimentRun(run: ExperimentRun, invocation: string): str
   }
   lines.push(`receipt: ${printableText(run.receiptFile, 'note')}`);
   if (run.reportFile !== undefined) lines.push(`report: ${printableText(run.reportFile, 'note')}`);
+  if (run.csvFiles !== undefined && run.csvFiles.length > 0) lines.push(`tables as CSV: ${run.csvFiles.map((file) => printableText(file, 'note')).join(', ')}`);
   lines.push(`check it: ${invocation} experiment verify ${printableText(run.receiptFile, 'note')}`);
   return `${lines.join('\n')}\n`;
 }
 
-export function renderVerification(file: string, verification: ReceiptVerification): string {
+export function renderVerification(file: string, verification: ReceiptVerification & { csvFiles?: string[] }): string {
   const { checked } = verification;
   const counts = `${checked.questions} questions, ${checked.turns} model turns, ${checked.toolCalls} tool calls, ${checked.frames} MCP frames`;
-  if (verification.ok) return `verified ${printableText(file, 'note')}: ${counts}; every hash, figure and table recomputes\n`;
+  const files = verification.csvFiles ?? [];
+  const named = files.length < 2 ? files.join('') : `${files.slice(0, -1).join(', ')} and ${files.at(-1) ?? ''}`;
+  const csv = files.length === 0 ? '' : `, and so ${files.length === 1 ? 'does' : 'do'} ${named}`;
+  if (verification.ok) return `verified ${printableText(file, 'note')}: ${counts}; every hash, figure and table recomputes${csv}\n`;
   const lines = [`NOT verified ${printableText(file, 'note')}: ${verification.problems.length} problem(s) (${counts} read)`];
   for (const problem of verification.problems) lines.push(`  ${printableText(problem, 'note')}`);
   return `${lines.join('\n')}\n`;

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { McpctxError } from '../errors/index.js';
-import { MAX_REPEAT, runExperiment, verifyReceipt, type ExperimentProgress, type ExperimentRun, type ModelOverrides } from '../experiment/index.js';
+import { MAX_REPEAT, runExperiment, verifyReceiptAndExports, type ExperimentProgress, type ExperimentRun, type ModelOverrides } from '../experiment/index.js';
 import type { ProviderName } from '../providers/index.js';
 import { printableText } from '../text/index.js';
 import { exampleHelp } from './_help.js';
@@ -46,7 +46,7 @@ export function setupExperiment(command: Command, io: CliIo, setExit: (code: num
     .description(
       [
         'Runs every task of a tasks file through two conditions of an MCP server (baseline and optimized: any two launch specs), each question on a fresh server with the same model, system prompt and max_tokens. Every task is checked against the snapshot before any model call (an aggregate count is recounted; a later_page task must need a continuation). Each tool_use gets exactly one tool_result; any stop reason but end_turn fails the question; the tool path and the answer (answer, evidence ids, caveats) are checked against the key. Tokens are compared only for questions both conditions answered correctly.',
-        `Everything is recorded in OUT/receipt.json, written before the first input is read and after every stage: input hashes, package versions, the negotiated protocol, tool schemas, every raw MCP frame, the bytes the model saw, every model request and response (retried attempts included), usage and checks, and the timing of every attempt, tool call and question (report.md states them as wall-clock, never a verdict). ${invocationOf(io)} experiment verify OUT/receipt.json recomputes every hash and table from it. OUT/report.md has the tables. Input files are re-hashed before every server start, model call and tool call: a change stops the run with SOURCE_CHANGED.`,
+        `Everything is recorded in OUT/receipt.json, written before the first input is read and after every stage: input hashes, package versions, the negotiated protocol, tool schemas, every raw MCP frame, the bytes the model saw, every model request and response (retried attempts included), usage and checks, and the timing of every attempt, tool call and question (report.md states them as wall-clock, never a verdict). ${invocationOf(io)} experiment verify OUT/receipt.json recomputes every hash and table from it. OUT/report.md has the tables, and OUT/tasks.csv, OUT/totals.csv, OUT/time.csv and OUT/rates.csv the same tables as CSV (RFC 4180, header row, figures unformatted; an empty cell is a figure that is unknown or a reduction that does not apply; totals.csv only when a task was compared). Input files are re-hashed before every server start, model call and tool call: a change stops the run with SOURCE_CHANGED.`,
         `With no --config, the bundled demo (examples/experiment: the records server in MODE=baseline and MODE=optimized over 30 PyGithub issues) runs offline with its scripted turns:  ${invocationOf(io)} experiment --provider scripted --out DIR`,
         `Against Claude:  ANTHROPIC_API_KEY=... ${invocationOf(io)} experiment --config my.yaml --provider anthropic --model claude-sonnet-4-5   (billable calls)`,
         `Against Ollama:  ${invocationOf(io)} experiment --config my.yaml --provider openai-compatible --base-url http://localhost:11434/v1 --model qwen3:8b`,
@@ -67,7 +67,7 @@ export function setupExperiment(command: Command, io: CliIo, setExit: (code: num
     .option('--repeat <n>', 'ask each question N times per condition, each on a fresh server, overriding the config\'s repeat (default: the config\'s, else 1); report.md gives each condition\'s rate of right answers with its 95% Wilson interval, McNemar\'s exact test on the pairs (same task and repetition) and a paired bootstrap 95% interval of the context-token reduction', parseRepeat)
     .option('--max-usd <usd>', 'stop the run before any model call whose worst case (every o200k token of its request at the input price, plus max_tokens at the output price) would take the spend past this many USD; the questions left are "not run" (BUDGET_STOP, exit 3) and the receipt verifies. Needs the model\'s price: the bundled table\'s, or the config\'s prices:', parseUsd)
     .option('--resume <dir>', 'carry on the stopped run in <dir> (its receipt.json) into --out (another folder): refused when a config, snapshot, fields, tasks or script hash, the model or its settings differ; finished questions are kept, the others asked again, replaying the turns already paid for')
-    .option('--out <dir>', 'where receipt.json and report.md go (default: ./mcpctx-experiment/<UTC time>)')
+    .option('--out <dir>', 'where receipt.json, report.md and its tables as CSV (tasks.csv, totals.csv, time.csv, rates.csv) go (default: ./mcpctx-experiment/<UTC time>)')
     .option('--force', 'replace a receipt already in --out')
     .option('--json', 'print the run (status, files, report) as JSON')
     .option('--progress', 'print progress on stderr even when it is not a terminal')
@@ -92,14 +92,14 @@ export function setupExperiment(command: Command, io: CliIo, setExit: (code: num
     .command('verify')
     .summary('recompute every hash and table of an experiment receipt')
     .description(
-      'Reads a receipt.json written by `mcpctx experiment` and recomputes from its rows alone: frame, tool schema, request and response hashes; the model-facing text of every tool result and its bytes and tokens; each turn\u2019s content, stop reason and usage from the raw provider response; every answer check; every total and the report; the hashes of retried attempts and every recorded time in run order. Exit codes: 0 everything recomputes and the run ended; 1 something does not, or the run is still marked running (killed before its end) (each problem listed with its path); 3 the file cannot be read or is not JSON.',
+      'Reads a receipt.json written by `mcpctx experiment` and recomputes from its rows alone: frame, tool schema, request and response hashes; the model-facing text of every tool result and its bytes and tokens; each turn\u2019s content, stop reason and usage from the raw provider response; every answer check; every total and the report; the hashes of retried attempts and every recorded time in run order; and each CSV export beside the receipt (tasks.csv, totals.csv, time.csv, rates.csv), cell by cell. Exit codes: 0 everything recomputes and the run ended; 1 something does not, or the run is still marked running (killed before its end) (each problem listed with its path); 3 the file cannot be read or is not JSON.',
     )
     .argument('<receipt>', 'the receipt.json of a run')
     .option('--json', 'print the verification as JSON')
     .addHelpText('after', exampleHelp(io, 'experiment verify runs/demo/receipt.json'))
     .action(async (file: string, flags: { json?: boolean }) => {
       const path = resolve(io.cwd, file);
-      const verification = verifyReceipt(await readReceipt(path));
+      const verification = await verifyReceiptAndExports(await readReceipt(path), path);
       io.stdout.write(flags.json ? `${JSON.stringify({ file: path, ...verification }, null, 2)}\n` : renderVerification(path, verification));
       setExit(verification.ok ? EXIT.ok : EXIT.finding);
     });
@@ -159,6 +159,7 @@ function runSummary(run: ExperimentRun): Record<string, unknown> {
     status: receipt.status,
     receiptFile: run.receiptFile,
     reportFile: run.reportFile ?? null,
+    csvFiles: run.csvFiles ?? [],
     errors: receipt.errors,
     stages: receipt.stages,
     report: receipt.report ?? null,

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { McpctxError } from '../errors/index.js';
 import { chooseProvider, type Provider } from '../providers/index.js';
@@ -42,7 +42,7 @@ export function setupRouting(command: Command, io: CliIo, setExit: (code: number
         'Each size pads the domain tools with distractors (confusable ones first, then unrelated ones, for the confusable kind), and every request gets its own seeded order of its catalog, so the same seed gives the same catalogs byte for byte.',
         'Without a provider the run is offline: every retriever (BM25, the ranking the gateway\'s search_tools uses; embeddings from an OpenAI-compatible /embeddings endpoint if the config asks for them) ranks every catalog for every request, and recall@k (the share of requests whose right tool is within the first k) is printed per retriever, distractor kind and size. Requests that need no tool are left out of recall.',
         'With --provider and --model the model routes every request under each protocol of the config: native (the catalog in the API\'s tools field), constrained (names and descriptions in the prompt, the answer restricted by an output schema to the offered names or none_of_these) and retrieval (each retriever\'s top k offered natively). An answer is right, a wrong tool, no tool call (counted apart: a text answer is not a wrong tool) or a call when none was needed; accuracy comes with a 95% Wilson interval, prompt tokens from the provider\'s usage, o200k tokens per tool of the rendered catalog, time to first token where the API reports it, and the wall-clock model-call time per condition (total, p50, p95; retries included; never a verdict). Providers: anthropic (key in ANTHROPIC_API_KEY or --api-key-env), openai-compatible (--base-url, e.g. http://127.0.0.1:11434/v1 for Ollama) and scripted (--script, a file of recorded turns, offline).',
-        `With --out DIR the run is kept: receipt.json (every request, catalog order, ranking, raw model output, usage and score), report.md (the tables, linking the chart) and chart.svg (accuracy, or offline recall, and tokens against catalog size). ${invocationOf(io)} routing verify DIR/receipt.json recomputes every table from the receipt's rows.`,
+        `With --out DIR the run is kept: receipt.json (every request, catalog order, ranking, raw model output, usage and score), report.md (the tables, linking the chart), chart.svg (accuracy, or offline recall, and tokens against catalog size), and report.md's tables as CSV: recall.csv, catalog-cost.csv and, with a model, accuracy.csv and call-time.csv (RFC 4180, header row, figures unformatted; an empty cell is a figure that does not exist: a recall with no request needing a tool, the retriever of native or constrained, a first-token time no answer reported). ${invocationOf(io)} routing verify DIR/receipt.json recomputes every table from the receipt's rows.`,
         'See examples/routing/config.yaml for a complete config.',
         'Spend: each answer\u2019s usage is priced (USD per million input, output, cache-read and cache-write tokens) from the bundled table (dated, sourced) or the config\u2019s prices: (the same fields), per cell and per run, in the receipt and report.md; a model without a price is "unknown", never $0.',
         'A provider error (after its retries) stops the model run; the answers before it are kept in the receipt, and the accuracy table lists only the conditions answered in full.',
@@ -50,7 +50,7 @@ export function setupRouting(command: Command, io: CliIo, setExit: (code: number
       ].join('\n\n'),
     )
     .option('--config <file>', 'the routing config, YAML or JSON (required)')
-    .option('--out <dir>', 'write receipt.json, report.md and chart.svg into this folder (default: print only)')
+    .option('--out <dir>', 'write receipt.json, report.md, chart.svg and the tables as CSV into this folder (default: print only)')
     .option('--json', 'print the whole run as JSON (catalog orders, every ranking and answer, the tables)')
     .addOption(new Option('--provider <name>', 'route with a model through this provider (default: retrieval only, no model)').choices(['anthropic', 'openai-compatible', 'scripted']))
     .option('--model <name>', 'the model to route with (default: none; required with --provider)')
@@ -74,7 +74,10 @@ export function setupRouting(command: Command, io: CliIo, setExit: (code: number
       if (flags.json) io.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
       else {
         io.stdout.write(`${renderRecall(run)}${run.model ? `\n${renderAccuracy(run)}` : ''}`);
-        if (written) io.stdout.write(`\nwrote ${printableText(written.receipt, 'note')}, ${printableText(written.report, 'note')} and ${printableText(written.chart, 'note')}\n`);
+        if (written) {
+          const csv = written.csv.map((file) => basename(file)).join(', ');
+          io.stdout.write(`\nwrote ${printableText(written.receipt, 'note')}, ${printableText(written.report, 'note')} and ${printableText(written.chart, 'note')}; its tables as CSV beside them: ${printableText(csv, 'note')}\n`);
+        }
       }
       if (run.failure) {
         const kept = written ? `; the ${run.answers.length} answers before it are in the receipt` : `; ${run.answers.length} answers came before it (keep them with --out)`;
@@ -88,7 +91,7 @@ export function setupRouting(command: Command, io: CliIo, setExit: (code: number
     .summary('recompute the tables of a routing receipt from its rows')
     .description(
       [
-        'Recompute a receipt written by mcpctx routing --out: every catalog order from the seed and the tools, each condition\'s distractors and catalog tokens, each ranking\'s rank of the right tool, each answer\'s choice (read again from its raw content), outcome and catalog tokens, the recall, accuracy and model-call time tables from those rows, and the times of each call in run order; then compare with what the receipt records.',
+        'Recompute a receipt written by mcpctx routing --out: every catalog order from the seed and the tools, each condition\'s distractors and catalog tokens, every BM25 ranking by ranking again and every embeddings ranking by cosine from the recorded vectors, each request body rebuilt from the plan of calls, each answer\'s choice (read again from its raw content), outcome and catalog tokens, the recall, accuracy and model-call time tables from those rows, and the times of each call in run order; then compare with what the receipt records, and each CSV export found beside the receipt cell by cell.',
         'Exit codes: 0 every figure recomputes; 1 a figure differs (each difference listed); 2 the file does not exist; 3 it cannot be read or is not a routing receipt.',
       ].join('\n\n'),
     )
@@ -100,7 +103,8 @@ export function setupRouting(command: Command, io: CliIo, setExit: (code: number
       if (flags.json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else {
         const { checked } = report;
-        const what = `${checked.catalogs} catalogs, ${checked.rankings} rankings, ${checked.answers} answers, ${checked.cells} table cells`;
+        const csv = report.csvFiles.length === 0 ? '' : `, ${report.csvFiles.join(', ')}`;
+        const what = `${checked.catalogs} catalogs, ${checked.rankings} rankings, ${checked.answers} answers, ${checked.cells} table cells${csv}`;
         io.stdout.write(`${report.ok ? 'ok' : 'FAILED'}: ${printableText(report.file ?? file, 'note')}: ${report.ok ? `recomputed ${what}` : `${report.differenceCount} differences (checked ${what})`}\n`);
         for (const difference of report.differences) {
           io.stdout.write(`  ${printableText(`${difference.field}: recorded ${brief(difference.recorded)}, recomputed ${brief(difference.recomputed)}`, 'note')}\n`);

@@ -2,7 +2,7 @@
  * The receipt on disk: created before any input is read, rewritten whole after every stage, each
  * time through a temporary file renamed over it, so a reader (or a crash) never meets half a file.
  */
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { McpctxError } from '../errors/index.js';
 import { RECEIPT_FORMAT, type ExperimentReceipt, type StageName } from './_types.js';
@@ -70,6 +70,11 @@ export class ReceiptWriter {
     this.receipt.errors.push({ at, stage, code: error.code, message: error.message });
     this.receipt.status = 'failed';
     this.persist();
+  }
+
+  /** Removes a file beside the receipt, if there (an export a rerun into the same folder no longer has). */
+  removeBeside(name: string): void {
+    rmSync(join(resolve(this.file, '..'), name), { force: true });
   }
 
   /** Writes a file beside the receipt (the markdown report). */

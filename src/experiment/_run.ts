@@ -13,7 +13,7 @@ import { InputGuard, MAX_REPEAT, applyModelOverrides, loadExperimentConfig, read
 import { PROBE_NOTE, runProbe } from './_probe.js';
 import { newQuestionRecord, runQuestion } from './_question.js';
 import { REPORT_FILE, ReceiptWriter } from './_receipt.js';
-import { buildReport, renderReportMarkdown } from './receipt/index.js';
+import { buildReport, experimentCsvFiles, renderReportMarkdown } from './receipt/index.js';
 import { runtimeRecord } from './_runtime.js';
 import { CONDITIONS, type Condition, type ExperimentConfig, type ExperimentReceipt, type QuestionStatus, type StageName } from './_types.js';
 import { findPrice, type PriceRecord } from '../pricing/index.js';
@@ -54,6 +54,8 @@ export interface ExperimentRun {
   receiptFile: string;
   /** The markdown report beside the receipt, once the report stage ran. */
   reportFile?: string;
+  /** report.md's tables as CSV beside it (tasks.csv, and totals.csv when a task was compared). */
+  csvFiles?: string[];
 }
 
 /**
@@ -238,7 +240,13 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   if (stop === undefined) receipt.status = 'completed';
   writer.stageDone('report');
   const reportFile = writer.writeBeside(REPORT_FILE, renderReportMarkdown(receipt));
-  return { receipt, receiptFile: writer.file, reportFile };
+  // Every table of report.md also as CSV beside it (verify re-derives them).
+  const csvFiles: string[] = [];
+  for (const [name, text] of experimentCsvFiles(receipt)) {
+    if (text === null) writer.removeBeside(name);
+    else csvFiles.push(writer.writeBeside(name, text));
+  }
+  return { receipt, receiptFile: writer.file, reportFile, csvFiles };
 }
 
 /** 1..repeat. */

@@ -243,6 +243,10 @@ export interface AnswerChecks {
   parsed: { answer: unknown; evidenceIds: unknown; caveats: unknown } | null;
   answerMatches: boolean;
   missingEvidenceIds: string[];
+  /** Cited ids that are not expected ones (at most MAX_EXTRA_EVIDENCE_IDS pass). */
+  extraEvidenceIds: string[];
+  /** The extras no tool returned in this question. */
+  unreturnedEvidenceIds: string[];
   missingCaveats: string[];
   /** The tool path the condition requires was taken (always true for the baseline). */
   pathOk: boolean;

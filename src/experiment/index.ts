@@ -41,5 +41,5 @@ export type {
 } from './_types.js';
 export type { ConditionTime, QuestionTiming, StepTiming } from './_timing-types.js';
 export { runExperiment, type ExperimentProgress, type ExperimentRun, type RunExperimentOptions } from './_run.js';
-export { buildReport, buildRunCost, judge, renderReportMarkdown, verifyReceipt, type QuestionCost, type ReceiptVerification, type RunCost } from './receipt/index.js';
+export { buildReport, buildRunCost, experimentCsvFiles, judge, renderReportMarkdown, verifyReceipt, verifyReceiptAndExports, type QuestionCost, type ReceiptVerification, type RunCost } from './receipt/index.js';
 export { MAX_REPEAT, loadExperimentConfig, type ModelOverrides } from './config/index.js';

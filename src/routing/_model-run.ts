@@ -133,6 +133,7 @@ export async function runModel(calls: readonly PlannedCall[], options: ModelRunO
       expected: call.request.tool,
       offered,
       requestSha256: sha256Hex(response.raw.request),
+      requestBody: response.raw.request,
       content: response.content,
       rawResponse: response.raw.response,
       stopReason: response.stopReason,

@@ -1,6 +1,6 @@
 import { buildConditions, conditionTools, requestCatalog } from './_catalogs.js';
 import { embeddingsRetriever, type EmbeddingsRetrieverOptions } from './retrieval/index.js';
-import { bm25Retriever, completeRanking, recallTable, type RecallCell, type RetrievalRow, type Retriever } from './retrieval/index.js';
+import { bm25Retriever, completeRanking, recallTable, type EmbeddedText, type RecallCell, type RetrievalRow, type Retriever } from './retrieval/index.js';
 import type { Condition, RequestCatalog, RoutingConfig, RoutingTools } from './_types.js';
 
 /** The retrievers a config lists, built from its settings. */
@@ -25,6 +25,8 @@ export function routingCatalogs(config: RoutingConfig, tools: RoutingTools): Rou
 export interface RetrievalResults {
   readonly rows: readonly RetrievalRow[];
   readonly recall: readonly RecallCell[];
+  /** The vectors the embeddings retriever ranked with (empty without one). */
+  readonly embeddings: readonly EmbeddedText[];
 }
 
 /**
@@ -56,5 +58,6 @@ export async function runRetrieval(config: RoutingConfig, tools: RoutingTools, c
       }
     }
   }
-  return { rows, recall: recallTable(rows, config.retrieval.recallAt) };
+  const embeddings = retrievers.flatMap((retriever) => (retriever.name === 'embeddings' ? (retriever.embedded?.() ?? []) : []));
+  return { rows, recall: recallTable(rows, config.retrieval.recallAt), embeddings };
 }

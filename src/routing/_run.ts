@@ -3,7 +3,7 @@ import type { Provider } from '../providers/index.js';
 import { distractorKinds } from './_catalogs.js';
 import type { EmbeddingsRetrieverOptions } from './retrieval/index.js';
 import { plannedCalls, runModel, type ModelRunFailure } from './_model-run.js';
-import type { RecallCell, RetrievalRow, Retriever } from './retrieval/index.js';
+import type { EmbeddedText, RecallCell, RetrievalRow, Retriever } from './retrieval/index.js';
 import { configuredRetrievers, routingCatalogs, runRetrieval } from './_retrieval-run.js';
 import { accuracyTable, type AccuracyCell, type ModelRow } from './_score.js';
 import { callTimeTable, type CallTimeCell } from './_call-time.js';
@@ -50,6 +50,8 @@ export interface RoutingRun {
   readonly catalogs: readonly RequestCatalog[];
   readonly retrieval: readonly RetrievalRow[];
   readonly recall: readonly RecallCell[];
+  /** Every text the embeddings retriever embedded and its vector (empty without it): verify ranks again from them. */
+  readonly embeddings: readonly EmbeddedText[];
   /** The provider and model that answered; null for an offline run. */
   readonly model: { readonly provider: string; readonly baseUrl: string | null; readonly name: string } | null;
   readonly answers: readonly ModelRow[];
@@ -106,6 +108,7 @@ export async function runRouting(options: RoutingRunOptions): Promise<RoutingRun
     catalogs,
     retrieval: retrieval.rows,
     recall: retrieval.recall,
+    embeddings: retrieval.embeddings,
     model: provider === undefined ? null : { provider: provider.name, baseUrl: provider.baseUrl, name: options.model! },
     answers,
     accuracy: accuracyTable(answers, config.requests.length * repeat),

@@ -33,6 +33,8 @@ export interface ModelRow {
   readonly offered: readonly string[];
   /** sha256 of the request body as sent (the provider's own bytes). */
   readonly requestSha256: string;
+  /** The request body as sent: verify rebuilds it from the settings, the offered tools and the request. */
+  readonly requestBody: string;
   /** The answer: text and tool_use blocks as the provider returned them. */
   readonly content: readonly ContentBlock[];
   /** The response body as received (for a stream, the whole event stream). */

@@ -41,16 +41,18 @@ function call(name: string, args: unknown, text = '{}', extra: Partial<ToolCallR
 const brief = call('find_records', { field: 'author', value: 'EnricoMi', fields: ['title'] }, '{"items":[{"id":"3045","revision":"r","title":"x"}],"truncated":false}');
 const detail = call('exact_record', { id: '3045' }, '{"record":{"id":"3045","state_reason":"completed"}}');
 const answer = (value: unknown): string => JSON.stringify(value);
-const good = answer({ answer: 'completed', evidenceIds: ['3045'], caveats: ['As of snapshot   revision 4dc713b95569'] });
+const good = answer({ answer: 'completed', evidenceIds: ['3045'], caveats: [' Snapshot \n REVISION '] });
 
 describe('judge: the answer JSON', () => {
   it('passes a right answer with the optimized path, and records what it parsed', () => {
     const { checks, failure } = judge(lookup, 'optimized', paths, [brief, detail], good);
     expect(failure).toBeUndefined();
     expect(checks).toEqual({
-      parsed: { answer: 'completed', evidenceIds: ['3045'], caveats: ['As of snapshot   revision 4dc713b95569'] },
+      parsed: { answer: 'completed', evidenceIds: ['3045'], caveats: [' Snapshot \n REVISION '] },
       answerMatches: true,
       missingEvidenceIds: [],
+      extraEvidenceIds: [],
+      unreturnedEvidenceIds: [],
       missingCaveats: [],
       pathOk: true,
     });
@@ -104,9 +106,9 @@ describe('judge: answer, evidence, caveats', () => {
     expect(failure?.message.length).toBeLessThan(400);
   });
 
-  it('needs every expected evidence id (compared as text), allows extras, and fails EVIDENCE_MISSING otherwise', () => {
+  it('needs every expected evidence id (compared as text), and fails EVIDENCE_MISSING otherwise', () => {
     const task = { ...aggregate, evidenceIds: ['2999', '3012'] };
-    expect(judge(task, 'baseline', paths, [], answer({ answer: '5', evidenceIds: [3012, '2999', '1'], caveats: [] })).failure).toBeUndefined();
+    expect(judge(task, 'baseline', paths, [], answer({ answer: '5', evidenceIds: [3012, '2999', '2999'], caveats: [] })).failure).toBeUndefined();
     const missing = judge(task, 'baseline', paths, [], answer({ answer: '5', evidenceIds: ['2999'], caveats: [] }));
     expect(missing.failure?.code).toBe('EVIDENCE_MISSING');
     expect(missing.checks.missingEvidenceIds).toEqual(['3012']);
@@ -114,13 +116,44 @@ describe('judge: answer, evidence, caveats', () => {
     expect(judge(task, 'baseline', paths, [], answer({ answer: '5', evidenceIds: '2999,3012', caveats: [] })).checks.missingEvidenceIds).toEqual(['2999', '3012']);
   });
 
-  it('finds a required caveat case-insensitively inside a returned one, and fails CAVEAT_MISSING otherwise', () => {
-    expect(judge(lookup, 'baseline', paths, [], answer({ answer: 'completed', evidenceIds: ['3045'], caveats: ['Per SNAPSHOT\tREVISION x'] })).failure).toBeUndefined();
+  // The tools of this question returned records 2999 and 3000..3009 (a baseline listing).
+  const listing = call('list_records', {}, JSON.stringify({ items: [2999, 3000, 3001, 3002, 3003, 3004, 3005, 3006, 3007, 3008, 3009].map((id) => ({ id: String(id) })) }));
+
+  it('allows at most 2 extra ids, each one a tool returned; citing every record seen fails EVIDENCE_EXTRA', () => {
+    const twoExtras = judge(aggregate, 'baseline', paths, [listing], answer({ answer: '5', evidenceIds: ['2999', '3000', 3001], caveats: [] }));
+    expect(twoExtras.failure).toBeUndefined();
+    expect(twoExtras.checks.extraEvidenceIds).toEqual(['3000', '3001']);
+    const shotgun = judge(aggregate, 'baseline', paths, [listing], answer({ answer: '5', evidenceIds: ['2999', '3000', '3001', '3002', '3003', '3004', '3005', '3006', '3007', '3008', '3009'], caveats: [] }));
+    expect(shotgun.failure?.code).toBe('EVIDENCE_EXTRA');
+    expect(shotgun.failure?.message).toContain('10 ids beyond the expected ["2999"] (at most 2 allowed)');
+    expect(judge(aggregate, 'baseline', paths, [listing], answer({ answer: '5', evidenceIds: ['2999', '3000', '3001', '3002'], caveats: [] })).failure?.code).toBe('EVIDENCE_EXTRA');
+  });
+
+  it('fails EVIDENCE_NOT_RETURNED for an extra id no tool returned (or only a failed call did)', () => {
+    const invented = judge(aggregate, 'baseline', paths, [listing], answer({ answer: '5', evidenceIds: ['2999', '4242'], caveats: [] }));
+    expect(invented.failure?.code).toBe('EVIDENCE_NOT_RETURNED');
+    expect(invented.checks.unreturnedEvidenceIds).toEqual(['4242']);
+    expect(invented.failure?.message).toContain('["4242"]');
+    const failed = call('exact_record', { id: '4242' }, '{"id":"4242"}', { isError: true });
+    expect(judge(aggregate, 'baseline', paths, [listing, failed], answer({ answer: '5', evidenceIds: ['2999', '4242'], caveats: [] })).failure?.code).toBe('EVIDENCE_NOT_RETURNED');
+    const jsonLines = call('list_records', {}, '{"id":"4242"}\n{"id":"2999"}');
+    expect(judge(aggregate, 'baseline', paths, [jsonLines], answer({ answer: '5', evidenceIds: ['2999', '4242'], caveats: [] })).failure).toBeUndefined();
+  });
+
+  it('matches a required caveat as an exact string, case-insensitively with whitespace normalized, and fails CAVEAT_MISSING otherwise', () => {
+    expect(judge(lookup, 'baseline', paths, [], answer({ answer: 'completed', evidenceIds: ['3045'], caveats: ['other', '  SNAPSHOT\tREVISION '] })).failure).toBeUndefined();
     const missing = judge(lookup, 'baseline', paths, [], answer({ answer: 'completed', evidenceIds: ['3045'], caveats: ['snapshot'] }));
     expect(missing.failure?.code).toBe('CAVEAT_MISSING');
     expect(missing.checks.missingCaveats).toEqual(['snapshot revision']);
     const notStrings = judge(lookup, 'baseline', paths, [], answer({ answer: 'completed', evidenceIds: ['3045'], caveats: ['snapshot revision', 1] }));
     expect(notStrings.checks.missingCaveats).toEqual(['snapshot revision']);
+  });
+
+  it('fails a caveat that contradicts the required one while containing it', () => {
+    const task = { ...aggregate, requiredCaveats: ['frozen snapshot'] };
+    const contradicting = judge(task, 'baseline', paths, [], answer({ answer: '5', evidenceIds: ['2999'], caveats: ['this is NOT a frozen snapshot'] }));
+    expect(contradicting.failure?.code).toBe('CAVEAT_MISSING');
+    expect(contradicting.failure?.message).toContain('"this is NOT a frozen snapshot"');
   });
 
   it('reports the first failure in the documented order', () => {

@@ -30,7 +30,7 @@ const task: Task = {
   aggregateField: 'state',
   aggregateValue: 'open',
 };
-const answerText = JSON.stringify({ answer: '2', evidenceIds: ['7', '9'], caveats: ['As of the frozen snapshot'] });
+const answerText = JSON.stringify({ answer: '2', evidenceIds: ['7', '9'], caveats: ['Snapshot'] });
 const setup: Record<Condition, { tool: ProviderTool; args: Record<string, unknown>; result: string }> = {
   baseline: {
     tool: { name: 'list_records', description: 'List every record.', inputSchema: { type: 'object', properties: {} } },

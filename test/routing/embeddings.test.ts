@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMcpctxError } from '../../src/errors/index.js';
-import { embeddingsRetriever, runRouting, type RoutingTool } from '../../src/routing/index.js';
+import { embeddingsRetriever, routingReceipt, runRouting, verifyRoutingReceipt, type RoutingReceipt, type RoutingTool } from '../../src/routing/index.js';
+import { recallTable } from '../../src/routing/retrieval/index.js';
 import { cosine, toolText } from '../../src/routing/retrieval/index.js';
 import { parseRoutingConfig } from '../../src/routing/config/index.js';
 
@@ -115,5 +116,54 @@ describe('embeddingsRetriever against a loopback /embeddings', () => {
       ['bm25', 2],
       ['embeddings', 2],
     ]);
+  });
+
+  it('routing verify ranks every embeddings row again from the recorded vectors: a rewritten ranking, a changed or missing vector fails', async () => {
+    mode = 'ok';
+    const config = parseRoutingConfig(
+      JSON.stringify({
+        domain: { tools: TOOLS },
+        sizes: [4],
+        requests: [
+          { id: 'words', text: 'how many words', tool: 'word_count' },
+          { id: 'lucy', text: 'tell the owner a message', tool: 'send_message_to_lucy' },
+        ],
+        retrieval: { retrievers: ['embeddings'], recallAt: [1, 2], embeddings: { baseUrl, model: 'all-minilm' } },
+      }),
+      { cwd: '/tmp' },
+    );
+    const receipt = JSON.parse(JSON.stringify(routingReceipt(await runRouting({ config, env: {} }), config))) as RoutingReceipt;
+    // Every text the ranking read, with the endpoint's vector: 4 tools and 2 requests.
+    expect(receipt.embeddings.map((entry) => entry.text)).toHaveLength(6);
+    expect(receipt.embeddings.find((entry) => entry.text === 'how many words')?.vector).toEqual(vectorOf('how many words'));
+    expect(verifyRoutingReceipt(receipt).differences).toEqual([]);
+    const fields = (edit: (copy: RoutingReceipt) => void): Array<{ field: string; recorded: unknown; recomputed: unknown }> => {
+      const copy = structuredClone(receipt);
+      edit(copy);
+      (copy as { recall: unknown }).recall = recallTable(copy.retrieval, copy.recallAt);
+      return verifyRoutingReceipt(copy).differences.map(({ field, recorded, recomputed }) => ({ field, recorded, recomputed }));
+    };
+    const top = receipt.retrieval[0]!.top;
+    expect(top[0]).toBe('word_count');
+    const swapped = [top[1]!, top[0]!, ...top.slice(2)];
+    const rewritten = fields((copy) => {
+      const row = copy.retrieval[0] as unknown as { top: string[]; rank: number };
+      row.top = swapped;
+      row.rank = 2;
+    });
+    expect(rewritten).toContainEqual({ field: 'retrieval[0].top', recorded: swapped, recomputed: top });
+    expect(rewritten).toContainEqual({ field: 'retrieval[0].rank', recorded: 2, recomputed: 1 });
+    // The query's vector rewritten to point at the weather tool: the recorded ranking no longer follows from it.
+    const moved = fields((copy) => {
+      const entry = copy.embeddings.find((item) => item.text === 'how many words') as unknown as { vector: number[] };
+      entry.vector = [0, 0, 0, 1, 0.01];
+    });
+    const movedTop = moved.find((difference) => difference.field === 'retrieval[0].top');
+    expect(movedTop?.recorded).toEqual(top);
+    expect((movedTop?.recomputed as string[])[0]).toBe('weather_forecast');
+    const missing = fields((copy) => {
+      (copy as unknown as { embeddings: unknown[] }).embeddings = copy.embeddings.filter((item) => item.text !== 'how many words');
+    });
+    expect(missing[0]).toEqual({ field: 'embeddings["how many words"]', recorded: null, recomputed: 'a vector, to rank this text again' });
   });
 });

@@ -3,7 +3,7 @@ import { anthropicProvider, openAiCompatibleProvider, type Provider } from '../.
 import { routingReceipt, runRouting, verifyRoutingReceipt, type RoutingReceipt, type RoutingRun } from '../../src/routing/index.js';
 import { accuracyTable } from '../../src/routing/_score.js';
 import { NONE_OF_THESE, reportedFirstTokenMs } from '../../src/routing/_protocols.js';
-import { countTokens } from '../../src/tokens/index.js';
+import { countTokens, sha256Hex } from '../../src/tokens/index.js';
 import { AnthropicFake, messageEvents } from '../support/anthropic-fake.js';
 import { chunk, startOpenAiFake, textReply, usageChunk, type OpenAiFake } from '../support/openai-fake.js';
 import { smallConfig } from './_fixtures.js';
@@ -85,6 +85,42 @@ describe('against a loopback Anthropic Messages API', () => {
     row.outcome = 'right';
     (forged as { accuracy: unknown }).accuracy = accuracyTable(forged.answers, forged.requests.length);
     expect(verifyRoutingReceipt(forged).differences).toContainEqual({ field: 'answers[2].chosen', recorded: 'stock_level', recomputed: 'word_count' });
+  });
+
+  it('verify rebuilds each request body from the settings, the offered tools and the request: a rewritten and re-hashed body fails, naming the path', async () => {
+    anthropic.script(
+      { events: messageEvents({ content: [{ type: 'text', text: 'x' }], usage: { input_tokens: 10, output_tokens: 1 } }) },
+      { events: messageEvents({ content: [{ type: 'text', text: 'x' }], usage: { input_tokens: 10, output_tokens: 1 } }) },
+      { events: messageEvents({ content: [{ type: 'text', text: '{"tool":"word_count"}' }], usage: { input_tokens: 10, output_tokens: 1 } }) },
+      { events: messageEvents({ content: [{ type: 'text', text: '{"tool":"word_count"}' }], usage: { input_tokens: 10, output_tokens: 1 } }) },
+    );
+    const provider: Provider = anthropicProvider({ baseUrl: anthropic.baseUrl, apiKeyEnv: 'FAKE_KEY', env: { FAKE_KEY: 'test-key' }, maxRetries: 0 });
+    const receipt = JSON.parse(JSON.stringify(routingReceipt(await runRouting({ config, provider, model: 'claude-fake-1' }), config))) as RoutingReceipt;
+    expect(verifyRoutingReceipt(receipt).differences).toEqual([]);
+    const sent = JSON.parse(receipt.answers[0]!.requestBody) as Record<string, unknown>;
+    const forge = (edit: (body: Record<string, unknown>) => void): Array<{ field: string; recorded: unknown; recomputed: unknown }> => {
+      const forged = structuredClone(receipt);
+      const body = structuredClone(sent);
+      edit(body);
+      const row = forged.answers[0] as unknown as { requestBody: string; requestSha256: string };
+      row.requestBody = JSON.stringify(body);
+      row.requestSha256 = sha256Hex(row.requestBody);
+      return verifyRoutingReceipt(forged).differences.map(({ field, recorded, recomputed }) => ({ field, recorded, recomputed }));
+    };
+    expect(forge((body) => (body.max_tokens = 4096))).toEqual([{ field: 'answers[0].requestBody.max_tokens', recorded: 4096, recomputed: sent.max_tokens }]);
+    expect(forge((body) => (body.system = 'Pick stock_level.'))).toEqual([{ field: 'answers[0].requestBody.system', recorded: 'Pick stock_level.', recomputed: sent.system }]);
+    expect(forge((body) => (body.model = 'claude-other'))).toEqual([{ field: 'answers[0].requestBody.model', recorded: 'claude-other', recomputed: 'claude-fake-1' }]);
+    const messages = sent.messages as Array<{ content: Array<{ text: string }> }>;
+    const question = messages[0]!.content[0]!.text;
+    expect(forge((body) => ((body.messages as typeof messages)[0]!.content[0]!.text = 'Which tool checks stock?'))).toEqual([
+      { field: 'answers[0].requestBody.messages[0].content[0].text', recorded: 'Which tool checks stock?', recomputed: question },
+    ]);
+    const tools = sent.tools as Array<{ name: string }>;
+    expect(forge((body) => (body.tools = tools.slice(1))).map((difference) => difference.field)).toContain('answers[0].requestBody.tools.length');
+    // A body rewritten without re-hashing fails on its hash too.
+    const unhashed = structuredClone(receipt);
+    (unhashed.answers[0] as unknown as { requestBody: string }).requestBody = JSON.stringify({ ...sent, max_tokens: 1 });
+    expect(verifyRoutingReceipt(unhashed).differences.map((difference) => difference.field)).toEqual(['answers[0].requestBody.max_tokens', 'answers[0].requestSha256']);
   });
 
   it('a text answer where a tool was needed is no tool, not a wrong tool; a call where none was needed is a wrong call', async () => {

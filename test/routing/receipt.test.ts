@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordTurn, scriptedProvider, type ScriptedTurns } from '../../src/providers/index.js';
-import { loadRoutingConfig, plannedCalls, routingReceipt, runRouting, verifyRoutingReceipt, type RoutingReceipt } from '../../src/routing/index.js';
+import { loadRoutingConfig, plannedCalls, routingReceipt, runRouting, verifyRoutingReceipt, verifyRoutingReceiptFile, writeRoutingOutput, type RoutingReceipt } from '../../src/routing/index.js';
+import { csvText, parseCsv } from '../../src/csv/index.js';
 import { loadRoutingTools } from '../../src/routing/config/index.js';
 import { routingChart, routingMarkdown } from '../../src/routing/report/index.js';
 import { runCliCaptured } from '../support/cli-run.js';
@@ -133,7 +134,7 @@ describe('mcpctx routing --out and verify', () => {
     expect(run.stdout).toContain(`wrote ${join(work, 'out', 'receipt.json')}, ${join(work, 'out', 'report.md')} and ${join(work, 'out', 'chart.svg')}`);
     expect(await readFile(join(work, 'out', 'report.md'), 'utf8')).toContain('](chart.svg)');
     const ok = await runCliCaptured(['routing', 'verify', 'out/receipt.json'], work);
-    expect(ok).toMatchObject({ code: 0, stdout: `ok: ${join(work, 'out', 'receipt.json')}: recomputed 2 catalogs, 2 rankings, 0 answers, 2 table cells\n` });
+    expect(ok).toMatchObject({ code: 0, stdout: `ok: ${join(work, 'out', 'receipt.json')}: recomputed 2 catalogs, 2 rankings, 0 answers, 2 table cells, recall.csv, catalog-cost.csv\n` });
     const written = JSON.parse(await readFile(join(work, 'out', 'receipt.json'), 'utf8')) as RoutingReceipt;
     (written.recall[0]!.hits[0] as { recall: number }).recall = 0.5;
     await writeFile(join(work, 'bad.json'), JSON.stringify(written));
@@ -231,5 +232,77 @@ describe('routing verify re-derives from the recorded bytes: each forgery fails,
       retabled(copy);
     });
     expect(found).toContainEqual({ field: 'answers[0].requestId', recorded: receipt.answers[1]!.requestId, recomputed: receipt.answers[0]!.requestId });
+  });
+});
+
+describe('report.md\'s tables as CSV beside it', () => {
+  /** The rows of the markdown table under a `## heading`. */
+  const markdownTable = (markdown: string, heading: string): string[][] =>
+    markdown
+      .split(`## ${heading}\n`)[1]!
+      .split('\n## ')[0]!
+      .split('\n')
+      .filter((line) => line.startsWith('|') && !line.startsWith('|---'))
+      .slice(1)
+      .map((line) => line.slice(2, -2).split(' | '));
+
+  it('writes recall.csv, catalog-cost.csv, accuracy.csv and call-time.csv holding the markdown tables\' figures and the receipt\'s, unformatted', async () => {
+    const dir = join(work, 'csv');
+    const written = await writeRoutingOutput(dir, receipt);
+    expect(written.csv.map((file) => file.slice(dir.length + 1))).toEqual(['recall.csv', 'catalog-cost.csv', 'accuracy.csv', 'call-time.csv']);
+    const markdown = await readFile(join(dir, 'report.md'), 'utf8');
+    const [accuracyHeader, ...accuracy] = parseCsv(await readFile(join(dir, 'accuracy.csv'), 'utf8'));
+    const column = (name: string): number => accuracyHeader!.indexOf(name);
+    const shown = markdownTable(markdown, 'Routing accuracy');
+    expect(accuracy).toHaveLength(receipt.accuracy.length);
+    accuracy.forEach((row, index) => {
+      const cell = receipt.accuracy[index]!;
+      const printed = shown[index]!;
+      // The markdown rounds; the CSV holds the receipt's figure, which rounds to what the markdown prints.
+      expect(Number(row[column('accuracy')])).toBe(cell.accuracy);
+      expect(Number(row[column('accuracy')]).toFixed(3)).toBe(printed[7]);
+      expect([Number(row[column('ci95_low')]), Number(row[column('ci95_high')]), Number(row[column('tokens_per_tool')])]).toEqual([cell.low, cell.high, cell.tokensPerTool]);
+      expect(`${Number(row[column('ci95_low')]).toFixed(2)}-${Number(row[column('ci95_high')]).toFixed(2)}`).toBe(printed[8]);
+      expect(`${row[column('right')]}/${row[column('requests')]}`).toBe(printed[3]);
+      expect(`${row[column('right_when_offered')]}/${row[column('right_tool_offered')]}`).toBe(printed[9]);
+      expect([row[column('wrong_tool')], row[column('no_tool')], row[column('wrong_call')]]).toEqual([printed[4], printed[5], printed[6]]);
+      expect(row[column('retriever')]).toBe(cell.retriever ?? ''); // empty: native and constrained have no retriever
+      expect(row[column('mean_first_token_ms')]).toBe(''); // empty: no answer reported one
+    });
+    const [recallHeader, ...recall] = parseCsv(await readFile(join(dir, 'recall.csv'), 'utf8'));
+    expect(recallHeader).toEqual(['retriever', 'kind', 'size', 'n', 'recall@1', 'hits@1', 'recall@3', 'hits@3', 'recall@5', 'hits@5']);
+    const recallShown = markdownTable(markdown, 'bm25: recall@k');
+    recall.forEach((row, index) => {
+      expect([row[1], row[2], row[3]]).toEqual(recallShown[index]!.slice(0, 3));
+      expect(`${Number(row[4]).toFixed(3)} (${row[5]})`).toBe(recallShown[index]![3]);
+      expect(Number(row[4])).toBe(receipt.recall[index]!.hits[0]!.recall);
+    });
+    const [timeHeader, ...times] = parseCsv(await readFile(join(dir, 'call-time.csv'), 'utf8'));
+    expect(timeHeader).toEqual(['protocol', 'retriever', 'kind', 'size', 'calls', 'total_ms', 'p50_ms', 'p95_ms']);
+    const timesShown = markdownTable(markdown, 'Model-call time');
+    expect(times).toHaveLength(receipt.callTimes!.length);
+    times.forEach((row, index) => {
+      const cell = receipt.callTimes![index]!;
+      expect(row.slice(4).map(Number)).toEqual([cell.calls, cell.totalMs, cell.p50Ms, cell.p95Ms]);
+      expect([row[4], (Number(row[5]) / 1000).toFixed(2), row[6], row[7]]).toEqual(timesShown[index]!.slice(3));
+    });
+    const [, ...costs] = parseCsv(await readFile(join(dir, 'catalog-cost.csv'), 'utf8'));
+    expect(costs.map((row) => [row[0], row[1], row[2], row[4]])).toEqual(markdownTable(markdown, 'Catalog cost').map((row) => [row[0], row[1], row[2], row[4]]));
+  });
+
+  it('routing verify re-derives the CSVs found beside the receipt; a changed cell fails naming file, row, column and both values', async () => {
+    const dir = join(work, 'csv-verify');
+    await writeRoutingOutput(dir, receipt);
+    const clean = await verifyRoutingReceiptFile(join(dir, 'receipt.json'));
+    expect(clean.differences).toEqual([]);
+    expect(clean.csvFiles).toEqual(['recall.csv', 'catalog-cost.csv', 'accuracy.csv', 'call-time.csv']);
+    const rows = parseCsv(await readFile(join(dir, 'accuracy.csv'), 'utf8'));
+    const at = rows[0]!.indexOf('accuracy');
+    const original = rows[2]![at]!;
+    rows[2]![at] = '0.99';
+    await writeFile(join(dir, 'accuracy.csv'), csvText(rows[0]!, rows.slice(1)));
+    const forged = await verifyRoutingReceiptFile(join(dir, 'receipt.json'));
+    expect(forged.ok).toBe(false);
+    expect(forged.differences).toEqual([{ field: 'accuracy.csv row 2, column accuracy', recorded: '0.99', recomputed: original }]);
   });
 });

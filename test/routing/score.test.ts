@@ -51,6 +51,7 @@ function answer(outcome: ModelRow['outcome'], promptTokens: number, firstTokenMs
     expected: 'a',
     offered: ['a', 'b', 'c', 'd'],
     requestSha256: '0'.repeat(64),
+    requestBody: '',
     content: [],
     rawResponse: '',
     stopReason: 'end_turn',

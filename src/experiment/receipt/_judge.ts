@@ -9,7 +9,7 @@ import type { ContentBlock } from '../../providers/index.js';
 import type { AnswerChecks, Condition, Task, ToolCallRecord, ToolPaths } from '../_types.js';
 
 /** The codes `judge` can fail a question with, in the order they are checked. */
-export const JUDGE_FAILURE_CODES = ['NON_JSON_ANSWER', 'PATH_MISMATCH', 'ANSWER_MISMATCH', 'EVIDENCE_MISSING', 'CAVEAT_MISSING'] as const;
+export const JUDGE_FAILURE_CODES = ['NON_JSON_ANSWER', 'PATH_MISMATCH', 'ANSWER_MISMATCH', 'EVIDENCE_MISSING', 'EVIDENCE_NOT_RETURNED', 'EVIDENCE_EXTRA', 'CAVEAT_MISSING'] as const;
 export type JudgeFailureCode = (typeof JUDGE_FAILURE_CODES)[number];
 
 export interface Judgement {
@@ -18,6 +18,13 @@ export interface Judgement {
 }
 
 const SHOWN_CHARS = 200;
+
+/**
+ * How many ids beyond the expected ones an answer may cite. The seed's answer key holds "the exact
+ * supporting IDs"; a couple of extras (a related record the model also read) are tolerated, citing
+ * every record seen (shotgun citation) is not.
+ */
+export const MAX_EXTRA_EVIDENCE_IDS = 2;
 const shown = (value: unknown): string => shownUpTo(value, SHOWN_CHARS);
 
 /**
@@ -39,11 +46,15 @@ export function finalTextOf(content: readonly ContentBlock[]): string {
  * 2. **answer.** Both sides are normalized (Unicode NFC, trimmed, every run of whitespace made one
  *    space) and must then be equal, case included. A number (or boolean) answer is compared as
  *    its text (`String(n)`: 12 matches "12"); an object, array or null answer never matches.
- * 3. **evidenceIds.** Must be an array; every expected id must be among its elements, each
- *    compared as text. Extra ids are allowed.
+ * 3. **evidenceIds.** Must be an array; its elements are compared as text, duplicates counted
+ *    once. Every expected id must be among them (EVIDENCE_MISSING). Every other id (an extra) must
+ *    be the `id` of an object a tool returned in this question, in the model-facing text of a call
+ *    that did not fail (EVIDENCE_NOT_RETURNED), and there may be at most MAX_EXTRA_EVIDENCE_IDS (2)
+ *    extras (EVIDENCE_EXTRA): citing everything seen is not evidence.
  * 4. **caveats.** Must be an array of strings (otherwise every required caveat is missing). Each
- *    required caveat must occur, case-insensitively and with whitespace normalized on both sides,
- *    inside some returned caveat.
+ *    required caveat must equal some returned caveat, both normalized (NFC, trimmed, whitespace
+ *    runs made one space) and compared case-insensitively: the seed's caveats are exact required
+ *    strings, so one merely containing it ("this is NOT a frozen snapshot") does not match.
  * 5. **Tool path** (the optimized condition only; the baseline's is always right). Only calls that
  *    returned a result that is not an error count.
  *    - aggregate: a call to the count tool;
@@ -54,8 +65,9 @@ export function finalTextOf(content: readonly ContentBlock[]): string {
  *      tool whose id argument is one of the expected evidence ids.
  *
  * The first failing rule, in the order NON_JSON_ANSWER, PATH_MISMATCH, ANSWER_MISMATCH,
- * EVIDENCE_MISSING, CAVEAT_MISSING, is the question's failure, with a sentence giving the expected
- * and the received values (long values cut to 200 characters).
+ * EVIDENCE_MISSING, EVIDENCE_NOT_RETURNED, EVIDENCE_EXTRA, CAVEAT_MISSING, is the question's
+ * failure, with a sentence giving the expected and the received values (long values cut to 200
+ * characters).
  *
  * When `finalText` is undefined (the model never ended its turn), the checks are still computed
  * (parsed is null, nothing matches) but judge reports no failure of its own: the runner's failure
@@ -67,8 +79,11 @@ export function judge(task: Task, condition: Condition, paths: ToolPaths, calls:
   const parsed = 'parsed' in read ? read.parsed : null;
   const answerMatches = parsed !== null && answerEquals(parsed.answer, task.expectedAnswer);
   const missingEvidenceIds = missingIds(parsed?.evidenceIds, task.evidenceIds);
+  const extraEvidenceIds = extraIds(parsed?.evidenceIds, task.evidenceIds);
+  const returned = returnedIds(calls);
+  const unreturnedEvidenceIds = extraEvidenceIds.filter((id) => !returned.has(id));
   const missingCaveats = missingCaveatsOf(parsed?.caveats, task.requiredCaveats);
-  const checks: AnswerChecks = { parsed, answerMatches, missingEvidenceIds, missingCaveats, pathOk: path === undefined, ...(path === undefined ? {} : { pathProblem: path }) };
+  const checks: AnswerChecks = { parsed, answerMatches, missingEvidenceIds, extraEvidenceIds, unreturnedEvidenceIds, missingCaveats, pathOk: path === undefined, ...(path === undefined ? {} : { pathProblem: path }) };
   if (finalText === undefined) return { checks };
   const failure = firstFailure(task, checks, 'problem' in read ? read.problem : undefined, finalText);
   return failure === undefined ? { checks } : { checks, failure };
@@ -86,8 +101,17 @@ function firstFailure(task: Task, checks: AnswerChecks, parseProblem: string | u
   if (checks.missingEvidenceIds.length > 0) {
     return { code: 'EVIDENCE_MISSING', message: `The answer does not cite the evidence ids ${shown(checks.missingEvidenceIds)}; it cited ${shown(parsed.evidenceIds)}.` };
   }
+  if (checks.unreturnedEvidenceIds.length > 0) {
+    return { code: 'EVIDENCE_NOT_RETURNED', message: `The answer cites ${shown(checks.unreturnedEvidenceIds)}, ids no tool returned in this question; it cited ${shown(parsed.evidenceIds)}.` };
+  }
+  if (checks.extraEvidenceIds.length > MAX_EXTRA_EVIDENCE_IDS) {
+    return {
+      code: 'EVIDENCE_EXTRA',
+      message: `The answer cites ${checks.extraEvidenceIds.length} ids beyond the expected ${shown(task.evidenceIds)} (at most ${MAX_EXTRA_EVIDENCE_IDS} allowed): ${shown(checks.extraEvidenceIds)}.`,
+    };
+  }
   if (checks.missingCaveats.length > 0) {
-    return { code: 'CAVEAT_MISSING', message: `The answer's caveats contain none of the required ${shown(checks.missingCaveats)}; it gave ${shown(parsed.caveats)}.` };
+    return { code: 'CAVEAT_MISSING', message: `The answer's caveats include none equal to the required ${shown(checks.missingCaveats)}; it gave ${shown(parsed.caveats)}.` };
   }
   return undefined;
 }
@@ -126,13 +150,27 @@ function missingIds(cited: unknown, expected: readonly string[]): string[] {
   return expected.filter((id) => !present.has(id));
 }
 
+/** The cited ids (as text, first occurrence kept) that are not expected. */
+function extraIds(cited: unknown, expected: readonly string[]): string[] {
+  if (!Array.isArray(cited)) return [];
+  const wanted = new Set(expected);
+  return [...new Set(cited.map((id) => String(id)))].filter((id) => !wanted.has(id));
+}
+
+/** The ids of objects (at any depth) in the model-facing text of the calls that returned a result. */
+function returnedIds(calls: readonly ToolCallRecord[]): Set<string> {
+  const ids = new Set<string>();
+  for (const call of calls) {
+    if (call.isError || call.error !== undefined) continue;
+    for (const document of jsonDocuments(call.modelFacingText)) collectIds(document, ids);
+  }
+  return ids;
+}
+
 function missingCaveatsOf(given: unknown, required: readonly string[]): string[] {
   if (!Array.isArray(given) || !given.every((caveat) => typeof caveat === 'string')) return [...required];
-  const returned = (given as string[]).map((caveat) => normalize(caveat).toLowerCase());
-  return required.filter((caveat) => {
-    const wanted = normalize(caveat).toLowerCase();
-    return !returned.some((text) => text.includes(wanted));
-  });
+  const returned = new Set((given as string[]).map((caveat) => normalize(caveat).toLowerCase()));
+  return required.filter((caveat) => !returned.has(normalize(caveat).toLowerCase()));
 }
 
 // ---- the tool path ----------------------------------------------------------------------------
@@ -177,27 +215,36 @@ function pathProblem(task: Task, paths: ToolPaths, calls: readonly ToolCallRecor
 
 /** Whether the text (JSON as a whole, or one of its lines) holds an object whose `id` is an evidence id. */
 function holdsEvidence(text: string, evidenceIds: readonly string[]): boolean {
-  const documents = [text, ...(text.includes('\n') ? text.split('\n') : [])];
-  return documents.some((document) => {
-    try {
-      return hasObjectWithId(JSON.parse(document), evidenceIds);
-    } catch {
-      return false;
-    }
+  return jsonDocuments(text).some((document) => {
+    const ids = new Set<string>();
+    collectIds(document, ids);
+    return evidenceIds.some((id) => ids.has(id));
   });
 }
 
-/** Iterative: a parsed value may nest deeper than the stack. */
-function hasObjectWithId(value: unknown, evidenceIds: readonly string[]): boolean {
+/** The text parsed as JSON as a whole, and each of its lines that parses (JSON Lines results). */
+function jsonDocuments(text: string): unknown[] {
+  const documents: unknown[] = [];
+  for (const document of [text, ...(text.includes('\n') ? text.split('\n') : [])]) {
+    try {
+      documents.push(JSON.parse(document));
+    } catch {
+      // not JSON: holds no ids
+    }
+  }
+  return documents;
+}
+
+/** Adds the `id` (string or number, as text) of every object in the value. Iterative: a parsed value may nest deeper than the stack. */
+function collectIds(value: unknown, ids: Set<string>): void {
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const node = stack.pop();
     if (typeof node !== 'object' || node === null) continue;
     if (!Array.isArray(node)) {
-      const id = (node as Record<string, unknown>).id;
-      if ((typeof id === 'string' || typeof id === 'number') && evidenceIds.includes(String(id))) return true;
+      const id = ownValue(node as Record<string, unknown>, 'id');
+      if (typeof id === 'string' || typeof id === 'number') ids.add(String(id));
     }
     for (const child of Array.isArray(node) ? (node as unknown[]) : Object.values(node)) stack.push(child);
   }
-  return false;
 }

@@ -1,8 +1,9 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { spendMarkdown } from '../_spend.js';
 import { join } from 'node:path';
 import { McpctxError } from '../../errors/index.js';
 import { routingChart } from './_chart.js';
+import { routingCsvFiles } from './_csv-tables.js';
 import type { RoutingReceipt } from './_receipt.js';
 import type { RoutingRun } from '../_run.js';
 import type { AccuracyCell } from '../_score.js';
@@ -87,14 +88,25 @@ export function routingMarkdown(run: RoutingRun, options: { chartFile?: string; 
   return lines.join('\n');
 }
 
-/** Writes receipt.json, report.md (linking the chart) and chart.svg into `dir` (created if needed); returns their paths. */
-export async function writeRoutingOutput(dir: string, receipt: RoutingReceipt): Promise<{ receipt: string; report: string; chart: string }> {
-  const paths = { receipt: join(dir, RECEIPT_FILE), report: join(dir, REPORT_FILE), chart: join(dir, CHART_FILE) };
+/**
+ * Writes receipt.json, report.md (linking the chart), chart.svg and report.md's tables as CSV
+ * into `dir` (created if needed); returns their paths. A CSV this run has no table for is removed,
+ * so a rerun into the same folder leaves none of an earlier run's.
+ */
+export async function writeRoutingOutput(dir: string, receipt: RoutingReceipt): Promise<{ receipt: string; report: string; chart: string; csv: string[] }> {
+  const paths = { receipt: join(dir, RECEIPT_FILE), report: join(dir, REPORT_FILE), chart: join(dir, CHART_FILE), csv: [] as string[] };
   try {
     await mkdir(dir, { recursive: true });
     await writeFile(paths.receipt, `${JSON.stringify(receipt, null, 2)}\n`);
     await writeFile(paths.chart, routingChart(receipt));
     await writeFile(paths.report, routingMarkdown(receipt, { chartFile: CHART_FILE, receiptFile: RECEIPT_FILE }));
+    for (const [name, text] of routingCsvFiles(receipt)) {
+      if (text === null) await rm(join(dir, name), { force: true });
+      else {
+        await writeFile(join(dir, name), text);
+        paths.csv.push(join(dir, name));
+      }
+    }
   } catch (error) {
     throw new McpctxError('IO', `Cannot write the routing output to ${dir}: ${(error as Error).message}`, { dir }, { cause: error });
   }

@@ -1,6 +1,9 @@
 import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { csvFilesDifferences } from '../../csv/index.js';
+import { routingCsvFiles } from './_csv-tables.js';
 import { McpctxError } from '../../errors/index.js';
-import { canonicalJson, countTokens } from '../../tokens/index.js';
+import { canonicalJson, countTokens, sha256Hex } from '../../tokens/index.js';
 import { isPlainObject, ownValue } from '../../json/index.js';
 import { buildConditions, requestCatalog } from '../_catalogs.js';
 import { catalogCosts } from '../_catalog-cost.js';
@@ -10,7 +13,7 @@ import { recallTable } from '../retrieval/index.js';
 import { accuracyTable, outcomeOf, type ModelRow } from '../_score.js';
 import type { RoutingConfig } from '../_types.js';
 import { MAX_ROUTING_REPEAT } from '../config/index.js';
-import { rederivedCalls, rederivedRetrieval, replayedAnswer } from './_rederive.js';
+import { rebuiltRequestBody, recordedRequestBody, rederivedCalls, rederivedRetrieval, replayedAnswer } from './_rederive.js';
 import { routingSpend } from '../_spend.js';
 import { callTimeTable } from '../_call-time.js';
 import { callTimingDifferences } from './_verify-timing.js';
@@ -27,12 +30,16 @@ export interface ReceiptVerification {
   readonly checked: { readonly catalogs: number; readonly rankings: number; readonly answers: number; readonly cells: number };
   readonly differenceCount: number;
   readonly differences: readonly ReceiptDifference[];
+  /** The CSV exports found beside the receipt file and re-derived (none for a receipt given as a value). */
+  readonly csvFiles: readonly string[];
 }
 
 /**
  * Re-derives a receipt and compares, field by field: every catalog order from the seed and the
  * tools, each condition's distractors and catalog tokens, every BM25 ranking by ranking again,
- * which answer comes where and what it was offered from the plan of calls, each answer's content
+ * every embeddings ranking by cosine from the recorded vectors,
+ * which answer comes where and what it was offered from the plan of calls, each request body as
+ * the provider's own request code builds it from that plan (and its hash), each answer's content
  * and choice from its raw response bytes (not its parsed `content`), its outcome and catalog
  * tokens, and the recall and accuracy tables; the call-time table from the answers' timings, and
  * those timings in run order (_verify-timing.ts). Each difference names its path down to the value.
@@ -55,7 +62,9 @@ export function verifyRoutingReceipt(receipt: RoutingReceipt, file: string | nul
   compare('catalogs', receipt.catalogs, catalogs);
   compare('topK', receipt.topK, receipt.retrievalSettings.topK);
 
-  const retrieval = rederivedRetrieval(receipt, conditions);
+  const missingVectors = new Set<string>();
+  const retrieval = rederivedRetrieval(receipt, conditions, missingVectors);
+  for (const text of missingVectors) compare(`embeddings[${JSON.stringify(text)}]`, null, 'a vector, to rank this text again');
   compare('retrieval', receipt.retrieval, retrieval);
   compare('recall', receipt.recall, recallTable(retrieval, receipt.recallAt));
 
@@ -72,6 +81,9 @@ export function verifyRoutingReceipt(receipt: RoutingReceipt, file: string | nul
     const { protocol, retriever, kind, size, requestId, expected, offered } = row;
     // A row from before repetitions is the first (and only) asking.
     compare(where, { protocol, retriever, kind, size, requestId, repetition: row.repetition ?? 1, expected, offered }, planned);
+    // The request as sent, against the one the settings, the plan's offered tools and the request text make.
+    if (call !== undefined) compare(`${where}.requestBody`, recordedRequestBody(row.requestBody), rebuiltRequestBody(receipt, call));
+    compare(`${where}.requestSha256`, row.requestSha256, typeof row.requestBody === 'string' ? sha256Hex(row.requestBody) : null);
     const replayed = replayedAnswer(receipt, row.rawResponse);
     if ('unreadable' in replayed) {
       compare(`${where}.rawResponse`, 'recorded bytes', `unreadable: ${replayed.unreadable}`);
@@ -112,6 +124,7 @@ export function verifyRoutingReceipt(receipt: RoutingReceipt, file: string | nul
     checked: { catalogs: receipt.catalogs.length, rankings: receipt.retrieval.length, answers: receipt.answers.length, cells: receipt.recall.length + receipt.accuracy.length },
     differenceCount: differences.length,
     differences: differences.slice(0, LISTED_DIFFERENCES),
+    csvFiles: [],
   };
 }
 
@@ -162,13 +175,25 @@ export async function verifyRoutingReceiptFile(file: string): Promise<ReceiptVer
     throw new McpctxError('INVALID_RESULTS', `${file} is not JSON: ${(error as Error).message}`, { file });
   }
   if (!isReceipt(document)) throw new McpctxError('INVALID_RESULTS', `${file} is not a routing receipt (format ${RECEIPT_FORMAT}, version ${RECEIPT_VERSION}, written by mcpctx routing --out)`, { file });
+  let verification: ReceiptVerification;
   try {
-    return verifyRoutingReceipt(document, file);
+    verification = verifyRoutingReceipt(document, file);
   } catch (error) {
     if (error instanceof McpctxError) throw error;
     // A receipt edited into another shape (a row without its fields) cannot be recomputed at all.
     throw new McpctxError('INVALID_RESULTS', `${file} cannot be recomputed: ${(error as Error).message}`, { file }, { cause: error });
   }
+  // The CSV exports beside it, re-derived from the receipt and compared cell by cell.
+  const csv = await csvFilesDifferences(dirname(file), routingCsvFiles(document));
+  const found: ReceiptDifference[] = csv.differences.map(({ file: name, row, column, recorded, recomputed }) => ({ field: row === 0 ? `${name} header, column ${column}` : `${name} row ${row}, column ${column}`, recorded, recomputed }));
+  const differenceCount = verification.differenceCount + found.length;
+  return {
+    ...verification,
+    ok: differenceCount === 0,
+    differenceCount,
+    differences: [...verification.differences, ...found].slice(0, LISTED_DIFFERENCES),
+    csvFiles: csv.checked,
+  };
 }
 
 function isReceipt(value: unknown): value is RoutingReceipt {

@@ -67,15 +67,24 @@ export function embeddingsRetriever(settings: EmbeddingsSettings, options: Embed
   return {
     name: 'embeddings',
     async rank(query, tools) {
-      const texts = tools.map(toolText);
-      await embed([...texts, query]);
-      const queryVector = vectors.get(query)!;
-      const scored = tools.map((tool: RoutingTool, index) => ({ name: tool.name, score: cosine(queryVector, vectors.get(texts[index]!)!) }));
-      scored.sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      return scored.map((entry) => entry.name);
+      await embed([...tools.map(toolText), query]);
+      return cosineRanking(vectors.get(query)!, tools, (text) => vectors.get(text)!);
     },
+    embedded: () => [...vectors].map(([text, vector]) => ({ text, vector })),
   };
 }
+
+/**
+ * Tools by the cosine similarity of their text's vector to the query's, best first, ties broken by
+ * name: what the retriever returns, and what verify ranks again from the recorded vectors.
+ */
+export function cosineRanking(queryVector: readonly number[], tools: readonly RoutingTool[], vectorOf: (text: string) => readonly number[]): string[] {
+  const scored = tools.map((tool) => ({ name: tool.name, score: cosine(queryVector, vectorOf(toolText(tool))) }));
+  scored.sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return scored.map((entry) => entry.name);
+}
+
+
 
 /** The vectors of an embeddings response, in input order (by `index` when given), all of one length. */
 function vectorsOf(body: string, count: number, url: string): number[][] {

@@ -13,6 +13,14 @@ export interface Retriever {
    * it after the ones ranked (see `completeRanking`), so k tools are always offered.
    */
   rank(query: string, tools: readonly RoutingTool[]): Promise<string[]>;
+  /** The vectors it ranked with, by text (an embeddings retriever): kept so verify can rank again. */
+  embedded?(): EmbeddedText[];
+}
+
+/** One text an embeddings retriever embedded, and the vector the endpoint gave it. */
+export interface EmbeddedText {
+  readonly text: string;
+  readonly vector: readonly number[];
 }
 
 /**
