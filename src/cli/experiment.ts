@@ -67,7 +67,7 @@ export function setupExperiment(command: Command, io: CliIo, setExit: (code: num
     .option('--repeat <n>', 'ask each question N times per condition, each on a fresh server, overriding the config\'s repeat (default: the config\'s, else 1); report.md gives each condition\'s rate of right answers with its 95% Wilson interval, McNemar\'s exact test on the pairs (same task and repetition) and a paired bootstrap 95% interval of the context-token reduction', parseRepeat)
     .option('--max-usd <usd>', 'stop the run before any model call whose worst case (every o200k token of its request at the input price, plus max_tokens at the output price) would take the spend past this many USD; the questions left are "not run" (BUDGET_STOP, exit 3) and the receipt verifies. Needs the model\'s price: the bundled table\'s, or the config\'s prices:', parseUsd)
     .option('--resume <dir>', 'carry on the stopped run in <dir> (its receipt.json) into --out (another folder): refused when a config, snapshot, fields, tasks or script hash, the model or its settings differ; finished questions are kept, the others asked again, replaying the turns already paid for')
-    .option('--out <dir>', 'where receipt.json, report.md and its tables as CSV (tasks.csv, totals.csv, time.csv, rates.csv) go (default: ./mcpctx-experiment/<UTC time>)')
+    .option('--out <dir>', 'where receipt.json, report.md and its tables as CSV (tasks.csv, totals.csv, time.csv, rates.csv, spend.csv) go (default: ./mcpctx-experiment/<UTC time>)')
     .option('--force', 'replace a receipt already in --out')
     .option('--json', 'print the run (status, files, report) as JSON')
     .option('--progress', 'print progress on stderr even when it is not a terminal')
@@ -92,7 +92,7 @@ export function setupExperiment(command: Command, io: CliIo, setExit: (code: num
     .command('verify')
     .summary('recompute every hash and table of an experiment receipt')
     .description(
-      'Reads a receipt.json written by `mcpctx experiment` and recomputes from its rows alone: frame, tool schema, request and response hashes; the model-facing text of every tool result and its bytes and tokens; each turn\u2019s content, stop reason and usage from the raw provider response; every answer check; every total and the report; the hashes of retried attempts and every recorded time in run order; and each CSV export beside the receipt (tasks.csv, totals.csv, time.csv, rates.csv), cell by cell. Exit codes: 0 everything recomputes and the run ended; 1 something does not, or the run is still marked running (killed before its end) (each problem listed with its path); 3 the file cannot be read or is not JSON.',
+      'Reads a receipt.json written by `mcpctx experiment` and recomputes from its rows alone: frame, tool schema, request and response hashes; the model-facing text of every tool result and its bytes and tokens; each turn\u2019s content, stop reason and usage from the raw provider response; every answer check; every total and the report; the hashes of retried attempts and every recorded time in run order; and each CSV export beside the receipt (tasks.csv, totals.csv, time.csv, rates.csv, spend.csv), cell by cell. Exit codes: 0 everything recomputes and the run ended; 1 something does not, or the run is still marked running (killed before its end) (each problem listed with its path); 3 the file cannot be read or is not JSON.',
     )
     .argument('<receipt>', 'the receipt.json of a run')
     .option('--json', 'print the verification as JSON')

@@ -4,6 +4,7 @@
  * when the model has no price. `routing verify` recomputes it with this same function; `--max-usd`
  * stops the run before a call whose worst case would pass the cap.
  */
+import { csvText, type CsvCell } from '../csv/index.js';
 import { McpctxError } from '../errors/index.js';
 import { formatUsd, sumUsd, usageUsd, worstCaseUsd, type PriceRecord } from '../pricing/index.js';
 import { sentRequestBody, type ChatRequest, type ProviderName } from '../providers/index.js';
@@ -72,4 +73,13 @@ export function spendMarkdown(spend: RoutingSpend | null | undefined): string[] 
   for (const cell of spend.cells) lines.push(`| ${cell.retriever === null ? cell.protocol : `${cell.protocol} (${cell.retriever})`} | ${cell.kind} | ${cell.size} | ${cell.answers} | ${formatUsd(cell.usd)} |`);
   lines.push(`| **run** | | | ${spend.cells.reduce((sum, cell) => sum + cell.answers, 0)} | **${formatUsd(spend.totalUsd)}** |`, '');
   return lines;
+}
+
+export const SPEND_CSV = 'spend.csv';
+
+/** The Spend section as CSV: a row per cell, then the run; USD unformatted, empty when unknown. */
+export function spendCsv(spend: RoutingSpend): string {
+  const rows: CsvCell[][] = spend.cells.map((cell) => ['cell', cell.protocol, cell.retriever, cell.kind, cell.size, cell.answers, cell.usd]);
+  rows.push(['run', null, null, null, null, spend.cells.reduce((sum, cell) => sum + cell.answers, 0), spend.totalUsd]);
+  return csvText(['scope', 'protocol', 'retriever', 'kind', 'size', 'answers', 'usd'], rows);
 }

@@ -6,7 +6,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildRunCost, runExperiment, verifyReceipt, type ExperimentReceipt } from '../../src/experiment/index.js';
+import { buildRunCost, runExperiment, verifyReceipt, verifyReceiptAndExports, type ExperimentReceipt } from '../../src/experiment/index.js';
 import { loadExperimentConfig } from '../../src/experiment/index.js';
 import { findPrice } from '../../src/pricing/index.js';
 import { AnthropicFake, apiError, messageEvents, type FakeReply } from '../support/anthropic-fake.js';
@@ -99,6 +99,15 @@ describe('what a run cost', () => {
     expect(report).toContain('## Spend');
     expect(report).toContain(`anthropic \`${SONNET}\``);
     expect(report).toContain('read 2026-12-05 from https://docs.anthropic.com/en/docs/about-claude/pricing');
+    // The Spend table as CSV beside it, unformatted; verify with the exports finds an edited cell.
+    const csvFile = join(copy.dir, 'out', 'spend.csv');
+    const csv = readFileSync(csvFile, 'utf8');
+    expect(csv.split('\r\n')[0]).toBe('scope,task,repetition,condition,turns,usd');
+    expect(csv).toContain(`question,lookup-author,1,baseline,2,${usd(900, 20) + usd(4000, 30, 1000)}\r\n`);
+    expect(csv).toContain(`run,,,,,${cost?.totalUsd}\r\n`);
+    expect((await verifyReceiptAndExports(run.receipt, run.receiptFile)).ok).toBe(true);
+    writeFileSync(csvFile, csv.replace(`run,,,,,${cost?.totalUsd}`, 'run,,,,,0.01'));
+    expect((await verifyReceiptAndExports(run.receipt, run.receiptFile)).problems.some((problem) => problem.includes('spend.csv'))).toBe(true);
 
     // A forged figure, or a forged price with every figure made to agree, fails naming the path and both values.
     const forged = structuredClone(run.receipt);

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anthropicProvider, type Provider } from '../../src/providers/index.js';
 import { routingReceipt, runRouting, verifyRoutingReceipt } from '../../src/routing/index.js';
+import { routingCsvFiles } from '../../src/routing/report/index.js';
 import { AnthropicFake, messageEvents, type FakeReply } from '../support/anthropic-fake.js';
 import { smallConfig } from './_fixtures.js';
 
@@ -54,6 +55,10 @@ describe('routing spend', () => {
     const forged = structuredClone(receipt) as unknown as { spend: { cells: Array<{ usd: number }> } };
     forged.spend.cells[1]!.usd = 0;
     expect(verifyRoutingReceipt(forged as never).differences).toContainEqual({ field: 'spend.cells[1].usd', recorded: 0, recomputed: usd(300, 8) + usd(290, 8) });
+    // The Spend table as CSV, beside the report.
+    expect(routingCsvFiles(run).get('spend.csv')).toBe(
+      `scope,protocol,retriever,kind,size,answers,usd\r\ncell,native,,none,4,2,${usd(812, 20) + usd(790, 5, 100)}\r\ncell,constrained,,none,4,2,${usd(300, 8) + usd(290, 8)}\r\nrun,,,,,4,${run.spend?.totalUsd}\r\n`,
+    );
   });
 
   it('says unknown, never $0, without a price, and refuses --max-usd then; the config\'s prices: give one', async () => {

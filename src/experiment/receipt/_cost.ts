@@ -4,6 +4,7 @@
  * did not report, or a model without a price, makes every sum it enters unknown (null), never 0.
  * `verifyReceipt` recomputes the whole block with these same functions.
  */
+import { csvText, type CsvCell } from '../../csv/index.js';
 import { formatUsd, sumUsd, usageUsd, type PriceRecord } from '../../pricing/index.js';
 import { CONDITIONS, type Condition, type ExperimentReceipt, type FailedCallRecord, type QuestionCost, type QuestionRecord, type RunCost, type TurnRecord } from '../_types.js';
 
@@ -88,4 +89,15 @@ export function renderCostMarkdown(cost: RunCost | undefined): string[] {
     lines.push(`| ${question.taskId} |${repeated ? ` ${question.repetition} |` : ''} ${question.condition} | ${question.turnsUsd.length} | ${formatUsd(question.usd)} |`);
   }
   return lines;
+}
+
+export const SPEND_CSV = 'spend.csv';
+
+/** The Spend section as CSV: a row per question, then per condition, the replaced records (when any) and the run; USD unformatted, empty when unknown. */
+export function spendCsv(cost: RunCost): string {
+  const rows: CsvCell[][] = cost.questions.map((question) => ['question', question.taskId, question.repetition, question.condition, question.turnsUsd.length, question.usd]);
+  for (const condition of CONDITIONS) rows.push(['condition', null, null, condition, null, cost.conditions[condition]]);
+  if (cost.replacedUsd !== 0) rows.push(['replaced on resume', null, null, null, null, cost.replacedUsd]);
+  rows.push(['run', null, null, null, null, cost.totalUsd]);
+  return csvText(['scope', 'task', 'repetition', 'condition', 'turns', 'usd'], rows);
 }
