@@ -292,3 +292,35 @@ describe('the budget\'s arithmetic', () => {
     expect(() => next.check({ ...record, turns: [{ ...turn, usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 } }] }, request, 0)).not.toThrow();
   });
 });
+
+describe('--max-usd and --resume with --repeat (offline, the scripted demo priced by its config)', () => {
+  it('a run stopped half way and resumed costs what one uninterrupted run costs, each repetition kept in its place', async () => {
+    const copy = copyDemo({
+      config: (config) => {
+        config.repeat = 2;
+        config.probe = false;
+        config.prices = [{ provider: 'scripted', model: 'scripted-demo', inputPerMTok: 1000, outputPerMTok: 2000, cacheReadPerMTok: 100, cacheWritePerMTok: 1250, readOn: '2026-12-05', source: 'a test price' }];
+      },
+    });
+    copies.push(copy);
+    const whole = await runExperiment({ configFile: copy.config, outDir: join(copy.dir, 'whole') });
+    const total = whole.receipt.cost!.totalUsd!;
+    expect(whole.receipt.questions).toHaveLength(16);
+
+    const stopped = await runExperiment({ configFile: copy.config, outDir: join(copy.dir, 'stopped'), maxUsd: total / 2 });
+    expect(stopped.receipt.errors.map((error) => error.code)).toEqual(['BUDGET_STOP']);
+    expect(verifyReceipt(stopped.receipt)).toMatchObject({ ok: true, problems: [] });
+    const finished = stopped.receipt.questions.filter((question) => question.outcome === 'right').length;
+    expect(finished).toBeGreaterThan(0);
+    expect(finished).toBeLessThan(16);
+
+    const resumed = await runExperiment({ configFile: copy.config, outDir: join(copy.dir, 'resumed'), resume: join(copy.dir, 'stopped'), maxUsd: total * 2 });
+    expect(resumed.receipt.status).toBe('completed');
+    expect(resumed.receipt.resume?.kept).toBe(finished);
+    expect(resumed.receipt.questions.map((question) => [question.taskId, question.repetition, question.condition, question.outcome])).toEqual(
+      whole.receipt.questions.map((question) => [question.taskId, question.repetition, question.condition, question.outcome]),
+    );
+    expect(resumed.receipt.cost?.totalUsd).toBeCloseTo(total, 12);
+    expect(verifyReceipt(resumed.receipt)).toMatchObject({ ok: true, problems: [] });
+  }, 120_000);
+});
