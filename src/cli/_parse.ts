@@ -20,6 +20,13 @@ export function parsePositiveInteger(value: string): number {
   return number;
 }
 
+/** `--max-usd`: a positive number of US dollars. */
+export function parseUsd(value: string): number {
+  const usd = Number(value);
+  if (value.trim() === '' || !Number.isFinite(usd) || usd <= 0) throw new InvalidArgumentError(`expected a positive number of US dollars (e.g. 2.50), got "${value}"`);
+  return usd;
+}
+
 export function parseCapabilities(value: string): string[] {
   const names = value.split(',').map((name) => name.trim()).filter((name) => name !== '');
   const unknown = names.filter((name) => !(DECLARABLE_CAPABILITIES as readonly string[]).includes(name));

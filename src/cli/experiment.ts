@@ -8,14 +8,14 @@ import type { ProviderName } from '../providers/index.js';
 import { printableText } from '../text/index.js';
 import { exampleHelp } from './_help.js';
 import { EXIT, invocationOf, type CliIo } from './_io.js';
-import { parsePositiveInteger } from './_parse.js';
+import { parsePositiveInteger, parseUsd } from './_parse.js';
 import { renderExperimentRun, renderVerification } from './_experiment-render.js';
 
 /** The bundled demo: the records server in both modes, three tasks, scripted turns. */
 export const BUNDLED_EXPERIMENT_CONFIG = fileURLToPath(new URL('../../examples/experiment/config.yaml', import.meta.url));
 
 /** Failures of a run's start that the user fixes in a file or a flag: exit 2, not 3. */
-const INPUT_FAILURES = new Set(['USAGE', 'INVALID_CONFIG', 'INVALID_RECORDS', 'MISSING_KEY', 'TASKS_REFUSED', 'NO_SCRIPTED_TURN']);
+const INPUT_FAILURES = new Set(['USAGE', 'INVALID_CONFIG', 'INVALID_RECORDS', 'MISSING_KEY', 'TASKS_REFUSED', 'NO_SCRIPTED_TURN', 'RESUME_MISMATCH']);
 
 interface ExperimentFlags {
   config?: string;
@@ -32,6 +32,8 @@ interface ExperimentFlags {
   force?: boolean;
   json?: boolean;
   progress?: boolean;
+  maxUsd?: number;
+  resume?: string;
 }
 
 function parseProvider(value: string): ProviderName {
@@ -49,6 +51,7 @@ export function setupExperiment(command: Command, io: CliIo, setExit: (code: num
         `Against Claude:  ANTHROPIC_API_KEY=... ${invocationOf(io)} experiment --config my.yaml --provider anthropic --model claude-sonnet-4-5   (billable calls)`,
         `Against Ollama:  ${invocationOf(io)} experiment --config my.yaml --provider openai-compatible --base-url http://localhost:11434/v1 --model qwen3:8b`,
         'Each question\u2019s outcome is kept apart: answered right, answered wrong, no answer within limits (max_tokens, turns), provider failure, harness failure (an input changed, a server failed), not run. Only the first three are verdicts: the cut lost an answer only when the baseline answered right and the optimized condition answered wrong or gave no answer within the same limits; a task with a provider or harness failure on either side is not compared, and report.md says how many and why.',
+        'Spend: every turn\u2019s usage is priced (USD per million input, output, cache-read and cache-write tokens) from the bundled table (Anthropic models read from their pricing page, each entry dated and sourced) or the config\u2019s prices: (the same fields), and summed per question, per condition and per run in the receipt\u2019s cost block and report.md; a model without a price, or a turn without usage, is "unknown", never $0.',
         'Exit codes: 0 every task answered right in both conditions; 1 a verdict: some answer wrong or no answer within limits (a lost answer included); 2 bad config, flags, key or answer key (the receipt says which); 3 the run stopped on a provider failure or a harness failure (an input changed, a server failed), or the receipt cannot be written: a provider failure is never exit 1, it says nothing about an answer.',
       ].join('\n\n'),
     )
@@ -62,7 +65,9 @@ export function setupExperiment(command: Command, io: CliIo, setExit: (code: num
     .addOption(new Option('--key-env <NAME>').hideHelp())
     .option('--max-tokens <n>', 'max_tokens of every model call, overriding model.maxTokens (default: the config\'s)', parsePositiveInteger)
     .option('--repeat <n>', 'ask each question N times per condition, each on a fresh server, overriding the config\'s repeat (default: the config\'s, else 1); report.md gives each condition\'s rate of right answers with its 95% Wilson interval, McNemar\'s exact test on the pairs (same task and repetition) and a paired bootstrap 95% interval of the context-token reduction', parseRepeat)
-    .option('--out <dir>', 'where receipt.json, report.md and its tables as CSV (tasks.csv, totals.csv, time.csv, rates.csv) go (default: ./mcpctx-experiment/<UTC time>)')
+    .option('--max-usd <usd>', 'stop the run before any model call whose worst case (every o200k token of its request at the input price, plus max_tokens at the output price) would take the spend past this many USD; the questions left are "not run" (BUDGET_STOP, exit 3) and the receipt verifies. Needs the model\'s price: the bundled table\'s, or the config\'s prices:', parseUsd)
+    .option('--resume <dir>', 'carry on the stopped run in <dir> (its receipt.json) into --out (another folder): refused when a config, snapshot, fields, tasks or script hash, the model or its settings differ; finished questions are kept, the others asked again, replaying the turns already paid for')
+    .option('--out <dir>', 'where receipt.json, report.md and its tables as CSV (tasks.csv, totals.csv, time.csv, rates.csv, spend.csv) go (default: ./mcpctx-experiment/<UTC time>)')
     .option('--force', 'replace a receipt already in --out')
     .option('--json', 'print the run (status, files, report) as JSON')
     .option('--progress', 'print progress on stderr even when it is not a terminal')
@@ -75,6 +80,8 @@ export function setupExperiment(command: Command, io: CliIo, setExit: (code: num
         outDir: resolve(io.cwd, flags.out ?? defaultOutDir()),
         overwrite: flags.force === true,
         env: io.env,
+        ...(flags.maxUsd === undefined ? {} : { maxUsd: flags.maxUsd }),
+        ...(flags.resume === undefined ? {} : { resume: resolve(io.cwd, flags.resume) }),
         ...(flags.progress === true || io.stderr.isTTY === true ? { onProgress: (event: ExperimentProgress) => io.stderr.write(progressLine(event)) } : {}),
       });
       io.stdout.write(flags.json ? `${JSON.stringify(runSummary(run), null, 2)}\n` : renderExperimentRun(run, invocationOf(io)));
@@ -85,7 +92,7 @@ export function setupExperiment(command: Command, io: CliIo, setExit: (code: num
     .command('verify')
     .summary('recompute every hash and table of an experiment receipt')
     .description(
-      'Reads a receipt.json written by `mcpctx experiment` and recomputes from its rows alone: frame, tool schema, request and response hashes; the model-facing text of every tool result and its bytes and tokens; each turn\u2019s content, stop reason and usage from the raw provider response; every answer check; every total and the report; the hashes of retried attempts and every recorded time in run order; and each CSV export beside the receipt (tasks.csv, totals.csv, time.csv, rates.csv), cell by cell. Exit codes: 0 everything recomputes and the run ended; 1 something does not, or the run is still marked running (killed before its end) (each problem listed with its path); 3 the file cannot be read or is not JSON.',
+      'Reads a receipt.json written by `mcpctx experiment` and recomputes from its rows alone: frame, tool schema, request and response hashes; the model-facing text of every tool result and its bytes and tokens; each turn\u2019s content, stop reason and usage from the raw provider response; every answer check; every total and the report; the hashes of retried attempts and every recorded time in run order; and each CSV export beside the receipt (tasks.csv, totals.csv, time.csv, rates.csv, spend.csv), cell by cell. Exit codes: 0 everything recomputes and the run ended; 1 something does not, or the run is still marked running (killed before its end) (each problem listed with its path); 3 the file cannot be read or is not JSON.',
     )
     .argument('<receipt>', 'the receipt.json of a run')
     .option('--json', 'print the verification as JSON')
@@ -156,6 +163,7 @@ function runSummary(run: ExperimentRun): Record<string, unknown> {
     errors: receipt.errors,
     stages: receipt.stages,
     report: receipt.report ?? null,
+    cost: receipt.cost ?? null,
     probe: receipt.probe ?? null,
   };
 }

@@ -18,6 +18,7 @@ import { ACCURACY_HEADERS, ACCURACY_NUMERIC_COLUMNS, CALL_TIME_HEADERS, CALL_TIM
 import { printableText } from '../text/index.js';
 import { exampleHelp } from './_help.js';
 import { EXIT, invocationOf, type CliIo } from './_io.js';
+import { parseUsd } from './_parse.js';
 import { formatCount, renderTable, type Column } from './_table.js';
 
 interface RoutingFlags {
@@ -30,6 +31,7 @@ interface RoutingFlags {
   apiKeyEnv?: string;
   script?: string;
   repeat?: number;
+  maxUsd?: number;
 }
 
 export function setupRouting(command: Command, io: CliIo, setExit: (code: number) => void): void {
@@ -40,8 +42,9 @@ export function setupRouting(command: Command, io: CliIo, setExit: (code: number
         'Each size pads the domain tools with distractors (confusable ones first, then unrelated ones, for the confusable kind), and every request gets its own seeded order of its catalog, so the same seed gives the same catalogs byte for byte.',
         'Without a provider the run is offline: every retriever (BM25, the ranking the gateway\'s search_tools uses; embeddings from an OpenAI-compatible /embeddings endpoint if the config asks for them) ranks every catalog for every request, and recall@k (the share of requests whose right tool is within the first k) is printed per retriever, distractor kind and size. Requests that need no tool are left out of recall.',
         'With --provider and --model the model routes every request under each protocol of the config: native (the catalog in the API\'s tools field), constrained (names and descriptions in the prompt, the answer restricted by an output schema to the offered names or none_of_these) and retrieval (each retriever\'s top k offered natively). An answer is right, a wrong tool, no tool call (counted apart: a text answer is not a wrong tool) or a call when none was needed; accuracy comes with a 95% Wilson interval, prompt tokens from the provider\'s usage, o200k tokens per tool of the rendered catalog, time to first token where the API reports it, and the wall-clock model-call time per condition (total, p50, p95; retries included; never a verdict). Providers: anthropic (key in ANTHROPIC_API_KEY or --api-key-env), openai-compatible (--base-url, e.g. http://127.0.0.1:11434/v1 for Ollama) and scripted (--script, a file of recorded turns, offline).',
-        `With --out DIR the run is kept: receipt.json (every request, catalog order, ranking, raw model output, usage and score), report.md (the tables, linking the chart), chart.svg (accuracy, or offline recall, and tokens against catalog size), and report.md's tables as CSV: recall.csv, catalog-cost.csv and, with a model, accuracy.csv and call-time.csv (RFC 4180, header row, figures unformatted; an empty cell is a figure that does not exist: a recall with no request needing a tool, the retriever of native or constrained, a first-token time no answer reported). ${invocationOf(io)} routing verify DIR/receipt.json recomputes every table from the receipt's rows.`,
+        `With --out DIR the run is kept: receipt.json (every request, catalog order, ranking, raw model output, usage and score), report.md (the tables, linking the chart), chart.svg (accuracy, or offline recall, and tokens against catalog size), and report.md's tables as CSV: recall.csv, catalog-cost.csv and, with a model, accuracy.csv, call-time.csv and spend.csv (RFC 4180, header row, figures unformatted; an empty cell is a figure that does not exist: a recall with no request needing a tool, the retriever of native or constrained, a first-token time no answer reported). ${invocationOf(io)} routing verify DIR/receipt.json recomputes every table from the receipt's rows.`,
         'See examples/routing/config.yaml for a complete config.',
+        'Spend: each answer\u2019s usage is priced (USD per million input, output, cache-read and cache-write tokens) from the bundled table (dated, sourced) or the config\u2019s prices: (the same fields), per cell and per run, in the receipt and report.md; a model without a price is "unknown", never $0.',
         'A provider error (after its retries) stops the model run; the answers before it are kept in the receipt, and the accuracy table lists only the conditions answered in full.',
         'Exit codes: 0 done; 2 usage error or invalid config (every problem listed); 3 a catalog server, an endpoint or the provider failed.',
       ].join('\n\n'),
@@ -55,6 +58,7 @@ export function setupRouting(command: Command, io: CliIo, setExit: (code: number
     .option('--api-key-env <name>', 'NAME of the environment variable holding the API key, never the key (default: ANTHROPIC_API_KEY for anthropic; OPENAI_API_KEY if set, else no key, for openai-compatible)')
     .option('--script <file>', 'scripted provider: the JSON file of recorded turns (default: none; required with --provider scripted)')
     .option('--repeat <n>', `ask the model each request N times per protocol and condition, overriding the config's repeat (default: the config's, else 1; at most ${MAX_ROUTING_REPEAT}); accuracy and its 95% Wilson interval count every answer, and the chart's error bars narrow with n`, parseRoutingRepeat)
+    .option('--max-usd <usd>', 'stop the model run before any call whose worst case (every o200k token of its request at the input price, plus max_tokens at the output price) would take the spend past this many USD (BUDGET_STOP; the answers before it are kept). Needs the model\'s price: the bundled table\'s, or the config\'s prices:', parseUsd)
     .addHelpText('after', exampleHelp(io, 'routing --config routing.yaml --out runs/routing'))
     .action(async (flags: RoutingFlags) => {
       // Checked here rather than by commander: a required option of this command would also be
@@ -64,7 +68,7 @@ export function setupRouting(command: Command, io: CliIo, setExit: (code: number
       if (flags.provider !== undefined && flags.model === undefined) throw new McpctxError('USAGE', '--provider needs --model');
       const provider = flags.provider === undefined ? undefined : providerFrom(flags, io);
       const progress = io.stderr.isTTY === true ? (done: number, total: number) => void io.stderr.write(`\r${done}/${total} answers`) : undefined;
-      const run = await runRouting({ config, env: io.env, ...(flags.repeat === undefined ? {} : { repeat: flags.repeat }), ...(provider ? { provider, model: flags.model! } : {}), ...(progress ? { onAnswer: progress } : {}) });
+      const run = await runRouting({ config, env: io.env, ...(flags.repeat === undefined ? {} : { repeat: flags.repeat }), ...(provider ? { provider, model: flags.model! } : {}), ...(progress ? { onAnswer: progress } : {}), ...(flags.maxUsd === undefined ? {} : { maxUsd: flags.maxUsd }) });
       if (progress) io.stderr.write('\n');
       const written = flags.out === undefined ? undefined : await writeRoutingOutput(resolve(io.cwd, flags.out), routingReceipt(run, config));
       if (flags.json) io.stdout.write(`${JSON.stringify(run, null, 2)}\n`);

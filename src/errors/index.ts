@@ -81,7 +81,11 @@ export type McpctxErrorCode =
   /** A provider needs an API key and the env variable named for it is unset. data: `variable`. */
   | 'MISSING_KEY'
   /** A scripted provider has no turn for this request. data: `requestHash`, `lastMessage`, and where the script came from. */
-  | 'NO_SCRIPTED_TURN';
+  | 'NO_SCRIPTED_TURN'
+  /** A run stopped before a model call whose worst case would pass its spending cap (`--max-usd`). data: `spentUsd`, `worstCaseUsd`, `maxUsd`, `requestTokens`, `maxTokens`. */
+  | 'BUDGET_STOP'
+  /** A resumed run's inputs or settings are not the stopped run's. data: `differences` (each naming what differs, with both values), `file`. */
+  | 'RESUME_MISMATCH';
 
 /** JSON-RPC 2.0 error codes mcpctx answers with: the specification's, and MCP's for a resource nobody lists. */
 export const JSON_RPC_CODES = Object.freeze({
@@ -197,6 +201,8 @@ export type McpctxErrorData = {
   PROVIDER_ERROR: WireData & { status?: number; attempts?: number; raw?: unknown; problems?: readonly string[]; url?: string };
   MISSING_KEY: WireData & { variable?: string; env?: string };
   NO_SCRIPTED_TURN: WireData & { requestHash?: string; lastMessage?: unknown; file?: string };
+  BUDGET_STOP: WireData & { spentUsd?: number; worstCaseUsd?: number; maxUsd?: number; requestTokens?: number; maxTokens?: number };
+  RESUME_MISMATCH: WireData & { differences?: readonly string[]; file?: string };
 };
 
 type DataKey = { [C in McpctxErrorCode]: keyof McpctxErrorData[C] }[McpctxErrorCode];

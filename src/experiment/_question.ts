@@ -4,13 +4,14 @@
  * (or left by a crash) holds everything done so far.
  */
 import { McpctxError, isMcpctxError } from '../errors/index.js';
-import { announcedUsage, type ChatMessage, type ChatResponse, type ContentBlock, type ExchangeTiming, type Provider, type ProviderName, type RawExchange, type RetriedAttempt } from '../providers/index.js';
+import { announcedUsage, sentRequestBody, type ChatMessage, type ChatRequest, type ChatResponse, type ContentBlock, type ExchangeTiming, type Provider, type ProviderName, type RawExchange, type RetriedAttempt } from '../providers/index.js';
 import { sha256Hex } from '../tokens/index.js';
 import { isPlainObject, ownValue } from '../json/index.js';
 import { finalTextOf, judge, modelFacingFigures, modelFacingText, questionTotals, rawContentFigures, verdictOfFailure } from './receipt/index.js';
 import { ConditionServer } from './_server.js';
 import type { Condition, ExperimentConfig, FailedCallRecord, QuestionRecord, Task, ToolCallRecord, TurnRecord } from './_types.js';
 import { launchFor } from './config/index.js';
+import type { Budget } from './_budget.js';
 import { now, stepSince } from './_clock.js';
 
 export interface QuestionContext {
@@ -19,6 +20,14 @@ export interface QuestionContext {
   /** Throws SOURCE_CHANGED when an input file changed; called before every server start, model call and tool call. */
   assertInputsUnchanged: () => void;
   persist: () => void;
+  /** `--max-usd`: checked before every model call, which it may stop (BUDGET_STOP). */
+  budget?: Budget;
+  /**
+   * `--resume`: the turns the stopped run recorded for this question. While each request is the
+   * one a recorded turn sent, byte for byte as parsed, its recorded answer is used again instead
+   * of a paid call; `replayed` counts them.
+   */
+  replay?: { turns: readonly TurnRecord[]; replayed: number };
 }
 
 /** The codes a failed model call ends with: an HTTP error or cut stream, its deadline, a script without the turn. */
@@ -63,6 +72,8 @@ export async function runQuestion(record: QuestionRecord, task: Task, context: Q
     record.failure = { code: stop.code, message: stop.message };
     // Only the model call's own failures are the provider's; anything else stopping the question is the harness's.
     record.outcome = error instanceof ModelCallFailure && PROVIDER_FAILURE_CODES.has(stop.code) ? 'provider-failure' : 'harness-failure';
+    // The budget stopped it before a call: not asked to its end, so no verdict and no failure of anything.
+    if (stop.code === 'BUDGET_STOP') record.outcome = 'not-run';
     if (error instanceof ModelCallFailure) {
       const failed = failedCallRecord(stop, context.provider.name);
       if (failed !== undefined) record.failedCall = failed;
@@ -71,7 +82,7 @@ export async function runQuestion(record: QuestionRecord, task: Task, context: Q
     if (server !== undefined) await server.close();
     record.timing = stepSince(record.timing.startedAt);
     record.totals = questionTotals(record.turns);
-    record.status = record.failure === undefined ? 'passed' : 'failed';
+    record.status = record.failure === undefined ? 'passed' : record.outcome === 'not-run' ? 'skipped' : 'failed';
     record.outcome ??= record.failure === undefined ? 'right' : (verdictOfFailure(record.failure.code) ?? 'harness-failure');
     persist();
   }
@@ -144,21 +155,27 @@ async function converse(record: QuestionRecord, server: ConditionServer, context
   const messages: ChatMessage[] = [{ role: 'user', content: [{ type: 'text', text: record.question }] }];
   for (let turnNumber = 1; turnNumber <= config.maxTurns; turnNumber += 1) {
     context.assertInputsUnchanged();
-    let response: ChatResponse;
-    try {
-      response = await provider.chat({
-        model: config.model.model,
-        system: config.system,
-        messages,
-        tools,
-        maxTokens: config.model.maxTokens,
-        ...(config.model.temperature === undefined ? {} : { temperature: config.model.temperature }),
-        timeoutMs: config.model.timeoutMs,
-      });
-    } catch (error) {
-      throw new ModelCallFailure(error);
+    const request: ChatRequest = {
+      model: config.model.model,
+      system: config.system,
+      messages,
+      tools,
+      maxTokens: config.model.maxTokens,
+      ...(config.model.temperature === undefined ? {} : { temperature: config.model.temperature }),
+      timeoutMs: config.model.timeoutMs,
+    };
+    let response = replayedResponse(request, turnNumber, context);
+    const replayed = response !== undefined;
+    if (response === undefined) {
+      context.budget?.check(record, request, context.replay?.replayed ?? 0);
+      try {
+        response = await provider.chat(request);
+      } catch (error) {
+        throw new ModelCallFailure(error);
+      }
     }
     const turn = turnRecordOf(response, []);
+    if (replayed) turn.replayed = true;
     record.turns.push(turn);
     context.persist();
     context.assertInputsUnchanged();
@@ -192,6 +209,27 @@ async function converse(record: QuestionRecord, server: ConditionServer, context
     }
   }
   record.failure = { code: 'TURN_LIMIT', message: `no final answer within ${config.maxTurns} model turns` };
+}
+
+/**
+ * The recorded answer to `request` when resuming and the stopped run's turn at this place sent
+ * exactly this body; undefined (a live call) otherwise, and from the first difference on.
+ */
+function replayedResponse(request: ChatRequest, turnNumber: number, context: QuestionContext): ChatResponse | undefined {
+  const replay = context.replay;
+  if (replay === undefined || replay.replayed !== turnNumber - 1) return undefined;
+  const turn = replay.turns[turnNumber - 1];
+  if (turn === undefined) return undefined;
+  let recorded: unknown;
+  try {
+    recorded = JSON.parse(turn.raw.request);
+  } catch {
+    return undefined;
+  }
+  if (JSON.stringify(recorded) !== JSON.stringify(sentRequestBody(context.provider.name, request))) return undefined;
+  replay.replayed += 1;
+  const timing = turn.timing ?? { startedAt: '', firstByteAt: null, endedAt: null };
+  return { content: turn.content, stopReason: turn.stopReason, rawStopReason: turn.rawStopReason, usage: turn.usage, model: turn.model, raw: turn.raw, attempts: turn.attempts, timing, retries: turn.retries ?? [] };
 }
 
 /**

@@ -5,6 +5,7 @@
  * the run before any model call), questions (per task and repetition: baseline, then optimized,
  * each on a fresh server), probe (the warm-cache probe), report (tables derived from the recorded rows).
  */
+import { resolve } from 'node:path';
 import { sha256Hex } from '../tokens/index.js';
 import { McpctxError, isMcpctxError } from '../errors/index.js';
 import { chooseProvider, type Provider } from '../providers/index.js';
@@ -15,6 +16,10 @@ import { REPORT_FILE, ReceiptWriter } from './_receipt.js';
 import { buildReport, experimentCsvFiles, renderReportMarkdown } from './receipt/index.js';
 import { runtimeRecord } from './_runtime.js';
 import { CONDITIONS, type Condition, type ExperimentConfig, type ExperimentReceipt, type QuestionStatus, type StageName } from './_types.js';
+import { findPrice, type PriceRecord } from '../pricing/index.js';
+import { Budget } from './_budget.js';
+import { buildRunCost } from './receipt/_cost.js';
+import { assertResumable, readStoppedRun, resumePlan } from './_resume.js';
 
 export type ExperimentProgress =
   | { type: 'stage'; stage: StageName }
@@ -38,6 +43,10 @@ export interface RunExperimentOptions {
   /** Where API keys are read; default process.env. */
   env?: Readonly<Record<string, string | undefined>>;
   onProgress?: (event: ExperimentProgress) => void;
+  /** `--max-usd`: stop before any model call whose worst case would pass this many USD (needs a known price). */
+  maxUsd?: number;
+  /** `--resume`: the folder (or receipt.json) of the stopped run to carry on; outDir must be another folder. */
+  resume?: string;
 }
 
 export interface ExperimentRun {
@@ -55,6 +64,11 @@ export interface ExperimentRun {
  * status is `failed`.
  */
 export async function runExperiment(options: RunExperimentOptions): Promise<ExperimentRun> {
+  // Read before anything is written: the stopped run's receipt stays as it is, whatever happens.
+  const stopped = options.resume === undefined ? undefined : readStoppedRun(options.resume);
+  if (stopped !== undefined && resolve(stopped.file, '..') === resolve(options.outDir)) {
+    throw new McpctxError('USAGE', `--resume ${options.resume}: --out must be another folder; the stopped run's receipt is kept as it is`);
+  }
   const writer = ReceiptWriter.create(options.outDir, { overwrite: options.overwrite ?? false });
   const receipt = writer.receipt;
   const progress = options.onProgress ?? (() => {});
@@ -66,6 +80,8 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   let provider: Provider;
   let guard: InputGuard;
   let probe: ReturnType<typeof resolveProbe>;
+  let price: PriceRecord | null;
+  let budget: Budget | undefined;
   try {
     config = applyModelOverrides(await loadExperimentConfig(options.configFile), options.overrides ?? {});
     if (options.repeat !== undefined) {
@@ -106,6 +122,18 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
       systemSha256: sha256Hex(config.system),
     };
     receipt.tasks = inputs.tasks.tasks;
+    price = findPrice(provider.name, config.model.model, config.prices);
+    if (options.maxUsd !== undefined) {
+      if (price === null) {
+        throw new McpctxError('USAGE', `--max-usd needs the price of ${provider.name} ${JSON.stringify(config.model.model)}, and none is known: the bundled price table does not list it; give it in the config's prices: (provider, model, inputPerMTok, outputPerMTok, cacheReadPerMTok, cacheWritePerMTok, readOn, source)`);
+      }
+      budget = new Budget(options.maxUsd, price, provider.name, config.model.maxTokens);
+    }
+    if (stopped !== undefined) {
+      assertResumable(stopped, receipt);
+      receipt.resume = { from: stopped.file, receiptSha256: stopped.sha256, kept: 0, replaced: [] };
+    }
+    receipt.cost = buildRunCost(receipt, price, options.maxUsd ?? null);
     receipt.status = 'running';
     writer.stageDone('inputs');
 
@@ -141,6 +169,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   progress({ type: 'stage', stage: 'questions' });
   const assertInputsUnchanged = (): void => guard.assertUnchanged();
   const tasks = receipt.tasks;
+  const plan = resumePlan(stopped, receipt, budget);
   let stop: McpctxError | undefined;
   let index = 0;
   // Task, then repetition, then condition: the two questions of a pair are asked one after the other.
@@ -148,18 +177,33 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     for (const repetition of repetitionsOf(config)) {
       for (const condition of CONDITIONS) {
         index += 1;
+        const before = plan.earlier(task.id, repetition, condition);
+        if (before?.keep === true) {
+          receipt.questions.push(before.record);
+          continue;
+        }
         const record = newQuestionRecord(task, condition);
         record.repetition = repetition;
         receipt.questions.push(record);
         if (stop !== undefined) {
           record.status = 'skipped';
           record.outcome = 'not-run';
-          record.failure = { code: 'PRIOR_FAILURE', message: `not asked: the run stopped earlier (${stop.code})` };
+          record.failure = stop.code === 'BUDGET_STOP' ? { code: 'BUDGET_STOP', message: 'not asked: the budget (--max-usd) stopped the run before it' } : { code: 'PRIOR_FAILURE', message: `not asked: the run stopped earlier (${stop.code})` };
           continue;
         }
         progress({ type: 'question', taskId: task.id, repetition, repeat: config.repeat, condition, index, total: tasks.length * config.repeat * CONDITIONS.length });
         writer.persist();
-        stop = await runQuestion(record, task, { config, provider, assertInputsUnchanged, persist: () => writer.persist() });
+        const replay = before === undefined ? undefined : { turns: before.record.turns, replayed: 0 };
+        stop = await runQuestion(record, task, {
+          config,
+          provider,
+          assertInputsUnchanged,
+          persist: () => writer.persist(),
+          ...(budget === undefined ? {} : { budget }),
+          ...(replay === undefined ? {} : { replay }),
+        });
+        budget?.settle(record, replay?.replayed ?? 0);
+        receipt.cost = buildRunCost(receipt, price, options.maxUsd ?? null);
         progress({
           type: 'answered',
           taskId: task.id,
@@ -192,6 +236,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   // ---- report: written whatever happened, so a stopped run still shows what it has
   progress({ type: 'stage', stage: 'report' });
   receipt.report = buildReport(tasks, receipt.questions, { repeat: config.repeat });
+  receipt.cost = buildRunCost(receipt, price, options.maxUsd ?? null);
   if (stop === undefined) receipt.status = 'completed';
   writer.stageDone('report');
   const reportFile = writer.writeBeside(REPORT_FILE, renderReportMarkdown(receipt));

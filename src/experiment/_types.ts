@@ -4,6 +4,7 @@
  * from rows it holds, so `verifyReceipt` can recompute them all from the file alone.
  */
 import type { LaunchSpec } from '../mcp/index.js';
+import type { ModelPrice, PriceRecord } from '../pricing/index.js';
 import type { ContentBlock, ExchangeTiming, ProviderName, ProviderTool, RawExchange, RetriedAttempt, StopReason, Usage } from '../providers/index.js';
 import type { ConditionTime, QuestionTiming, StepTiming } from './_timing-types.js';
 
@@ -103,6 +104,8 @@ export interface ExperimentConfig {
   toolTimeoutMs: number;
   /** Times each question is asked per condition (`repeat`, `--repeat`), each on a fresh server. */
   repeat: number;
+  /** Model prices over the bundled table's (`prices:`); empty when the config gives none. */
+  prices: ModelPrice[];
 }
 
 // ---- the receipt -----------------------------------------------------------------------------------
@@ -199,6 +202,11 @@ export interface TurnRecord {
   timing?: ExchangeTiming;
   /** The attempts retried before it (attempts − 1), with their bytes (absent in receipts from before). */
   retries?: RetriedAttempt[];
+  /**
+   * Set on resume: this turn is the stopped run's (its record is in `resume.replaced`), used again
+   * instead of a paid call; its bytes, usage and timing are that run's. Its tool calls ran anew.
+   */
+  replayed?: true;
 }
 
 export type QuestionStatus = 'running' | 'passed' | 'failed' | 'skipped';
@@ -432,4 +440,44 @@ export interface ExperimentReceipt {
   questions: QuestionRecord[];
   probe?: ProbeRecord;
   report?: ExperimentReport;
+  /** What the run spent, derived from the questions' usage at the recorded price (receipts from before it have none). */
+  cost?: RunCost;
+  /** Set when the run resumed a stopped one: what it read, and the question records it re-asked (their paid calls stay counted). */
+  resume?: ResumeRecord;
+}
+
+export interface ResumeRecord {
+  /** The stopped receipt, and the sha256 of its text as read. */
+  from: string;
+  receiptSha256: string;
+  /** Question records kept from it as they were (finished: right, wrong, no answer). */
+  kept: number;
+  /** Records it held for questions asked again (a provider or harness failure, not run), as they were. */
+  replaced: QuestionRecord[];
+}
+
+export interface QuestionCost {
+  taskId: string;
+  /** 1..repeat (1 in receipts from before repetitions). */
+  repetition: number;
+  condition: Condition;
+  /** One per turn, in order: its usage at the price (null: usage or price unknown). */
+  turnsUsd: (number | null)[];
+  /** The failed call's, when the question has one (its announced usage; 0 for an HTTP error answer). */
+  failedCallUsd?: number | null;
+  usd: number | null;
+}
+
+/** What a run spent (receipt/_cost.ts derives it): unknown (null) wherever a usage or the price is, never 0. */
+export interface RunCost {
+  /** The price every call was reckoned at (the run's model), or null when none is known. */
+  price: PriceRecord | null;
+  /** `--max-usd`, when the run had a budget. */
+  maxUsd: number | null;
+  /** One per recorded question, in the receipt's order. */
+  questions: QuestionCost[];
+  /** Calls paid for by question records a resume replaced (`resume.replaced`) and did not carry over. */
+  replacedUsd: number | null;
+  conditions: Record<Condition, number | null>;
+  totalUsd: number | null;
 }

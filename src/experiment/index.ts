@@ -21,6 +21,7 @@ export type {
   QuestionStatus,
   QuestionTotals,
   RateInterval,
+  ResumeRecord,
   Reduction,
   ReductionInterval,
   RepetitionStatistics,
@@ -40,5 +41,5 @@ export type {
 } from './_types.js';
 export type { ConditionTime, QuestionTiming, StepTiming } from './_timing-types.js';
 export { runExperiment, type ExperimentProgress, type ExperimentRun, type RunExperimentOptions } from './_run.js';
-export { buildReport, experimentCsvFiles, judge, renderReportMarkdown, verifyReceipt, verifyReceiptAndExports, type ReceiptVerification } from './receipt/index.js';
+export { buildReport, buildRunCost, experimentCsvFiles, judge, renderReportMarkdown, verifyReceipt, verifyReceiptAndExports, type QuestionCost, type ReceiptVerification, type RunCost } from './receipt/index.js';
 export { MAX_REPEAT, loadExperimentConfig, type ModelOverrides } from './config/index.js';

@@ -1,6 +1,8 @@
 import { McpctxError } from '../errors/index.js';
 import type { ChatRequest, ChatResponse, Provider } from '../providers/index.js';
 import { countTokens, sha256Hex } from '../tokens/index.js';
+import { usageUsd, type PriceRecord } from '../pricing/index.js';
+import { checkBudget } from './_spend.js';
 import { chatRequestFor, readChoice, renderedCatalog, reportedFirstTokenMs } from './_protocols.js';
 import type { RetrievalRow } from './retrieval/index.js';
 import { outcomeOf, type ModelRow } from './_score.js';
@@ -63,6 +65,8 @@ export function plannedCalls(input: PlanInput): PlannedCall[] {
 
 export interface ModelRunOptions {
   provider: Provider;
+  /** `--max-usd` and the price it is reckoned at: the run stops (BUDGET_STOP) before a call whose worst case would pass it. */
+  budget?: { maxUsd: number; price: PriceRecord };
   /** Called after each answer, for progress on a terminal. */
   onAnswer?: (done: number, total: number) => void;
 }
@@ -95,9 +99,11 @@ export interface ModelRunResult {
 export async function runModel(calls: readonly PlannedCall[], options: ModelRunOptions): Promise<ModelRunResult> {
   const rows: ModelRow[] = [];
   const catalogTokens = new Map<string, number>();
+  let spent = 0;
   for (const [index, call] of calls.entries()) {
     let response: ChatResponse & { usage: NonNullable<ChatResponse['usage']> };
     try {
+      if (options.budget !== undefined) checkBudget(call.chat, options.provider.name, options.budget.price, spent, options.budget.maxUsd);
       const answered = await options.provider.chat(call.chat);
       // Prompt tokens are one of routing's figures: a call whose usage is unknown stops the run as before.
       if (answered.usage === null) throw new McpctxError('PROVIDER_ERROR', 'the provider reported no usage for this call, so its prompt tokens are unknown');
@@ -116,6 +122,7 @@ export async function runModel(calls: readonly PlannedCall[], options: ModelRunO
     }
     const { chosen, invalid } = readChoice(call.protocol, response, offered);
     const { usage } = response;
+    if (options.budget !== undefined) spent += usageUsd(usage, options.budget.price) ?? 0;
     rows.push({
       protocol: call.protocol,
       retriever: call.retriever,

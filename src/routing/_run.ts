@@ -9,6 +9,8 @@ import { accuracyTable, type AccuracyCell, type ModelRow } from './_score.js';
 import { callTimeTable, type CallTimeCell } from './_call-time.js';
 import { MAX_ROUTING_REPEAT, loadRoutingTools } from './config/index.js';
 import { catalogCosts, type CatalogCost } from './_catalog-cost.js';
+import { findPrice } from '../pricing/index.js';
+import { routingSpend, type RoutingSpend } from './_spend.js';
 import type { Condition, DistractorKind, ProtocolName, RequestCatalog, RoutingConfig, RoutingRequest, RoutingTools } from './_types.js';
 
 export interface RoutingRunOptions extends EmbeddingsRetrieverOptions {
@@ -25,6 +27,8 @@ export interface RoutingRunOptions extends EmbeddingsRetrieverOptions {
   repeat?: number;
   /** Called after each model answer (progress on a terminal). */
   onAnswer?: (done: number, total: number) => void;
+  /** `--max-usd`: stop before a model call whose worst case would pass this many USD (needs the model's price). */
+  maxUsd?: number;
 }
 
 /** Everything a run decides and finds: the catalogs each request saw, where each retriever ranked its tool, and (with a model) every answer scored. */
@@ -57,6 +61,8 @@ export interface RoutingRun {
   readonly callTimes?: readonly CallTimeCell[];
   /** Why the model run stopped early, or null: the answers before it are kept. */
   readonly failure: ModelRunFailure | null;
+  /** What the answers cost at the model's price, per cell and run; null for an offline run. */
+  readonly spend: RoutingSpend | null;
 }
 
 /**
@@ -79,9 +85,13 @@ export async function runRouting(options: RoutingRunOptions): Promise<RoutingRun
   const retrieval = await runRetrieval(config, tools, conditions, retrievers);
   let answers: ModelRow[] = [];
   let failure: ModelRunFailure | null = null;
+  const price = provider === undefined ? null : findPrice(provider.name, options.model!, config.prices);
+  if (provider !== undefined && options.maxUsd !== undefined && price === null) {
+    throw new McpctxError('USAGE', `--max-usd needs the price of ${provider.name} ${JSON.stringify(options.model)}, and none is known: the bundled price table does not list it; give it in the config's prices: (provider, model, inputPerMTok, outputPerMTok, cacheReadPerMTok, cacheWritePerMTok, readOn, source)`);
+  }
   if (provider !== undefined) {
     const calls = plannedCalls({ config, tools, conditions, catalogs, retrieval: retrieval.rows, model: options.model! });
-    ({ rows: answers, failure } = await runModel(calls, { provider, ...(options.onAnswer ? { onAnswer: options.onAnswer } : {}) }));
+    ({ rows: answers, failure } = await runModel(calls, { provider, ...(options.onAnswer ? { onAnswer: options.onAnswer } : {}), ...(options.maxUsd !== undefined && price !== null ? { budget: { maxUsd: options.maxUsd, price } } : {}) }));
   }
   return {
     seed: config.seed,
@@ -104,5 +114,6 @@ export async function runRouting(options: RoutingRunOptions): Promise<RoutingRun
     accuracy: accuracyTable(answers, config.requests.length * repeat),
     callTimes: callTimeTable(answers, config.requests.length * repeat),
     failure,
+    spend: provider === undefined ? null : routingSpend(answers, price, options.maxUsd ?? null),
   };
 }

@@ -1,4 +1,5 @@
 import type { LaunchSpec } from '../mcp/index.js';
+import type { ModelPrice } from '../pricing/index.js';
 
 /** One tool as routing offers, ranks and renders it: the MCP `Tool` fields that reach a model. */
 export interface RoutingTool {
@@ -80,6 +81,8 @@ export interface RoutingConfig {
   readonly model: ModelSettings;
   /** Times the model is asked each request per protocol and condition (default 1); retrieval is deterministic and ranks once. */
   readonly repeat?: number;
+  /** Model prices over the bundled table's (`prices:`); empty when the config gives none. */
+  readonly prices: readonly ModelPrice[];
 }
 
 /** The tools a config names, loaded and checked. */

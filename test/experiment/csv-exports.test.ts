@@ -43,7 +43,7 @@ const read = (name: string): string => readFileSync(join(dir, name), 'utf8');
 
 describe('CSV exports beside report.md', () => {
   it('tasks.csv holds the markdown task table\'s figures and the receipt\'s, unformatted', () => {
-    expect(csvFiles).toEqual([join(dir, 'tasks.csv'), join(dir, 'totals.csv'), join(dir, 'time.csv'), join(dir, 'rates.csv')]);
+    expect(csvFiles).toEqual([join(dir, 'tasks.csv'), join(dir, 'totals.csv'), join(dir, 'time.csv'), join(dir, 'rates.csv'), join(dir, 'spend.csv')]);
     const [header, ...rows] = parseCsv(read('tasks.csv'));
     expect(header).toEqual(['task', 'repetition', 'kind', 'condition', 'outcome', 'failure', 'context_tokens', 'output_tokens', 'turns', 'raw_tool_bytes', 'model_facing_tokens', 'verdict']);
     const table = markdownTable(read('report.md'), 'Tasks');
@@ -103,7 +103,7 @@ describe('CSV exports beside report.md', () => {
   it('verify re-derives the CSVs found beside the receipt, and a changed cell fails naming file, row, column and both values', async () => {
     const clean = await verifyReceiptAndExports(JSON.parse(read('receipt.json')), receiptFile);
     expect(clean.problems).toEqual([]);
-    expect(clean.csvFiles).toEqual(['tasks.csv', 'totals.csv', 'time.csv', 'rates.csv']);
+    expect(clean.csvFiles).toEqual(['tasks.csv', 'totals.csv', 'time.csv', 'rates.csv', 'spend.csv']);
     const original = read('tasks.csv');
     const rows = parseCsv(original);
     const forged = rows.map((row) => [...row]);

@@ -5,7 +5,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runExperiment, verifyReceipt, type ExperimentReceipt } from '../../src/experiment/index.js';
+import { buildRunCost, runExperiment, verifyReceipt, type ExperimentReceipt } from '../../src/experiment/index.js';
 import { buildReport } from '../../src/experiment/receipt/_report.js';
 import { wilsonInterval } from '../../src/stats/index.js';
 import { copyDemo, type DemoCopy } from '../support/experiment-demo.js';
@@ -86,6 +86,8 @@ describe('experiment --repeat 2', () => {
     const problems = tampered((forged) => {
       forged.questions = forged.questions.filter((question) => !(question.taskId === 'count-pull-requests' && question.repetition === 2));
       forged.report = buildReport(forged.tasks!, forged.questions, { repeat: 2 });
+      // The spend rebuilt to match too, so only the completeness check is left to find it.
+      forged.cost = buildRunCost(forged, forged.cost!.price, forged.cost!.maxUsd);
     });
     expect(problems).toEqual([
       'questions: no record of task "count-pull-requests" repetition 2 in condition baseline (the tasks make 8 questions at repeat 2, recorded 6)',

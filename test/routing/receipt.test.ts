@@ -249,7 +249,7 @@ describe('report.md\'s tables as CSV beside it', () => {
   it('writes recall.csv, catalog-cost.csv, accuracy.csv and call-time.csv holding the markdown tables\' figures and the receipt\'s, unformatted', async () => {
     const dir = join(work, 'csv');
     const written = await writeRoutingOutput(dir, receipt);
-    expect(written.csv.map((file) => file.slice(dir.length + 1))).toEqual(['recall.csv', 'catalog-cost.csv', 'accuracy.csv', 'call-time.csv']);
+    expect(written.csv.map((file) => file.slice(dir.length + 1))).toEqual(['recall.csv', 'catalog-cost.csv', 'accuracy.csv', 'call-time.csv', 'spend.csv']);
     const markdown = await readFile(join(dir, 'report.md'), 'utf8');
     const [accuracyHeader, ...accuracy] = parseCsv(await readFile(join(dir, 'accuracy.csv'), 'utf8'));
     const column = (name: string): number => accuracyHeader!.indexOf(name);
@@ -295,7 +295,7 @@ describe('report.md\'s tables as CSV beside it', () => {
     await writeRoutingOutput(dir, receipt);
     const clean = await verifyRoutingReceiptFile(join(dir, 'receipt.json'));
     expect(clean.differences).toEqual([]);
-    expect(clean.csvFiles).toEqual(['recall.csv', 'catalog-cost.csv', 'accuracy.csv', 'call-time.csv']);
+    expect(clean.csvFiles).toEqual(['recall.csv', 'catalog-cost.csv', 'accuracy.csv', 'call-time.csv', 'spend.csv']);
     const rows = parseCsv(await readFile(join(dir, 'accuracy.csv'), 'utf8'));
     const at = rows[0]!.indexOf('accuracy');
     const original = rows[2]![at]!;

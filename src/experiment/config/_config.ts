@@ -12,6 +12,7 @@ import { parseModel } from './_config-model.js';
 import { CONDITIONS, type Condition, type ConditionSpec, type ExperimentConfig, type ProbeSpec, type ToolPaths } from '../_types.js';
 import { sha256Hex } from '../../tokens/index.js';
 import { setOwn } from '../../json/index.js';
+import { parsePrices } from '../../pricing/index.js';
 
 export { DEFAULT_MAX_TOKENS, DEFAULT_MODEL_TIMEOUT_MS, MODEL_OVERRIDE_FLAGS, PROVIDER_NAMES, SCRIPTED_MODEL, applyModelOverrides, type ModelOverrides } from './_config-model.js';
 
@@ -44,7 +45,7 @@ export const DEFAULT_SYSTEM_PROMPT =
 /** Variables the runner sets for every server from `snapshot` and `fields` (see `launchFor`). */
 const DATA_ENV_NAMES = ['SNAPSHOT_PATH', 'FIELDS_PATH'];
 
-const TOP_KEYS = ['snapshot', 'fields', 'tasks', 'pageSize', 'maxTurns', 'toolTimeoutMs', 'repeat', 'system', 'conditions', 'paths', 'probe', 'model'];
+const TOP_KEYS = ['snapshot', 'fields', 'tasks', 'pageSize', 'maxTurns', 'toolTimeoutMs', 'repeat', 'system', 'conditions', 'paths', 'probe', 'model', 'prices'];
 /** Most repetitions per question: each is a fresh server and a model call or more. */
 export const MAX_REPEAT = 1000;
 const CONDITION_KEYS = ['command', 'args', 'cwd', 'env', 'inheritEnv', 'tools', 'dropResultKeys'];
@@ -104,6 +105,7 @@ export function parseExperimentConfig(text: string, file: string): ExperimentCon
     maxTurns: problems.integer(given.maxTurns, 'maxTurns', 1, 100, DEFAULT_MAX_TURNS),
     toolTimeoutMs: problems.integer(given.toolTimeoutMs, 'toolTimeoutMs', 100, 600_000, DEFAULT_TOOL_TIMEOUT_MS),
     repeat: problems.integer(given.repeat, 'repeat', 1, MAX_REPEAT, 1),
+    prices: parsePrices(given.prices, problems),
   };
   if (problems.list.length > 0) throw configError(problems.list, absolute, WHAT);
   return config;

@@ -9,6 +9,7 @@
  */
 import { csvText, type CsvCell } from '../../csv/index.js';
 import type { ExperimentReceipt, ExperimentReport, RepetitionStatistics } from '../_types.js';
+import { SPEND_CSV, spendCsv } from './_cost.js';
 
 export const TASKS_CSV = 'tasks.csv';
 export const TOTALS_CSV = 'totals.csv';
@@ -27,6 +28,7 @@ export function experimentCsvFiles(receipt: ExperimentReceipt): Map<string, stri
     [TOTALS_CSV, report === undefined || report.compared === 0 ? null : totalsCsv(report)],
     [TIME_CSV, report === undefined ? null : timeCsv(report)],
     [RATES_CSV, report?.statistics === undefined ? null : ratesCsv(report.statistics)],
+    [SPEND_CSV, receipt.cost === undefined ? null : spendCsv(receipt.cost)],
   ]);
 }
 

@@ -20,6 +20,7 @@ import type { BootstrapSettings } from '../../stats/index.js';
 import { OUTCOME_LABELS, VERDICT_OUTCOMES, outcomeOf } from './_outcome.js';
 import { repetitionStatistics } from './_statistics.js';
 import { statisticsSection } from './_statistics-markdown.js';
+import { renderCostMarkdown } from './_cost.js';
 import { conditionTime, timingSection } from './_timing.js';
 
 type TotalKey = keyof ExperimentReport['totals'];
@@ -182,6 +183,7 @@ export function renderReportMarkdown(receipt: ExperimentReceipt): string {
     if (report.notCompared > 0) lines.push('', ...notComparedSection(report));
     lines.push('', ...timingSection(report));
   }
+  lines.push('', ...renderCostMarkdown(receipt.cost));
   lines.push('', ...probeSection(receipt), '', ...problemsSection(receipt));
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }

@@ -50,11 +50,13 @@ function questionPoints(question: QuestionRecord, path: string, provider: Provid
   }
   question.turns.forEach((turn, turnIndex) => {
     const turnPath = `${path}.turns[${turnIndex}]`;
+    // A turn a resume used again was timed in the stopped run, before this question began (_verify-cost checks it is that run's).
+    const exchangeTime = turn.replayed === true ? (): void => {} : time;
     if (turn.retries !== undefined) {
       problems.compare(`${turnPath}.attempts`, turn.attempts, turn.retries.length + 1);
-      turn.retries.forEach((retry, retryIndex) => verifyRetry(retry, `${turnPath}.retries[${retryIndex}]`, provider, problems, time));
+      turn.retries.forEach((retry, retryIndex) => verifyRetry(retry, `${turnPath}.retries[${retryIndex}]`, provider, problems, exchangeTime));
     } else if (timed) problems.add(`${turnPath}.retries: absent, but the question recorded its timing`);
-    if (turn.timing !== undefined) exchangeTimes(turn.timing, `${turnPath}.timing`, time);
+    if (turn.timing !== undefined) exchangeTimes(turn.timing, `${turnPath}.timing`, exchangeTime);
     else if (timed) problems.add(`${turnPath}.timing: absent, but the question recorded its timing`);
     turn.tools.forEach((call, callIndex) => {
       const callPath = `${turnPath}.tools[${callIndex}]`;

@@ -11,6 +11,7 @@ import { probeCallFigures, rawContentFigures } from './_model-facing.js';
 import { buildReport } from './_report.js';
 import { Problems, shown } from './_verify-compare.js';
 import { verifyRequests } from './_verify-requests.js';
+import { verifyCost, verifyReplaced } from './_verify-cost.js';
 import { verifyTimings } from './_verify-timing.js';
 import { verifyQuestionSet, verifyTasks } from './_verify-task-set.js';
 import { recordedBootstrap, recordedRepeat } from './_verify-repeat.js';
@@ -54,6 +55,9 @@ export interface ReceiptVerification {
  * - the report equals `buildReport(tasks, questions)` with the recorded repeat and the bootstrap
  *   seed and resamples its interval records (so rates, intervals, the paired test and the
  *   reduction's interval are drawn again); a completed run has one;
+ * - the spend (`cost`): every figure is the recorded usage at the recorded price, the price is the
+ *   run's model's (a bundled one, the table's figures); records a resume replaced are checked as
+ *   questions are (`_verify-cost`);
  * - timings (_verify-timing.ts): retried attempts' hashes and announced usage from their bytes,
  *   attempts = retries + 1, elapsed ms from the recorded times, and every recorded time in the
  *   order the run passed it (attempts, tool calls, turns inside their question, questions in run order);
@@ -100,6 +104,8 @@ export function verifyReceipt(receipt: unknown): ReceiptVerification {
   }
   problems.guard('questions', () => verifyTimings(questions, run.model?.provider, problems));
   if (run.probe !== undefined) problems.guard('probe', () => verifyProbe(run, context));
+  problems.guard('resume', () => verifyReplaced(run, context, problems));
+  if (run.cost !== undefined) problems.guard('cost', () => verifyCost(run, problems));
   if (run.validation !== undefined) problems.guard('validation', () => verifyValidation(run, tasks, problems));
   if (run.report !== undefined) {
     const bootstrap = recordedBootstrap(run, problems);

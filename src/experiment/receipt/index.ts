@@ -7,3 +7,4 @@ export { buildReport, questionTotals, renderReportMarkdown } from './_report.js'
 export { verifyReceipt, type ReceiptVerification } from './_verify.js';
 export { RATES_CSV, TASKS_CSV, TIME_CSV, TOTALS_CSV, experimentCsvFiles } from './_csv-tables.js';
 export { verifyReceiptAndExports } from './_verify-csv.js';
+export { buildRunCost, renderCostMarkdown, type QuestionCost, type RunCost } from './_cost.js';

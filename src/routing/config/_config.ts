@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import { parsePrices } from '../../pricing/index.js';
 import { dirname, resolve } from 'node:path';
 import { Problems, childPath, configError, parseConfigText, type ConfigProblem } from '../../config/index.js';
 
@@ -32,7 +33,7 @@ export const DEFAULT_SERVER_TIMEOUT_MS = 30_000;
 export const DEFAULT_BM25_MIN_SCORE = 0;
 
 const WHAT = 'routing config';
-const TOP_KEYS = ['seed', 'domain', 'distractors', 'requests', 'sizes', 'protocols', 'retrieval', 'model', 'repeat'];
+const TOP_KEYS = ['seed', 'domain', 'distractors', 'requests', 'sizes', 'protocols', 'retrieval', 'model', 'repeat', 'prices'];
 /** Most repetitions of a request: each is a model call per protocol and condition. */
 export const MAX_ROUTING_REPEAT = 1000;
 const SOURCE_KEYS = ['catalog', 'server', 'tools'];
@@ -96,6 +97,7 @@ export function parseRoutingConfig(text: string, options: { file?: string; cwd?:
     retrieval: parseRetrieval(document.retrieval, problems),
     model: parseModel(document.model, problems),
     repeat: document.repeat === undefined ? 1 : (problems.integer(document.repeat, 'repeat', 1, MAX_ROUTING_REPEAT) ?? 1),
+    prices: parsePrices(document.prices, problems),
   };
   if (problems.list.length > 0) throw invalidConfig(problems.list, file);
   return config;

@@ -6,6 +6,7 @@
  * time to first token no answer reported.
  */
 import { csvText, type CsvCell } from '../../csv/index.js';
+import { SPEND_CSV, spendCsv } from '../_spend.js';
 import type { RoutingRun } from '../_run.js';
 
 export const RECALL_CSV = 'recall.csv';
@@ -20,6 +21,7 @@ export function routingCsvFiles(run: RoutingRun): Map<string, string | null> {
     [CATALOG_COST_CSV, catalogCostCsv(run)],
     [ACCURACY_CSV, run.model === null ? null : accuracyCsv(run)],
     [CALL_TIME_CSV, run.model === null || run.callTimes === undefined || run.callTimes.length === 0 ? null : callTimeCsv(run)],
+    [SPEND_CSV, run.spend === null || run.spend === undefined ? null : spendCsv(run.spend)],
   ]);
 }
 

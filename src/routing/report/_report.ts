@@ -1,4 +1,5 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { spendMarkdown } from '../_spend.js';
 import { join } from 'node:path';
 import { McpctxError } from '../../errors/index.js';
 import { routingChart } from './_chart.js';
@@ -75,6 +76,7 @@ export function routingMarkdown(run: RoutingRun, options: { chartFile?: string; 
       lines.push('## Model-call time', '', CALL_TIME_NOTE, '', table([...CALL_TIME_HEADERS], run.callTimes.map(callTimeRow), CALL_TIME_NUMERIC_COLUMNS), '');
     }
   }
+  lines.push(...spendMarkdown(run.spend));
   if (options.receiptFile) {
     // A report is read where mcpctx may not be installed, and mcpctx is not on npm (`npx mcpctx`
     // would fetch whatever holds that name): the command is the one a clone runs.

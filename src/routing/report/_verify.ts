@@ -14,6 +14,7 @@ import { accuracyTable, outcomeOf, type ModelRow } from '../_score.js';
 import type { RoutingConfig } from '../_types.js';
 import { MAX_ROUTING_REPEAT } from '../config/index.js';
 import { rebuiltRequestBody, recordedRequestBody, rederivedCalls, rederivedRetrieval, replayedAnswer } from './_rederive.js';
+import { routingSpend } from '../_spend.js';
 import { callTimeTable } from '../_call-time.js';
 import { callTimingDifferences } from './_verify-timing.js';
 
@@ -108,6 +109,12 @@ export function verifyRoutingReceipt(receipt: RoutingReceipt, file: string | nul
     rederived.push({ ...row, ...(planned ?? {}), content: replayed.content, chosen: choice.chosen, invalid: choice.invalid, outcome, promptTokens: promptTokens ?? row.promptTokens, catalogTokens });
   });
   compare('accuracy', receipt.accuracy, accuracyTable(rederived, receipt.requests.length * repeat));
+  // Receipts from before spend was recorded have none.
+  if (receipt.spend !== undefined && receipt.spend !== null) {
+    const price = receipt.spend.price;
+    if (price !== null && receipt.model !== null) compare('spend.price.model', price.model, receipt.model.name);
+    compare('spend', receipt.spend, routingSpend(rederived, price, receipt.spend.maxUsd));
+  }
   // Receipts from before timings were recorded have no call-time table, and no timings to check.
   if (receipt.callTimes !== undefined) compare('callTimes', receipt.callTimes, callTimeTable(rederived, receipt.requests.length * repeat));
   differences.push(...callTimingDifferences(receipt.answers, receipt.callTimes !== undefined));
