@@ -82,7 +82,7 @@ export type McpctxErrorCode =
   | 'MISSING_KEY'
   /** A scripted provider has no turn for this request. data: `requestHash`, `lastMessage`, and where the script came from. */
   | 'NO_SCRIPTED_TURN'
-  /** A run stopped before a model call whose worst case would pass its spending cap (`--max-usd`). data: `spentUsd`, `worstCaseUsd`, `maxUsd`, `requestTokens`, `maxTokens`. */
+  /** A run stopped before a model call whose worst case would pass its spending cap (`--max-usd`). data: `spentUsd`, `worstCaseUsd`, `maxUsd`, `readTokens` (the most tokens the request can be billed for reading), `maxTokens`. */
   | 'BUDGET_STOP'
   /** A resumed run's inputs or settings are not the stopped run's. data: `differences` (each naming what differs, with both values), `file`. */
   | 'RESUME_MISMATCH';
@@ -201,7 +201,7 @@ export type McpctxErrorData = {
   PROVIDER_ERROR: WireData & { status?: number; attempts?: number; raw?: unknown; problems?: readonly string[]; url?: string };
   MISSING_KEY: WireData & { variable?: string; env?: string };
   NO_SCRIPTED_TURN: WireData & { requestHash?: string; lastMessage?: unknown; file?: string };
-  BUDGET_STOP: WireData & { spentUsd?: number; worstCaseUsd?: number; maxUsd?: number; requestTokens?: number; maxTokens?: number };
+  BUDGET_STOP: WireData & { spentUsd?: number; worstCaseUsd?: number; maxUsd?: number; readTokens?: number; maxTokens?: number };
   RESUME_MISMATCH: WireData & { differences?: readonly string[]; file?: string };
 };
 

@@ -4,6 +4,7 @@
  * free: a spend is a number only when every call in it was priced and its usage reported.
  */
 import table from './prices.json' with { type: 'json' };
+import { McpctxError } from '../errors/index.js';
 import type { ProviderName, Usage } from '../providers/index.js';
 
 /** USD per million tokens of each kind, and where and when the figures were read. */
@@ -74,11 +75,32 @@ export function usageUsd(usage: Usage | null, price: PriceFigures | null): numbe
 }
 
 /**
- * The most one call can cost: every token of its request read at the input price (the dearest
- * way to read it but a cache write, which a run does not ask for) and `maxTokens` written.
+ * Tokens the provider may bill for reading a request beyond its body: the tool-use system prompt
+ * Anthropic adds when tools are offered (a few hundred tokens per its docs), with room to spare.
  */
-export function worstCaseUsd(requestTokens: number, maxTokens: number, price: PriceFigures): number {
-  return (requestTokens * price.inputPerMTok + maxTokens * price.outputPerMTok) / 1_000_000;
+export const REQUEST_OVERHEAD_TOKENS = 1_000;
+
+/**
+ * The most one call can cost, for a budget that must never guess low: its request body's UTF-8
+ * bytes plus REQUEST_OVERHEAD_TOKENS as the tokens read (a byte-level tokenizer never makes more
+ * tokens than bytes, whatever the model's tokenizer; an o200k count can be below a newer Claude
+ * tokenizer's), each at the dearer of the input and cache-write prices, and `maxTokens` written.
+ */
+export function worstCaseUsd(requestBody: string, maxTokens: number, price: PriceFigures): { usd: number; readTokens: number } {
+  const readTokens = Buffer.byteLength(requestBody, 'utf8') + REQUEST_OVERHEAD_TOKENS;
+  const readPrice = Math.max(price.inputPerMTok, price.cacheWritePerMTok);
+  return { usd: (readTokens * readPrice + maxTokens * price.outputPerMTok) / 1_000_000, readTokens };
+}
+
+/** Throws BUDGET_STOP when a call with this request body, sent after `spentUsd`, could take the spend past `maxUsd`. */
+export function checkBudget(requestBody: string, maxTokens: number, price: PriceFigures, spentUsd: number, maxUsd: number): void {
+  const worst = worstCaseUsd(requestBody, maxTokens, price);
+  if (spentUsd + worst.usd <= maxUsd) return;
+  throw new McpctxError(
+    'BUDGET_STOP',
+    `stopped before a model call: ${formatUsd(spentUsd)} committed so far, and this call could cost up to ${formatUsd(worst.usd)} (at most ${worst.readTokens} tokens read, max_tokens ${maxTokens} written), past --max-usd ${formatUsd(maxUsd)}`,
+    { spentUsd, worstCaseUsd: worst.usd, maxUsd, readTokens: worst.readTokens, maxTokens },
+  );
 }
 
 /** The sum, in order, or null when any part is unknown: a partial sum is not a spend. */

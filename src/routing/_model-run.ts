@@ -2,7 +2,7 @@ import { McpctxError } from '../errors/index.js';
 import type { ChatRequest, ChatResponse, Provider } from '../providers/index.js';
 import { countTokens, sha256Hex } from '../tokens/index.js';
 import { usageUsd, type PriceRecord } from '../pricing/index.js';
-import { checkBudget } from './_spend.js';
+import { checkRoutingBudget } from './_spend.js';
 import { chatRequestFor, readChoice, renderedCatalog, reportedFirstTokenMs } from './_protocols.js';
 import type { RetrievalRow } from './retrieval/index.js';
 import { outcomeOf, type ModelRow } from './_score.js';
@@ -103,7 +103,7 @@ export async function runModel(calls: readonly PlannedCall[], options: ModelRunO
   for (const [index, call] of calls.entries()) {
     let response: ChatResponse & { usage: NonNullable<ChatResponse['usage']> };
     try {
-      if (options.budget !== undefined) checkBudget(call.chat, options.provider.name, options.budget.price, spent, options.budget.maxUsd);
+      if (options.budget !== undefined) checkRoutingBudget(call.chat, options.provider.name, options.budget.price, spent, options.budget.maxUsd);
       const answered = await options.provider.chat(call.chat);
       // Prompt tokens are one of routing's figures: a call whose usage is unknown stops the run as before.
       if (answered.usage === null) throw new McpctxError('PROVIDER_ERROR', 'the provider reported no usage for this call, so its prompt tokens are unknown');

@@ -5,10 +5,8 @@
  * stops the run before a call whose worst case would pass the cap.
  */
 import { csvText, type CsvCell } from '../csv/index.js';
-import { McpctxError } from '../errors/index.js';
-import { formatUsd, sumUsd, usageUsd, worstCaseUsd, type PriceRecord } from '../pricing/index.js';
+import { checkBudget, formatUsd, sumUsd, usageUsd, type PriceRecord } from '../pricing/index.js';
 import { sentRequestBody, type ChatRequest, type ProviderName } from '../providers/index.js';
-import { countTokens } from '../tokens/index.js';
 import type { ModelRow } from './_score.js';
 import type { DistractorKind, ProtocolName } from './_types.js';
 
@@ -46,15 +44,8 @@ export function routingSpend(answers: readonly ModelRow[], price: PriceRecord | 
 }
 
 /** Throws BUDGET_STOP when `chat`, sent now after `spent` USD, could take the run past `maxUsd`. */
-export function checkBudget(chat: ChatRequest, provider: ProviderName, price: PriceRecord, spent: number, maxUsd: number): void {
-  const requestTokens = countTokens(JSON.stringify(sentRequestBody(provider, chat)));
-  const worst = worstCaseUsd(requestTokens, chat.maxTokens, price);
-  if (spent + worst <= maxUsd) return;
-  throw new McpctxError(
-    'BUDGET_STOP',
-    `stopped before a model call: ${formatUsd(spent)} spent so far, and this call could cost up to ${formatUsd(worst)} (${requestTokens} request tokens, max_tokens ${chat.maxTokens}), past --max-usd ${formatUsd(maxUsd)}`,
-    { spentUsd: spent, worstCaseUsd: worst, maxUsd, requestTokens, maxTokens: chat.maxTokens },
-  );
+export function checkRoutingBudget(chat: ChatRequest, provider: ProviderName, price: PriceRecord, spent: number, maxUsd: number): void {
+  checkBudget(JSON.stringify(sentRequestBody(provider, chat)), chat.maxTokens, price, spent, maxUsd);
 }
 
 /** The report's spend section, or nothing for an offline run. */

@@ -82,7 +82,7 @@ describe('routing spend', () => {
     const run = await runRouting({ config, provider, model: SONNET, maxUsd: 3.001 });
     expect(anthropic.requests).toHaveLength(1);
     expect(run.failure).toMatchObject({ code: 'BUDGET_STOP', call: 1, requestId: 'thanks' });
-    expect(run.failure?.message).toMatch(/^stopped before a model call: \$3\.000300 spent so far, and this call could cost up to \$0\.\d+ \(\d+ request tokens, max_tokens 64\), past --max-usd \$3\.001000$/);
+    expect(run.failure?.message).toMatch(/^stopped before a model call: \$3\.000300 committed so far, and this call could cost up to \$0\.\d+ \(at most \d+ tokens read, max_tokens 64 written\), past --max-usd \$3\.001000$/);
     expect(run.answers).toHaveLength(1);
     expect(run.spend).toMatchObject({ maxUsd: 3.001, totalUsd: usd(1_000_000, 20) });
     expect(verifyRoutingReceipt(routingReceipt(run, config))).toMatchObject({ ok: true, differences: [] });
