@@ -110,7 +110,11 @@ export interface ExperimentConfig {
 
 // ---- the receipt -----------------------------------------------------------------------------------
 
-export const RECEIPT_FORMAT = 'mcpctx-experiment-receipt/v1';
+/**
+ * v2 (issue 33): the tasks file's text, every attempt's timing, the spend, repetitions and their
+ * statistics are recorded, and verify requires them; v1 receipts lack them and are refused.
+ */
+export const RECEIPT_FORMAT = 'mcpctx-experiment-receipt/v2';
 
 export type RunStatus = 'starting' | 'running' | 'completed' | 'failed';
 export type StageName = 'start' | 'inputs' | 'validate' | 'questions' | 'probe' | 'report';

@@ -6,6 +6,7 @@ import { finalTextOf, judge } from '../../src/experiment/receipt/_judge.js';
 import { modelFacingFigures, modelFacingText, probeCallFigures, rawContentFigures } from '../../src/experiment/receipt/_model-facing.js';
 import { turnRecordOf } from '../../src/experiment/_question.js';
 import { buildReport, questionTotals } from '../../src/experiment/receipt/_report.js';
+import { buildRunCost } from '../../src/experiment/receipt/_cost.js';
 import { verifyReceipt } from '../../src/experiment/receipt/_verify.js';
 import { RECEIPT_FORMAT } from '../../src/experiment/_types.js';
 import type { Condition, ExperimentReceipt, Frame, QuestionRecord, ServerRecord, Task, ToolCallRecord, ToolPaths } from '../../src/experiment/_types.js';
@@ -100,7 +101,13 @@ async function runQuestion(condition: Condition): Promise<QuestionRecord> {
     modelFacingSha256: figures.sha256,
     modelFacingTokens: figures.tokens,
   };
-  const turns = [turnRecordOf(await provider.chat(first), [call]), turnRecordOf(await provider.chat(second), [])];
+  // Times in the order a run passes them: the question starts, the first call, its tool call, the second call, the question ends.
+  const startedAt = new Date().toISOString();
+  const firstTurn = turnRecordOf(await provider.chat(first), [call]);
+  const callAt = new Date().toISOString();
+  call.timing = { startedAt: callAt, endedAt: callAt, elapsedMs: 0 };
+  const turns = [firstTurn, turnRecordOf(await provider.chat(second), [])];
+  const endedAt = new Date().toISOString();
   const finalText = finalTextOf(turns[1]?.content ?? []);
   const { checks, failure } = judge(task, condition, paths, [call], finalText);
   expect(failure).toBeUndefined();
@@ -112,6 +119,7 @@ async function runQuestion(condition: Condition): Promise<QuestionRecord> {
     status: 'passed',
     server: serverRecord(tool, [{ id: 2, name: tool.name, args, content: rawContent }]),
     turns,
+    timing: { startedAt, endedAt, elapsedMs: Date.parse(endedAt) - Date.parse(startedAt) },
     finalText,
     checks,
     totals: questionTotals(turns),
@@ -162,6 +170,7 @@ async function buildReceipt(): Promise<ExperimentReceipt> {
       note: 'Direct calls on a fresh server, excluded from totals.',
     },
     report: buildReport([task], questions),
+    cost: buildRunCost({ questions }, null, null),
   };
 }
 
@@ -301,6 +310,7 @@ describe('verifyReceipt: records that disagree with each other', () => {
         record.failure = { code: 'TOOL_FAILURE', message: 'the tool failed' };
         record.outcome = 'harness-failure';
         copy.report = buildReport(copy.tasks!, copy.questions);
+        copy.cost = buildRunCost(copy, null, null);
       }),
     );
     expect(hidden).toEqual(['questions[1].outcome: recorded "harness-failure", recomputed "wrong"']);
@@ -315,6 +325,7 @@ describe('verifyReceipt: records that disagree with each other', () => {
       record.status = 'failed';
       record.failure = { code: 'TOOL_FAILURE', message: 'the tool failed' };
       copy.report = buildReport(copy.tasks!, copy.questions);
+      copy.cost = buildRunCost(copy, null, null);
     });
     expect(verifyReceipt(runtime).problems).toEqual([]);
     expect(problemsOf(tampered((copy) => delete question(copy, 0).finalText))).toContainEqual(
@@ -346,6 +357,7 @@ describe('verifyReceipt: records that disagree with each other', () => {
         }
         copy.validation!.push({ taskId: later.id, kind: 'later_page', ok: true, problems: [], matchingIds, evidencePositions });
         copy.report = buildReport(copy.tasks!, copy.questions);
+        copy.cost = buildRunCost(copy, null, null);
       });
     const ids = ['1', '2', '3', '4', '5', '6', '7', '9'];
     expect(verifyReceipt(withPage(ids, [7])).problems).toEqual([]);
@@ -365,7 +377,7 @@ describe('verifyReceipt: input that is not a receipt', () => {
       expect(result.ok).toBe(false);
       expect(result.problems).toHaveLength(1);
     }
-    expect(verifyReceipt({ format: 'other/v9' }).problems).toEqual(['format: recorded "other/v9", expected "mcpctx-experiment-receipt/v1"']);
+    expect(verifyReceipt({ format: 'other/v9' }).problems).toEqual(['format: recorded "other/v9", expected "mcpctx-experiment-receipt/v2"']);
   });
 
   it('reports broken parts by path instead of throwing', () => {
@@ -395,6 +407,7 @@ describe('verifyReceipt: a receipt that agrees with itself but is not the run', 
         if (found !== undefined && record.status === 'passed') record.checks = judge(found, record.condition, paths, record.turns.flatMap((turn) => turn.tools), record.finalText).checks;
       }
       copy.report = buildReport(copy.tasks!, copy.questions);
+      copy.cost = buildRunCost(copy, null, null);
     });
   }
 
@@ -422,7 +435,8 @@ describe('verifyReceipt: a receipt that agrees with itself but is not the run', 
 
   it('swapping two question records', () => {
     const problems = problemsOf(forged((copy) => copy.questions.reverse()));
-    expect(problems).toEqual([
+    // The recorded times may say so too (when the two questions did not run within one millisecond): that problem is the timing check's.
+    expect(problems.filter((problem) => !problem.includes('.timing.'))).toEqual([
       'questions[0]: recorded task "aggregate-1" "optimized", but the runner asks task "aggregate-1" baseline there (tasks in file order, baseline then optimized)',
       'questions[1]: recorded task "aggregate-1" "baseline", but the runner asks task "aggregate-1" optimized there (tasks in file order, baseline then optimized)',
     ]);
@@ -469,6 +483,19 @@ describe('verifyReceipt: a receipt that agrees with itself but is not the run', 
   it('rewriting max_tokens', () => {
     const problems = problemsOf(forged((copy) => (copy.model!.maxTokens = 4096)));
     expect(problems).toContainEqual('questions[0].turns[0].raw.request.maxTokens: sent 512, the receipt makes 4096');
+  });
+
+  it('dropping the timings of a question that ran, or the spend, to hide an order or a cost', () => {
+    expect(problemsOf(tampered((copy) => delete copy.questions[1]!.timing))).toContain('questions[1].timing: absent, but the question ran');
+    expect(problemsOf(tampered((copy) => delete copy.questions[0]!.turns[1]!.timing))).toContain('questions[0].turns[1].timing: absent, but the question recorded its timing');
+    expect(problemsOf(tampered((copy) => delete copy.cost))).toEqual(['cost: absent, but the run reached its report: every run that asked questions records its spend (unknown when unpriced)']);
+  });
+
+  it('a v1 receipt (before timings, spend and the tasks text): one problem that says to run again', () => {
+    const result = verifyReceipt(tampered((copy) => ((copy as { format: string }).format = 'mcpctx-experiment-receipt/v1')));
+    expect(result.problems).toEqual([
+      'format: recorded "mcpctx-experiment-receipt/v1", expected "mcpctx-experiment-receipt/v2": written by an earlier mcpctx, without the tasks text, timings and spend this version re-derives; run the experiment again',
+    ]);
   });
 
   it('a receipt written before the tasks file text was recorded: one clear problem, not a crash', () => {

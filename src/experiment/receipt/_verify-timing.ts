@@ -4,8 +4,8 @@
  * answered, each step's elapsed ms as the difference of its recorded times, and the order of
  * every recorded time: within a question, each attempt's start, first byte and end, then its tool
  * calls, then the next turn, all inside the question's start and end; and the questions one after
- * another in run order. A question recorded with a timing must have every turn's and tool call's
- * (receipts from before timings were recorded have none, and are checked for none).
+ * another in run order. A question that ran must have its timing and every turn's, retry list's
+ * and tool call's.
  */
 import { announcedUsage, type ExchangeTiming, type ProviderName, type RetriedAttempt } from '../../providers/index.js';
 import { sha256Hex } from '../../tokens/index.js';
@@ -38,7 +38,10 @@ export function verifyTimings(questions: readonly QuestionRecord[], provider: Pr
 
 /** The question's recorded times in the order they happened; each malformed or missing one is a problem. */
 function questionPoints(question: QuestionRecord, path: string, provider: ProviderName | undefined, problems: Problems): Point[] {
-  const timed = question.timing !== undefined;
+  // Every question that ran (a server started, a model call went out) records its times: a receipt cannot drop them to hide an order.
+  const ran = question.server !== undefined || question.turns.length > 0 || question.failedCall !== undefined;
+  if (ran && question.timing === undefined) problems.add(`${path}.timing: absent, but the question ran`);
+  const timed = ran || question.timing !== undefined;
   const points: Point[] = [];
   const time = (where: string, at: unknown): void => {
     if (typeof at !== 'string' || !ISO_TIME.test(at) || Number.isNaN(Date.parse(at))) problems.add(`${where}: recorded ${shown(at)}, expected an ISO time (YYYY-MM-DDTHH:MM:SS.mmmZ)`);
@@ -69,7 +72,7 @@ function questionPoints(question: QuestionRecord, path: string, provider: Provid
     if (failed.retries !== undefined) {
       problems.compare(`${path}.failedCall.attempts`, failed.attempts, failed.retries.length + 1);
       failed.retries.forEach((retry, retryIndex) => verifyRetry(retry, `${path}.failedCall.retries[${retryIndex}]`, provider, problems, time));
-    }
+    } else if (timed) problems.add(`${path}.failedCall.retries: absent, but the question recorded its timing`);
     if (failed.timing !== null) exchangeTimes(failed.timing, `${path}.failedCall.timing`, time);
   }
   if (question.timing?.endedAt !== undefined) {

@@ -14,7 +14,8 @@ import { verifyRequests } from './_verify-requests.js';
 import { verifyCost, verifyReplaced } from './_verify-cost.js';
 import { verifyTimings } from './_verify-timing.js';
 import { verifyQuestionSet, verifyTasks } from './_verify-task-set.js';
-import { recordedBootstrap, recordedRepeat } from './_verify-repeat.js';
+import { recordedRepeat } from './_verify-repeat.js';
+import { DEFAULT_BOOTSTRAP } from '../../stats/index.js';
 import { verifyQuestion, verifyServer, type Answers, type Checked, type QuestionContext } from './_verify-question.js';
 import { RECEIPT_FORMAT, type Condition, type ExperimentReceipt, type Task } from '../_types.js';
 
@@ -52,9 +53,10 @@ export interface ReceiptVerification {
  *   tasks against the tasks file's recorded text (its sha256, size and count); the questions as
  *   every task in both conditions `config.repeat` times, in the runner's order (a missing text is
  *   one problem);
- * - the report equals `buildReport(tasks, questions)` with the recorded repeat and the bootstrap
- *   seed and resamples its interval records (so rates, intervals, the paired test and the
- *   reduction's interval are drawn again); a completed run has one;
+ * - the report equals `buildReport(tasks, questions)` with the recorded repeat and the run's fixed
+ *   bootstrap seed and resamples (so rates, intervals, the paired test and the reduction's
+ *   interval are drawn again, and a receipt cannot pick a seed); a completed run has one;
+ * - format v2: a question that ran has its timings, and a run that reached its report its spend;
  * - the spend (`cost`): every figure is the recorded usage at the recorded price, the price is the
  *   run's model's (a bundled one, the table's figures); records a resume replaced are checked as
  *   questions are (`_verify-cost`);
@@ -73,7 +75,8 @@ export function verifyReceipt(receipt: unknown): ReceiptVerification {
     return done();
   }
   if (receipt.format !== RECEIPT_FORMAT) {
-    problems.add(`format: recorded ${shown(receipt.format)}, expected ${JSON.stringify(RECEIPT_FORMAT)}`);
+    const earlier = receipt.format === 'mcpctx-experiment-receipt/v1' ? ': written by an earlier mcpctx, without the tasks text, timings and spend this version re-derives; run the experiment again' : '';
+    problems.add(`format: recorded ${shown(receipt.format)}, expected ${JSON.stringify(RECEIPT_FORMAT)}${earlier}`);
     return done();
   }
   const run = receipt as unknown as ExperimentReceipt;
@@ -106,10 +109,11 @@ export function verifyReceipt(receipt: unknown): ReceiptVerification {
   if (run.probe !== undefined) problems.guard('probe', () => verifyProbe(run, context));
   problems.guard('resume', () => verifyReplaced(run, context, problems));
   if (run.cost !== undefined) problems.guard('cost', () => verifyCost(run, problems));
+  else if (run.report !== undefined) problems.add('cost: absent, but the run reached its report: every run that asked questions records its spend (unknown when unpriced)');
   if (run.validation !== undefined) problems.guard('validation', () => verifyValidation(run, tasks, problems));
   if (run.report !== undefined) {
-    const bootstrap = recordedBootstrap(run, problems);
-    problems.guard('report', () => problems.compare('report', run.report, buildReport(tasks, questions, { repeat, bootstrap })));
+    // The run always draws with the default seed and resamples: a receipt cannot choose its own.
+    problems.guard('report', () => problems.compare('report', run.report, buildReport(tasks, questions, { repeat, bootstrap: DEFAULT_BOOTSTRAP })));
   }
   else if (run.status === 'completed') problems.add('report: absent, but the run is completed');
   if (run.status === 'starting' || run.status === 'running') {
