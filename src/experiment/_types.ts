@@ -419,7 +419,13 @@ export interface RepetitionStatistics {
   rates: Record<Condition, RateInterval>;
   paired: PairedTest;
   contextTokens: ReductionInterval;
+  /** The same bootstrap (same seed, same draws of tasks) for the output tokens and the o200k tokens of the tool results the model read. */
+  outputTokens: ReductionInterval;
+  modelFacingTokens: ReductionInterval;
 }
+
+/** The token totals whose reduction carries a bootstrap interval. */
+export const INTERVAL_TOTALS = ['contextTokens', 'outputTokens', 'modelFacingTokens'] as const;
 
 export interface ExperimentReceipt {
   format: typeof RECEIPT_FORMAT;

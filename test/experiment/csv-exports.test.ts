@@ -64,12 +64,16 @@ describe('CSV exports beside report.md', () => {
 
   it('totals.csv holds the totals table: sums as the receipt has them, the reduction as a fraction', () => {
     const [header, ...rows] = parseCsv(read('totals.csv'));
-    expect(header).toEqual(['measure', 'baseline', 'optimized', 'reduction']);
+    expect(header).toEqual(['measure', 'baseline', 'optimized', 'reduction', 'ci95_low', 'ci95_high']);
     const table = markdownTable(read('report.md'), 'Totals');
     expect(rows.map((row) => [row[1], row[2]])).toEqual(table.map((row) => [figure(row[1]!), figure(row[2]!)]));
     const context = rows.find((row) => row[0] === 'contextTokens')!;
-    expect(context.slice(1).map(Number)).toEqual([receipt.report!.totals.contextTokens.baseline, receipt.report!.totals.contextTokens.optimized, receipt.report!.totals.contextTokens.reduction]);
+    const interval = receipt.report!.statistics.contextTokens;
+    expect(context.slice(1).map(Number)).toEqual([receipt.report!.totals.contextTokens.baseline, receipt.report!.totals.contextTokens.optimized, receipt.report!.totals.contextTokens.reduction, interval.low, interval.high]);
     expect(`${(Number(context[3]) * 100).toFixed(1)}%`).toBe(table[0]![3]);
+    // The bootstrap bounds are the markdown's interval column, unrounded; a total without one has them empty.
+    expect(`${(Number(context[4]) * 100).toFixed(1)}% to ${(Number(context[5]) * 100).toFixed(1)}%`).toBe(table[0]![4]);
+    expect(rows.find((row) => row[0] === 'turns')!.slice(4)).toEqual(['', '']);
     // A reduction over a baseline of 0 does not apply: empty, as documented, where the markdown says n/a.
     expect(rows.find((row) => row[0] === 'cacheReadTokens')![3]).toBe('');
   });

@@ -121,6 +121,9 @@ describe('experiment --repeat 2', () => {
     expect(tampered((forged) => (forged.report!.statistics.contextTokens.low = 0.3))).toEqual([
       `report.statistics.contextTokens.low: recorded 0.3, recomputed ${statistics.contextTokens.low}`,
     ]);
+    expect(tampered((forged) => (forged.report!.statistics.modelFacingTokens.high = 0.99))).toEqual([
+      `report.statistics.modelFacingTokens.high: recorded 0.99, recomputed ${statistics.modelFacingTokens.high}`,
+    ]);
     // The run always draws with seed 33 and 2,000 resamples: a receipt cannot pick a seed that flatters its interval.
     expect(tampered((forged) => (forged.report!.statistics.contextTokens.resamples = 0))).toContain('report.statistics.contextTokens.resamples: recorded 0, recomputed 2000');
     expect(tampered((forged) => (forged.report!.statistics.contextTokens.seed = 7))).toContain('report.statistics.contextTokens.seed: recorded 7, recomputed 33');

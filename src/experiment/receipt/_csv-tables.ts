@@ -8,7 +8,7 @@
  * that is unknown (a turn without usage, a time not recorded) or a reduction that does not apply.
  */
 import { csvText, type CsvCell } from '../../csv/index.js';
-import type { ExperimentReceipt, ExperimentReport, RepetitionStatistics } from '../_types.js';
+import { INTERVAL_TOTALS, type ExperimentReceipt, type ExperimentReport, type RepetitionStatistics } from '../_types.js';
 import { SPEND_CSV, spendCsv } from './_cost.js';
 
 export const TASKS_CSV = 'tasks.csv';
@@ -17,7 +17,7 @@ export const TIME_CSV = 'time.csv';
 export const RATES_CSV = 'rates.csv';
 
 const TASK_HEADER = ['task', 'repetition', 'kind', 'condition', 'outcome', 'failure', 'context_tokens', 'output_tokens', 'turns', 'raw_tool_bytes', 'model_facing_tokens', 'verdict'];
-const TOTALS_HEADER = ['measure', 'baseline', 'optimized', 'reduction'];
+const TOTALS_HEADER = ['measure', 'baseline', 'optimized', 'reduction', 'ci95_low', 'ci95_high'];
 const TIME_HEADER = ['task', 'repetition', 'condition', 'elapsed_ms', 'model_ms', 'tools_ms'];
 
 /** Each CSV file a receipt's report.md has a table for, by name; null for a table it does not print. */
@@ -63,6 +63,10 @@ function ratesCsv(statistics: RepetitionStatistics): string {
 }
 
 function totalsCsv(report: ExperimentReport): string {
-  const rows = Object.entries(report.totals).map(([measure, total]): CsvCell[] => [measure, total.baseline, total.optimized, total.reduction]);
+  const rows = Object.entries(report.totals).map(([measure, total]): CsvCell[] => {
+    const withInterval = INTERVAL_TOTALS.find((key) => key === measure);
+    const interval = withInterval === undefined ? undefined : report.statistics[withInterval];
+    return [measure, total.baseline, total.optimized, total.reduction, interval?.low ?? null, interval?.high ?? null];
+  });
   return csvText(TOTALS_HEADER, rows);
 }

@@ -16,6 +16,7 @@ import type {
   TurnRecord,
   Verdict,
 } from '../_types.js';
+import { INTERVAL_TOTALS } from '../_types.js';
 import type { BootstrapSettings } from '../../stats/index.js';
 import { OUTCOME_LABELS, VERDICT_OUTCOMES, outcomeOf } from './_outcome.js';
 import { repetitionStatistics } from './_statistics.js';
@@ -243,18 +244,28 @@ function totalsSection(report: ExperimentReport): string[] {
   lines.push(
     `Over the ${number(report.compared)} of ${number(report.rows.length)} ${rowsWord(report)} answered right in both conditions (n = ${number(report.compared)}):`,
     '',
-    '| measure | baseline | optimized | reduction |',
-    '|---|---:|---:|---:|',
+    '| measure | baseline | optimized | reduction | 95% bootstrap interval |',
+    '|---|---:|---:|---:|---|',
   );
   for (const key of TOTAL_KEYS) {
     const total = report.totals[key];
-    lines.push(`| ${TOTAL_LABELS[key]} | ${number(total.baseline)} | ${number(total.optimized)} | ${reductionText(total)} |`);
+    lines.push(`| ${TOTAL_LABELS[key]} | ${number(total.baseline)} | ${number(total.optimized)} | ${reductionText(total)} | ${intervalText(report, key)} |`);
   }
-  lines.push('', 'Reduction is (baseline − optimized) / baseline; a negative one means the optimized condition cost more.');
+  lines.push('', 'Reduction is (baseline − optimized) / baseline; a negative one means the optimized condition cost more. The intervals resample tasks with replacement, each with its repetitions (see Rates and intervals).');
   if (TOTAL_KEYS.some((key) => report.totals[key].baseline === null || report.totals[key].optimized === null)) {
     lines.push('', 'A token figure is unknown when the provider reported no usage for a turn it sums (see the turns whose usage is null in receipt.json): it is never counted as 0.');
   }
   return lines;
+}
+
+/** A token total's bootstrap interval, as percentages; blank for a total that has none. */
+function intervalText(report: ExperimentReport, key: TotalKey): string {
+  const measure = INTERVAL_TOTALS.find((total) => total === key);
+  if (measure === undefined) return '';
+  const interval = report.statistics[measure];
+  if (interval.low === null || interval.high === null) return 'n/a';
+  const percent = (fraction: number): string => `${(fraction * 100).toFixed(1)}%`;
+  return `${percent(interval.low)} to ${percent(interval.high)}`;
 }
 
 function probeSection(receipt: ExperimentReceipt): string[] {

@@ -1,13 +1,13 @@
 /**
  * The report's statistics over repetitions: each condition's rate of right answers with its 95%
  * Wilson interval; the pairs (same task and repetition) with McNemar's exact test on who was
- * right; and the context-token reduction over the pairs both answered right, with a paired
- * bootstrap 95% interval that resamples tasks, each with its repetitions (repetitions of one
+ * right; and the context-, output- and model-facing-token reductions over the pairs both answered
+ * right, each with a paired bootstrap 95% interval that resamples tasks, each with its repetitions (repetitions of one
  * task are not independent draws). Derived from the report's rows only, so verify rebuilds it.
  */
 import { DEFAULT_BOOTSTRAP, bootstrapReductionInterval, mcnemarExact, ratioReduction, wilsonInterval, type BootstrapSettings, type PairedSums } from '../../stats/index.js';
 import { VERDICT_OUTCOMES } from './_outcome.js';
-import { CONDITIONS, type Condition, type RateInterval, type ReductionInterval, type ReportRow, type RepetitionStatistics } from '../_types.js';
+import { CONDITIONS, type Condition, type INTERVAL_TOTALS, type RateInterval, type ReductionInterval, type ReportRow, type RepetitionStatistics } from '../_types.js';
 
 export function repetitionStatistics(rows: readonly ReportRow[], repeat: number, bootstrap: BootstrapSettings = DEFAULT_BOOTSTRAP): RepetitionStatistics {
   const rates = Object.fromEntries(CONDITIONS.map((condition) => [condition, rateOf(rows, condition)])) as Record<Condition, RateInterval>;
@@ -28,7 +28,9 @@ export function repetitionStatistics(rows: readonly ReportRow[], repeat: number,
       neitherRight: count(false, false),
       mcnemarP: mcnemarExact(baselineOnly, optimizedOnly),
     },
-    contextTokens: reductionInterval(rows, bootstrap),
+    contextTokens: reductionInterval(rows, bootstrap, 'contextTokens'),
+    outputTokens: reductionInterval(rows, bootstrap, 'outputTokens'),
+    modelFacingTokens: reductionInterval(rows, bootstrap, 'modelFacingTokens'),
   };
 }
 
@@ -40,14 +42,14 @@ function rateOf(rows: readonly ReportRow[], condition: Condition): RateInterval 
   return { right, verdicts, withoutVerdict: outcomes.length - verdicts, rate: verdicts === 0 ? null : right / verdicts, low: interval?.low ?? null, high: interval?.high ?? null };
 }
 
-/** Per task, the sums over its pairs answered right in both: the units the bootstrap draws. */
-function reductionInterval(rows: readonly ReportRow[], bootstrap: BootstrapSettings): ReductionInterval {
+/** Per task, the sums of `measure` over its pairs answered right in both: the units the bootstrap draws. */
+function reductionInterval(rows: readonly ReportRow[], bootstrap: BootstrapSettings, measure: (typeof INTERVAL_TOTALS)[number]): ReductionInterval {
   const compared = rows.filter((row) => row.verdict === 'compared');
   const units = new Map<string, { baseline: number | null; optimized: number | null }>();
   for (const row of compared) {
     const unit = units.get(row.taskId) ?? { baseline: 0, optimized: 0 };
-    unit.baseline = plus(unit.baseline, row.baseline.totals.contextTokens);
-    unit.optimized = plus(unit.optimized, row.optimized.totals.contextTokens);
+    unit.baseline = plus(unit.baseline, row.baseline.totals[measure]);
+    unit.optimized = plus(unit.optimized, row.optimized.totals[measure]);
     units.set(row.taskId, unit);
   }
   const known = [...units.values()].every((unit) => unit.baseline !== null && unit.optimized !== null);
