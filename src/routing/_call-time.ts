@@ -6,13 +6,22 @@
  * every recomputation).
  */
 import { isPlainObject } from '../json/index.js';
-import type { ExchangeTiming } from '../providers/index.js';
+import type { ExchangeTiming, RawExchange } from '../providers/index.js';
 import type { DistractorKind, ProtocolName } from './_types.js';
 
-/** The attempts of one model call: the one that answered, and those retried before it (HTTP status 0: no answer came). */
+/** An attempt retried before the one that answered: its status (0: no answer came), times, and its bytes as sent and received (key scrubbed) with their sha256. */
+export interface RetriedCall {
+  readonly status: number;
+  readonly timing: ExchangeTiming;
+  readonly raw: RawExchange;
+  readonly rawRequestSha256: string;
+  readonly rawResponseSha256: string;
+}
+
+/** The attempts of one model call: the one that answered, and those retried before it. */
 export interface CallTiming {
   readonly timing: ExchangeTiming;
-  readonly retries: ReadonlyArray<{ readonly status: number; readonly timing: ExchangeTiming }>;
+  readonly retries: readonly RetriedCall[];
 }
 
 /** The fields of an answer the table reads. */

@@ -144,7 +144,7 @@ export async function runModel(calls: readonly PlannedCall[], options: ModelRunO
       chosen,
       invalid,
       outcome: outcomeOf(call.request.tool, chosen),
-      call: { timing: response.timing, retries: response.retries.map((retry) => ({ status: retry.raw.status, timing: retry.timing })) },
+      call: { timing: response.timing, retries: response.retries.map((retry) => ({ status: retry.raw.status, timing: retry.timing, raw: retry.raw, rawRequestSha256: retry.rawRequestSha256, rawResponseSha256: retry.rawResponseSha256 })) },
     });
     options.onAnswer?.(rows.length, calls.length);
   }

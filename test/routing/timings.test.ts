@@ -43,6 +43,18 @@ describe('routing model-call timings', () => {
     expect(call?.retries.map((retry) => retry.status)).toEqual([429]);
     const order = [call?.retries[0]?.timing.startedAt, call?.retries[0]?.timing.endedAt, call?.timing.startedAt, call?.timing.firstByteAt, call?.timing.endedAt].map(ms);
     expect(order).toEqual([...order].sort((a, b) => a - b));
+    // The retried attempt's bytes are kept: the 429 body as received, the request as sent, the key scrubbed.
+    const retry = call!.retries[0]!;
+    expect(retry.raw.status).toBe(429);
+    expect(retry.raw.request).toContain('"model":"claude-test-1"');
+    expect(JSON.stringify(receipt)).not.toContain('sk-ant-routing-timings-canary');
+  });
+
+  it('a retried attempt\'s forged bytes fail verify naming the path and both hashes', () => {
+    const forged = structuredClone(receipt);
+    const retry = forged.answers[0]!.call!.retries[0]! as { raw: { request: string } };
+    retry.raw.request = retry.raw.request.replace('claude-test-1', 'claude-test-2');
+    expect(verifyRoutingReceipt(forged).differences).toContainEqual(expect.objectContaining({ field: 'answers[0].call.retries[0].rawRequestSha256' }));
   });
 
   it('every answer has its call timing, one call after another', () => {

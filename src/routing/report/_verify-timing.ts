@@ -1,11 +1,14 @@
 /**
  * `routing verify`'s checks of the call timings a receipt records: each answer's attempts in
  * order (retried attempts, then the one that answered: start, first byte, end), the answers one
- * after another in run order, and, in a receipt with a call-time table, a timing on every answer.
+ * after another in run order, and, in a receipt with a call-time table, a timing on every answer;
+ * each retried attempt's bytes hashed as recorded.
  * A time out of order is a difference at its path: recorded the time, recomputed what it must follow.
  */
 import { isPlainObject } from '../../json/index.js';
 import type { ModelRow } from '../_score.js';
+import type { RetriedCall } from '../_call-time.js';
+import { sha256Hex } from '../../tokens/index.js';
 import type { ReceiptDifference } from './_receipt.js';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -21,10 +24,11 @@ export function callTimingDifferences(answers: readonly ModelRow[], timed: boole
     }
     const call: unknown = row.call;
     if (!isPlainObject(call) || !isPlainObject(call.timing) || !Array.isArray(call.retries) || !call.retries.every((retry) => isPlainObject(retry) && isPlainObject(retry.timing))) {
-      differences.push({ field: where, recorded: row.call, recomputed: '{ timing: { startedAt, firstByteAt, endedAt }, retries: [{ status, timing }] }' });
+      differences.push({ field: where, recorded: row.call, recomputed: '{ timing: { startedAt, firstByteAt, endedAt }, retries: [{ status, timing, raw, rawRequestSha256, rawResponseSha256 }] }' });
       return;
     }
     const points: Array<{ field: string; at: unknown }> = [];
+    row.call.retries.forEach((retry, retryIndex) => differences.push(...retryBytesDifferences(retry, `${where}.retries[${retryIndex}]`)));
     row.call.retries.forEach((retry, retryIndex) => {
       const path = `${where}.retries[${retryIndex}].timing`;
       points.push({ field: `${path}.startedAt`, at: retry.timing.startedAt });
@@ -47,5 +51,21 @@ export function callTimingDifferences(answers: readonly ModelRow[], timed: boole
       previous = { field: point.field, at };
     }
   });
+  return differences;
+}
+
+/** A retried attempt's bytes: present, hashed as recorded, its status the one its bytes came with. */
+function retryBytesDifferences(retry: RetriedCall, path: string): ReceiptDifference[] {
+  const raw: unknown = retry.raw;
+  if (!isPlainObject(raw) || typeof raw.request !== 'string' || typeof raw.response !== 'string' || typeof raw.status !== 'number') {
+    return [{ field: `${path}.raw`, recorded: raw, recomputed: 'the attempt\'s bytes: { url, request, response, status }' }];
+  }
+  const differences: ReceiptDifference[] = [];
+  const compare = (field: string, recorded: unknown, recomputed: unknown): void => {
+    if (recorded !== recomputed) differences.push({ field: `${path}.${field}`, recorded, recomputed });
+  };
+  compare('rawRequestSha256', retry.rawRequestSha256, sha256Hex(raw.request));
+  compare('rawResponseSha256', retry.rawResponseSha256, sha256Hex(raw.response));
+  compare('status', retry.status, raw.status);
   return differences;
 }
