@@ -9,7 +9,7 @@ import { optionDescription } from './_help.js';
 import { invocationAnywhere, invocationFrom } from './_invocation.js';
 import { EXIT, invocationOf, type CliIo } from './_io.js';
 
-const USAGE_ERROR_CODES = new Set<string>(['USAGE', 'INVALID_CONFIG', 'OUTPUT_CONFLICT']);
+const USAGE_ERROR_CODES = new Set<string>(['USAGE', 'INVALID_CONFIG', 'OUTPUT_CONFLICT', 'RESUME_MISMATCH']);
 /** Commands that run a server given after `--`; an option of the server's read as theirs gets a hint. */
 const SERVER_COMMANDS = new Set(['measure', 'inspect-result', 'gateway']);
 

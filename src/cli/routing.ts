@@ -1,14 +1,17 @@
-import { basename, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { McpctxError } from '../errors/index.js';
 import { chooseProvider, type Provider } from '../providers/index.js';
 import {
+  RECEIPT_FILE,
   loadRoutingConfig,
+  readVerifiedRoutingReceipt,
   routingReceipt,
   runRouting,
   verifyRoutingReceiptFile,
   writeRoutingOutput,
   type RecallCell,
+  type RoutingReceipt,
   type RoutingRun,
 } from '../routing/index.js';
 // The CLI's table columns: the routing report folder's internal surface, not the public entry.
@@ -32,6 +35,7 @@ interface RoutingFlags {
   script?: string;
   repeat?: number;
   maxUsd?: number;
+  resume?: string;
 }
 
 export function setupRouting(command: Command, io: CliIo, setExit: (code: number) => void): void {
@@ -59,6 +63,7 @@ export function setupRouting(command: Command, io: CliIo, setExit: (code: number
     .option('--script <file>', 'scripted provider: the JSON file of recorded turns (default: none; required with --provider scripted)')
     .option('--repeat <n>', `ask the model each request N times per protocol and condition, overriding the config's repeat (default: the config's, else 1; at most ${MAX_ROUTING_REPEAT}); accuracy and its 95% Wilson interval count every answer, and the chart's error bars narrow with n`, parseRoutingRepeat)
     .option('--max-usd <usd>', 'stop the model run before any call whose worst case (its request body\'s UTF-8 bytes plus 1,000 counted as tokens read, a bound no tokenizer exceeds, at the dearer of the input and cache-write prices, plus max_tokens at the output price) would take the spend past this many USD (BUDGET_STOP; the answers before it are kept). Needs the model\'s price: the bundled table\'s, or the config\'s prices: (default: no cap)', parseUsd)
+    .option('--resume <dir>', 'carry on the stopped model run whose receipt.json is in <dir> (it must verify), with the same config, provider, model, seed and repeat: each answer it holds is used again when its recorded request body is the one this run would send (RESUME_MISMATCH otherwise), so no paid call is repeated; --out must be another folder (default: a new run)')
     .addHelpText('after', exampleHelp(io, 'routing --config routing.yaml --out runs/routing'))
     .action(async (flags: RoutingFlags) => {
       // Checked here rather than by commander: a required option of this command would also be
@@ -68,7 +73,16 @@ export function setupRouting(command: Command, io: CliIo, setExit: (code: number
       if (flags.provider !== undefined && flags.model === undefined) throw new McpctxError('USAGE', '--provider needs --model');
       const provider = flags.provider === undefined ? undefined : providerFrom(flags, io);
       const progress = io.stderr.isTTY === true ? (done: number, total: number) => void io.stderr.write(`\r${done}/${total} answers`) : undefined;
-      const run = await runRouting({ config, env: io.env, ...(flags.repeat === undefined ? {} : { repeat: flags.repeat }), ...(provider ? { provider, model: flags.model! } : {}), ...(progress ? { onAnswer: progress } : {}), ...(flags.maxUsd === undefined ? {} : { maxUsd: flags.maxUsd }) });
+      const resume = flags.resume === undefined ? undefined : await stoppedRun(resolve(io.cwd, flags.resume), flags.out === undefined ? undefined : resolve(io.cwd, flags.out));
+      const run = await runRouting({
+        config,
+        env: io.env,
+        ...(flags.repeat === undefined ? {} : { repeat: flags.repeat }),
+        ...(provider ? { provider, model: flags.model! } : {}),
+        ...(progress ? { onAnswer: progress } : {}),
+        ...(flags.maxUsd === undefined ? {} : { maxUsd: flags.maxUsd }),
+        ...(resume === undefined ? {} : { resume }),
+      });
       if (progress) io.stderr.write('\n');
       const written = flags.out === undefined ? undefined : await writeRoutingOutput(resolve(io.cwd, flags.out), routingReceipt(run, config));
       if (flags.json) io.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
@@ -112,6 +126,12 @@ export function setupRouting(command: Command, io: CliIo, setExit: (code: number
       }
       setExit(report.ok ? EXIT.ok : EXIT.finding);
     });
+}
+
+/** The stopped run's receipt for --resume, verified; never written over (its folder is not --out). */
+async function stoppedRun(dir: string, out: string | undefined): Promise<RoutingReceipt> {
+  if (out !== undefined && resolve(out) === resolve(dir)) throw new McpctxError('USAGE', '--resume needs another --out folder: the stopped run\'s receipt is kept as it is');
+  return readVerifiedRoutingReceipt(join(dir, RECEIPT_FILE));
 }
 
 function parseRoutingRepeat(value: string): number {

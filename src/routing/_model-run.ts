@@ -1,6 +1,6 @@
 import { McpctxError } from '../errors/index.js';
-import type { ChatRequest, ChatResponse, Provider } from '../providers/index.js';
-import { countTokens, sha256Hex } from '../tokens/index.js';
+import { sentRequestBody, type ChatRequest, type ChatResponse, type Provider, type ProviderName } from '../providers/index.js';
+import { canonicalJson, countTokens, sha256Hex } from '../tokens/index.js';
 import { usageUsd, type PriceRecord } from '../pricing/index.js';
 import { checkRoutingBudget } from './_spend.js';
 import { chatRequestFor, readChoice, renderedCatalog, reportedFirstTokenMs } from './_protocols.js';
@@ -69,6 +69,12 @@ export interface ModelRunOptions {
   budget?: { maxUsd: number; price: PriceRecord };
   /** Called after each answer, for progress on a terminal. */
   onAnswer?: (done: number, total: number) => void;
+  /**
+   * `--resume`: the answers a stopped run already paid for, in plan order. Each is used again,
+   * not asked again, when its recorded request body is the one this call would send; any other
+   * body means the plan changed, and the run stops (RESUME_MISMATCH) before a call.
+   */
+  earlier?: readonly ModelRow[];
 }
 
 /** Why a model run stopped before its last call: the provider's error and the call it failed on. */
@@ -100,7 +106,17 @@ export async function runModel(calls: readonly PlannedCall[], options: ModelRunO
   const rows: ModelRow[] = [];
   const catalogTokens = new Map<string, number>();
   let spent = 0;
+  const earlier = options.earlier ?? [];
+  if (earlier.length > calls.length) throw new McpctxError('RESUME_MISMATCH', `the stopped run has ${earlier.length} answers, but this run plans ${calls.length} calls`);
   for (const [index, call] of calls.entries()) {
+    const paid = earlier[index];
+    if (paid !== undefined) {
+      checkSameRequest(paid, call, index, options.provider.name);
+      rows.push(paid);
+      if (options.budget !== undefined) spent += usageUsd(paid.usage, options.budget.price) ?? 0;
+      options.onAnswer?.(rows.length, calls.length);
+      continue;
+    }
     let response: ChatResponse & { usage: NonNullable<ChatResponse['usage']> };
     try {
       if (options.budget !== undefined) checkRoutingBudget(call.chat, options.provider.name, options.budget.price, spent, options.budget.maxUsd);
@@ -149,4 +165,19 @@ export async function runModel(calls: readonly PlannedCall[], options: ModelRunO
     options.onAnswer?.(rows.length, calls.length);
   }
   return { rows, failure: null };
+}
+
+/** A recorded answer stands for this call only when its request body is the one this call would send. */
+function checkSameRequest(paid: ModelRow, call: PlannedCall, index: number, provider: ProviderName): void {
+  let recorded: unknown;
+  try {
+    recorded = JSON.parse(paid.requestBody) as unknown;
+  } catch {
+    recorded = undefined;
+  }
+  const planned = sentRequestBody(provider, call.chat);
+  if (recorded !== undefined && canonicalJson(recorded) === canonicalJson(planned)) return;
+  throw new McpctxError('RESUME_MISMATCH', `--resume: answer ${index + 1} of the stopped run (request ${JSON.stringify(paid.requestId)}, ${paid.protocol}, ${paid.kind}, size ${paid.size}) was asked with another request body than this run's call ${index + 1} (${call.protocol}, ${call.kind}, size ${call.size}): the config, seed, tools or model differ`, {
+    differences: [`answers[${index}].requestBody`],
+  });
 }

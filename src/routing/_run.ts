@@ -29,6 +29,8 @@ export interface RoutingRunOptions extends EmbeddingsRetrieverOptions {
   onAnswer?: (done: number, total: number) => void;
   /** `--max-usd`: stop before a model call whose worst case would pass this many USD (needs the model's price). */
   maxUsd?: number;
+  /** `--resume`: a stopped run (its receipt, verified) whose answers are used again instead of asked again. */
+  resume?: Pick<RoutingRun, 'answers' | 'model' | 'seed' | 'repeat'>;
 }
 
 /** Everything a run decides and finds: the catalogs each request saw, where each retriever ranked its tool, and (with a model) every answer scored. */
@@ -89,9 +91,15 @@ export async function runRouting(options: RoutingRunOptions): Promise<RoutingRun
   if (provider !== undefined && options.maxUsd !== undefined && price === null) {
     throw new McpctxError('USAGE', `--max-usd needs the price of ${provider.name} ${JSON.stringify(options.model)}, and none is known: the bundled price table does not list it; give it in the config's prices: (provider, model, inputPerMTok, outputPerMTok, cacheReadPerMTok, cacheWritePerMTok, readOn, source)`);
   }
+  if (options.resume !== undefined) checkResumable(options.resume, { provider, model: options.model, seed: config.seed, repeat });
   if (provider !== undefined) {
     const calls = plannedCalls({ config, tools, conditions, catalogs, retrieval: retrieval.rows, model: options.model! });
-    ({ rows: answers, failure } = await runModel(calls, { provider, ...(options.onAnswer ? { onAnswer: options.onAnswer } : {}), ...(options.maxUsd !== undefined && price !== null ? { budget: { maxUsd: options.maxUsd, price } } : {}) }));
+    ({ rows: answers, failure } = await runModel(calls, {
+      provider,
+      ...(options.onAnswer ? { onAnswer: options.onAnswer } : {}),
+      ...(options.maxUsd !== undefined && price !== null ? { budget: { maxUsd: options.maxUsd, price } } : {}),
+      ...(options.resume === undefined ? {} : { earlier: options.resume.answers }),
+    }));
   }
   return {
     seed: config.seed,
@@ -116,4 +124,19 @@ export async function runRouting(options: RoutingRunOptions): Promise<RoutingRun
     failure,
     spend: provider === undefined ? null : routingSpend(answers, price, options.maxUsd ?? null),
   };
+}
+
+/** A stopped run is carried on only by the same provider, model, seed and repeat (each answer's request body is checked as it is used). */
+function checkResumable(stopped: NonNullable<RoutingRunOptions['resume']>, run: { provider: Provider | undefined; model: string | undefined; seed: number; repeat: number }): void {
+  const differences: string[] = [];
+  if (run.provider === undefined) differences.push('this run has no model (--provider, --model)');
+  else if (stopped.model === null) differences.push('the stopped run had no model');
+  else {
+    if (stopped.model.provider !== run.provider.name) differences.push(`provider: stopped ${stopped.model.provider}, now ${run.provider.name}`);
+    if (stopped.model.name !== run.model) differences.push(`model: stopped ${JSON.stringify(stopped.model.name)}, now ${JSON.stringify(run.model)}`);
+    if (stopped.model.baseUrl !== run.provider.baseUrl) differences.push(`base URL: stopped ${JSON.stringify(stopped.model.baseUrl)}, now ${JSON.stringify(run.provider.baseUrl)}`);
+  }
+  if (stopped.seed !== run.seed) differences.push(`seed: stopped ${stopped.seed}, now ${run.seed}`);
+  if (stopped.repeat !== run.repeat) differences.push(`repeat: stopped ${stopped.repeat}, now ${run.repeat}`);
+  if (differences.length > 0) throw new McpctxError('RESUME_MISMATCH', `--resume: the stopped run differs from this one: ${differences.join('; ')}`, { differences });
 }

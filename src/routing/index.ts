@@ -35,6 +35,8 @@ export type { AccuracyCell, ModelRow, Outcome } from './_score.js';
 export { plannedCalls, type ModelRunFailure, type ModelRunResult, type PlanInput, type PlannedCall } from './_model-run.js';
 export type { CatalogCost } from './_catalog-cost.js';
 export {
+  RECEIPT_FILE,
+  readVerifiedRoutingReceipt,
   routingReceipt,
   verifyRoutingReceipt,
   verifyRoutingReceiptFile,

@@ -125,6 +125,25 @@ describe('mcpctx routing', () => {
     expect(run.stdout).toMatch(/\nretrieval \(bm25\) +unrelated +8 +1\/2 +0 +1 +0 /);
   });
 
+  it('--resume carries on a kept run into another folder; a receipt that does not verify, or --out on it, is refused (exit 2)', async () => {
+    // The config and turns of the test above.
+    const args = ['routing', '--config', 'small.json', '--provider', 'scripted', '--script', 'turns.json', '--model', 'm1'];
+    expect((await runCliCaptured([...args, '--out', 'first'], work)).code).toBe(0);
+    const resumed = await runCliCaptured([...args, '--resume', 'first', '--out', 'second'], work);
+    expect(resumed).toMatchObject({ code: 0, stderr: '' });
+    expect(await readFile(join(work, 'second', 'report.md'), 'utf8')).toBe(await readFile(join(work, 'first', 'report.md'), 'utf8'));
+    expect((await runCliCaptured(['routing', 'verify', 'second/receipt.json'], work)).code).toBe(0);
+    const same = await runCliCaptured([...args, '--resume', 'first', '--out', 'first'], work);
+    expect(same.code).toBe(2);
+    expect(same.stderr).toContain('--resume needs another --out folder');
+    const receipt = JSON.parse(await readFile(join(work, 'first', 'receipt.json'), 'utf8')) as { answers: Array<{ chosen: string | null }> };
+    receipt.answers[0]!.chosen = 'forged_tool';
+    await writeFile(join(work, 'first', 'receipt.json'), JSON.stringify(receipt));
+    const forged = await runCliCaptured([...args, '--resume', 'first', '--out', 'third'], work);
+    expect(forged.code).toBe(2);
+    expect(forged.stderr).toMatch(/--resume: .*first\/receipt\.json does not verify \(\d+ differences, the first at answers\[0\]/);
+  });
+
   it('--repeat 3 asks each request 3 times: the same recorded turns, n three times larger, a narrower interval', async () => {
     // The config and turns of the test above: the scripted answers are keyed by request, so they serve every repetition.
     const run = await runCliCaptured(['routing', '--config', 'small.json', '--provider', 'scripted', '--script', 'turns.json', '--model', 'm1', '--repeat', '3'], work);

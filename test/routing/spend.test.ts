@@ -89,4 +89,38 @@ describe('routing spend', () => {
     // Leftover replies must not answer another test.
     (anthropic as unknown as { replies: unknown[] }).replies.length = 0;
   });
+
+  it('--resume carries the stopped run on: the paid answer is used again, only the rest is asked, and the receipt verifies', async () => {
+    anthropic.requests.length = 0;
+    anthropic.script(...replies(1_000_000));
+    const stopped = await runRouting({ config, provider, model: SONNET, maxUsd: 3.001 });
+    expect(stopped.failure?.code).toBe('BUDGET_STOP');
+    (anthropic as unknown as { replies: unknown[] }).replies.length = 0;
+    anthropic.requests.length = 0;
+    // The three calls the stopped run did not make, answered as before.
+    anthropic.script(...replies(1_000_000).slice(1));
+    const resumed = await runRouting({ config, provider, model: SONNET, maxUsd: 10, resume: stopped });
+    expect(anthropic.requests).toHaveLength(3);
+    expect(resumed.failure).toBeNull();
+    expect(resumed.answers[0]).toEqual(stopped.answers[0]);
+    expect(resumed.answers.map((row) => row.outcome)).toEqual(['right', 'right', 'right', 'right']);
+    // Spent once: the first call's million tokens are counted once, not twice.
+    expect(resumed.spend?.totalUsd).toBeCloseTo(usd(1_000_000, 20) + usd(790, 5, 100) + usd(300, 8) + usd(290, 8), 12);
+    expect(verifyRoutingReceipt(routingReceipt(resumed, config))).toMatchObject({ ok: true, differences: [] });
+  });
+
+  it('--resume refuses another model, seed or repeat, and an answer whose request this run would not send, before any call', async () => {
+    anthropic.requests.length = 0;
+    const stopped = { answers: [], model: { provider: 'anthropic', baseUrl: anthropic.baseUrl, name: SONNET }, seed: config.seed, repeat: 1 };
+    await expect(runRouting({ config, provider, model: 'claude-opus-4-1', resume: stopped })).rejects.toMatchObject({ code: 'RESUME_MISMATCH', message: expect.stringContaining('model: stopped "claude-sonnet-4-20250514", now "claude-opus-4-1"') });
+    await expect(runRouting({ config, provider, model: SONNET, resume: { ...stopped, seed: config.seed + 1 } })).rejects.toMatchObject({ code: 'RESUME_MISMATCH', message: expect.stringContaining('seed: stopped') });
+    await expect(runRouting({ config, provider, model: SONNET, resume: { ...stopped, repeat: 2 } })).rejects.toMatchObject({ code: 'RESUME_MISMATCH', message: expect.stringContaining('repeat: stopped 2, now 1') });
+    // A recorded answer to another request (here: the second call's answer in the first place) is never used for this call.
+    anthropic.script(...replies(100));
+    const full = await runRouting({ config, provider, model: SONNET });
+    anthropic.requests.length = 0;
+    const swapped = { ...stopped, answers: [full.answers[1]!] };
+    await expect(runRouting({ config, provider, model: SONNET, resume: swapped })).rejects.toMatchObject({ code: 'RESUME_MISMATCH', message: expect.stringContaining('answer 1 of the stopped run (request "thanks"') });
+    expect(anthropic.requests).toHaveLength(0);
+  });
 });

@@ -158,6 +158,19 @@ function addDifferences(into: ReceiptDifference[], field: string, recorded: unkn
   into.push({ field, recorded, recomputed });
 }
 
+/**
+ * `--resume`: the stopped run's receipt, read and verified first: answers are used again only from
+ * a receipt whose every figure recomputes (a hand-edited answer would otherwise enter a new run).
+ */
+export async function readVerifiedRoutingReceipt(file: string): Promise<RoutingReceipt> {
+  const verification = await verifyRoutingReceiptFile(file);
+  if (!verification.ok) {
+    const first = verification.differences[0];
+    throw new McpctxError('RESUME_MISMATCH', `--resume: ${file} does not verify (${verification.differenceCount} differences${first === undefined ? '' : `, the first at ${first.field}`}): nothing of it is used again`, { file });
+  }
+  return JSON.parse(await readFile(file, 'utf8')) as RoutingReceipt;
+}
+
 /** Reads a receipt file and verifies it. Unreadable: IO (USAGE if missing); not a routing receipt: INVALID_RESULTS. */
 export async function verifyRoutingReceiptFile(file: string): Promise<ReceiptVerification> {
   let text: string;
