@@ -5,14 +5,15 @@
  * kept as it was recorded, and the rest (a provider or harness failure, not run) are asked again:
  * their earlier records stay in the receipt (`resume.replaced`, paid calls and failed call
  * included), and the turns they recorded are used again while the requests match, so no paid call
- * is repeated. The records a resumed run had replaced stay too.
+ * is repeated. The records a resumed run had replaced stay too. The stopped receipt must verify
+ * (a killed run's `running` status aside) before anything of it is used.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { McpctxError } from '../errors/index.js';
 import { isPlainObject } from '../json/index.js';
 import { sha256Hex } from '../tokens/index.js';
-import { VERDICT_OUTCOMES, outcomeOf } from './receipt/index.js';
+import { VERDICT_OUTCOMES, outcomeOf, verifyReceipt } from './receipt/index.js';
 import { carriedTurns } from './receipt/_cost.js';
 import { RECEIPT_FILE } from './_receipt.js';
 import { RECEIPT_FORMAT, type Condition, type ExperimentReceipt, type QuestionRecord } from './_types.js';
@@ -25,10 +26,14 @@ export interface StoppedRun {
   receipt: ExperimentReceipt;
 }
 
-/** Reads DIR/receipt.json (or the receipt file itself). Not readable, not JSON or not an experiment receipt: USAGE. */
-export function readStoppedRun(dirOrFile: string): StoppedRun {
+/** The stopped run's receipt file: DIR/receipt.json, or the receipt file itself. */
+export function stoppedReceiptFile(dirOrFile: string): string {
   const given = resolve(dirOrFile);
-  const file = given.endsWith('.json') ? given : join(given, RECEIPT_FILE);
+  return given.endsWith('.json') ? given : join(given, RECEIPT_FILE);
+}
+
+/** Reads the stopped run's receipt. Not readable, not JSON or not an experiment receipt: USAGE; one that does not verify: RESUME_MISMATCH. */
+export function readStoppedRun(file: string): StoppedRun {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -43,6 +48,12 @@ export function readStoppedRun(dirOrFile: string): StoppedRun {
   }
   if (!isPlainObject(receipt) || receipt.format !== RECEIPT_FORMAT || !Array.isArray(receipt.questions)) {
     throw new McpctxError('USAGE', `--resume: ${file} is not an experiment receipt (${RECEIPT_FORMAT})`);
+  }
+  // Its records are used again only when every figure recomputes: a hand-edited record would
+  // otherwise enter the new run. A killed run (still marked running) is what resume is for.
+  const problems = verifyReceipt(receipt).problems.filter((problem) => !problem.startsWith('status: '));
+  if (problems.length > 0) {
+    throw new McpctxError('RESUME_MISMATCH', `--resume: ${file} does not verify (${problems.length} problem(s), the first: ${problems[0]}): nothing of it is used again`, { file, differences: problems.slice(0, 20) });
   }
   return { file, sha256: sha256Hex(text), receipt: receipt as unknown as ExperimentReceipt };
 }

@@ -19,7 +19,7 @@ import { CONDITIONS, type Condition, type ExperimentConfig, type ExperimentRecei
 import { findPrice, type PriceRecord } from '../pricing/index.js';
 import { Budget } from './_budget.js';
 import { buildRunCost } from './receipt/_cost.js';
-import { assertResumable, readStoppedRun, resumePlan } from './_resume.js';
+import { assertResumable, readStoppedRun, resumePlan, stoppedReceiptFile } from './_resume.js';
 
 export type ExperimentProgress =
   | { type: 'stage'; stage: StageName }
@@ -65,10 +65,11 @@ export interface ExperimentRun {
  */
 export async function runExperiment(options: RunExperimentOptions): Promise<ExperimentRun> {
   // Read before anything is written: the stopped run's receipt stays as it is, whatever happens.
-  const stopped = options.resume === undefined ? undefined : readStoppedRun(options.resume);
-  if (stopped !== undefined && resolve(stopped.file, '..') === resolve(options.outDir)) {
+  const stoppedFile = options.resume === undefined ? undefined : stoppedReceiptFile(options.resume);
+  if (stoppedFile !== undefined && resolve(stoppedFile, '..') === resolve(options.outDir)) {
     throw new McpctxError('USAGE', `--resume ${options.resume}: --out must be another folder; the stopped run's receipt is kept as it is`);
   }
+  const stopped = stoppedFile === undefined ? undefined : readStoppedRun(stoppedFile);
   const writer = ReceiptWriter.create(options.outDir, { overwrite: options.overwrite ?? false });
   const receipt = writer.receipt;
   const progress = options.onProgress ?? (() => {});

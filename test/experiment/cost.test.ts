@@ -2,7 +2,7 @@
 // spend from the recorded usage at a dated, sourced price, recomputed by verify (a forged figure
 // fails naming its path); a budget that stops a run before the call that could pass it; and a
 // resumed run that keeps what finished and repeats no paid call.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -203,6 +203,17 @@ describe('--max-usd, then --resume', () => {
     expect(run.receipt.errors[0]?.message).toContain('config (sha256)');
     expect(fake.requests).toHaveLength(0);
     await expect(runExperiment({ configFile: copy.config, outDir: stoppedDir, env: KEY_ENV, resume: stoppedDir })).rejects.toMatchObject({ code: 'USAGE' });
+    // A stopped receipt edited by hand (a paid turn's usage lowered) is not carried on: nothing of it enters a new run.
+    const forgedDir = join(copy.dir, 'forged-stop');
+    mkdirSync(forgedDir);
+    const forged = JSON.parse(readFileSync(join(stoppedDir, 'receipt.json'), 'utf8')) as ExperimentReceipt;
+    forged.questions[0]!.turns[0]!.usage!.inputTokens = 10;
+    writeFileSync(join(forgedDir, 'receipt.json'), JSON.stringify(forged));
+    await expect(runExperiment({ configFile: copy.config, outDir: join(copy.dir, 'refused-forged'), env: KEY_ENV, resume: forgedDir })).rejects.toMatchObject({
+      code: 'RESUME_MISMATCH',
+      message: expect.stringMatching(/does not verify \(\d+ problem\(s\), the first: questions\[0\]\.turns\[0\]\.usage\.inputTokens: recorded 10, recomputed 1000000\)/),
+    });
+    expect(fake.requests).toHaveLength(0);
   }, 60_000);
 
   it('resumes into one receipt that verifies, replaying the paid turn instead of sending it again', async () => {
