@@ -1,7 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { McpctxError } from '../errors/index.js';
 import { csvDifferences, type CsvDifference } from './_csv.js';
+
+/** Room over twice the table's size for a file edited by hand (a re-saved spreadsheet, wider numbers). */
+const SIZE_SLACK_BYTES = 64 * 1024;
 
 /**
  * Checks the CSV files found in `dir` against their re-derived text: `expected` maps each file a
@@ -12,16 +15,32 @@ export async function csvFilesDifferences(dir: string, expected: ReadonlyMap<str
   const checked: string[] = [];
   const differences: CsvDifference[] = [];
   for (const [name, text] of expected) {
-    let found: string;
+    const file = join(dir, name);
+    let size: number;
     try {
-      found = await readFile(join(dir, name), 'utf8');
+      size = (await stat(file)).size;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw new McpctxError('IO', `Cannot read ${join(dir, name)}: ${(error as Error).message}`, { file: join(dir, name) }, { cause: error });
+      throw new McpctxError('IO', `Cannot read ${file}: ${(error as Error).message}`, { file }, { cause: error });
     }
     checked.push(name);
-    if (text === null) differences.push({ file: name, row: 0, column: '(file)', recorded: 'present', recomputed: null });
-    else differences.push(...csvDifferences(name, found, text));
+    if (text === null) {
+      differences.push({ file: name, row: 0, column: '(file)', recorded: 'present', recomputed: null });
+      continue;
+    }
+    // A file far larger than its table is not read: it differs, and a planted gigabyte must not be parsed cell by cell.
+    const expectedBytes = Buffer.byteLength(text, 'utf8');
+    if (size > expectedBytes * 2 + SIZE_SLACK_BYTES) {
+      differences.push({ file: name, row: 0, column: '(file)', recorded: `${size} bytes`, recomputed: `${expectedBytes} bytes` });
+      continue;
+    }
+    let found: string;
+    try {
+      found = await readFile(file, 'utf8');
+    } catch (error) {
+      throw new McpctxError('IO', `Cannot read ${file}: ${(error as Error).message}`, { file }, { cause: error });
+    }
+    differences.push(...csvDifferences(name, found, text));
   }
   return { checked, differences };
 }

@@ -126,6 +126,18 @@ describe('CSV exports beside report.md', () => {
     expect(none.problems).toContain('totals.csv header, column (file): recorded "present", recomputed nothing');
     writeFileSync(join(dir, 'tasks.csv'), original);
   });
+
+  it('a CSV far larger than its table is one difference, never parsed cell by cell', async () => {
+    const original = read('rates.csv');
+    // 8 MiB of commas: parsed, one row of 8 million cells, each a difference.
+    writeFileSync(join(dir, 'rates.csv'), `${original}${','.repeat(8 * 1024 * 1024)}\n`);
+    try {
+      const found = await verifyReceiptAndExports(JSON.parse(read('receipt.json')), receiptFile);
+      expect(found.problems).toEqual([`rates.csv header, column (file): recorded "${Buffer.byteLength(original) + 8 * 1024 * 1024 + 1} bytes", recomputed "${Buffer.byteLength(original)} bytes"`]);
+    } finally {
+      writeFileSync(join(dir, 'rates.csv'), original);
+    }
+  });
 });
 
 describe('the CSV writer', () => {
