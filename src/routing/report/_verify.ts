@@ -163,16 +163,21 @@ function addDifferences(into: ReceiptDifference[], field: string, recorded: unkn
  * a receipt whose every figure recomputes (a hand-edited answer would otherwise enter a new run).
  */
 export async function readVerifiedRoutingReceipt(file: string): Promise<RoutingReceipt> {
-  const verification = await verifyRoutingReceiptFile(file);
+  // The receipt used is the one verified: read and parsed once.
+  const { document, verification } = await readAndVerify(file);
   if (!verification.ok) {
     const first = verification.differences[0];
     throw new McpctxError('RESUME_MISMATCH', `--resume: ${file} does not verify (${verification.differenceCount} differences${first === undefined ? '' : `, the first at ${first.field}`}): nothing of it is used again`, { file });
   }
-  return JSON.parse(await readFile(file, 'utf8')) as RoutingReceipt;
+  return document;
 }
 
 /** Reads a receipt file and verifies it. Unreadable: IO (USAGE if missing); not a routing receipt: INVALID_RESULTS. */
 export async function verifyRoutingReceiptFile(file: string): Promise<ReceiptVerification> {
+  return (await readAndVerify(file)).verification;
+}
+
+async function readAndVerify(file: string): Promise<{ document: RoutingReceipt; verification: ReceiptVerification }> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -201,11 +206,14 @@ export async function verifyRoutingReceiptFile(file: string): Promise<ReceiptVer
   const found: ReceiptDifference[] = csv.differences.map(({ file: name, row, column, recorded, recomputed }) => ({ field: row === 0 ? `${name} header, column ${column}` : `${name} row ${row}, column ${column}`, recorded, recomputed }));
   const differenceCount = verification.differenceCount + found.length;
   return {
-    ...verification,
-    ok: differenceCount === 0,
-    differenceCount,
-    differences: [...verification.differences, ...found].slice(0, LISTED_DIFFERENCES),
-    csvFiles: csv.checked,
+    document,
+    verification: {
+      ...verification,
+      ok: differenceCount === 0,
+      differenceCount,
+      differences: [...verification.differences, ...found].slice(0, LISTED_DIFFERENCES),
+      csvFiles: csv.checked,
+    },
   };
 }
 
