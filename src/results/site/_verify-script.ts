@@ -1,8 +1,8 @@
-// The verify button of a server page (verify/button.js in the site). Kept apart from site.js: it
-// runs only on server pages, and it is the one script of the site that fetches (the page's own
-// copied measurement.json, same origin). The recount itself is verify/recount.js, loaded at the
-// first press; this script only fetches, calls it and shows its report. Every value from the file
-// goes in as text (textContent), never as markup.
+// The verify button of a server page, appended to site.js (which every page loads from its head;
+// the script returns at once on a page without the button). It is the one script of the site that
+// fetches: the page's own copied measurement.json, same origin. The recount itself is
+// verify/recount.js, loaded at the first press; this script only fetches, calls it and shows its
+// report. Every value from the file goes in as text (textContent), never as markup.
 
 export const VERIFY_BUTTON_JS = `'use strict';
 (function () {

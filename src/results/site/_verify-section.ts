@@ -1,15 +1,13 @@
-// The in-browser verify of a server page: its markup, and the two files it needs in the site
-// (verify/button.js, and verify/recount.js copied from the package's build).
+// The in-browser verify of a server page: its markup, and the recount script it loads
+// (verify/recount.js, copied from the package's build). The button's script is in site.js.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { attr } from './_html.js';
-import { VERIFY_BUTTON_JS } from './_verify-script.js';
 
 /** The site's folder for the verify scripts (a rebuild removes it with the rest). */
 export const VERIFY_FOLDER = 'verify';
-const BUTTON_FILE = `${VERIFY_FOLDER}/button.js`;
 const RECOUNT_FILE = `${VERIFY_FOLDER}/recount.js`;
 /** Written by `npm run build` (tools/build.mjs), from src/results/site/browser. */
 const BUILT_RECOUNT = join('dist', 'site', 'recount.js');
@@ -23,7 +21,6 @@ export function browserVerifyHtml(measurementPath: string): string {
     '<p id="verify-status" role="status"></p>',
     '<div id="verify-result" class="scroll"></div>',
     '</div>',
-    `<script src="../${BUTTON_FILE}" defer></script>`,
   ].join('\n');
 }
 
@@ -32,7 +29,7 @@ export function browserVerifyHtml(measurementPath: string): string {
  * from sources that was never built has none, and the button then says so when pressed.
  */
 export async function verifyFiles(): Promise<Map<string, string>> {
-  const files = new Map([[BUTTON_FILE, VERIFY_BUTTON_JS]]);
+  const files = new Map<string, string>();
   const root = packageRoot();
   const recount = root === undefined ? undefined : await readFile(join(root, BUILT_RECOUNT), 'utf8').catch(() => undefined);
   if (recount !== undefined) files.set(RECOUNT_FILE, recount);

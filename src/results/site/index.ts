@@ -11,6 +11,7 @@ import { methodologyPage } from './_methodology-page.js';
 import { BADGES_FOLDER, readResults } from './_read.js';
 import { measurementCopyPath, serverPage } from './_server-page.js';
 import { VERIFY_FOLDER, verifyFiles } from './_verify-section.js';
+import { VERIFY_BUTTON_JS } from './_verify-script.js';
 
 export interface SiteOptions {
   /** A folder written by `mcpctx sweep --out`. */
@@ -55,7 +56,7 @@ export async function buildSite(options: SiteOptions): Promise<SiteReport> {
   const files = new Map<string, string>();
   files.set(MARKER_FILE, 'Written by mcpctx site; rebuilding replaces this folder\'s site files.\n');
   files.set('site.css', SITE_CSS);
-  files.set('site.js', SITE_JS);
+  files.set('site.js', `${SITE_JS}${VERIFY_BUTTON_JS}`);
   for (const [path, content] of await verifyFiles()) files.set(path, content);
   files.set('index.html', indexPage(input));
   files.set('methodology.html', methodologyPage());
