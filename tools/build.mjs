@@ -8,12 +8,14 @@
 //   like the files it was built from, so paths taken from import.meta.url still hold
 //   (../../package.json, ../../examples/, the optimizer's ./_build-worker.js, built as an entry).
 import { spawnSync } from 'node:child_process';
-import { chmodSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
+const require = createRequire(import.meta.url);
 process.chdir(root);
 
 rmSync('dist', { recursive: true, force: true });
@@ -37,9 +39,44 @@ await build({
 });
 chmodSync('dist/cli/main.js', 0o755);
 
+// The site's in-browser verify (src/results/site/browser): one self-contained script, no package
+// left outside (a reader's browser has no node_modules, and the site fetches nothing from a CDN).
+// The counting code is the CLI's own; the two tokens files bound to Node are swapped for their
+// *.browser.ts twins: the rank table from gpt-tokenizer's ES module instead of require, and no
+// node:crypto (the page hashes with SubtleCrypto). Any other Node module reached fails the build.
+const BROWSER_TWINS = /^\.\/_(rank-table|sha256)\.js$/;
+const tokensDir = join(root, 'src', 'tokens');
+await build({
+  entryPoints: { recount: 'src/results/site/browser/recount.ts' },
+  outdir: 'dist/site',
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  logLevel: 'warning',
+  define: { MCPCTX_TOKENIZER_VERSION: JSON.stringify(require('gpt-tokenizer/package.json').version) },
+  plugins: [
+    {
+      name: 'browser-twins',
+      setup(build) {
+        build.onResolve({ filter: BROWSER_TWINS }, (args) =>
+          dirname(args.importer) === tokensDir ? { path: join(tokensDir, args.path.replace(/\.js$/, '.browser.ts')) } : undefined,
+        );
+      },
+    },
+  ],
+});
+// Loaded only when a reader presses verify; bounded so a dependency update cannot quietly make it huge.
+const RECOUNT_MAX_BYTES = 4_000_000;
+const recountBytes = statSync('dist/site/recount.js').size;
+if (recountBytes > RECOUNT_MAX_BYTES) {
+  console.error(`dist/site/recount.js is ${recountBytes} bytes, over ${RECOUNT_MAX_BYTES}: look at what the bundle pulls in`);
+  process.exit(1);
+}
+
 // gpt-tokenizer's o200k_base rank table as JSON, which loads in half the time of its JavaScript
 // module (src/tokens/_rank-table.ts reads it, and checks the version before trusting it).
-const require = createRequire(import.meta.url);
 writeFileSync(
   'dist/o200k_base.ranks.json',
   JSON.stringify({

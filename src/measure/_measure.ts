@@ -19,10 +19,11 @@ import {
 import { TOKENIZER } from '../tokens/index.js';
 import { captureCatalog, type Capture, type CaptureTimings } from './_capture.js';
 import type { CatalogCost } from './_catalog-cost.js';
+import { METHODOLOGY } from './_catalog-tokens.js';
 import { plural, printableText } from '../text/index.js';
 import { classifyFailure, type MeasurementStatus, type RecordStatus } from './_status.js';
 
-export const METHODOLOGY = 'mcpctx-catalog/v1';
+export { METHODOLOGY };
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_RUNS = 2;
 

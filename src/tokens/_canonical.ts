@@ -1,5 +1,4 @@
-import * as crypto from 'node:crypto';
-import { createHash } from 'node:crypto';
+// Pure (no Node module): the site's in-browser verify bundles this file; sha256Hex lives in _sha256.ts.
 import { McpctxError } from '../errors/index.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json/index.js';
 
@@ -33,14 +32,4 @@ export function canonicalJson(value: unknown): string {
   const text = jsonText(value, 'canonicalJson: the value');
   if (text === undefined) throw new McpctxError('INVALID_ARGUMENT', 'canonicalJson: the value has no JSON form (undefined, a function or a symbol)');
   return text;
-}
-
-/** `crypto.hash` (Node 20.12+) hashes in one call; older Node 20 releases get a `Hash` object, which costs more than hashing a short text. */
-const oneShotHash = typeof crypto.hash === 'function' ? crypto.hash : undefined;
-
-export function sha256Hex(input: string | Uint8Array): string {
-  if (typeof input !== 'string' && !(input instanceof Uint8Array)) {
-    throw new McpctxError('INVALID_ARGUMENT', `sha256Hex: expected a string or bytes, got ${input === null ? 'null' : typeof input}`);
-  }
-  return oneShotHash === undefined ? createHash('sha256').update(input).digest('hex') : oneShotHash('sha256', input, 'hex');
 }

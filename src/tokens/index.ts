@@ -7,6 +7,7 @@ export {
   type StoppableCountOptions,
 } from './_count.js';
 export { countTokensAsync, countTokensEach, type AsyncCountOptions } from './_count-async.js';
-export { canonicalJson, jsonText, sha256Hex } from './_canonical.js';
+export { canonicalJson, jsonText } from './_canonical.js';
+export { sha256Hex } from './_sha256.js';
 export { MAX_JSON_DEPTH } from '../json/index.js';
 export { lineAndColumn } from './_text-position.js';

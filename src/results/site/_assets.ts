@@ -57,6 +57,8 @@ tr.band-red td:first-child { box-shadow: inset 4px 0 #e05d44; }
 .facts dd { margin: 0; overflow-wrap: anywhere; }
 .hash { overflow-wrap: anywhere; }
 .note { overflow-wrap: anywhere; }
+.verify-ok { color: #1a7f37; }
+.verify-differs, .verify-error { color: #cf222e; font-weight: 600; }
 `;
 
 /**

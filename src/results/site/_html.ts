@@ -50,7 +50,7 @@ export function page(options: PageOptions): string {
     '<html lang="en">',
     '<head>',
     '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'">`,
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${text(options.title)}</title>`,
     `<link rel="stylesheet" href="${root}site.css">`,

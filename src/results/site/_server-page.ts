@@ -6,6 +6,7 @@ import type { SiteLaunch, SiteMeasurement, SiteTool } from './_check.js';
 import { attr, count, noteText, page, shellWord, sparkline, text } from './_html.js';
 import { statusLine, trendText } from './_index-page.js';
 import type { SiteInput, SiteServer } from './_read.js';
+import { browserVerifyHtml } from './_verify-section.js';
 
 // servers/<segment>.html: everything published about one server, each figure next to the command
 // that re-derives it.
@@ -171,6 +172,7 @@ function verifySection(segment: string, resultsName: string): string {
     '<h2>Verify</h2>',
     `<p>The record, <a href="../${attr(measurementCopyPath(segment))}">${text(MEASUREMENT_FILE)}</a>, is a byte-identical copy of <code>${text(`${resultsName}/${segment}/${MEASUREMENT_FILE}`)}</code>. It holds the raw capture, and mcpctx's <code>verify</code> re-derives every figure on this page from it. mcpctx is not published on npm: save the record into a clone of mcpctx, run <code>npm ci</code> there, then:</p>`,
     `<pre><code id="verify-command">${text(`node dist/cli/main.js verify ${MEASUREMENT_FILE}`)}</code></pre>`,
+    browserVerifyHtml(measurementCopyPath(segment)),
   ].join('\n');
 }
 

@@ -10,6 +10,8 @@ import { indexPage } from './_index-page.js';
 import { methodologyPage } from './_methodology-page.js';
 import { BADGES_FOLDER, readResults } from './_read.js';
 import { measurementCopyPath, serverPage } from './_server-page.js';
+import { VERIFY_FOLDER, verifyFiles } from './_verify-section.js';
+import { VERIFY_BUTTON_JS } from './_verify-script.js';
 
 export interface SiteOptions {
   /** A folder written by `mcpctx sweep --out`. */
@@ -35,7 +37,7 @@ export interface SiteReport {
 /** Marks a folder as this command's, so a rebuild may clear what an earlier build wrote. */
 const MARKER_FILE = '.mcpctx-site';
 /** Everything a build writes at the top of its folder; a rebuild removes exactly these. */
-const OWNED = [MARKER_FILE, 'index.html', 'methodology.html', 'site.css', 'site.js', 'servers', BADGES_FOLDER, 'data'];
+const OWNED = [MARKER_FILE, 'index.html', 'methodology.html', 'site.css', 'site.js', 'servers', BADGES_FOLDER, 'data', VERIFY_FOLDER];
 
 /**
  * Builds the site of `resultsDir` into `outDir`. Every file is read and checked before anything is
@@ -54,7 +56,8 @@ export async function buildSite(options: SiteOptions): Promise<SiteReport> {
   const files = new Map<string, string>();
   files.set(MARKER_FILE, 'Written by mcpctx site; rebuilding replaces this folder\'s site files.\n');
   files.set('site.css', SITE_CSS);
-  files.set('site.js', SITE_JS);
+  files.set('site.js', `${SITE_JS}${VERIFY_BUTTON_JS}`);
+  for (const [path, content] of await verifyFiles()) files.set(path, content);
   files.set('index.html', indexPage(input));
   files.set('methodology.html', methodologyPage());
   const pages = ['index.html', 'methodology.html'];
