@@ -39,7 +39,8 @@ export function serverPage(server: SiteServer, input: SiteInput, options: Server
   const recordHref = `../${measurementCopyPath(segment)}`;
   const body = [
     `<h1><span id="server-name">${text(row.server)}</span>${badge}</h1>`,
-    `<p>${statusLine(row)}</p>`,
+    // A failure's status is the first line of its own section.
+    failed ? '' : `<p>${statusLine(row)}</p>`,
     note,
     failed ? failureSection(row.status, noteValue, measurement?.stderrTail ?? null) : '',
     measurement === null ? '<p>Not swept yet: there is no record of this server.</p>' : facts(server, measurement),
