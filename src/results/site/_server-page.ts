@@ -83,7 +83,7 @@ function packageHtml(measurement: SiteMeasurement): string {
   const says =
     reported === null || (reported.name === null && reported.version === null)
       ? ''
-      : `<br><span class="muted">the server reports itself as</span> ${[reported.name === null ? '' : `<code>${text(reported.name)}</code>`, reported.version === null ? '' : `version <code id="server-version">${text(reported.version)}</code>`].filter((part) => part !== '').join(' ')}`;
+      : `<br><span class="muted">the server reports itself as</span> ${[reported.name === null ? '' : `<code>${noteText(reported.name)}</code>`, reported.version === null ? '' : `version <code id="server-version">${noteText(reported.version)}</code>`].filter((part) => part !== '').join(' ')}`;
   if (found === null) return `<span class="muted">not launched as an npm package</span>${says}`;
   const version = found.version === null ? '<span class="muted">no version given (whatever npm resolved that day)</span>' : found.pinned ? `<code id="package-version">${text(found.version)}</code>` : `<code id="package-version">${text(found.version)}</code> <span class="muted">(not an exact version)</span>`;
   return `<a id="npm-link" href="${attr(found.url)}"><code>${text(found.name)}</code></a> ${version}${says}`;

@@ -9,6 +9,7 @@ import { isMcpctxError } from '../../../src/errors/index.js';
 import { safeSegment, type Measurement } from '../../../src/measure/index.js';
 import { STATUS_MEANINGS } from '../../../src/results/_model.js';
 import { buildSite } from '../../../src/results/site/index.js';
+import { npmPackageOf } from '../../../src/results/site/_package.js';
 import { DESCRIPTION_WORD, HOSTILE, HUGE_PROPERTIES, LISTED_TOOL, STDERR_TAIL, SWEEP_DATE, writeResultsFixture, type Fixture } from './fixture.js';
 
 let work: string;
@@ -194,5 +195,28 @@ describe('search data', () => {
     expect(data.alpha).toContain(DESCRIPTION_WORD);
     expect(script).not.toContain('<');
     expect(data[safeSegment(HOSTILE)]).toContain('</td></tr></table>');
+  });
+});
+
+describe('reading the package from a launch', () => {
+  const stdio = (command: string, ...args: string[]) => ({ kind: 'stdio' as const, command, args, envNames: [] });
+  it.each([
+    [stdio('npx', '-y', '@scope/server@2.0.0-rc.1', '--flag'), { name: '@scope/server', version: '2.0.0-rc.1', pinned: true, url: 'https://www.npmjs.com/package/@scope/server/v/2.0.0-rc.1' }],
+    [stdio('/usr/bin/npx', '--yes', 'plain-server'), { name: 'plain-server', version: null, pinned: false, url: 'https://www.npmjs.com/package/plain-server' }],
+    [stdio('npx', '-y', 'tagged@latest'), { name: 'tagged', version: 'latest', pinned: false, url: 'https://www.npmjs.com/package/tagged' }],
+    [stdio('npx', '--package=@a/b@1.2.3', 'b-bin'), { name: '@a/b', version: '1.2.3', pinned: true, url: 'https://www.npmjs.com/package/@a/b/v/1.2.3' }],
+  ])('%j names its package', (launch, expected) => {
+    expect(npmPackageOf(launch)).toEqual(expected);
+  });
+
+  it.each([
+    [stdio('node', 'server.js')],
+    [stdio('npx', '-y', './local-folder')],
+    [stdio('npx', '-y', 'Has<Markup>@1.0.0')],
+    [stdio('npx', '--registry', 'https://elsewhere', 'pkg@1.0.0')],
+    [stdio('docker', 'run', '-i', 'image')],
+    [{ kind: 'remote' as const, url: 'https://example.com/mcp', headerNames: [], envNames: [] }],
+  ])('%j names none', (launch) => {
+    expect(npmPackageOf(launch)).toBeNull();
   });
 });
