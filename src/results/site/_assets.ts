@@ -71,7 +71,8 @@ tr.band-red td:first-child { box-shadow: inset 4px 0 #e05d44; }
 .why, .why-note, .package { display: block; font-size: 12px; color: var(--muted); white-space: normal; max-width: 320px; overflow-wrap: anywhere; }
 .why-note { color: var(--ink); }
 .stderr-short { display: block; font-size: 11px; white-space: pre-wrap; overflow-wrap: anywhere; max-width: 320px; background: var(--head); padding: 2px 4px; margin-top: 2px; }
-.stderr-none { display: block; font-size: 12px; }
+.stderr-none, .stderr-label { display: block; font-size: 12px; }
+.stderr-label { color: var(--muted); margin-top: 2px; }
 td.status-cell { white-space: normal; }
 .trend-up { color: #cf222e; }
 .trend-down { color: #1a7f37; }

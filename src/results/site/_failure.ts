@@ -35,7 +35,7 @@ export function shortFailure(status: PublishedStatus, note: string, stderrTail: 
   return [
     `<span class="why">${text(statusMeaning(status))}</span>`,
     note === '' ? '' : `<span class="why-note">${text(clip(note, SHORT_NOTE_CHARS))}</span>`,
-    lines.length === 0 ? '<span class="muted stderr-none">no stderr recorded</span>' : `<code class="stderr-short">${text(tail)}</code>`,
+    lines.length === 0 ? '<span class="muted stderr-none">no stderr recorded</span>' : `<span class="stderr-label">stderr, last lines:</span><code class="stderr-short">${text(tail)}</code>`,
   ]
     .filter((part) => part !== '')
     .join('');
