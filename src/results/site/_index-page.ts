@@ -93,16 +93,18 @@ function cell(value: number | string | null, html: string, className?: string): 
  * as \u003c so no text can close or open markup whatever the file is pasted into.
  */
 export function searchScript(input: SiteInput): string {
-  const entries: Record<string, string> = {};
-  for (const server of input.servers) {
-    const tools = server.measurement?.tools ?? [];
-    entries[server.segment] = tools
-      .map((tool) => `${tool.name} ${tool.description ?? ''}`)
-      .join('\n')
-      .toLowerCase();
-  }
-  const json = JSON.stringify(entries).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-  return `'use strict';\nwindow.mcpctxSearch = ${json};\n`;
+  // fromEntries and JSON.parse make every key an own property, `__proto__` included.
+  const entries = Object.fromEntries(
+    input.servers.map((server) => [
+      server.segment,
+      (server.measurement?.tools ?? [])
+        .map((tool) => `${tool.name} ${tool.description ?? ''}`)
+        .join('\n')
+        .toLowerCase(),
+    ]),
+  );
+  const json = JSON.stringify(JSON.stringify(entries)).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return `'use strict';\nwindow.mcpctxSearch = JSON.parse(${json});\n`;
 }
 
 /** The change with its sign from the direction, whichever sign the file stored. */

@@ -30,7 +30,7 @@ export function regressionsPage(input: SiteInput, stamp: string): string {
     `<h2 id="movements">Cost movements (${text(plural(movements.length, 'server'))})</h2>`,
     movementsTable(movements, segments),
   ].join('\n');
-  return page({ title: 'MCP server context cost: regressions', root: '', body, script: true, stamp });
+  return page({ title: 'MCP server context cost: regressions', root: '', body, script: false, stamp });
 }
 
 function failedAfterMeasured(input: SiteInput): FailedAfterMeasured[] {

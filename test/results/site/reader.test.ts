@@ -190,7 +190,8 @@ describe('badge snippets', () => {
 describe('search data', () => {
   it('holds each server\'s tool names and descriptions in search.js, with no markup character left raw', () => {
     const script = site['search.js'] ?? '';
-    const data = JSON.parse(script.slice(script.indexOf('{'), script.lastIndexOf('}') + 1)) as Record<string, string>;
+    const literal = script.slice(script.indexOf('JSON.parse(') + 'JSON.parse('.length, script.lastIndexOf(');'));
+    const data = JSON.parse(JSON.parse(literal) as string) as Record<string, string>;
     expect(data['beta-remote']).toContain(LISTED_TOOL);
     expect(data.alpha).toContain(DESCRIPTION_WORD);
     expect(script).not.toContain('<');
