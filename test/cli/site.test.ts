@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -20,7 +20,7 @@ describe('mcpctx site', () => {
   it('builds the site and says where to open it', async () => {
     const run = await runCliCaptured(['site', 'results', '--out', 'site'], work);
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    expect(run.stdout).toContain(`wrote 9 pages and 6 badges to ${join(work, 'site')}\n`);
+    expect(run.stdout).toContain(`wrote 10 pages and 6 badges to ${join(work, 'site')}\n`);
     expect(run.stdout).toContain('no badge in the results for: delta\n');
     expect(run.stdout).toContain(`open file://${join(work, 'site', 'index.html')}\n`);
   });
@@ -43,6 +43,16 @@ describe('mcpctx site', () => {
     const malformed = await runCliCaptured(['site', 'results', '--out', 'site'], work);
     expect(malformed.code).toBe(3);
     expect(malformed.stderr).toMatch(/leaderboard\.json: the file must be an object/);
+  });
+
+  it('--base-url makes the badge snippets absolute; an address that is not http(s) is a usage error', async () => {
+    const run = await runCliCaptured(['site', 'results', '--out', 'site', '--base-url', 'https://example.org/board'], work);
+    expect(run.code).toBe(0);
+    const alpha = await readFile(join(work, 'site', 'servers', 'alpha.html'), 'utf8');
+    expect(alpha).toContain('(https://example.org/board/badges/alpha.svg)](https://example.org/board/servers/alpha.html)');
+    const bad = await runCliCaptured(['site', 'results', '--out', 'other', '--base-url', 'file:///tmp'], work);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--base-url "file:///tmp" must be an http(s) address');
   });
 
   it('--help explains the command', async () => {

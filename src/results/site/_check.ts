@@ -19,8 +19,19 @@ export interface SiteTool {
   tokens: number;
   descriptionTokens: number;
   inputSchemaTokens: number;
+  /** Null when the tool has no output schema (the record then has no count for one). */
+  outputSchemaTokens: number | null;
   /** The tool's description from the capture; null when it has none or the capture was not kept. */
   description: string | null;
+  /** The schemas as captured; undefined when the tool has none or the capture was not kept. */
+  inputSchema: unknown;
+  outputSchema: unknown;
+}
+
+/** What the server said it is at initialize (its own words, untrusted); null fields it did not send as strings. */
+export interface SiteServerInfo {
+  name: string | null;
+  version: string | null;
 }
 
 export type SiteLaunch =
@@ -42,6 +53,9 @@ export interface SiteMeasurement {
   isolation: { kind: IsolationKind | null; platform: string | null; arch: string | null; node: string | null };
   measuredAt: string | null;
   methodology: string;
+  /** The end of a failed server's stderr; '' when it wrote none, null when the record has no such field. */
+  stderrTail: string | null;
+  serverInfo: SiteServerInfo | null;
 }
 
 class Checker {
@@ -168,7 +182,15 @@ export function checkMeasurement(value: unknown, file: string, server: string): 
     },
     measuredAt: record.measuredAt === undefined ? null : check.string(record.measuredAt, 'measuredAt'),
     methodology: check.string(record.methodology, 'methodology'),
+    stderrTail: record.stderrTail === undefined ? null : check.string(record.stderrTail, 'stderrTail'),
+    serverInfo: serverInfoOf(record.serverInfo),
   };
+}
+
+function serverInfoOf(value: unknown): SiteServerInfo | null {
+  if (!isPlainObject(value)) return null;
+  const own = (key: string): string | null => (Object.hasOwn(value, key) && typeof value[key] === 'string' ? value[key] : null);
+  return { name: own('name'), version: own('version') };
 }
 
 function checkTools(check: Checker, value: unknown, where: string, capture: unknown): SiteTool[] {
@@ -179,13 +201,18 @@ function checkTools(check: Checker, value: unknown, where: string, capture: unkn
     const name = check.string(tool.name, at('name'));
     // The description is read from the capture only where the capture's tool is the same one.
     const captured: unknown = Array.isArray(capture) ? capture[index] : undefined;
-    const description = isPlainObject(captured) && captured.name === name && typeof captured.description === 'string' ? captured.description : null;
+    const same = isPlainObject(captured) && captured.name === name ? captured : undefined;
+    const field = (key: string): unknown => (same !== undefined && Object.hasOwn(same, key) ? same[key] : undefined);
+    const description = field('description');
     return {
       name,
       tokens: check.count(tool.tokens, at('tokens')),
       descriptionTokens: check.count(tool.descriptionTokens, at('descriptionTokens')),
       inputSchemaTokens: check.count(tool.inputSchemaTokens, at('inputSchemaTokens')),
-      description,
+      outputSchemaTokens: tool.outputSchemaTokens === undefined ? null : check.count(tool.outputSchemaTokens, at('outputSchemaTokens')),
+      description: typeof description === 'string' ? description : null,
+      inputSchema: field('inputSchema'),
+      outputSchema: field('outputSchema'),
     };
   });
 }

@@ -1,9 +1,10 @@
 import { BAND_LIMITS } from '../../measure/index.js';
 import { plural } from '../../text/index.js';
-import { STATUS_MEANINGS } from '../_model.js';
 import { plottableSeries } from '../_series.js';
 import type { LeaderboardRow, LeaderboardTrend } from '../leaderboard/index.js';
-import { attr, count, page, sparkline, text } from './_html.js';
+import { isFailure, shortFailure, statusClass, statusMeaning } from './_failure.js';
+import { attr, count, downloadLinks, page, sparkline, text } from './_html.js';
+import { npmPackageOf } from './_package.js';
 import type { SiteInput, SiteServer } from './_read.js';
 
 // index.html: the leaderboard. Each cell carries the value it sorts by in `data-value` (numbers as
@@ -31,7 +32,10 @@ const COLUMNS: readonly Column[] = [
 
 const BAND_ORDER: readonly string[] = BAND_LIMITS.map((limit) => limit.band);
 
-export function indexPage(input: SiteInput): string {
+/** The script file with each server's tool names and descriptions, which the filter loads when first used. */
+export const SEARCH_FILE = 'search.js';
+
+export function indexPage(input: SiteInput, stamp: string): string {
   const { leaderboard } = input;
   const headers = COLUMNS.map(
     (column) => `<th scope="col" data-type="${column.type}" title="${attr(column.help)}"><button type="button">${text(column.label)}</button></th>`,
@@ -40,15 +44,16 @@ export function indexPage(input: SiteInput): string {
   const body = [
     '<h1>MCP server context cost</h1>',
     `<p class="summary">${text(plural(leaderboard.servers, 'server'))}, ${text(`${leaderboard.measured.toLocaleString('en-US')} measured`)}. Tokens of each server's <code>tools/list</code> catalog, counted with ${text(leaderboard.tokenizer)} under methodology <code>${text(leaderboard.methodology)}</code>: <a href="methodology.html">what the numbers mean</a>. Click a column to sort.</p>`,
-    '<p class="filter"><label for="filter">Filter by name</label> <input id="filter" type="search" autocomplete="off" spellcheck="false"> <output id="filter-count" for="filter"></output></p>',
+    `<p class="downloads">Download the data: ${downloadLinks('')}; every record is linked from its server's page.</p>`,
+    `<p class="filter"><label for="filter">Filter by server, package, tool or description</label> <input id="filter" type="search" autocomplete="off" spellcheck="false" data-search="${SEARCH_FILE}"> <output id="filter-count" for="filter"></output></p>`,
     '<div class="scroll">',
-    `<table id="leaderboard" class="sortable">`,
+    `<table id="leaderboard" class="sortable cards">`,
     `<thead><tr>${headers}</tr></thead>`,
     `<tbody>\n${rows}\n</tbody>`,
     '</table>',
     '</div>',
   ].join('\n');
-  return page({ title: 'MCP server context cost: leaderboard', root: '', body, script: true });
+  return page({ title: 'MCP server context cost: leaderboard', root: '', body, script: true, stamp });
 }
 
 function leaderboardRow(server: SiteServer, input: SiteInput): string {
@@ -56,10 +61,13 @@ function leaderboardRow(server: SiteServer, input: SiteInput): string {
   const series = plottableSeries(input.history, row.server);
   const bandClass = row.band === null ? '' : ` class="band-${row.band}"`;
   const badge = server.badge === null ? '' : `<img class="badge" src="badges/${attr(segment)}.svg" alt="${attr(`context cost badge of ${row.server}`)}" title="${attr(row.band === null ? row.status : `band ${row.band}`)}">`;
+  const found = server.measurement === null ? null : npmPackageOf(server.measurement.launch);
+  const packageLine = found === null ? '' : `<span class="package">${text(found.version === null ? found.name : `${found.name}@${found.version}`)}</span>`;
+  const status = `<span class="status ${statusClass(row.status)}" title="${attr(statusMeaning(row.status))}">${text(row.status)}</span>`;
   const cells = [
     cell(row.rank, count(row.rank)),
-    cell(row.server.toLowerCase(), `<a href="servers/${attr(segment)}.html">${text(row.server)}</a>`, 'name'),
-    cell(row.status, `<span class="status status-${row.status}" title="${attr(STATUS_MEANINGS[row.status])}">${text(row.status)}</span>`),
+    cell(row.server.toLowerCase(), `<a href="servers/${attr(segment)}.html">${text(row.server)}</a>${packageLine}`, 'name'),
+    cell(row.status, isFailure(row.status) ? `${status}${shortFailure(row.status, server.measurement?.note ?? row.note, server.measurement?.stderrTail ?? null)}` : status, 'status-cell'),
     // The badge carries the band's colour; the band's name is shown where there is no badge.
     cell(row.band === null ? null : BAND_ORDER.indexOf(row.band), badge !== '' || row.band === null ? badge : `<span class="band">${text(row.band)}</span>`),
     cell(row.tools, count(row.tools)),
@@ -69,12 +77,34 @@ function leaderboardRow(server: SiteServer, input: SiteInput): string {
     cell(row.trend === null ? null : signedDelta(row.trend), series.points.length === 0 && row.trend === null ? '<span class="muted">—</span>' : `${sparkline(series.points, 80, 20)} ${trendText(row.trend)}`),
     cell(row.isolation, row.isolation === null ? '<span class="muted">not recorded</span>' : text(row.isolation)),
   ];
-  return `<tr data-name="${attr(row.server.toLowerCase())}"${bandClass}>${cells.join('')}</tr>`;
+  const labelled = cells.map((html, index) => html.replace('<td', `<td data-label="${attr(COLUMNS[index]?.label ?? '')}"`));
+  const name = [row.server, found?.name ?? ''].join(' ').toLowerCase();
+  return `<tr data-name="${attr(name)}" data-segment="${attr(segment)}"${bandClass}>${labelled.join('')}</tr>`;
 }
 
 function cell(value: number | string | null, html: string, className?: string): string {
   const classAttribute = className === undefined ? '' : ` class="${className}"`;
   return `<td${classAttribute} data-value="${value === null ? '' : attr(String(value))}">${html}</td>`;
+}
+
+/**
+ * search.js: each server's tool names and descriptions, lower-cased, by page name. A script, not
+ * JSON, because a page opened from file:// may load a script but not fetch a file; `<` is written
+ * as \u003c so no text can close or open markup whatever the file is pasted into.
+ */
+export function searchScript(input: SiteInput): string {
+  // fromEntries and JSON.parse make every key an own property, `__proto__` included.
+  const entries = Object.fromEntries(
+    input.servers.map((server) => [
+      server.segment,
+      (server.measurement?.tools ?? [])
+        .map((tool) => `${tool.name} ${tool.description ?? ''}`)
+        .join('\n')
+        .toLowerCase(),
+    ]),
+  );
+  const json = JSON.stringify(JSON.stringify(entries)).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return `'use strict';\nwindow.mcpctxSearch = JSON.parse(${json});\n`;
 }
 
 /** The change with its sign from the direction, whichever sign the file stored. */
@@ -93,5 +123,5 @@ export function trendText(trend: LeaderboardTrend | null): string {
 
 /** A status with its meaning, for pages that show one server. */
 export function statusLine(row: LeaderboardRow): string {
-  return `<span class="status status-${row.status}">${text(row.status)}</span>: ${text(STATUS_MEANINGS[row.status])}.`;
+  return `<span class="status ${statusClass(row.status)}">${text(row.status)}</span>: ${text(statusMeaning(row.status))}.`;
 }

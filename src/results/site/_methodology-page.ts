@@ -1,12 +1,13 @@
 import { BAND_LIMITS, MEASUREMENT_FILE, METHODOLOGY } from '../../measure/index.js';
 import { TOKENIZER } from '../../tokens/index.js';
 import { STATUS_MEANINGS, type PublishedStatus } from '../_model.js';
+import { statusClass } from './_failure.js';
 import { count, page, text } from './_html.js';
 
 // methodology.html: written from the constants the code measures with, so the page cannot say
 // one thing while the code does another.
 
-export function methodologyPage(): string {
+export function methodologyPage(stamp: string): string {
   let lower = 0;
   const bands = BAND_LIMITS.map(({ band, below }) => {
     const range = below === null ? `${count(lower)} or more` : lower === 0 ? `below ${count(below)}` : `${count(lower)} – ${count(below - 1)}`;
@@ -14,7 +15,7 @@ export function methodologyPage(): string {
     return `<tr class="band-${band}"><td><span class="band">${text(band)}</span></td><td>${text(range)}</td></tr>`;
   });
   const statuses = (Object.entries(STATUS_MEANINGS) as Array<[PublishedStatus, string]>).map(
-    ([status, meaning]) => `<tr id="status-${status}"><td><span class="status status-${status}">${text(status)}</span></td><td>${text(meaning)}</td></tr>`,
+    ([status, meaning]) => `<tr id="status-${status}"><td><span class="status ${statusClass(status)}">${text(status)}</span></td><td>${text(meaning)}</td></tr>`,
   );
   const body = [
     `<h1>Methodology <code>${text(METHODOLOGY)}</code></h1>`,
@@ -36,5 +37,5 @@ export function methodologyPage(): string {
     '<h2>Trends</h2>',
     '<p>A trend spans only the run of sweeps, ending at the newest, measured under the same isolation (host or docker). Rows whose isolation was not recorded still plot, and the server page says so; a failed sweep is a gap, never a drop to zero.</p>',
   ].join('\n');
-  return page({ title: `Methodology ${METHODOLOGY}`, root: '', body, script: false });
+  return page({ title: `Methodology ${METHODOLOGY}`, root: '', body, script: false, stamp });
 }

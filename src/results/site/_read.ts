@@ -2,7 +2,8 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { McpctxError } from '../../errors/index.js';
 import { MEASUREMENT_FILE, safeSegment } from '../../measure/index.js';
-import type { HistoryRow } from '../_model.js';
+import type { HistoryRow, ResultsState } from '../_model.js';
+import { SWEEP_FILE, readResultsState, readSweepRecord, type SweepRecord } from '../_store.js';
 import { HISTORY_FILE, parseHistoryCsv } from '../history/index.js';
 import type { Leaderboard, LeaderboardRow } from '../leaderboard/index.js';
 import { parseResultsJson as parseJson, readResultsText as readText } from '../_read-file.js';
@@ -30,6 +31,13 @@ export interface SiteInput {
   leaderboard: Leaderboard;
   history: HistoryRow[];
   servers: SiteServer[];
+  /** The last sweep: its date heads every page. */
+  sweep: SweepRecord;
+  /** The folder as the sweep reads it: what the regressions page is derived from. */
+  state: ResultsState;
+  /** The bytes of leaderboard.json and history.csv, offered as downloads unchanged. */
+  leaderboardText: string;
+  historyText: string;
 }
 
 /** Reads and checks everything the site shows from a results folder. */
@@ -39,9 +47,11 @@ export async function readResults(resultsDir: string): Promise<SiteInput> {
     throw new McpctxError('USAGE', `${resultsDir} is not a folder of results; pass the folder mcpctx sweep --out wrote`, { file: resultsDir });
   }
   const leaderboardFile = join(resultsDir, LEADERBOARD_FILE);
-  const leaderboard = checkLeaderboard(parseJson(await readText(leaderboardFile, true), leaderboardFile), leaderboardFile);
+  const leaderboardText = await readText(leaderboardFile, true);
+  const leaderboard = checkLeaderboard(parseJson(leaderboardText, leaderboardFile), leaderboardFile);
   const historyFile = join(resultsDir, HISTORY_FILE);
-  const history = parseHistoryCsv(await readText(historyFile, true), historyFile);
+  const historyText = await readText(historyFile, true);
+  const history = parseHistoryCsv(historyText, historyFile);
 
   const bySegment = new Map<string, string>();
   const servers: SiteServer[] = [];
@@ -56,7 +66,13 @@ export async function readResults(resultsDir: string): Promise<SiteInput> {
     bySegment.set(segment, row.server);
     servers.push(await readServer(resultsDir, row, segment));
   }
-  return { leaderboard, history, servers };
+  // After the site's own checks, so a damaged leaderboard or record is named as the site reads it.
+  const sweep = await readSweepRecord(resultsDir);
+  const state = await readResultsState(resultsDir);
+  if (sweep === null || state === null) {
+    throw new McpctxError('INVALID_RESULTS', `${join(resultsDir, SWEEP_FILE)} is missing; rebuild results/ with mcpctx sweep`, { file: join(resultsDir, SWEEP_FILE) });
+  }
+  return { leaderboard, history, servers, sweep, state, leaderboardText, historyText };
 }
 
 async function readServer(resultsDir: string, row: LeaderboardRow, segment: string): Promise<SiteServer> {

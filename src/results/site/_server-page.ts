@@ -2,40 +2,57 @@ import { MEASUREMENT_FILE } from '../../measure/index.js';
 import { plural } from '../../text/index.js';
 import type { HistoryRow } from '../_model.js';
 import { plottableSeries, type PlottableSeries } from '../_series.js';
-import type { SiteLaunch, SiteMeasurement, SiteTool } from './_check.js';
+import { badgeSnippetSection } from './_badge-snippet.js';
+import type { SiteLaunch, SiteMeasurement } from './_check.js';
+import { failureSection, isFailure } from './_failure.js';
 import { attr, count, noteText, page, shellWord, sparkline, text } from './_html.js';
 import { statusLine, trendText } from './_index-page.js';
+import { npmPackageOf } from './_package.js';
 import type { SiteInput, SiteServer } from './_read.js';
 import { browserVerifyHtml } from './_verify-section.js';
+import { toolsSection } from './_tools-section.js';
 
 // servers/<segment>.html: everything published about one server, each figure next to the command
 // that re-derives it.
-
-const BAR_WIDTH = 200;
 
 /** Where a server's measurement.json is copied in the site, relative to the site's root. */
 export function measurementCopyPath(segment: string): string {
   return `data/${segment}/${MEASUREMENT_FILE}`;
 }
 
-export function serverPage(server: SiteServer, input: SiteInput, resultsName: string): string {
+export interface ServerPageOptions {
+  /** The results folder's name, as the verify section names the record's origin. */
+  resultsName: string;
+  /** Where the site is published, for the badge snippet; null: addresses relative to the site. */
+  baseUrl: string | null;
+  /** The header's sweep line. */
+  stamp: string;
+}
+
+export function serverPage(server: SiteServer, input: SiteInput, options: ServerPageOptions): string {
   const { row, measurement, segment } = server;
   const series = plottableSeries(input.history, row.server);
   const rows = input.history.filter((historyRow) => historyRow.server === row.server);
   const badge = server.badge === null ? '' : ` <img class="badge" src="../badges/${attr(segment)}.svg" alt="${attr(`context cost badge of ${row.server}`)}">`;
-  const note = (measurement?.note ?? row.note) === '' ? '' : `<p class="note"><strong>Note:</strong> ${noteText(measurement?.note ?? row.note)}</p>`;
+  const noteValue = measurement?.note ?? row.note;
+  const failed = isFailure(row.status);
+  const note = noteValue === '' || failed ? '' : `<p class="note"><strong>Note:</strong> ${noteText(noteValue)}</p>`;
+  const recordHref = `../${measurementCopyPath(segment)}`;
   const body = [
     `<h1><span id="server-name">${text(row.server)}</span>${badge}</h1>`,
-    `<p>${statusLine(row)}</p>`,
+    // A failure's status is the first line of its own section.
+    failed ? '' : `<p>${statusLine(row)}</p>`,
     note,
+    failed ? failureSection(row.status, noteValue, measurement?.stderrTail ?? null) : '',
     measurement === null ? '<p>Not swept yet: there is no record of this server.</p>' : facts(server, measurement),
-    measurement?.tools ? toolsSection(measurement.tools) : '',
+    server.badge === null ? '' : badgeSnippetSection(row.server, segment, options.baseUrl),
+    measurement?.tools ? toolsSection(measurement.tools, recordHref) : '',
     historySection(rows, series),
-    measurement === null ? '' : verifySection(segment, resultsName),
+    measurement === null ? '' : verifySection(segment, options.resultsName),
   ]
     .filter((part) => part !== '')
     .join('\n');
-  return page({ title: `${row.server}: context cost`, root: '../', body, script: true });
+  return page({ title: `${row.server}: context cost`, root: '../', body, script: true, stamp: options.stamp });
 }
 
 function facts(server: SiteServer, measurement: SiteMeasurement): string {
@@ -52,12 +69,25 @@ function facts(server: SiteServer, measurement: SiteMeasurement): string {
     ['Session-start load', sessionStart],
     ['Trend', trendText(row.trend)],
     ['Canonical sha256', measurement.canonicalSha256 === null ? '—' : `<code class="hash">${text(measurement.canonicalSha256)}</code>`],
+    ['Package', packageHtml(measurement)],
     ['Launch', launchHtml(measurement.launch)],
     ['Isolation', isolationHtml(measurement.isolation)],
     ['Measured at', measurement.measuredAt === null ? '—' : text(measurement.measuredAt)],
     ['Methodology', `<a href="../methodology.html"><code>${text(measurement.methodology)}</code></a>`],
   ];
   return `<dl class="facts">\n${items.map(([term, value]) => `<dt>${text(term)}</dt><dd>${value}</dd>`).join('\n')}\n</dl>`;
+}
+
+function packageHtml(measurement: SiteMeasurement): string {
+  const found = npmPackageOf(measurement.launch);
+  const reported = measurement.serverInfo;
+  const says =
+    reported === null || (reported.name === null && reported.version === null)
+      ? ''
+      : `<br><span class="muted">the server reports itself as</span> ${[reported.name === null ? '' : `<code>${noteText(reported.name)}</code>`, reported.version === null ? '' : `version <code id="server-version">${noteText(reported.version)}</code>`].filter((part) => part !== '').join(' ')}`;
+  if (found === null) return `<span class="muted">not launched as an npm package</span>${says}`;
+  const version = found.version === null ? '<span class="muted">no version given (whatever npm resolved that day)</span>' : found.pinned ? `<code id="package-version">${text(found.version)}</code>` : `<code id="package-version">${text(found.version)}</code> <span class="muted">(not an exact version)</span>`;
+  return `<a id="npm-link" href="${attr(found.url)}"><code>${text(found.name)}</code></a> ${version}${says}`;
 }
 
 function launchHtml(launch: SiteLaunch): string {
@@ -75,63 +105,13 @@ function isolationHtml(isolation: SiteMeasurement['isolation']): string {
   return machine.length === 0 ? kind : `${kind} <span class="muted">(${text(machine.join(', '))})</span>`;
 }
 
-function toolsSection(tools: readonly SiteTool[]): string {
-  const widest = Math.max(1, ...tools.map((tool) => tool.tokens));
-  const rows = tools.map((tool) => {
-    const description = tool.description === null ? '<span class="muted">—</span>' : text(clip(tool.description, 160));
-    return [
-      `<tr data-name="${attr(tool.name.toLowerCase())}">`,
-      `<td data-value="${attr(tool.name.toLowerCase())}"><code>${text(tool.name)}</code></td>`,
-      `<td data-value="${tool.tokens}">${count(tool.tokens)}</td>`,
-      `<td data-value="${tool.tokens}">${bar(tool, widest)}</td>`,
-      `<td data-value="${tool.descriptionTokens}">${count(tool.descriptionTokens)}</td>`,
-      `<td data-value="${tool.inputSchemaTokens}">${count(tool.inputSchemaTokens)}</td>`,
-      `<td class="description">${description}</td>`,
-      '</tr>',
-    ].join('');
-  });
-  const header = ['Tool:text', 'Tokens:number', 'Share:number', 'Description:number', 'Input schema:number']
-    .map((spec) => {
-      const [label, type] = spec.split(':') as [string, string];
-      return `<th scope="col" data-type="${type}"><button type="button">${text(label)}</button></th>`;
-    })
-    .join('');
-  return [
-    `<h2>Tools (${text(plural(tools.length, 'tool'))})</h2>`,
-    '<p class="legend"><span class="key key-description"></span> description <span class="key key-schema"></span> input schema <span class="key key-rest"></span> name and the rest</p>',
-    '<div class="scroll">',
-    '<table id="tools" class="sortable">',
-    `<thead><tr>${header}<th scope="col">Description text</th></tr></thead>`,
-    `<tbody>\n${rows.join('\n')}\n</tbody>`,
-    '</table>',
-    '</div>',
-  ].join('\n');
-}
-
-/** A bar as long as the tool's share of the heaviest tool, split into description, schema and the rest. */
-function bar(tool: SiteTool, widest: number): string {
-  const scale = BAR_WIDTH / widest;
-  const description = Math.min(tool.descriptionTokens, tool.tokens);
-  const schema = Math.min(tool.inputSchemaTokens, tool.tokens - description);
-  const rest = tool.tokens - description - schema;
-  let x = 0;
-  const parts = [
-    ['description', description],
-    ['schema', schema],
-    ['rest', rest],
-  ] as const;
-  const rects = parts.map(([kind, tokens]) => {
-    const width = tokens * scale;
-    const rect = `<rect class="part-${kind}" x="${x.toFixed(1)}" width="${width.toFixed(1)}" height="12"/>`;
-    x += width;
-    return rect;
-  });
-  return `<svg class="bar" width="${BAR_WIDTH}" height="12" viewBox="0 0 ${BAR_WIDTH} 12" aria-hidden="true">${rects.join('')}</svg>`;
-}
-
 function historySection(rows: readonly HistoryRow[], series: PlottableSeries): string {
   if (rows.length === 0) return '<h2>Over time</h2>\n<p>No history yet.</p>';
-  const inTrend = new Set(series.since === null ? [] : rows.filter((row) => row.date >= (series.since as string)).map((row) => row.date));
+  const inRun = new Set(series.since === null ? [] : rows.filter((row) => row.date >= (series.since as string)).map((row) => row.date));
+  const inTrend = new Set(series.points.map((point) => point.date));
+  // A failed sweep is part of the run but gives no point: it is a gap, and the table says so.
+  const why = (row: HistoryRow): string =>
+    inTrend.has(row.date) ? 'yes' : inRun.has(row.date) ? `no: ${text(row.status)}, no number (a gap in the trend)` : 'no: measured under another isolation';
   const notes = [
     series.since === null ? '' : `The comparable series starts ${text(series.since)}${series.isolation === null ? '' : ` (measured under ${text(series.isolation)})`}.`,
     series.cutByIsolation ? 'Older rows were measured under another isolation and are left out of the trend.' : '',
@@ -146,7 +126,7 @@ function historySection(rows: readonly HistoryRow[], series: PlottableSeries): s
       `<td>${count(row.tokens)}</td>`,
       `<td>${row.canonicalSha256 === null ? '—' : `<code class="hash">${text(row.canonicalSha256.slice(0, 12))}</code>`}</td>`,
       `<td>${row.isolation === null ? '<span class="muted">not recorded</span>' : text(row.isolation)}</td>`,
-      `<td>${inTrend.has(row.date) ? 'yes' : 'no'}</td>`,
+      `<td>${why(row)}</td>`,
       '</tr>',
     ].join(''),
   );
@@ -174,9 +154,4 @@ function verifySection(segment: string, resultsName: string): string {
     `<pre><code id="verify-command">${text(`node dist/cli/main.js verify ${MEASUREMENT_FILE}`)}</code></pre>`,
     browserVerifyHtml(measurementCopyPath(segment)),
   ].join('\n');
-}
-
-function clip(value: string, chars: number): string {
-  const flat = value.replace(/\s+/g, ' ').trim();
-  return flat.length > chars ? `${flat.slice(0, chars)}…` : flat;
 }

@@ -10,7 +10,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../../src/results/site/index.js';
 import { markedEnv, waitForNoMarkedProcesses } from '../../support/processes.js';
-import { HOSTILE, HOSTILE_TOOL, SPECS, writeResultsFixture, type Fixture } from './fixture.js';
+import { DESCRIPTION_WORD, HOSTILE, HOSTILE_TOOL, LISTED_TOOL, SPECS, writeResultsFixture, type Fixture } from './fixture.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = fileURLToPath(new URL('../../../test-output/site/', import.meta.url));
@@ -185,5 +185,82 @@ describe('a server page in Chromium', () => {
     await page.locator('footer a', { hasText: 'how' }).click();
     await page.waitForURL(/methodology\.html#verify$/);
     expect(await page.locator('#verify-command').textContent()).toBe('node dist/cli/main.js verify path/to/measurement.json');
+  });
+});
+
+/** A rectangle as the page measures it (no DOM types in this project). */
+type Box = { left: number; right: number; top: number; bottom: number };
+
+/** The page's own width against the viewport's: more means the reader must scroll sideways. */
+async function pageWidth(page: Page): Promise<{ scroll: number; viewport: number }> {
+  return page.evaluate(() => {
+    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+    return { scroll: root.scrollWidth, viewport: root.clientWidth };
+  });
+}
+
+describe('issue 34 in Chromium', () => {
+  it('keeps every Tokens cell inside a 375 px viewport, with no sideways scroll of any page', async () => {
+    const page = await open(indexUrl);
+    await page.setViewportSize({ width: 375, height: 800 });
+    const cells = page.locator('#leaderboard tbody td:nth-child(6)');
+    expect(await cells.count()).toBe(SPECS.length);
+    const boxes = await cells.evaluateAll((elements) =>
+      elements.map((element) => {
+        const rect = (element as unknown as { getBoundingClientRect(): Box }).getBoundingClientRect();
+        return { left: rect.left, right: rect.right };
+      }),
+    );
+    for (const box of boxes) {
+      expect(box.left).toBeGreaterThanOrEqual(0);
+      expect(box.right).toBeLessThanOrEqual(375);
+    }
+    expect(await cells.first().isVisible()).toBe(true);
+    expect(await pageWidth(page)).toEqual({ scroll: 375, viewport: 375 });
+    for (const path of ['servers/epsilon.html', 'servers/alpha.html', 'regressions.html']) {
+      await page.goto(new URL(path, indexUrl).href);
+      expect(await pageWidth(page), path).toEqual({ scroll: 375, viewport: 375 });
+    }
+  });
+
+  it('finds a server by a tool it lists or a word of a description, not only by its name', async () => {
+    const page = await open(indexUrl);
+    await page.locator('#filter').fill(LISTED_TOOL);
+    await expect.poll(() => shownServers(page)).toEqual(['beta-remote']);
+    await page.locator('#filter').fill(DESCRIPTION_WORD.toUpperCase());
+    await expect.poll(() => shownServers(page)).toEqual(['alpha']);
+    await page.locator('#filter').fill('alpha-mcp');
+    await expect.poll(() => shownServers(page)).toEqual(['alpha']);
+    await page.locator('#filter').fill('');
+    expect(await shownServers(page)).toHaveLength(SPECS.length);
+  });
+
+  it('copies a badge snippet with its button, and opens a tool definition from its name', async () => {
+    if (!context) throw new Error('the browser did not start');
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const page = await open(new URL('servers/alpha.html', indexUrl).href);
+    const snippet = await page.locator('#snippet-markdown').textContent();
+    expect(snippet).toBe('[![context cost of alpha](badges/alpha.svg)](servers/alpha.html)');
+    await page.locator('button[data-copy="snippet-markdown"]').click();
+    await expect.poll(() => page.locator('#snippet-markdown ~ output, .snippet output').first().textContent()).toBe('Copied');
+    expect(await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())).toBe(snippet);
+
+    expect(await page.locator('#tool-1').getAttribute('open')).toBeNull();
+    await page.locator('#tools a[href="#tool-1"]').click();
+    await expect.poll(() => page.locator('#tool-1').getAttribute('open')).toBe('');
+    expect(await page.locator('#tool-1 .full-description').textContent()).toContain(DESCRIPTION_WORD);
+  });
+
+  it('shows a failed server\'s reason and stderr, and the regressions page from the nav', async () => {
+    const page = await open(indexUrl);
+    await page.locator('#leaderboard a', { hasText: 'epsilon' }).click();
+    await page.waitForURL(/servers\/epsilon\.html$/);
+    expect(await page.locator('#stderr').textContent()).toContain('</pre><script>window.__pwned=3</script>');
+    expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
+    await page.locator('nav a', { hasText: 'Regressions' }).click();
+    await page.waitForURL(/regressions\.html$/);
+    expect(await page.locator('#failed tbody td.name').allTextContents()).toEqual(['epsilon']);
+    expect(await page.locator('#movements-table tbody td.name').allTextContents()).toContain('alpha');
+    await page.screenshot({ path: join(SCREENSHOTS, 'regressions.png'), fullPage: true });
   });
 });

@@ -5,12 +5,19 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeBadge } from 'badge-maker';
 import { bandFor, catalogCost, measurementJson, safeSegment, type Measurement, type RecordStatus } from '../../../src/measure/index.js';
-import type { HistoryRow } from '../../../src/results/index.js';
+import type { HistoryRow, SweepRecord } from '../../../src/results/index.js';
 import { historyCsv } from '../../../src/results/history/index.js';
 import type { Leaderboard, LeaderboardRow } from '../../../src/results/leaderboard/index.js';
 
 export const HOSTILE = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">';
 export const HOSTILE_TOOL = '<b onmouseover=alert(1)>grab</b>';
+/** A failed server's last words, hostile and over several lines. */
+export const STDERR_TAIL = `npm warn exec installing\nError: Cannot find module 'sharp'\n    at load (<anonymous>)\n</pre><script>window.__pwned=3</script>\nnode exited with code 1`;
+/** A word that only one tool's description holds (alpha's tool_1), and a tool name only beta-remote lists. */
+export const DESCRIPTION_WORD = 'xylophone';
+export const LISTED_TOOL = 'search_7';
+/** Properties of a schema too large to show whole (the hostile server's `huge` tool). */
+export const HUGE_PROPERTIES = 1500;
 
 function tools(count: number, descriptionWords: number, prefix = 'tool'): unknown[] {
   return Array.from({ length: count }, (_, index) => ({
@@ -31,13 +38,28 @@ interface ServerSpec {
   lastMeasured?: string;
   history?: Array<Pick<HistoryRow, 'date' | 'tokens' | 'isolation'> & { status?: RecordStatus }>;
   badge?: boolean;
+  stderrTail?: string;
 }
+
+/** alpha's catalog: tool_0 declares an output schema, tool_1's description holds DESCRIPTION_WORD. */
+function alphaTools(): unknown[] {
+  const [first, second, ...rest] = tools(3, 80) as Array<Record<string, unknown>>;
+  const outputSchema = { type: 'object', properties: { matches: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, score: { type: 'number' } } } } } };
+  return [{ ...first, outputSchema }, { ...second, description: `Tunes the ${DESCRIPTION_WORD}. ${String(second?.description)}` }, ...rest];
+}
+
+function hugeTool(): unknown {
+  const properties = Object.fromEntries(Array.from({ length: HUGE_PROPERTIES }, (_, index) => [`field_${index}`, { type: 'string', description: `the value of field ${index}` }]));
+  return { name: 'huge', description: 'A tool with a very large schema.', inputSchema: { type: 'object', properties } };
+}
+
+export const SWEEP_DATE = '2026-11-30';
 
 export const SPECS: readonly ServerSpec[] = [
   {
     name: 'alpha',
     status: 'measured',
-    capture: tools(3, 80),
+    capture: alphaTools(),
     instructions: 'Use tool_0 first.',
     lastMeasured: '2026-11-30',
     history: [
@@ -61,15 +83,16 @@ export const SPECS: readonly ServerSpec[] = [
   {
     name: HOSTILE,
     status: 'measured',
-    capture: [{ name: HOSTILE_TOOL, description: `</td></tr></table>${HOSTILE}`, inputSchema: { type: 'object' } }, ...tools(1, 4)],
+    capture: [{ name: HOSTILE_TOOL, description: `</td></tr></table>${HOSTILE}`, inputSchema: { type: 'object', description: HOSTILE } }, ...tools(1, 4), hugeTool()],
     note: `note with ${HOSTILE}`,
     lastMeasured: '2026-11-30',
   },
-  { name: 'gamma', status: 'timeout', note: 'no answer within 60,000 ms (retried once with a doubled budget)', lastMeasured: '2026-11-30' },
+  { name: 'gamma', status: 'timeout', note: 'no answer within 60,000 ms (retried once with a doubled budget)', lastMeasured: '2026-11-30', stderrTail: '' },
   {
     name: 'epsilon',
     status: 'startup-failure',
     note: 'exited with code 1 before initialize',
+    stderrTail: STDERR_TAIL,
     isolationKind: 'absent',
     lastMeasured: '2026-11-30',
     history: [{ date: '2026-11-23', tokens: 2_000, isolation: null, status: 'measured' }],
@@ -103,9 +126,10 @@ function measurement(spec: ServerSpec): Measurement {
     launch: (spec.launch ?? { command: 'npx', args: ['-y', `${spec.name.replace(/[^a-z-]/g, '')}-mcp@1.0.0`, '--dir', "/tmp/it's here"], argsRedacted: 0, envNames: ['HOME_DIR'] }) as Measurement['launch'],
     isolation: { ...(kind === 'absent' ? {} : { kind }), mode: 'minimal-env', platform: 'linux', arch: 'x64', node: '20.19.0' },
     tokenizer: { name: 'gpt-tokenizer', version: '3.0.0', encoding: 'o200k_base' },
-    measuredAt: `${spec.lastMeasured ?? '2026-11-30'}T06:00:00.000Z`,
+    measuredAt: `${spec.lastMeasured ?? SWEEP_DATE}T06:0${SPECS.indexOf(spec)}:00.000Z`,
     timings: { elapsedMs: 1200 } as Measurement['timings'],
     attempts: [],
+    ...(spec.stderrTail === undefined ? {} : { stderrTail: spec.stderrTail }),
   };
 }
 
@@ -164,5 +188,7 @@ export async function writeResultsFixture(dir: string): Promise<Fixture> {
   const leaderboard: Leaderboard = { method: 'leaderboard/v1', methodology: 'mcpctx-catalog/v1', tokenizer: 'o200k_base', servers: rows.length, measured: ranked.length, rows: ordered };
   await writeFile(join(dir, 'leaderboard.json'), `${JSON.stringify(leaderboard, null, 2)}\n`);
   await writeFile(join(dir, 'history.csv'), historyCsv(history));
+  const sweep: SweepRecord = { method: 'sweep/v1', date: SWEEP_DATE, servers: SPECS.map((spec) => ({ name: spec.name, status: spec.status, swept: spec.status !== 'not-yet-run', note: '' })) };
+  await writeFile(join(dir, 'sweep.json'), `${JSON.stringify(sweep, null, 2)}\n`);
   return { leaderboard, measurements };
 }

@@ -50,7 +50,7 @@ describe('buildSite', () => {
     expect(first.indexPath).toBe(join(work, 'a', 'index.html'));
     expect(first.indexUrl).toBe(`file://${join(work, 'a', 'index.html')}`);
     expect(first.pages).toContain('servers/alpha.html');
-    expect(first.pages).toHaveLength(2 + 7);
+    expect(first.pages).toHaveLength(3 + 7);
     expect(first.badges).toBe(6);
     expect(first.badgesMissing).toEqual(['delta']);
   });

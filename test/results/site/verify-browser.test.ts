@@ -199,8 +199,12 @@ describe('verify in the browser', () => {
       ['sessionStart.namesTokens', null],
       ['sessionStart.instructionsTokens', null],
       ['sessionStart.total', null],
-      ...tools.flatMap((tool) => ['name', 'tokens', 'descriptionTokens', 'inputSchemaTokens'].map((field) => [`perTool.${field}`, tool])),
+      // The fixture's first tool has an output schema, so it alone has that figure.
+      ...(record.perTool ?? []).flatMap((tool) =>
+        [...['name', 'tokens', 'descriptionTokens', 'inputSchemaTokens'], ...(tool.outputSchemaTokens === undefined ? [] : ['outputSchemaTokens'])].map((field) => [`perTool.${field}`, tool.name]),
+      ),
     ]);
+    expect(checks.filter((check) => check.figure === 'perTool.outputSchemaTokens')).toHaveLength(1);
     expect(checks.filter((check) => check.state !== 'match')).toEqual([]);
     expect(checks.every((check) => check.verdict === '✓')).toBe(true);
     const shown = (figure: string): string | undefined => checks.find((check) => check.figure === figure)?.recounted;
@@ -286,7 +290,7 @@ describe('verify in the browser', () => {
     const { outcome, checks } = await pressVerify(await open(pageUrl('alpha')));
     expect(outcome).toBe('verified');
     const output = checks.filter((check) => check.figure === 'perTool.outputSchemaTokens');
-    expect(output.map((check) => [check.tool, check.recounted, check.state])).toEqual([['with_output', String(cost.perTool[3]?.outputSchemaTokens), 'match']]);
+    expect(output.filter((check) => check.tool === 'with_output').map((check) => [check.tool, check.recounted, check.state])).toEqual([['with_output', String(cost.perTool[3]?.outputSchemaTokens), 'match']]);
   });
 
   it('says a redacted capture cannot be re-derived, and checks nothing', async () => {

@@ -1,0 +1,72 @@
+// `npm run screenshots`: screenshots of a built site with Debian's Chromium, for the docs.
+//
+//   node tools/screenshots.mjs [--site docs/leaderboard/site] [--out docs/leaderboard] [--server NAME]
+//
+// Takes the index, one server page and the regressions page, each at 1400 and 375 px wide, as
+// <out>/{index,server,regressions}-{1400,375}.png. The server page is NAME's, or by default the
+// first failed row of the site's leaderboard (a failure shows the most of a page: its reason and
+// stderr), or the first row when none failed. Run it again after a sweep rebuilds the site.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const CHROMIUM = '/usr/bin/chromium';
+const WIDTHS = [1400, 375];
+/** Statuses that carry a number or none yet; any other is a failure (new statuses included). */
+const NOT_FAILED = new Set(['measured', 'dynamic', 'not-yet-run']);
+
+function option(name, fallback) {
+  const index = process.argv.indexOf(name);
+  if (index === -1) return fallback;
+  const value = process.argv[index + 1];
+  if (value === undefined) throw new Error(`${name} needs a value`);
+  return value;
+}
+
+const site = resolve(option('--site', 'docs/leaderboard/site'));
+const out = resolve(option('--out', 'docs/leaderboard'));
+if (!existsSync(join(site, 'index.html'))) throw new Error(`${site} holds no index.html: build it with mcpctx site first`);
+if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium`);
+
+const leaderboard = JSON.parse(readFileSync(join(site, 'leaderboard.json'), 'utf8'));
+const wanted = option('--server', undefined);
+const row = wanted === undefined ? (leaderboard.rows.find((candidate) => !NOT_FAILED.has(candidate.status)) ?? leaderboard.rows[0]) : leaderboard.rows.find((candidate) => candidate.server === wanted);
+if (row === undefined) throw new Error(`no server ${JSON.stringify(wanted)} in ${site}`);
+// The page name is the results folder's name for the server (safeSegment in src/measure/_files.ts).
+const segment = row.server.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '').slice(0, 120) || 'server';
+
+const pages = [
+  ['index', 'index.html'],
+  ['server', `servers/${segment}.html`],
+  ['regressions', 'regressions.html'],
+];
+
+const profile = mkdtempSync(join(tmpdir(), 'mcpctx-screenshots-'));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: CHROMIUM,
+  headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-component-update', '--disable-sync'],
+  env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: profile },
+});
+try {
+  for (const width of WIDTHS) {
+    for (const [name, path] of pages) {
+      const page = await context.newPage();
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(pathToFileURL(join(site, path)).href, { waitUntil: 'load' });
+      const file = join(out, `${name}-${width}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      await page.close();
+      process.stdout.write(`${file}\n`);
+    }
+  }
+} finally {
+  await context.close();
+  rmSync(profile, { recursive: true, force: true });
+}
+// Screenshots are byte-stable only per Chromium build; say which made them.
+const version = spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).stdout.trim();
+process.stdout.write(`taken with ${version || 'chromium'} (server page: ${row.server})\n`);
