@@ -1,10 +1,11 @@
 // History of published measurements: history.csv, per-tool vectors, cost movements, capture index.
 export { HISTORY_COLUMNS, HISTORY_FILE, ISOLATION_NOT_RECORDED, compareRows, historyCsv, parseHistoryCsv } from './_csv.js';
-export { appendHistory, hasNumber, historyRowFor } from './_rows.js';
+export { appendHistory, hasNumber, historyRowFor, nextSweepNumber } from './_rows.js';
 export {
   MAX_TOOL_VECTORS,
   TOOL_VECTORS_FILE,
   emptyToolVectors,
+  measuredWithOf,
   parseToolVectors,
   recordToolVector,
   toolVectorsJson,

@@ -34,10 +34,11 @@ describe('recordToolVector', () => {
           canonicalSha256: record.canonicalSha256,
           firstSeen: day(0),
           lastSeen: day(0),
+          measuredWith: { launch: ['npx', '-y', 's'], cwd: null, serverVersion: null },
           isolation: 'docker',
           toolCount: 2,
           totalTokens: record.totalTokens,
-          tools: record.perTool!.map(({ name, tokens, descriptionTokens, inputSchemaTokens }) => ({ name, tokens, descriptionTokens, inputSchemaTokens })),
+          tools: record.perTool!.map(({ name, tokens, descriptionTokens, inputSchemaTokens }) => ({ name, tokens, descriptionTokens, inputSchemaTokens, outputSchemaTokens: 0 })),
         },
       ],
     });
