@@ -8,10 +8,11 @@ export interface ToolSpec {
   name: string;
   description: string;
   properties?: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
 }
 
-export function tool(name: string, description: string, properties: Record<string, unknown> = {}): ToolSpec {
-  return { name, description, properties };
+export function tool(name: string, description: string, properties: Record<string, unknown> = {}, outputSchema?: Record<string, unknown>): ToolSpec {
+  return { name, description, properties, ...(outputSchema === undefined ? {} : { outputSchema }) };
 }
 
 /** `count` plain words: a description that grows by a known amount of text. */
@@ -20,7 +21,12 @@ export function words(count: number, word = 'detail'): string {
 }
 
 export function catalog(specs: readonly ToolSpec[]): unknown[] {
-  return specs.map((spec) => ({ name: spec.name, description: spec.description, inputSchema: { type: 'object', properties: spec.properties ?? {} } }));
+  return specs.map((spec) => ({
+    name: spec.name,
+    description: spec.description,
+    inputSchema: { type: 'object', properties: spec.properties ?? {} },
+    ...(spec.outputSchema === undefined ? {} : { outputSchema: spec.outputSchema }),
+  }));
 }
 
 /** A record as `measure` writes it; `kind` null makes a record from before isolation.kind existed. */
