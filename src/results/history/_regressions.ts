@@ -9,6 +9,7 @@ import {
   compareMovements,
   compareText,
   costReadings,
+  costReport,
   type CostMovement,
   type CostFall,
   type CostReading,
@@ -16,6 +17,12 @@ import {
 } from './_movement.js';
 
 export const REGRESSIONS_FILE = 'regressions.md';
+/** The same report as data (`costReport`), for pages that render it; the same state gives the same bytes. */
+export const REGRESSIONS_JSON_FILE = 'regressions.json';
+
+export function regressionsJson(state: ResultsState): string {
+  return `${JSON.stringify(costReport(state), null, 2)}\n`;
+}
 
 type Fell = Extract<CostReading, { kind: 'fell' }>;
 type Moved = Extract<CostReading, { kind: 'moved' }>;

@@ -28,5 +28,5 @@ export {
   type ToolAttribution,
   type ToolDelta,
 } from './_movement.js';
-export { REGRESSIONS_FILE, regressionsMarkdown } from './_regressions.js';
+export { REGRESSIONS_FILE, REGRESSIONS_JSON_FILE, regressionsJson, regressionsMarkdown } from './_regressions.js';
 export { CAPTURE_INDEX_FILE, CAPTURE_INDEX_METHOD, captureIndex, captureIndexJson, readCaptureIndex, type CaptureIndex } from './_capture-index.js';

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Measurement } from '../../../src/measure/index.js';
 import type { ResultsState } from '../../../src/results/index.js';
-import { costMovements, costReport, parseToolVectors, regressionsMarkdown, toolVectorsJson, type CostMovement } from '../../../src/results/history/index.js';
+import { REGRESSIONS_JSON_FILE, costMovements, costReport, parseToolVectors, regressionsJson, regressionsMarkdown, toolVectorsJson, type CostMovement } from '../../../src/results/history/index.js';
 import { Sweeps, failed, measured, tool, words } from './build.js';
 
 const path = { path: { type: 'string' } };
@@ -158,5 +158,16 @@ describe('a fall to a failure and a return from one', () => {
     expect(report.held.map((held) => held.server)).toEqual(['back']);
     expect(report.none).toEqual([]);
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
+  });
+});
+
+describe('regressions.json', () => {
+  it('is the structured report, 2-space JSON with a final newline, the same whatever the order of the servers list', () => {
+    const state = new Sweeps().record('2026-08-05', measured('fs', before)).record('2026-08-12', measured('fs', after)).record('2026-08-05', failed('gone', 'timeout')).state();
+    const text = regressionsJson(state);
+    expect(REGRESSIONS_JSON_FILE).toBe('regressions.json');
+    expect(text).toBe(`${JSON.stringify(costReport(state), null, 2)}\n`);
+    expect(JSON.parse(text)).toMatchObject({ method: 'cost-regression/v1', movements: [{ server: 'fs', delta: 190 }], none: [{ server: 'gone', status: 'timeout' }] });
+    expect(regressionsJson({ ...state, servers: [...state.servers].reverse() })).toBe(text);
   });
 });
