@@ -106,7 +106,7 @@ export type CostReading =
   | { kind: 'held'; server: PublishedServer; point: CostPoint; latest: IsoDate; heldFor: number; returned: CostReturn | null; cutByIsolation: boolean }
   | { kind: 'none'; server: PublishedServer };
 
-/** The structured report `regressions.md` is rendered from (and a site page can be). */
+/** What `regressions.md` says, as data (`regressions.json`), for pages that render it. */
 export interface CostReport {
   method: typeof COST_REGRESSION_METHOD;
   /** Fallen to a failure: the worst movement, first; the largest last number first, then by name. */
@@ -129,7 +129,7 @@ export function costReport(state: ResultsState): CostReport {
     method: COST_REGRESSION_METHOD,
     fell: readings
       .flatMap((reading) => (reading.kind === 'fell' ? [reading.fall] : []))
-      .sort((a, b) => b.last.tokens - a.last.tokens || compareText(a.server, b.server)),
+      .sort(compareFalls),
     movements: readings.flatMap((reading) => (reading.kind === 'moved' ? [reading.movement] : [])).sort(compareMovements),
     returned: byName(readings.flatMap((reading) => (reading.kind === 'moved' || reading.kind === 'held') && reading.returned !== null ? [reading.returned] : [])),
     held: byName(
@@ -154,6 +154,11 @@ export function compareMovements(a: CostMovement, b: CostMovement): number {
   if (a.emphasised !== b.emphasised) return a.emphasised ? -1 : 1;
   const size = Math.abs(b.delta) - Math.abs(a.delta);
   return size !== 0 ? size : compareText(a.server, b.server);
+}
+
+/** The largest last number first (the most lost from every request), then by name. */
+export function compareFalls(a: CostFall, b: CostFall): number {
+  return b.last.tokens - a.last.tokens || compareText(a.server, b.server);
 }
 
 export function compareText(a: string, b: string): number {

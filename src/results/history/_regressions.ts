@@ -6,6 +6,7 @@ import {
   COST_REGRESSION_METHOD,
   EMPHASIS_MIN_SHARE,
   EMPHASIS_MIN_TOKENS,
+  compareFalls,
   compareMovements,
   compareText,
   costReadings,
@@ -38,7 +39,7 @@ type NoPoint = Extract<CostReading, { kind: 'none' }>;
 export function regressionsMarkdown(state: ResultsState): string {
   const readings = costReadings(state);
   const fell = readings.filter((reading): reading is Fell => reading.kind === 'fell');
-  fell.sort((a, b) => b.fall.last.tokens - a.fall.last.tokens || compareText(a.server.name, b.server.name));
+  fell.sort((a, b) => compareFalls(a.fall, b.fall));
   const returned = readings.flatMap((reading) => ((reading.kind === 'moved' || reading.kind === 'held') && reading.returned !== null ? [reading.returned] : []));
   returned.sort((a, b) => compareText(a.server, b.server));
   const moved = readings.filter((reading): reading is Moved => reading.kind === 'moved');
