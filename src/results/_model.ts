@@ -9,9 +9,17 @@ export type PublishedStatus = RecordStatus | 'not-yet-run';
 /** A date as published: `YYYY-MM-DD`, UTC. */
 export type IsoDate = string;
 
-/** One line of `history.csv`: what a server measured on the day it was measured. */
+/**
+ * Which sweep of a results folder made something: its number counts the folder's sweeps (1, 2, ...),
+ * so two sweeps of one day still order. Shards of one sweep start from the same folder and share it.
+ */
+export type SweepNumber = number;
+
+/** One line of `history.csv`: what a server measured in one sweep. */
 export interface HistoryRow {
   date: IsoDate;
+  /** The sweep that wrote the row; absent on rows written before history kept every sweep (unknown). */
+  sweep?: SweepNumber;
   server: string;
   status: RecordStatus;
   /** null unless the status is measured or dynamic. */
@@ -28,6 +36,18 @@ export interface ToolTokens {
   tokens: number;
   descriptionTokens: number;
   inputSchemaTokens: number;
+  /** 0 for a tool with no output schema; absent in vectors written before it was kept (unknown, never guessed). */
+  outputSchemaTokens?: number;
+}
+
+/** What a capture's number depends on besides the server's bytes: how it was launched and what version it said it was. */
+export interface MeasuredWith {
+  /** `[command, ...args]` of a stdio launch as recorded (credentials withheld), or `[url]` of a remote one. */
+  launch: string[];
+  /** The launch's working folder when the record names one; null otherwise. */
+  cwd: string | null;
+  /** `serverInfo.version` as the server sent it; null when it sent none. */
+  serverVersion: string | null;
 }
 
 /** The per-tool tokens of one distinct capture (by canonical hash) of a server's catalog. */
@@ -36,6 +56,11 @@ export interface ToolVector {
   /** First and last sweep dates this capture was measured on. */
   firstSeen: IsoDate;
   lastSeen: IsoDate;
+  /** First and last sweeps that measured it; absent in vectors written before sweeps were numbered. */
+  firstSweep?: SweepNumber;
+  lastSweep?: SweepNumber;
+  /** The launch and server version of the last sweep that measured it; absent in vectors written before. */
+  measuredWith?: MeasuredWith;
   isolation: IsolationKind | null;
   toolCount: number;
   totalTokens: number;
@@ -65,7 +90,7 @@ export interface PublishedServer {
 export interface ResultsState {
   /** In the servers file's order. */
   servers: PublishedServer[];
-  /** Sorted by date, then server name. */
+  /** Sorted by date, then sweep (unknown first), then server name. */
   history: HistoryRow[];
 }
 

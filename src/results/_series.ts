@@ -1,10 +1,13 @@
 import type { IsolationKind } from '../measure/index.js';
 import type { HistoryRow, IsoDate } from './_model.js';
+import { compareSweeps } from './_order.js';
 
 /** The part of a server's history a trend may be drawn across. */
 export interface PlottableSeries {
-  /** Measured rows (a number of tokens) of the comparable run, oldest first. */
+  /** Measured rows (a number of tokens) of the comparable run, oldest first: every sweep, two of one day included. */
   points: HistoryRow[];
+  /** Every row of the comparable run, failures included, oldest first. */
+  rows: HistoryRow[];
   /** The isolation of the run; null when no row of it recorded one. */
   isolation: IsolationKind | null;
   /** Date of the oldest row of the comparable run (failed rows included); null without history. */
@@ -22,7 +25,8 @@ export interface PlottableSeries {
  * that stopped starting reads as a gap, never as a drop to zero.
  */
 export function plottableSeries(history: readonly HistoryRow[], server: string): PlottableSeries {
-  const rows = history.filter((row) => row.server === server).sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  // By sweep, not by date alone: the later of two sweeps of one day is the newer point.
+  const rows = history.filter((row) => row.server === server).sort(compareSweeps);
   let isolation: IsolationKind | null = null;
   let start = rows.length;
   let cutByIsolation = false;
@@ -39,6 +43,7 @@ export function plottableSeries(history: readonly HistoryRow[], server: string):
   }
   const run = rows.slice(start);
   return {
+    rows: run,
     points: run.filter((row) => row.tokens !== null && (row.status === 'measured' || row.status === 'dynamic')),
     isolation,
     since: run[0]?.date ?? null,

@@ -11,12 +11,14 @@ import {
   CAPTURE_INDEX_FILE,
   HISTORY_FILE,
   REGRESSIONS_FILE,
+  REGRESSIONS_JSON_FILE,
   TOOL_VECTORS_FILE,
   captureIndexJson,
   emptyToolVectors,
   historyCsv,
   parseHistoryCsv,
   parseToolVectors,
+  regressionsJson,
   regressionsMarkdown,
   toolVectorsJson,
 } from './history/index.js';
@@ -57,7 +59,7 @@ export interface SweepRecord {
 }
 
 /** The top-level files a sweep writes; with badges/*.svg and <server>/{measurement,tool-vectors}.json, what replaceResults owns. */
-const TOP_LEVEL_FILES = [SWEEP_FILE, HISTORY_FILE, LEADERBOARD_JSON_FILE, LEADERBOARD_MD_FILE, REGRESSIONS_FILE, CAPTURE_INDEX_FILE, TOOL_SHAPE_FILE];
+const TOP_LEVEL_FILES = [SWEEP_FILE, HISTORY_FILE, LEADERBOARD_JSON_FILE, LEADERBOARD_MD_FILE, REGRESSIONS_FILE, REGRESSIONS_JSON_FILE, CAPTURE_INDEX_FILE, TOOL_SHAPE_FILE];
 const SERVER_FILES = [MEASUREMENT_FILE, TOOL_VECTORS_FILE];
 const PUBLISHED_STATUSES: readonly string[] = [...RECORD_STATUSES, 'not-yet-run'];
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -77,6 +79,7 @@ export function resultsFiles(state: ResultsState, sweep: SweepRecord): Map<strin
   files.set(LEADERBOARD_JSON_FILE, leaderboardJson(state));
   files.set(LEADERBOARD_MD_FILE, leaderboardMarkdown(state));
   files.set(REGRESSIONS_FILE, regressionsMarkdown(state));
+  files.set(REGRESSIONS_JSON_FILE, regressionsJson(state));
   files.set(CAPTURE_INDEX_FILE, captureIndexJson(state));
   files.set(TOOL_SHAPE_FILE, toolShapeJson(state));
   const folders = new Map<string, string>();

@@ -86,7 +86,7 @@ describe('results files on disk', () => {
     const record = await readSweepRecord(dir);
     expect(read).not.toBeNull();
     expect(resultsFiles(read as ResultsState, record as SweepRecord)).toEqual(files);
-    expect([...files.keys()]).toEqual(expect.arrayContaining(['alpha/measurement.json', 'alpha/tool-vectors.json', 'badges/alpha.svg', 'history.csv', 'leaderboard.md', 'leaderboard.json', 'regressions.md', 'capture-index.json', 'tool-shape.json', 'sweep.json']));
+    expect([...files.keys()]).toEqual(expect.arrayContaining(['alpha/measurement.json', 'alpha/tool-vectors.json', 'badges/alpha.svg', 'history.csv', 'leaderboard.md', 'leaderboard.json', 'regressions.md', 'regressions.json', 'capture-index.json', 'tool-shape.json', 'sweep.json']));
   });
 
   it('says there is no previous data for a missing or empty folder, and refuses a leaderboard without its sweep record', async () => {

@@ -3,7 +3,9 @@ import { McpctxError } from '../../errors/index.js';
 import { isPlainObject } from '../../json/index.js';
 import type { IsoDate, PublishedServer, ResultsState, ToolVector } from '../_model.js';
 import { parseResultsJson, readResultsText } from '../_read-file.js';
+import { compareSweeps } from '../_order.js';
 import { compareText } from './_movement.js';
+import { lastSighting } from './_vectors.js';
 
 export const CAPTURE_INDEX_FILE = 'capture-index.json';
 export const CAPTURE_INDEX_METHOD = 'capture-index/v1';
@@ -18,8 +20,9 @@ export interface CaptureIndex {
 
 /**
  * Joins bytes to the published history: derived from the tool vectors alone, so a capture older
- * than them is unknown here, never guessed. A server's current capture is its most recently seen
- * vector (a server that fails today keeps the last capture it published). Two servers that
+ * than them is unknown here, never guessed. A server's current capture is the one seen in the latest
+ * sweep that measured it, by sweep and not by date: two sweeps of one day are told apart (a server
+ * that fails today keeps the last capture it published). Two servers that
  * published the same bytes share one entry: the server it is current for wins, then the first name.
  */
 export function captureIndex(state: ResultsState): CaptureIndex {
@@ -46,10 +49,13 @@ export function captureIndexJson(state: ResultsState): string {
   return `${JSON.stringify(captureIndex(state), null, 2)}\n`;
 }
 
-/** The most recently seen vector; on a tie the later in the file (appended later). */
+/**
+ * The vector seen in the latest sweep. A tie is left only by vectors written before sweeps were
+ * numbered (one sweep a day then): the later in the file was appended later.
+ */
 function currentVector(server: PublishedServer): ToolVector | undefined {
   let newest: ToolVector | undefined;
-  for (const vector of server.vectors.vectors) if (newest === undefined || vector.lastSeen >= newest.lastSeen) newest = vector;
+  for (const vector of server.vectors.vectors) if (newest === undefined || compareSweeps(lastSighting(vector), lastSighting(newest)) >= 0) newest = vector;
   return newest;
 }
 

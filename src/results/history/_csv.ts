@@ -1,9 +1,12 @@
 import { McpctxError } from '../../errors/index.js';
 import { RECORD_STATUSES, type IsolationKind, type RecordStatus } from '../../measure/index.js';
 import type { HistoryRow } from '../_model.js';
+import { compareSweeps } from '../_order.js';
 
 export const HISTORY_FILE = 'history.csv';
-export const HISTORY_COLUMNS = ['date', 'server', 'status', 'tools', 'tokens', 'canonical_sha256', 'isolation'] as const;
+export const HISTORY_COLUMNS = ['date', 'sweep', 'server', 'status', 'tools', 'tokens', 'canonical_sha256', 'isolation'] as const;
+/** The header before history kept every sweep: its rows still read, with their sweep unknown, and are rewritten with the column. */
+const COLUMNS_WITHOUT_SWEEP = HISTORY_COLUMNS.filter((column) => column !== 'sweep');
 /** How a row recorded before isolation was kept says so: unknown, never back-filled. */
 export const ISOLATION_NOT_RECORDED = 'not-recorded';
 
@@ -11,11 +14,12 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const SHA256 = /^[0-9a-f]{64}$/;
 const ISOLATIONS: readonly string[] = ['host', 'docker'];
 
-/** `history.csv`: a header, then one row per (date, server), sorted by date then server. */
+/** `history.csv`: a header, then one row per (sweep, server), sorted by date, sweep, then server; an unknown sweep is an empty cell. */
 export function historyCsv(rows: readonly HistoryRow[]): string {
   const lines = [...rows].sort(compareRows).map((row) =>
     [
       row.date,
+      row.sweep ?? '',
       csvField(row.server),
       row.status,
       row.tools ?? '',
@@ -32,17 +36,22 @@ export function parseHistoryCsv(text: string, file: string): HistoryRow[] {
   const lines = text.split(/\r?\n/).filter((line) => line !== '');
   const [header, ...body] = lines;
   if (header === undefined) return [];
-  if (header !== HISTORY_COLUMNS.join(',')) throw invalid(file, 1, `the header must be ${HISTORY_COLUMNS.join(',')}`);
-  return body.map((line, index) => parseRow(line, file, index + 2));
+  const withSweep = header === HISTORY_COLUMNS.join(',');
+  if (!withSweep && header !== COLUMNS_WITHOUT_SWEEP.join(',')) throw invalid(file, 1, `the header must be ${HISTORY_COLUMNS.join(',')}`);
+  return body.map((line, index) => parseRow(line, file, index + 2, withSweep));
 }
 
-function parseRow(line: string, file: string, lineNumber: number): HistoryRow {
+function parseRow(line: string, file: string, lineNumber: number, withSweep: boolean): HistoryRow {
   const fields = splitCsvLine(line);
-  if (fields === undefined || fields.length !== HISTORY_COLUMNS.length) {
-    throw invalid(file, lineNumber, `expected ${HISTORY_COLUMNS.length} fields`);
+  const columns = withSweep ? HISTORY_COLUMNS.length : COLUMNS_WITHOUT_SWEEP.length;
+  if (fields === undefined || fields.length !== columns) {
+    throw invalid(file, lineNumber, `expected ${columns} fields`);
   }
-  const [date, server, status, tools, tokens, sha, isolation] = fields as [string, string, string, string, string, string, string];
+  // An old row is read as a row of an unknown sweep: the empty cell the new form writes for it.
+  if (!withSweep) fields.splice(1, 0, '');
+  const [date, sweepText, server, status, tools, tokens, sha, isolation] = fields as [string, string, string, string, string, string, string, string];
   if (!DATE.test(date)) throw invalid(file, lineNumber, `date ${JSON.stringify(date)} is not YYYY-MM-DD`);
+  if (sweepText !== '' && !/^[1-9]\d{0,14}$/.test(sweepText)) throw invalid(file, lineNumber, `sweep ${JSON.stringify(sweepText)} is not a sweep number`);
   if (server === '') throw invalid(file, lineNumber, 'the server is empty');
   if (!(RECORD_STATUSES as readonly string[]).includes(status)) throw invalid(file, lineNumber, `unknown status ${JSON.stringify(status)}`);
   if (sha !== '' && !SHA256.test(sha)) throw invalid(file, lineNumber, 'canonical_sha256 is not a sha256 hex digest');
@@ -51,6 +60,7 @@ function parseRow(line: string, file: string, lineNumber: number): HistoryRow {
   }
   return {
     date,
+    ...(sweepText === '' ? {} : { sweep: Number(sweepText) }),
     server,
     status: status as RecordStatus,
     tools: count(tools, file, lineNumber, 'tools'),
@@ -66,8 +76,9 @@ function count(text: string, file: string, lineNumber: number, column: string): 
   return Number(text);
 }
 
+/** By sweep (date, then sweep number, unknown first), then server. */
 export function compareRows(a: HistoryRow, b: HistoryRow): number {
-  return a.date < b.date ? -1 : a.date > b.date ? 1 : a.server < b.server ? -1 : a.server > b.server ? 1 : 0;
+  return compareSweeps(a, b) || (a.server < b.server ? -1 : a.server > b.server ? 1 : 0);
 }
 
 /** A server name quoted when it holds a comma or quote (RFC 4180); servers files refuse line breaks in names. */

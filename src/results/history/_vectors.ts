@@ -1,8 +1,9 @@
 import { McpctxError } from '../../errors/index.js';
 import type { Measurement } from '../../measure/index.js';
 import { isPlainObject } from '../../json/index.js';
-import type { IsoDate, ToolTokens, ToolVector, ToolVectorsFile } from '../_model.js';
-import { checkIsoDate, hasNumber } from './_rows.js';
+import type { IsoDate, MeasuredWith, SweepNumber, ToolTokens, ToolVector, ToolVectorsFile } from '../_model.js';
+import { compareSweeps } from '../_order.js';
+import { checkIsoDate, checkSweepNumber, hasNumber } from './_rows.js';
 
 export const TOOL_VECTORS_FILE = 'tool-vectors.json';
 const METHOD = 'tool-vectors/v1';
@@ -18,30 +19,32 @@ export function emptyToolVectors(server: string): ToolVectorsFile {
 
 /**
  * Adds what a sweep measured to a server's vectors. A failed record changes nothing; a capture
- * already held (same canonical hash) only moves its dates and keeps its place, so the file stays
- * oldest first; a new capture is appended. Beyond MAX_TOOL_VECTORS the least recently seen go,
- * which never includes the capture just recorded.
+ * already held (same canonical hash) moves to "last seen in this sweep" (date, sweep number and
+ * what it was measured with) and keeps its place, so the file stays first-seen order; a new
+ * capture is appended. Beyond MAX_TOOL_VECTORS the least recently seen go, which never includes
+ * the capture just recorded.
  */
-export function recordToolVector(file: ToolVectorsFile, measurement: Measurement, date: IsoDate): ToolVectorsFile {
+export function recordToolVector(file: ToolVectorsFile, measurement: Measurement, date: IsoDate, sweep?: SweepNumber): ToolVectorsFile {
   checkIsoDate(date, 'the sweep date');
+  checkSweepNumber(sweep);
   if (measurement.name !== file.server) {
     throw new McpctxError('USAGE', `a measurement of ${JSON.stringify(measurement.name)} cannot go into the tool vectors of ${JSON.stringify(file.server)}`);
   }
   const sha = measurement.canonicalSha256;
   if (!hasNumber(measurement.status) || sha === null || measurement.perTool === null) return file;
+  const seen = { date, ...(sweep === undefined ? {} : { sweep }) };
+  const measuredWith = measuredWithOf(measurement);
   const held = file.vectors.findIndex((vector) => vector.canonicalSha256 === sha);
   if (held !== -1) {
-    const vectors = file.vectors.map((vector, index) =>
-      index === held
-        ? { ...vector, firstSeen: earlier(vector.firstSeen, date), lastSeen: later(vector.lastSeen, date) }
-        : vector,
-    );
+    const vectors = file.vectors.map((vector, index) => (index === held ? seenAgain(vector, seen, measuredWith) : vector));
     return { ...file, vectors };
   }
   const added: ToolVector = {
     canonicalSha256: sha,
     firstSeen: date,
     lastSeen: date,
+    ...(sweep === undefined ? {} : { firstSweep: sweep, lastSweep: sweep }),
+    measuredWith,
     isolation: measurement.isolation?.kind ?? null,
     toolCount: measurement.toolCount ?? measurement.perTool.length,
     totalTokens: measurement.totalTokens ?? 0,
@@ -50,30 +53,61 @@ export function recordToolVector(file: ToolVectorsFile, measurement: Measurement
       tokens: tool.tokens,
       descriptionTokens: tool.descriptionTokens,
       inputSchemaTokens: tool.inputSchemaTokens,
+      // Kept as 0 for a tool without one, so an absent field always means "not recorded".
+      outputSchemaTokens: tool.outputSchemaTokens ?? 0,
     })),
   };
   return { ...file, vectors: keepNewest([...file.vectors, added]) };
 }
 
-/** Drops the least recently seen vectors (the earlier one on a tie) until MAX_TOOL_VECTORS remain, order kept. */
+/** A held capture measured again: its first and last sightings widen; the last one's launch and version are kept. */
+function seenAgain(vector: ToolVector, seen: { date: IsoDate; sweep?: SweepNumber }, measuredWith: MeasuredWith): ToolVector {
+  const first = { date: vector.firstSeen, ...(vector.firstSweep === undefined ? {} : { sweep: vector.firstSweep }) };
+  const last = { date: vector.lastSeen, ...(vector.lastSweep === undefined ? {} : { sweep: vector.lastSweep }) };
+  const newFirst = compareSweeps(seen, first) < 0 ? seen : first;
+  const isLatest = compareSweeps(seen, last) >= 0;
+  const newLast = isLatest ? seen : last;
+  const kept = isLatest ? measuredWith : vector.measuredWith;
+  return {
+    canonicalSha256: vector.canonicalSha256,
+    firstSeen: newFirst.date,
+    lastSeen: newLast.date,
+    // A capture first seen before sweeps were numbered keeps an unknown first sweep, and gains a last one.
+    ...(newFirst.sweep === undefined ? {} : { firstSweep: newFirst.sweep }),
+    ...(newLast.sweep === undefined ? {} : { lastSweep: newLast.sweep }),
+    ...(kept === undefined ? {} : { measuredWith: kept }),
+    isolation: vector.isolation,
+    toolCount: vector.toolCount,
+    totalTokens: vector.totalTokens,
+    tools: vector.tools,
+  };
+}
+
+/** When a vector was last measured, in sweep order. */
+export function lastSighting(vector: ToolVector): { date: IsoDate; sweep?: SweepNumber } {
+  return { date: vector.lastSeen, ...(vector.lastSweep === undefined ? {} : { sweep: vector.lastSweep }) };
+}
+
+/** What the record's number depends on besides its bytes: the launch as recorded, its folder when named, and the server's version. */
+export function measuredWithOf(measurement: Measurement): MeasuredWith {
+  const launch = measurement.launch as unknown as Record<string, unknown>;
+  const words = typeof launch.url === 'string' ? [launch.url] : [String(launch.command), ...(Array.isArray(launch.args) ? launch.args.map(String) : [])];
+  const info = measurement.serverInfo;
+  const version = isPlainObject(info) && typeof info.version === 'string' ? info.version : null;
+  return { launch: words, cwd: typeof launch.cwd === 'string' ? launch.cwd : null, serverVersion: version };
+}
+
+/** Drops the least recently seen vectors (in sweep order; the earlier in the file on a tie) until MAX_TOOL_VECTORS remain, order kept. */
 function keepNewest(vectors: ToolVector[]): ToolVector[] {
   const kept = [...vectors];
   while (kept.length > MAX_TOOL_VECTORS) {
     let stalest = 0;
     kept.forEach((vector, index) => {
-      if (vector.lastSeen < (kept[stalest] as ToolVector).lastSeen) stalest = index;
+      if (compareSweeps(lastSighting(vector), lastSighting(kept[stalest] as ToolVector)) < 0) stalest = index;
     });
     kept.splice(stalest, 1);
   }
   return kept;
-}
-
-function earlier(a: IsoDate, b: IsoDate): IsoDate {
-  return a <= b ? a : b;
-}
-
-function later(a: IsoDate, b: IsoDate): IsoDate {
-  return a >= b ? a : b;
 }
 
 export function toolVectorsJson(file: ToolVectorsFile): string {
@@ -106,10 +140,13 @@ export function parseToolVectors(text: string, file: string): ToolVectorsFile {
 }
 
 const VECTOR_KEYS = ['canonicalSha256', 'firstSeen', 'lastSeen', 'isolation', 'toolCount', 'totalTokens', 'tools'];
+/** Keys added later: a vector written before them lacks them and still reads. */
+const LATER_VECTOR_KEYS = ['firstSweep', 'lastSweep', 'measuredWith'];
 const TOOL_KEYS = ['name', 'tokens', 'descriptionTokens', 'inputSchemaTokens'];
+const LATER_TOOL_KEYS = ['outputSchemaTokens'];
 
 function readVector(reader: Reader, value: unknown, path: string): ToolVector {
-  const fields = reader.object(value, path, VECTOR_KEYS);
+  const fields = reader.object(value, path, VECTOR_KEYS, LATER_VECTOR_KEYS);
   const sha = reader.text(fields.canonicalSha256, `${path}.canonicalSha256`);
   if (!SHA256.test(sha)) reader.fail(`${path}.canonicalSha256`, 'must be a sha256 hex digest');
   const firstSeen = reader.date(fields.firstSeen, `${path}.firstSeen`);
@@ -121,17 +158,42 @@ function readVector(reader: Reader, value: unknown, path: string): ToolVector {
   const totalTokens = reader.count(fields.totalTokens, `${path}.totalTokens`);
   const tools = reader.list(fields.tools, `${path}.tools`).map((item, index): ToolTokens => {
     const toolPath = `${path}.tools[${index}]`;
-    const tool = reader.object(item, toolPath, TOOL_KEYS);
+    const tool = reader.object(item, toolPath, TOOL_KEYS, LATER_TOOL_KEYS);
     return {
       // Any string: a server may name a tool with an empty string, and the file must still read.
       name: typeof tool.name === 'string' ? tool.name : reader.fail(`${toolPath}.name`, 'must be a string'),
       tokens: reader.count(tool.tokens, `${toolPath}.tokens`),
       descriptionTokens: reader.count(tool.descriptionTokens, `${toolPath}.descriptionTokens`),
       inputSchemaTokens: reader.count(tool.inputSchemaTokens, `${toolPath}.inputSchemaTokens`),
+      ...(Object.hasOwn(tool, 'outputSchemaTokens') ? { outputSchemaTokens: reader.count(tool.outputSchemaTokens, `${toolPath}.outputSchemaTokens`) } : {}),
     };
   });
   if (tools.length !== toolCount) reader.fail(`${path}.toolCount`, `is ${toolCount} but the vector lists ${tools.length} tools`);
-  return { canonicalSha256: sha, firstSeen, lastSeen, isolation, toolCount, totalTokens, tools };
+  const sweeps = readSweeps(reader, fields, path);
+  const measuredWith = Object.hasOwn(fields, 'measuredWith') ? readMeasuredWith(reader, fields.measuredWith, `${path}.measuredWith`) : undefined;
+  return { canonicalSha256: sha, firstSeen, lastSeen, ...sweeps, ...(measuredWith === undefined ? {} : { measuredWith }), isolation, toolCount, totalTokens, tools };
+}
+
+/** Sweep numbers, each optional (a capture first seen before sweeps were numbered has a last one only); the first never after the last. */
+function readSweeps(reader: Reader, fields: Record<string, unknown>, path: string): { firstSweep?: SweepNumber; lastSweep?: SweepNumber } {
+  const sweepOf = (key: 'firstSweep' | 'lastSweep'): SweepNumber | undefined => {
+    if (!Object.hasOwn(fields, key)) return undefined;
+    const sweep = reader.count(fields[key], `${path}.${key}`);
+    if (sweep < 1) reader.fail(`${path}.${key}`, 'must be a sweep number from 1');
+    return sweep;
+  };
+  const firstSweep = sweepOf('firstSweep');
+  const lastSweep = sweepOf('lastSweep');
+  if (firstSweep !== undefined && lastSweep === undefined) reader.fail(`${path}.lastSweep`, 'is missing where firstSweep is given');
+  if (firstSweep !== undefined && lastSweep !== undefined && lastSweep < firstSweep) reader.fail(`${path}.lastSweep`, 'is before firstSweep');
+  return { ...(firstSweep === undefined ? {} : { firstSweep }), ...(lastSweep === undefined ? {} : { lastSweep }) };
+}
+
+function readMeasuredWith(reader: Reader, value: unknown, path: string): MeasuredWith {
+  const fields = reader.object(value, path, ['launch', 'cwd', 'serverVersion']);
+  const launch = reader.list(fields.launch, `${path}.launch`).map((word, index) => (typeof word === 'string' ? word : reader.fail(`${path}.launch[${index}]`, 'must be a string')));
+  const optionalText = (field: unknown, where: string): string | null => (field === null || typeof field === 'string' ? field : reader.fail(where, 'must be a string or null'));
+  return { launch, cwd: optionalText(fields.cwd, `${path}.cwd`), serverVersion: optionalText(fields.serverVersion, `${path}.serverVersion`) };
 }
 
 /** Checks one value at a time and refuses the first bad one with its path in the file. */
@@ -142,10 +204,11 @@ class Reader {
     throw new McpctxError('INVALID_RESULTS', `${this.file}: ${path === '' ? 'the top level' : path} ${message}`, { file: this.file, path });
   }
 
-  object(value: unknown, path: string, keys: readonly string[]): Record<string, unknown> {
+  /** An object with every one of `keys`, any of `optional`, and nothing else. */
+  object(value: unknown, path: string, keys: readonly string[], optional: readonly string[] = []): Record<string, unknown> {
     if (!isPlainObject(value)) this.fail(path, 'must be an object');
     for (const key of keys) if (!Object.hasOwn(value, key)) this.fail(path, `lacks ${JSON.stringify(key)}`);
-    const unknown = Object.keys(value).find((key) => !keys.includes(key));
+    const unknown = Object.keys(value).find((key) => !keys.includes(key) && !optional.includes(key));
     if (unknown !== undefined) this.fail(path, `has an unknown key ${JSON.stringify(unknown.slice(0, 100))}`);
     return value;
   }

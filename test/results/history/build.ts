@@ -8,10 +8,11 @@ export interface ToolSpec {
   name: string;
   description: string;
   properties?: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
 }
 
-export function tool(name: string, description: string, properties: Record<string, unknown> = {}): ToolSpec {
-  return { name, description, properties };
+export function tool(name: string, description: string, properties: Record<string, unknown> = {}, outputSchema?: Record<string, unknown>): ToolSpec {
+  return { name, description, properties, ...(outputSchema === undefined ? {} : { outputSchema }) };
 }
 
 /** `count` plain words: a description that grows by a known amount of text. */
@@ -20,7 +21,12 @@ export function words(count: number, word = 'detail'): string {
 }
 
 export function catalog(specs: readonly ToolSpec[]): unknown[] {
-  return specs.map((spec) => ({ name: spec.name, description: spec.description, inputSchema: { type: 'object', properties: spec.properties ?? {} } }));
+  return specs.map((spec) => ({
+    name: spec.name,
+    description: spec.description,
+    inputSchema: { type: 'object', properties: spec.properties ?? {} },
+    ...(spec.outputSchema === undefined ? {} : { outputSchema: spec.outputSchema }),
+  }));
 }
 
 /** A record as `measure` writes it; `kind` null makes a record from before isolation.kind existed. */
@@ -71,15 +77,22 @@ function base(server: string, status: RecordStatus, kind: IsolationKind | null):
   } as Measurement;
 }
 
-/** Sweeps recorded one by one, then read back as the state every derived file comes from. */
+/**
+ * Sweeps recorded one by one, then read back as the state every derived file comes from. Each
+ * record is a sweep of its own, numbered in order, unless `sweep` says which (null: a sweep from
+ * before sweeps were numbered).
+ */
 export class Sweeps {
   private history: HistoryRow[] = [];
   private readonly servers = new Map<string, { measurement: Measurement; date: IsoDate; vectors: ToolVectorsFile }>();
+  private sweeps = 0;
 
-  record(date: IsoDate, measurement: Measurement, options: { vectors?: boolean } = {}): this {
-    this.history = appendHistory(this.history, [historyRowFor(measurement, date)]);
+  record(date: IsoDate, measurement: Measurement, options: { vectors?: boolean; sweep?: number | null } = {}): this {
+    this.sweeps += 1;
+    const sweep = options.sweep === null ? undefined : (options.sweep ?? this.sweeps);
+    this.history = appendHistory(this.history, [historyRowFor(measurement, date, sweep)]);
     const held = this.servers.get(measurement.name)?.vectors ?? emptyToolVectors(measurement.name);
-    const vectors = options.vectors === false ? held : recordToolVector(held, measurement, date);
+    const vectors = options.vectors === false ? held : recordToolVector(held, measurement, date, sweep);
     this.servers.set(measurement.name, { measurement, date, vectors });
     return this;
   }

@@ -61,7 +61,16 @@ describe('costMovements on a constructed history', () => {
     const search = after.perTool![2]!;
     const parts = attributed(movement);
     expect(parts.added).toEqual([
-      { name: 'search', tokensBefore: null, tokensAfter: search.tokens, delta: search.tokens, descriptionDelta: search.descriptionTokens, inputSchemaDelta: search.inputSchemaTokens },
+      {
+        name: 'search',
+        tokensBefore: null,
+        tokensAfter: search.tokens,
+        delta: search.tokens,
+        descriptionDelta: search.descriptionTokens,
+        inputSchemaDelta: search.inputSchemaTokens,
+        outputSchemaDelta: 0,
+        restDelta: search.tokens - search.descriptionTokens - search.inputSchemaTokens,
+      },
     ]);
     expect(parts.removed).toEqual([]);
     expect(parts.changed).toEqual([]);

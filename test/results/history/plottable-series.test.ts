@@ -34,6 +34,6 @@ describe('plottableSeries', () => {
   });
 
   it('no history: nothing to plot', () => {
-    expect(plottableSeries([], 's')).toEqual({ points: [], isolation: null, since: null, unrecordedRows: 0, cutByIsolation: false });
+    expect(plottableSeries([], 's')).toEqual({ points: [], rows: [], isolation: null, since: null, unrecordedRows: 0, cutByIsolation: false });
   });
 });

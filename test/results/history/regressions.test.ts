@@ -19,6 +19,8 @@ function state(): ResultsState {
     .record('2026-08-05', measured('steady', base))
     .record('2026-08-12', measured('steady', base))
     .record('2026-08-19', failed('steady', 'timeout'))
+    .record('2026-08-05', measured('grower-twin', base))
+    .record('2026-08-12', measured('grower-twin', base))
     .record('2026-08-05', measured('rehosted', base, 'host'))
     .record('2026-08-12', measured('rehosted', grown, 'docker'))
     .record('2026-08-05', measured('legacy', base), { vectors: false })
@@ -52,7 +54,8 @@ describe('regressionsMarkdown', () => {
     expect(row).toContain('| heavier tools |');
     expect(row).toContain('since 2026-08-12 (2 measurements, latest 2026-08-19)');
     expect(movements).toMatch(/### grower: \+\d+ \(\+\d+\.\d%\) tokens, heavier tools\n/);
-    expect(movements).toMatch(/- changed list\\_dir: \+\d+ tokens \(\d+ → \d+\); description \+\d+, input schema 0\n- unattributed: 0 tokens/);
+    expect(movements).toMatch(/Mechanism: \+\d+: \+\d+ from existing tools \(description \+\d+[^\n]*\)\.\n/);
+    expect(movements).toMatch(/- changed list\\_dir: \+\d+ tokens \(\d+ → \d+\); description \+\d+, input schema 0, output schema 0, name and the rest [+-]?\d+\n- unattributed: 0 tokens/);
   });
 
   it('a small movement is listed, not emphasised', () => {
@@ -62,12 +65,12 @@ describe('regressionsMarkdown', () => {
   });
 
   it('a missing vector says "breakdown unavailable" in those words', () => {
-    expect(markdown).toMatch(/### legacy: [^\n]*\n\n[^\n]*\n\nPer-tool breakdown unavailable: no tool vector for capture [0-9a-f]{12} \(2026-08-05\)\./);
+    expect(markdown).toMatch(/### legacy: [^\n]*\n\n[^\n]*\n\nMechanism: [^\n]*read from the totals[^\n]*\n\nPer-tool breakdown unavailable: no tool vector for capture [0-9a-f]{12} \(2026-08-05\)\./);
   });
 
   it('a server whose cost has held says since when, and a change across isolations is not a movement', () => {
     const held = section(markdown, 'No movement');
-    expect(held).toMatch(/\| steady \| \d+ \| 2 \| 2026-08-05 \| 2 \(latest 2026-08-12\) \| currently timeout \|/);
+    expect(held).toMatch(/\| grower-twin \| \d+ \| 2 \| 2026-08-05 \| 2 \(latest 2026-08-12\) \| {2}\|/);
     expect(held).toMatch(/\| rehosted \| \d+ \| 2 \| 2026-08-12 \| 1 \| earlier sweeps under another isolation left out \|/);
     expect(section(markdown, 'Movements')).not.toContain('rehosted');
   });

@@ -59,6 +59,16 @@ describe('appendHistory', () => {
     expect(rows).toHaveLength(3);
   });
 
+  it('one row per (sweep, server): two sweeps of one day both stay; the same sweep again replaces its row', () => {
+    const numbered = (sweep: number, tokens: number): HistoryRow => ({ ...row('2026-08-05', 'a', tokens), sweep });
+    const result = appendHistory([numbered(2, 200), row('2026-08-05', 'a', 50)], [numbered(1, 100), numbered(2, 300)]);
+    expect(result.map((r) => [r.sweep, r.tokens])).toEqual([
+      [undefined, 50],
+      [1, 100],
+      [2, 300],
+    ]);
+  });
+
   it('server names that look alike stay apart', () => {
     const result = appendHistory([row('2026-08-05', 'a,b')], [row('2026-08-05', 'a'), row('2026-08-05', 'a","b')]);
     expect(result).toHaveLength(3);
@@ -85,6 +95,8 @@ describe('history.csv round trip', () => {
     ['date,server,status,tools,tokens,canonical_sha256,isolation\n2026-08-05,s,measured,1,-2,,host\n', 2, /tokens/],
     ['date,server,status,tools,tokens,canonical_sha256,isolation\n2026-08-05,s,measured,1,2,,vm\n', 2, /isolation/],
     ['date,server,status,tools,tokens,canonical_sha256,isolation\n2026-08-05,"s,measured,1,2,,host\n', 2, /fields/],
+    ['date,sweep,server,status,tools,tokens,canonical_sha256,isolation\n2026-08-05,0,s,measured,1,2,,host\n', 2, /sweep "0" is not a sweep number/],
+    ['date,sweep,server,status,tools,tokens,canonical_sha256,isolation\n2026-08-05,1,s,measured,1,2,,host\n2026-08-05,s,measured,1,2,,host\n', 3, /expected 8 fields/],
   ])('refuses a malformed file with its line (%#)', (text, line, message) => {
     let error: unknown;
     try {

@@ -34,10 +34,11 @@ describe('recordToolVector', () => {
           canonicalSha256: record.canonicalSha256,
           firstSeen: day(0),
           lastSeen: day(0),
+          measuredWith: { launch: ['npx', '-y', 's'], cwd: null, serverVersion: null },
           isolation: 'docker',
           toolCount: 2,
           totalTokens: record.totalTokens,
-          tools: record.perTool!.map(({ name, tokens, descriptionTokens, inputSchemaTokens }) => ({ name, tokens, descriptionTokens, inputSchemaTokens })),
+          tools: record.perTool!.map(({ name, tokens, descriptionTokens, inputSchemaTokens }) => ({ name, tokens, descriptionTokens, inputSchemaTokens, outputSchemaTokens: 0 })),
         },
       ],
     });
@@ -66,6 +67,23 @@ describe('recordToolVector', () => {
     expect(file.vectors[0]?.lastSeen).toBe(day(2 * (MAX_TOOL_VECTORS + 2) + 1));
     expect(file.vectors[file.vectors.length - 1]?.firstSeen).toBe(day(2 * (MAX_TOOL_VECTORS + 2)));
     expect(file.vectors.map((vector) => vector.firstSeen)).not.toContain(day(2));
+  });
+
+  it(`on one day, keeps the ${MAX_TOOL_VECTORS} seen in the latest sweeps: a capture seen again in sweep N is not the stalest`, () => {
+    let file = emptyToolVectors('s');
+    let sweep = 0;
+    for (let n = 0; n < MAX_TOOL_VECTORS; n += 1) file = recordToolVector(file, measured('s', [tool('t', words(n + 1))]), day(0), (sweep += 1));
+    // The first capture comes back later the same day; the next new one pushes the stalest out.
+    file = recordToolVector(file, measured('s', [tool('t', words(1))]), day(0), (sweep += 1));
+    file = recordToolVector(file, measured('s', [tool('t', words(99))]), day(0), sweep + 1);
+    expect(file.vectors).toHaveLength(MAX_TOOL_VECTORS);
+    expect(file.vectors[0]).toMatchObject({ firstSweep: 1, lastSweep: MAX_TOOL_VECTORS + 1 });
+    expect(file.vectors.map((vector) => vector.firstSweep)).not.toContain(2);
+    expect(file.vectors[file.vectors.length - 1]).toMatchObject({ firstSweep: MAX_TOOL_VECTORS + 2, lastSweep: MAX_TOOL_VECTORS + 2 });
+  });
+
+  it('refuses a sweep number that is not a whole number from 1', () => {
+    expect(() => recordToolVector(emptyToolVectors('s'), measured('s', v1), day(0), 0)).toThrow(/sweep number/);
   });
 
   it("refuses another server's measurement", () => {
