@@ -266,7 +266,7 @@ describe('classifyFailure', () => {
   it('does not read lower-case identifiers or framing errors as a credentials problem', () => {
     expect(classifyFailure({ ...base, error: rpc('Invalid params: unknown argument sort_key') }, 1000).status).toBe('startup-failure');
     const frame = new McpctxError('FRAME_TOO_LARGE', 'too big', {});
-    expect(classifyFailure({ ...base, error: frame, stderrTail: 'loaded config; cache_key=abc; api key loaded' }, 1000).status).toBe('startup-failure');
+    expect(classifyFailure({ ...base, error: frame, stderrTail: 'loaded config; cache_key=abc; api key loaded' }, 1000).status).toBe('protocol-limit');
   });
 
   it('recognises a refusal for credentials, and a server that exits naming a missing key', () => {

@@ -41,7 +41,7 @@ tr.band-red td:first-child { box-shadow: inset 4px 0 #e05d44; }
 .status { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 13px; }
 .status-measured, .status-dynamic { color: #1a7f37; }
 .status-not-yet-run, .status-not-applicable { color: var(--muted); }
-.status-auth-required, .status-startup-failure, .status-timeout, .status-protocol-mismatch, .status-remote-auth-wall { color: #cf222e; }
+.status-auth-required, .status-startup-failure, .status-timeout, .status-protocol-mismatch, .status-remote-auth-wall, .status-protocol-limit, .status-redirect-refused { color: #cf222e; }
 .trend-up { color: #cf222e; }
 .trend-down { color: #1a7f37; }
 .trend-flat { color: var(--muted); }
