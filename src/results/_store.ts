@@ -53,7 +53,15 @@ export interface SweepEntry {
 export interface SweepRecord {
   method: typeof SWEEP_METHOD;
   date: IsoDate;
+  /** The slice a `--shard I/N` run swept (1-based), so a merge can name a shard it lacks; absent from an unsharded or merged record. */
+  shard?: SweepShard;
   servers: SweepEntry[];
+}
+
+/** One shard of a sweep: the `I/N` of `--shard`. */
+export interface SweepShard {
+  index: number;
+  count: number;
 }
 
 /** The top-level files a sweep writes; with badges/*.svg and <server>/{measurement,tool-vectors}.json, what replaceResults owns. */
@@ -216,7 +224,16 @@ function checkSweepRecord(value: unknown, file: string): SweepRecord {
     if (typeof note !== 'string') throw invalid(file, `${where}.note must be a string`);
     return { name, status: status as PublishedStatus, swept, note };
   });
-  return { method: SWEEP_METHOD, date: value.date, servers };
+  const shard = value.shard === undefined ? undefined : checkShard(value.shard, file);
+  return { method: SWEEP_METHOD, date: value.date, ...(shard === undefined ? {} : { shard }), servers };
+}
+
+function checkShard(value: unknown, file: string): SweepShard {
+  const { index, count } = isPlainObject(value) ? value : {};
+  if (typeof index !== 'number' || typeof count !== 'number' || !Number.isSafeInteger(index) || !Number.isSafeInteger(count) || index < 1 || index > count) {
+    throw invalid(file, 'shard must be {index, count} with 1 <= index <= count');
+  }
+  return { index, count };
 }
 
 /**
