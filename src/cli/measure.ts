@@ -65,7 +65,7 @@ export function setupMeasure(command: Command, io: CliIo, setExit: (code: number
     .option('--timeout <ms>', 'one budget per capture for start, initialize, tools/list and counting', parseTimeoutMs, DEFAULT_TIMEOUT_MS)
     .option('--runs <n>', 'captures to compare (a changing catalog is reported as dynamic)', parsePositiveInteger, DEFAULT_RUNS)
     .option('--env <NAME=VALUE>', 'pass a variable to the server (repeatable; the value is never recorded)', collectEnv, {} as Record<string, string>)
-    .option('--cwd <dir>', 'working directory of the server (default: the current folder)')
+    .option('--cwd <dir>', 'working directory of the server; recorded as launch.cwd, relative to the current folder when inside it, else absolute (default: the current folder)')
     .option('--name <label>', 'label for the table and the output folder (default: the npm package, else the script or command name)')
     .option('--record-args', 'record the server arguments as given, credential-looking values included')
     .option('--scan', 'also scan every tool definition for poisoning (instructions aimed at the model, hidden Unicode, base64 runs)')
@@ -184,6 +184,8 @@ function jobFromFlags(server: string[], flags: MeasureFlags, io: CliIo): Measure
     // Named from the arguments as recorded, so a credential never becomes a folder name.
     name: flags.name ?? defaultName(command, recordedLaunch({ command, args }, { recordArgs: flags.recordArgs }).args),
     launch: { command, args, cwd: flags.cwd === undefined ? io.cwd : resolve(io.cwd, flags.cwd), env: flags.env },
+    // The record names a --cwd inside the current folder relative to it, like a servers file's.
+    cwdBase: io.cwd,
     capabilities: flags.capabilities,
     protocolVersion: flags.protocolVersion,
     timeoutMs: flags.timeout,
