@@ -3,9 +3,6 @@ import type { HistoryRow, PublishedServer, ResultsState } from './_model.js';
 import { readResultsState, readSweepRecord, type SweepEntry, type SweepRecord } from './_store.js';
 import { compareRows } from './history/index.js';
 
-/** Shards named in a coverage: a sweep writes at most 256 (MAX_SHARDS); a forged count cannot make this loop long. */
-const MAX_LISTED_SHARDS = 4_096;
-
 /** One shard's output as read back. */
 interface ShardOutput {
   dir: string;
@@ -80,8 +77,8 @@ function shardCoverage(shards: readonly ShardOutput[]): ShardCoverage {
   }
   const present: string[] = [];
   const missing: string[] = [];
-  // count is at most MAX_SHARDS when written by a sweep; a hand-edited one is bounded by what a loop can name.
-  for (let index = 1; index <= Math.min(count, MAX_LISTED_SHARDS); index += 1) (byIndex.has(index) ? present : missing).push(`${index}/${count}`);
+  // count is at most MAX_SHARDS: readSweepRecord refuses more.
+  for (let index = 1; index <= count; index += 1) (byIndex.has(index) ? present : missing).push(`${index}/${count}`);
   return { count, present, missing };
 }
 

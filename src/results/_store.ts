@@ -31,6 +31,7 @@ import {
   leaderboardMarkdown,
   toolShapeJson,
 } from './leaderboard/index.js';
+import { MAX_SHARDS } from './sweep/_plan.js';
 
 export const SWEEP_FILE = 'sweep.json';
 export const SWEEP_METHOD = 'sweep/v1';
@@ -230,8 +231,8 @@ function checkSweepRecord(value: unknown, file: string): SweepRecord {
 
 function checkShard(value: unknown, file: string): SweepShard {
   const { index, count } = isPlainObject(value) ? value : {};
-  if (typeof index !== 'number' || typeof count !== 'number' || !Number.isSafeInteger(index) || !Number.isSafeInteger(count) || index < 1 || index > count) {
-    throw invalid(file, 'shard must be {index, count} with 1 <= index <= count');
+  if (typeof index !== 'number' || typeof count !== 'number' || !Number.isSafeInteger(index) || !Number.isSafeInteger(count) || index < 1 || index > count || count > MAX_SHARDS) {
+    throw invalid(file, `shard must be {index, count} with 1 <= index <= count <= ${MAX_SHARDS}`);
   }
   return { index, count };
 }
