@@ -1,6 +1,6 @@
 // Acceptance: three shards of a sweep, merged, write exactly the files one unsharded sweep writes
 // (time fields aside), starting from the same previous results.
-import { cp, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,9 +122,18 @@ describe('mcpctx sweep merge with a shard missing', () => {
     expect(Object.keys(record)).toEqual(['method', 'date', 'servers']);
   });
 
-  it('refuses one shard given twice', async () => {
+  it('refuses one shard given twice, and a shard count no sweep writes', async () => {
     const twice = await runCliCaptured(['sweep', 'merge', join(dir, 'shard-1'), join(dir, 'shard-1'), '--out', join(dir, 'merged-twice')]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toContain('are both shard 1/3');
+
+    const forged = join(dir, 'forged');
+    await cp(join(dir, 'shard-1'), forged, { recursive: true });
+    const record = JSON.parse(await readFile(join(forged, 'sweep.json'), 'utf8')) as { shard: { count: number } };
+    record.shard.count = 1_000_000_000;
+    await writeFile(join(forged, 'sweep.json'), `${JSON.stringify(record, null, 2)}\n`);
+    const refused = await runCliCaptured(['sweep', 'merge', forged, '--out', join(dir, 'merged-forged')]);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('shard must be {index, count} with 1 <= index <= count <= 256');
   });
 });
