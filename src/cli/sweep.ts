@@ -11,6 +11,7 @@ import {
   mergeSweep,
   parseShard,
   sweep,
+  type MergeReport,
   type ShardSpec,
   type SweepReport,
 } from '../results/sweep/index.js';
@@ -39,8 +40,8 @@ export function setupSweep(command: Command, io: CliIo, setExit: (code: number) 
     .description(
       [
         'Measures the entries of SERVERS (YAML or JSON, as measure --servers reads it) and rewrites --out, a results folder: <server>/measurement.json and tool-vectors.json, history.csv, leaderboard.md and .json, regressions.md and .json, capture-index.json, tool-shape.json, badges/*.svg and sweep.json. What --out already holds is the previous state: entries not measured this run keep their last record.',
-        'Every entry ends with exactly one status: measured, dynamic, auth-required, startup-failure, timeout, protocol-mismatch (as measure gives them), remote-auth-wall (a remote server that answered 401 or 403), not-applicable (declared with notApplicable: {reason, expect} in the servers file, and the failure\'s own words, its note or stderr tail, contain expect; otherwise the real failure is published), or not-yet-run (never measured: left out by --shard, --rotation or --only).',
-        'Retries: a startup-failure is measured once more at the same budget; a timeout once more with the budget doubled (at most 24 h). The note says which retry the result came from and the widest budget tried. A protocol-mismatch is never retried, nor is any other status.',
+        'Every entry ends with exactly one status: measured, dynamic, auth-required, startup-failure, timeout, protocol-mismatch, protocol-limit, redirect-refused (as measure gives them), remote-auth-wall (a remote server that answered 401 or 403), not-applicable (declared with notApplicable: {reason, expect} in the servers file, and the failure\'s own words, its note or stderr tail, contain expect; otherwise the real failure is published), or not-yet-run (never measured: left out by --shard, --rotation or --only).',
+        'Retries: a startup-failure is measured once more at the same budget; a timeout once more with the budget doubled (at most 24 h). The note says which retry the result came from and the widest budget tried. A protocol-mismatch, a protocol-limit or a redirect-refused is never retried (a retry meets the same answer), nor is any other status.',
         `Harness guard: servers swept this run that had a real number before (measured or dynamic with at least one tool) could regress; if ${GUARD_MIN_REGRESSED} or more of them now fail and they are at least half of those that could, the machine is suspected, not the servers: nothing is written, every file of --out stays byte for byte as it was, and the exit code is 1. Without previous numbers the report says the check could not be made.`,
         `Selection (combined as an intersection): --shard I/N measures a stable slice by a hash of each name (independent of the list order); --rotation WEEKS measures the group of names (by another hash) that the ISO week number of the sweep date picks (week mod WEEKS), so each entry is measured once every WEEKS weeks; --only NAME... measures only those names (an unknown name is a usage error listing the names). Put --only after SERVERS: it takes every name that follows.`,
         `--concurrency K measures K servers at once (default ${DEFAULT_CONCURRENCY}, at most ${MAX_CONCURRENCY}); the results and their order (the servers file's) do not depend on it. --isolation docker runs each stdio entry as docker run --rm -i --network host IMAGE COMMAND ARGS (--docker-image, default ${DEFAULT_DOCKER_IMAGE}; env values pass by name with -e NAME, never in the arguments; paths in the arguments must exist in the image) and records isolation kind docker; remote entries are never wrapped.`,
@@ -95,20 +96,34 @@ export function setupSweep(command: Command, io: CliIo, setExit: (code: number) 
   command
     .command('merge')
     .summary('combine the results folders of a sharded sweep into one')
-    .description('Combines the --out folders written by the shards of one sweep (each holds sweep.json) into exactly the files one unsharded sweep would have written, in --out. Exit codes: 0 merged; 2 usage error; 3 a folder cannot be read or written.')
+    .description(
+      'Combines the --out folders written by the shards of one sweep (each holds sweep.json, which records its --shard I/N) into exactly the files one unsharded sweep would have written, in --out. When shards of the sweep are missing, a warning names them and nothing is written (their servers would be published as not swept), unless --partial. Exit codes: 0 merged; 1 shards are missing, nothing written; 2 usage error; 3 a folder cannot be read or written.',
+    )
     .argument('<dirs...>', 'the shard results folders')
     .requiredOption('--out <dir>', 'the merged results folder')
+    .option('--partial', 'write the merge even when shards are missing, with a warning (default: refuse, exit 1)')
     .option('--json', 'print the report as JSON')
     .addHelpText('after', exampleHelp(io, 'sweep merge shard-1 shard-2 shard-3 --out results'))
-    .action(async (dirs: string[], flags: { out: string; json?: boolean }) => {
-      const report = await mergeSweep({ shardDirs: dirs.map((dir) => resolve(io.cwd, dir)), outDir: resolve(io.cwd, flags.out) });
-      io.stdout.write(
-        flags.json
-          ? `${JSON.stringify(report, null, 2)}\n`
-          : `merged ${plural(dirs.length, 'shard')} (${plural(report.servers.length, 'server')}, sweep of ${report.date}): wrote ${plural(report.files, 'file')} to ${printableText(report.outDir, 'note')}\n`,
-      );
-      setExit(EXIT.ok);
+    .action(async (dirs: string[], flags: { out: string; partial?: boolean; json?: boolean }) => {
+      const report = await mergeSweep({ shardDirs: dirs.map((dir) => resolve(io.cwd, dir)), outDir: resolve(io.cwd, flags.out), partial: flags.partial === true });
+      const warning = mergeWarning(report);
+      if (warning !== undefined) io.stderr.write(`${warning}\n`);
+      const done = report.written
+        ? `merged ${plural(dirs.length, 'shard')} (${plural(report.servers.length, 'server')}, sweep of ${report.date}): wrote ${plural(report.files, 'file')} to ${printableText(report.outDir, 'note')}\n`
+        : `nothing written; ${printableText(report.outDir, 'note')} is unchanged\n`;
+      io.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : done);
+      setExit(report.written ? EXIT.ok : EXIT.finding);
     });
+}
+
+/** Says which shards a merge lacked, and what became of their servers; nothing when none is missing. */
+function mergeWarning(report: MergeReport): string | undefined {
+  const { missing, present } = report.shards;
+  if (missing.length === 0) return undefined;
+  const which = `${missing.length === 1 ? 'shard' : 'shards'} ${missing.join(', ')} of the sweep ${missing.length === 1 ? 'is' : 'are'} missing (given: ${present.join(', ')})`;
+  return report.written
+    ? `warning: ${which}; merged anyway (--partial): their servers keep the records the shards started from, or not-yet-run`
+    : `warning: ${which}; nothing written. Merge every shard, or pass --partial to write the merge anyway`;
 }
 
 function asOption<T>(parse: () => T): T {

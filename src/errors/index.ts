@@ -76,6 +76,8 @@ export type McpctxErrorCode =
   | 'UNREACHABLE'
   /** A remote server answered with an HTTP status that is not a protocol answer. data: `status`, `bodyStart` (redacted), `tried` (transports). */
   | 'HTTP_STATUS'
+  /** A remote server sent the client elsewhere where it will not follow: another origin (a redirect's Location, a legacy SSE endpoint event), more hops than allowed, or a redirect with no usable Location. data: `status` (null for an endpoint event), `from` and `to` (origins), `hops`, `limit`. */
+  | 'REDIRECT_REFUSED'
   /** A model provider answered with an error (after retries), or not in its API's shape. data: `status` (when it answered), `attempts`, `raw`, `problems`, `url`. */
   | 'PROVIDER_ERROR'
   /** A provider needs an API key and the env variable named for it is unset. data: `variable`. */
@@ -198,6 +200,7 @@ export type McpctxErrorData = {
   AUTH_REQUIRED: WireData & { status?: number; wwwAuthenticate?: string | null };
   UNREACHABLE: WireData & { upstream?: string; upstreams?: readonly string[]; url?: string; errno?: string };
   HTTP_STATUS: WireData & { status?: number | null; bodyStart?: string; tried?: readonly string[] };
+  REDIRECT_REFUSED: WireData & { status?: number | null; from?: string; to?: string; hops?: number; limit?: number };
   PROVIDER_ERROR: WireData & { status?: number; attempts?: number; raw?: unknown; problems?: readonly string[]; url?: string };
   MISSING_KEY: WireData & { variable?: string; env?: string };
   NO_SCRIPTED_TURN: WireData & { requestHash?: string; lastMessage?: unknown; file?: string };

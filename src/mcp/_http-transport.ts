@@ -9,6 +9,7 @@ import { checkHeaders, isHeaderSafe, parseUrl, secretsOf } from './_http-options
 import type { JsonObject } from '../json/index.js';
 import { decodeUtf8, describeMessage, isJsonRpcObject, isResponseTo, isRpcId, type RpcId } from './_jsonrpc-message.js';
 import { Redactor } from './_redact.js';
+import { fetchOnOrigin } from './_redirects.js';
 import type { BoundedTransport } from './_stdio-transport.js';
 
 export interface HttpTransportOptions {
@@ -192,6 +193,7 @@ export class HttpClientTransport implements Transport, BoundedTransport {
       this.fail(error);
       throw error;
     }
+    // Redirects on the server's origin were followed; what is left (300, 304, ...) is not an answer.
     if (status >= 300 && status < 400) {
       await response.body?.cancel().catch(() => {});
       const location = response.headers.get('location');
@@ -407,13 +409,11 @@ export class HttpClientTransport implements Transport, BoundedTransport {
     };
     let response: Response;
     try {
-      response = await fetch(this.#url, {
-        method,
-        headers: this.requestHeaders(method, lastEventId),
-        body,
-        signal: controller.signal,
-        redirect: 'manual',
-      });
+      response = await fetchOnOrigin(
+        this.#url,
+        { method, headers: this.requestHeaders(method, lastEventId), body, signal: controller.signal },
+        { endpoint: this.endpoint, what, redactor: this.#redactor },
+      );
     } catch (error) {
       const failure = this.fetchError(error, controller.signal, what);
       end();
@@ -439,6 +439,7 @@ export class HttpClientTransport implements Transport, BoundedTransport {
 
   private fetchError(error: unknown, signal: AbortSignal, what: string): McpctxError {
     if (signal.aborted && signal.reason instanceof McpctxError) return signal.reason;
+    if (error instanceof McpctxError) return error; // a refused redirect
     return unreachableError(this.endpoint, what, error, this.#redactor);
   }
 

@@ -9,6 +9,7 @@ import { checkHeaders, parseUrl, secretsOf } from './_http-options.js';
 import type { JsonObject } from '../json/index.js';
 import { describeMessage, isJsonRpcObject } from './_jsonrpc-message.js';
 import { Redactor } from './_redact.js';
+import { fetchOnOrigin } from './_redirects.js';
 import type { BoundedTransport } from './_stdio-transport.js';
 
 export interface LegacySseTransportOptions {
@@ -45,6 +46,7 @@ export class LegacySseClientTransport implements Transport, BoundedTransport {
   readonly #headers: ReadonlyArray<readonly [string, string]>;
   readonly #redactor: Redactor;
   #postUrl: URL | undefined;
+  #streamUrl: URL;
   /** The stream URL without credentials, query or fragment: what messages name. */
   readonly endpoint: string;
   private readonly maxFrameBytes: number;
@@ -62,6 +64,7 @@ export class LegacySseClientTransport implements Transport, BoundedTransport {
 
   constructor(options: LegacySseTransportOptions) {
     this.#url = parseUrl(options.url);
+    this.#streamUrl = this.#url;
     this.endpoint = `${this.#url.origin}${this.#url.pathname}`;
     this.#headers = checkHeaders(options.headers ?? {});
     this.#redactor = new Redactor(secretsOf(this.#headers, this.#url));
@@ -87,7 +90,8 @@ export class LegacySseClientTransport implements Transport, BoundedTransport {
   /**
    * Opens the event stream and waits for its `endpoint` event, within `deadline`. AUTH_REQUIRED on
    * 401/403, HTTP_STATUS on another refusal (`data.status`), PROTOCOL when the answer is not an
-   * event stream or names an unusable endpoint, UNREACHABLE, DEADLINE. Idempotent.
+   * event stream or names no URL, REDIRECT_REFUSED for a redirect or endpoint on another origin,
+   * UNREACHABLE, DEADLINE. Idempotent.
    */
   connect(deadline: Deadline): Promise<void> {
     this.connecting ??= this.openStream(deadline);
@@ -118,13 +122,16 @@ export class LegacySseClientTransport implements Transport, BoundedTransport {
     try {
       let response: Response;
       try {
-        response = await fetch(postUrl, {
-          method: 'POST',
-          headers: { ...Object.fromEntries(this.#headers), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-          body,
-          signal: controller.signal,
-          redirect: 'manual',
-        });
+        response = await fetchOnOrigin(
+          postUrl,
+          {
+            method: 'POST',
+            headers: { ...Object.fromEntries(this.#headers), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            body,
+            signal: controller.signal,
+          },
+          { endpoint: this.endpoint, what, redactor: this.#redactor },
+        );
       } catch (error) {
         throw this.fetchError(error, controller.signal, what);
       }
@@ -168,16 +175,17 @@ export class LegacySseClientTransport implements Transport, BoundedTransport {
     const controller = this.track(deadline, 'the server to name its message endpoint in its event stream');
     let response: Response;
     try {
-      response = await fetch(this.#url, {
-        method: 'GET',
-        headers: { ...Object.fromEntries(this.#headers), accept: 'text/event-stream' },
-        signal: controller.signal,
-        redirect: 'manual',
-      });
+      response = await fetchOnOrigin(
+        this.#url,
+        { method: 'GET', headers: { ...Object.fromEntries(this.#headers), accept: 'text/event-stream' }, signal: controller.signal },
+        { endpoint: this.endpoint, what, redactor: this.#redactor },
+      );
     } catch (error) {
       this.untrack(controller);
       throw this.fetchError(error, controller.signal, what);
     }
+    // A relative endpoint is relative to where the stream was served, after any same-origin redirect.
+    this.#streamUrl = response.url === '' ? this.#url : new URL(response.url);
     try {
       await this.checkStreamAnswer(response, what);
     } catch (error) {
@@ -267,15 +275,16 @@ export class LegacySseClientTransport implements Transport, BoundedTransport {
   private endpointUrl(data: string): URL {
     let url: URL;
     try {
-      url = new URL(data.trim(), this.#url);
+      url = new URL(data.trim(), this.#streamUrl);
     } catch {
       throw new McpctxError('PROTOCOL', `the server's endpoint event does not name a URL: ${describeBody(data, this.#redactor)}`, {});
     }
     if (url.origin !== this.#url.origin) {
+      const to = describeBody(url.origin, this.#redactor);
       throw new McpctxError(
-        'PROTOCOL',
-        `the server's endpoint event names another origin (${describeBody(url.origin, this.#redactor)}) than its stream (${this.#url.origin}); refusing to send its headers there`,
-        {},
+        'REDIRECT_REFUSED',
+        `the server's endpoint event names another origin (${to}) than its stream (${this.#url.origin}); refusing to send its headers there`,
+        { status: null, from: this.#url.origin, to },
       );
     }
     return url;
@@ -302,6 +311,7 @@ export class LegacySseClientTransport implements Transport, BoundedTransport {
 
   private fetchError(error: unknown, signal: AbortSignal, what: string): McpctxError {
     if (signal.aborted && signal.reason instanceof McpctxError) return signal.reason;
+    if (error instanceof McpctxError) return error; // a refused redirect
     return unreachableError(this.endpoint, what, error, this.#redactor);
   }
 

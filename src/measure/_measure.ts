@@ -1,3 +1,4 @@
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ClaudeDivergence } from './_claude-divergence.js';
 import { McpctxError } from '../errors/index.js';
 import {
@@ -52,6 +53,12 @@ export interface MeasureOptions {
    * `ghp_`, `sk-`, `xox?-`, `AKIA` token) is recorded as `[redacted]`.
    */
   recordArgs?: boolean;
+  /**
+   * The folder a stdio launch's `cwd` is recorded relative to when it lies inside it: the servers
+   * file's folder (loadServersFile sets it), or the caller's working directory (the default). A
+   * cwd outside it is recorded as an absolute path.
+   */
+  cwdBase?: string;
   transport?: StdioTransportOptions;
   /** Where the server runs, recorded in `isolation.kind`: on this host (default) or in a container a sweep started. */
   isolationKind?: IsolationKind;
@@ -79,6 +86,12 @@ export interface RecordedStdioLaunch {
   /** How many arguments had a value withheld as `[redacted]` (0 with `recordArgs`). */
   argsRedacted: number;
   envNames: string[];
+  /**
+   * The directory the server was started in, which a catalog may depend on (a server that names its
+   * folder in a description): relative to the servers file's folder (or the caller's directory)
+   * when inside it, `.` for that folder itself, otherwise absolute. Absent from records made before it existed.
+   */
+  cwd?: string;
 }
 
 /** What of a remote server is recorded: its URL (no user, password or credential-looking query value), header and variable names only. */
@@ -208,7 +221,7 @@ export async function measureServer(options: MeasureOptions): Promise<Measuremen
     clientCapabilities,
     requestedProtocolVersion: protocolVersion,
     ...(first.initialize?.negotiatedProtocolVersion === undefined ? {} : { negotiatedProtocolVersion: first.initialize.negotiatedProtocolVersion }),
-    launch: recordedLaunch(launch, { recordArgs: options.recordArgs }),
+    launch: recordedLaunch(launch, { recordArgs: options.recordArgs, cwdBase: options.cwdBase }),
     isolation: {
       kind: options.isolationKind ?? 'host',
       // A remote server gets nothing of our environment but the headers named.
@@ -233,10 +246,16 @@ export async function measureServer(options: MeasureOptions): Promise<Measuremen
  * For a remote server: the URL without user, password, fragment or credential-looking query
  * values, and the names of the headers and of the variables they are read from.
  */
-export function recordedLaunch(launch: LaunchSpec, options?: { recordArgs?: boolean }): RecordedStdioLaunch;
-export function recordedLaunch(launch: RemoteSpec, options?: { recordArgs?: boolean }): RecordedRemoteLaunch;
-export function recordedLaunch(launch: LaunchSpec | RemoteSpec, options?: { recordArgs?: boolean }): RecordedLaunch;
-export function recordedLaunch(launch: LaunchSpec | RemoteSpec, { recordArgs = false }: { recordArgs?: boolean } = {}): RecordedLaunch {
+export interface RecordedLaunchOptions {
+  recordArgs?: boolean;
+  /** See `MeasureOptions.cwdBase`; default the process's working directory. */
+  cwdBase?: string;
+}
+
+export function recordedLaunch(launch: LaunchSpec, options?: RecordedLaunchOptions): RecordedStdioLaunch;
+export function recordedLaunch(launch: RemoteSpec, options?: RecordedLaunchOptions): RecordedRemoteLaunch;
+export function recordedLaunch(launch: LaunchSpec | RemoteSpec, options?: RecordedLaunchOptions): RecordedLaunch;
+export function recordedLaunch(launch: LaunchSpec | RemoteSpec, { recordArgs = false, cwdBase }: RecordedLaunchOptions = {}): RecordedLaunch {
   if (isRemoteSpec(launch)) {
     const headers = launch.headers ?? {};
     return {
@@ -254,7 +273,22 @@ export function recordedLaunch(launch: LaunchSpec | RemoteSpec, { recordArgs = f
     args: withheld.args.map((arg) => envValues.text(arg)),
     argsRedacted: withheld.redacted,
     envNames: passedEnvNames(launch),
+    cwd: envValues.text(recordedCwd(launch.cwd, cwdBase)),
   };
+}
+
+/**
+ * The launch directory as recorded. A home path (/home/alice/...) is personal and says nothing
+ * another machine can use, so a directory inside `base` is recorded relative to it, as a servers
+ * file writes it (POSIX separators, `.` for `base` itself); one outside stays absolute.
+ */
+function recordedCwd(cwd: string | undefined, base: string | undefined): string {
+  const baseDir = resolve(base ?? process.cwd());
+  const dir = resolve(baseDir, cwd ?? baseDir);
+  const inside = relative(baseDir, dir);
+  if (inside === '') return '.';
+  if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return dir;
+  return inside.split(sep).join('/');
 }
 
 interface RecordedCapture {

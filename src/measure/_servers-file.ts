@@ -138,6 +138,8 @@ function serverEntry(entry: unknown, mapName: string | undefined, where: string,
     name,
     launch: remote ? remoteLaunch(entry, place, typeof type === 'string' ? type : undefined) : stdioLaunch(entry, place, folder, typeof type === 'string' ? type : undefined),
   };
+  // A cwd is recorded relative to the file's folder, as the file gives it.
+  if (!remote) options.cwdBase = folder;
   if (entry.capabilities !== undefined) options.capabilities = stringList(entry.capabilities, place, 'capabilities');
   if (entry.protocolVersion !== undefined) options.protocolVersion = requiredString(entry.protocolVersion, place, 'protocolVersion');
   if (entry.timeoutMs !== undefined) {

@@ -10,7 +10,9 @@ export type MeasurementStatus =
   | 'startup-failure'
   | 'timeout'
   | 'protocol-mismatch'
-  | 'remote-auth-wall';
+  | 'remote-auth-wall'
+  | 'protocol-limit'
+  | 'redirect-refused';
 
 export const MEASUREMENT_STATUSES: readonly MeasurementStatus[] = Object.freeze([
   'measured',
@@ -20,6 +22,8 @@ export const MEASUREMENT_STATUSES: readonly MeasurementStatus[] = Object.freeze(
   'timeout',
   'protocol-mismatch',
   'remote-auth-wall',
+  'protocol-limit',
+  'redirect-refused',
 ]);
 
 /**
@@ -36,6 +40,19 @@ const AUTH_WORDS =
   /\b(api[ _-]?keys?|access[ _-]?tokens?|auth[ _-]?tokens?|bearer|unauthori[sz]ed|unauthenticated|authenticat(e|ion) (is )?(required|failed)|credentials?|not logged in|log ?in required|please (log|sign) ?in|forbidden|(missing|invalid|expired) (api[ _-]?)?(key|token))\b/i;
 // ...or names the variable it lacks, upper case by convention (GITHUB_TOKEN, OPENAI_API_KEY).
 const AUTH_VARIABLE = /\b[A-Z][A-Z0-9]*_(TOKEN|API_KEY|KEY|SECRET|PAT|PASSWORD)\b/;
+/**
+ * Errors of a server that answered but broke a bound the harness keeps (a frame or event's bytes,
+ * the page count, the tool count, the catalog's bytes, nesting, notifications while a request
+ * waited): not a crash, and a retry would break it again. Each message names the bound and the value.
+ */
+const HARNESS_BOUND_CODES: ReadonlySet<string> = new Set([
+  'FRAME_TOO_LARGE',
+  'TOO_MANY_PAGES',
+  'TOO_MANY_TOOLS',
+  'CATALOG_TOO_LARGE',
+  'NESTING_TOO_DEEP',
+  'TOO_MANY_NOTIFICATIONS',
+]);
 const PROTOCOL_WORDS = /protocol[ _-]?version|unsupported (protocol|version)|protocol (mismatch|not supported)|version (mismatch|not supported)/i;
 
 export interface FailureVerdict {
@@ -71,6 +88,12 @@ export function classifyFailure(capture: Capture, timeoutMs: number): FailureVer
     };
   }
   if (error?.code === 'SPAWN_FAILED') return { status: 'startup-failure', note: error.message };
+  // Before the exit checks: a stdio server cut off for an oversized line has "ended" too, but what
+  // happened is the bound, not a crash.
+  if (error && HARNESS_BOUND_CODES.has(error.code)) {
+    return { status: 'protocol-limit', note: `the server broke a bound of the harness during ${step} (${error.code}): ${error.message}${stray}` };
+  }
+  if (error?.code === 'REDIRECT_REFUSED') return { status: 'redirect-refused', note: `${error.message}${stray}` };
   // Over HTTP the transport names what happened: a credentials wall (its challenge quoted), an
   // address nothing answers at (the cause), a refusal of both transports (what was tried).
   if (error?.code === 'AUTH_REQUIRED') return { status: 'remote-auth-wall', note: error.message };

@@ -25,6 +25,7 @@ export {
   type MeasureOptions,
   type Measurement,
   type RecordedLaunch,
+  type RecordedLaunchOptions,
   type RecordedRemoteLaunch,
   type RecordedStdioLaunch,
 } from './_measure.js';

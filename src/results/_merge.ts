@@ -17,7 +17,7 @@ interface ShardOutput {
  * rows) from the shard that swept it, and from the first shard when none did. Shards of different
  * dates or lists, or two shards sweeping one server, are refused.
  */
-export async function mergeShards(dirs: readonly string[]): Promise<{ state: ResultsState; sweep: SweepRecord }> {
+export async function mergeShards(dirs: readonly string[]): Promise<{ state: ResultsState; sweep: SweepRecord; coverage: ShardCoverage }> {
   if (dirs.length === 0) throw new McpctxError('USAGE', 'sweep merge needs at least one shard folder');
   const shards: ShardOutput[] = [];
   for (const dir of dirs) {
@@ -29,6 +29,7 @@ export async function mergeShards(dirs: readonly string[]): Promise<{ state: Res
   const first = shards[0] as ShardOutput;
   const names = first.record.servers.map((entry) => entry.name);
   for (const shard of shards.slice(1)) checkSameSweep(first, shard, names);
+  const coverage = shardCoverage(shards);
 
   const owners = new Map<string, ShardOutput>();
   for (const shard of shards) {
@@ -44,7 +45,41 @@ export async function mergeShards(dirs: readonly string[]): Promise<{ state: Res
   const entries = names.map((name) => findEntry(ownerOf(name), name));
   // Rows of servers no shard swept (or no longer listed) are the same in every shard: the first's.
   const history: HistoryRow[] = shards.flatMap((shard) => shard.state.history.filter((row) => ownerOf(row.server) === shard)).sort(compareRows);
-  return { state: { servers, history }, sweep: { method: first.record.method, date: first.record.date, servers: entries } };
+  return { state: { servers, history }, sweep: { method: first.record.method, date: first.record.date, servers: entries }, coverage };
+}
+
+/** Which shards of the sweep a merge was given, by the `--shard I/N` each recorded. */
+export interface ShardCoverage {
+  /** N of `--shard I/N`; null when the folders do not say (written before mcpctx recorded it). */
+  count: number | null;
+  /** The shards given, as `I/N`, in order of I. */
+  present: string[];
+  /** The shards of the sweep not given, as `I/N`, in order of I: their servers were swept by no one. */
+  missing: string[];
+}
+
+/** The shards given and missing; refuses folders of different shard counts, one shard given twice, or sharded and unsharded folders mixed. */
+function shardCoverage(shards: readonly ShardOutput[]): ShardCoverage {
+  const sliced = shards.filter((shard) => shard.record.shard !== undefined);
+  if (sliced.length === 0) return { count: null, present: [], missing: [] };
+  const unsliced = shards.find((shard) => shard.record.shard === undefined);
+  if (unsliced !== undefined) {
+    throw new McpctxError('USAGE', `${unsliced.dir} was not written by a --shard run, and ${(sliced[0] as ShardOutput).dir} was: merge only the shards of one sweep`);
+  }
+  const count = (sliced[0] as ShardOutput).record.shard?.count ?? 0;
+  const byIndex = new Map<number, string>();
+  for (const { dir, record } of sliced) {
+    const { index, count: its } = record.shard ?? { index: 0, count: 0 };
+    if (its !== count) throw new McpctxError('USAGE', `${dir} is shard ${index}/${its} and ${(sliced[0] as ShardOutput).dir} one of ${count}: shards of one sweep share N`);
+    const other = byIndex.get(index);
+    if (other !== undefined) throw new McpctxError('USAGE', `${other} and ${dir} are both shard ${index}/${count}; give each shard once`);
+    byIndex.set(index, dir);
+  }
+  const present: string[] = [];
+  const missing: string[] = [];
+  // count is at most MAX_SHARDS: readSweepRecord refuses more.
+  for (let index = 1; index <= count; index += 1) (byIndex.has(index) ? present : missing).push(`${index}/${count}`);
+  return { count, present, missing };
 }
 
 function checkSameSweep(first: ShardOutput, shard: ShardOutput, names: readonly string[]): void {

@@ -103,6 +103,10 @@ export const STATUS_MEANINGS: Readonly<Record<PublishedStatus, string>> = Object
   timeout: 'no complete answer within the budget (the note names the widest budget tried)',
   'protocol-mismatch': 'refused a request by naming the protocol version; never retried',
   'remote-auth-wall': 'a remote server that answered 401 or 403; listed, not measured (WWW-Authenticate quoted)',
+  'protocol-limit':
+    'answered, but broke a bound of the harness (the bytes of a frame or event, the page count, the tool count, the catalog bytes, nesting); the note names the bound and the value; never retried',
+  'redirect-refused':
+    'a remote server that sent the harness to another origin (a redirect, or an SSE endpoint event), or redirected more than 5 times; its headers are never sent there; never retried',
   'not-applicable': 'declared as something this harness cannot run, and the failure said so in the declared words',
   'not-yet-run': 'on the list, but not swept yet (shard, rotation or --only)',
 });

@@ -33,6 +33,7 @@ import {
   leaderboardMarkdown,
   toolShapeJson,
 } from './leaderboard/index.js';
+import { MAX_SHARDS } from './sweep/_plan.js';
 
 export const SWEEP_FILE = 'sweep.json';
 export const SWEEP_METHOD = 'sweep/v1';
@@ -55,7 +56,15 @@ export interface SweepEntry {
 export interface SweepRecord {
   method: typeof SWEEP_METHOD;
   date: IsoDate;
+  /** The slice a `--shard I/N` run swept (1-based), so a merge can name a shard it lacks; absent from an unsharded or merged record. */
+  shard?: SweepShard;
   servers: SweepEntry[];
+}
+
+/** One shard of a sweep: the `I/N` of `--shard`. */
+export interface SweepShard {
+  index: number;
+  count: number;
 }
 
 /** The top-level files a sweep writes; with badges/*.svg and <server>/{measurement,tool-vectors}.json, what replaceResults owns. */
@@ -219,7 +228,16 @@ function checkSweepRecord(value: unknown, file: string): SweepRecord {
     if (typeof note !== 'string') throw invalid(file, `${where}.note must be a string`);
     return { name, status: status as PublishedStatus, swept, note };
   });
-  return { method: SWEEP_METHOD, date: value.date, servers };
+  const shard = value.shard === undefined ? undefined : checkShard(value.shard, file);
+  return { method: SWEEP_METHOD, date: value.date, ...(shard === undefined ? {} : { shard }), servers };
+}
+
+function checkShard(value: unknown, file: string): SweepShard {
+  const { index, count } = isPlainObject(value) ? value : {};
+  if (typeof index !== 'number' || typeof count !== 'number' || !Number.isSafeInteger(index) || !Number.isSafeInteger(count) || index < 1 || index > count || count > MAX_SHARDS) {
+    throw invalid(file, `shard must be {index, count} with 1 <= index <= count <= ${MAX_SHARDS}`);
+  }
+  return { index, count };
 }
 
 /**

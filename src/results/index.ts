@@ -4,7 +4,7 @@
 // (state, store, merge, series) stay in their files and subfolder indexes.
 export type { HistoryRow, IsoDate, PublishedServer, PublishedStatus, ResultsState, ToolTokens, ToolVector, ToolVectorsFile } from './_model.js';
 export { STATUS_MEANINGS } from './_model.js';
-export { readResultsState, readSweepRecord, resultsFiles, type SweepEntry, type SweepRecord } from './_store.js';
+export { readResultsState, readSweepRecord, resultsFiles, type SweepEntry, type SweepRecord, type SweepShard } from './_store.js';
 export {
   mergeSweep,
   sweep,

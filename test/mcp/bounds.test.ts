@@ -66,7 +66,7 @@ describe('a real server', () => {
       await transport.shutdown();
     }
     const measurement = await measureServer({ name: 'deep', launch, runs: 1, timeoutMs: 20_000 });
-    expect(measurement.status).toBe('startup-failure');
+    expect(measurement.status).toBe('protocol-limit');
     expect(measurement.note).toMatch(/NESTING_TOO_DEEP.*512 levels/);
     expect(measurement.totalTokens).toBeNull();
   });
@@ -75,7 +75,7 @@ describe('a real server', () => {
     expect(DEFAULT_MAX_CATALOG_BYTES).toBe(64 * MiB);
     const launch = { command: process.execPath, args: [SCRIPTED_SERVER, 'big-pages'], env: markedEnv() };
     const measurement = await measureServer({ name: 'big', launch, runs: 1, timeoutMs: 60_000 });
-    expect(measurement.status).toBe('startup-failure');
+    expect(measurement.status).toBe('protocol-limit');
     expect(measurement.note).toMatch(/CATALOG_TOO_LARGE/);
     expect(measurement.note).toMatch(/67108864 bytes/);
     // Stopped after the 5th page (5 x 15 MiB), not after all 40.

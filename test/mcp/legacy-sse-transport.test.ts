@@ -90,7 +90,7 @@ describe('LegacySseClientTransport', () => {
     const transport = new LegacySseClientTransport({ url: legacy.url, headers: { Authorization: canary } });
     cleanups.push(() => transport.close());
     const error = await caught(transport.connect(new Deadline(10_000, 'test')));
-    expect(error.code).toBe('PROTOCOL');
+    expect(error.code).toBe('REDIRECT_REFUSED');
     expect(error.message).toContain('another origin');
     expect(everyTextOf(error)).not.toContain(canary);
     expect(legacy.posts).toBe(0);

@@ -120,7 +120,10 @@ describe('credentials in arguments', () => {
       args: ['server.js', '--token', '[redacted]', '--dir', '[redacted:DIR]'],
       argsRedacted: 1,
       envNames: ['DIR'],
+      cwd: '.',
     });
     expect(recordedLaunch(launch, { recordArgs: true }).args).toEqual(['server.js', '--token', 't0k3n', '--dir', '[redacted:DIR]']);
+    // A launch folder that is an env value is withheld like an argument.
+    expect(recordedLaunch({ ...launch, cwd: '/srv/passed-value' }, { cwdBase: '/elsewhere' }).cwd).toBe('[redacted:DIR]');
   });
 });

@@ -173,14 +173,14 @@ describe('walls, stalls and refusals', () => {
     const big = { tools: [{ name: 'big', description: 'x'.repeat(8_000), inputSchema: { type: 'object' } }] };
     const upstream = later(await HttpUpstream.start({ answer, handlers: { 'tools/list': () => big } }));
     const m = await remote(upstream.url, { runs: 1, transport: { maxFrameBytes: 4_096 } });
-    expect(m.status).toBe('startup-failure');
+    expect(m.status).toBe('protocol-limit');
     expect(m.note).toContain('FRAME_TOO_LARGE');
     expect(m.stderrTail).toBeUndefined();
 
     let page = 0;
     const endless = later(await HttpUpstream.start({ answer, handlers: { 'tools/list': () => ({ tools: [], nextCursor: `page-${(page += 1)}` }) } }));
     const paged = await remote(endless.url, { runs: 1, maxPages: 3 });
-    expect(paged.status).toBe('startup-failure');
+    expect(paged.status).toBe('protocol-limit');
     expect(paged.note).toContain('TOO_MANY_PAGES');
   }, TEST_MS);
 

@@ -167,14 +167,14 @@ describe('measureServer statuses over the scripted server', () => {
 
   it('oversized-frame: a failure status whose note names FRAME_TOO_LARGE', async () => {
     const { m } = await measure('oversized-frame');
-    expect(m.status).toBe('startup-failure');
+    expect(m.status).toBe('protocol-limit');
     expect(m.note).toContain('FRAME_TOO_LARGE');
     expect(m.attempts[0]?.error?.code).toBe('FRAME_TOO_LARGE');
   }, TEST_MS);
 
   it('endless-line (maxFrameBytes 1 MiB): a failure status whose note names FRAME_TOO_LARGE', async () => {
     const { m } = await measure('endless-line', { transport: { ...FAST, maxFrameBytes: 1024 * 1024 } });
-    expect(m.status).toBe('startup-failure');
+    expect(m.status).toBe('protocol-limit');
     expect(m.note).toContain('FRAME_TOO_LARGE');
     expect(m.note).toContain('without ending the line');
   }, TEST_MS);
@@ -204,7 +204,7 @@ describe('measureServer statuses over the scripted server', () => {
 
   it('notification-flood: a failure status whose note names TOO_MANY_NOTIFICATIONS', async () => {
     const { m, ms } = await measure('notification-flood');
-    expect(m.status).toBe('startup-failure');
+    expect(m.status).toBe('protocol-limit');
     expect(m.note).toContain('TOO_MANY_NOTIFICATIONS');
     expect(ms).toBeLessThan(GENEROUS_MS / 2);
   }, TEST_MS);
@@ -258,14 +258,14 @@ describe('measureServer statuses over the scripted server', () => {
 
     it('maxTools 4000: not measured; the note names TOO_MANY_TOOLS', async () => {
       const { m } = await measure('many-tools', { maxTools: 4000 });
-      expect(m.status).toBe('startup-failure');
+      expect(m.status).toBe('protocol-limit');
       expect(m.note).toContain('TOO_MANY_TOOLS');
       expect(m.attempts[0]?.error?.code).toBe('TOO_MANY_TOOLS');
     }, TEST_MS);
 
     it('maxPages 10: not measured; the note names TOO_MANY_PAGES', async () => {
       const { m } = await measure('many-tools', { maxPages: 10 });
-      expect(m.status).toBe('startup-failure');
+      expect(m.status).toBe('protocol-limit');
       expect(m.note).toContain('TOO_MANY_PAGES');
       expect(m.attempts[0]?.error?.code).toBe('TOO_MANY_PAGES');
     }, TEST_MS);
@@ -297,18 +297,18 @@ describe('measureServer statuses over the scripted server', () => {
   });
 
   describe('what a server sends never makes measureServer throw', () => {
-    it('deep-schema: an inputSchema nested 200,000 levels is startup-failure naming the nesting bound', async () => {
+    it('deep-schema: an inputSchema nested 200,000 levels is protocol-limit naming the nesting bound', async () => {
       const { m } = await measure('deep-schema', { runs: 1 });
-      expect(m.status).toBe('startup-failure');
+      expect(m.status).toBe('protocol-limit');
       expect(m.note).toMatch(/nests deeper than 512 levels \(MAX_JSON_DEPTH\)/);
       expect(m.attempts[0]?.error?.code).toBe('NESTING_TOO_DEEP');
       expect(m.rawToolsCapture).toBeNull();
       expect(() => measurementJson(m)).not.toThrow();
     }, TEST_MS);
 
-    it('deep-initialize: a serverInfo nested 200,000 levels is startup-failure naming the bound, and is not recorded', async () => {
+    it('deep-initialize: a serverInfo nested 200,000 levels is protocol-limit naming the bound, and is not recorded', async () => {
       const { m } = await measure('deep-initialize', { runs: 1 });
-      expect(m.status).toBe('startup-failure');
+      expect(m.status).toBe('protocol-limit');
       expect(m.note).toMatch(/the response to initialize nests deeper than 512 levels \(MAX_JSON_DEPTH\)/);
       expect(m.serverInfo).toBeNull();
       expect(() => measurementJson(m)).not.toThrow();

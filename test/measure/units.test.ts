@@ -147,7 +147,12 @@ describe('loadServersFile', () => {
     const file = join(scratch, 'servers.yaml');
     await writeFile(file, '- name: one\n  command: node\n  args: [server.js, 3]\n  env: { PORT: 8080, DEBUG: true }\n  cwd: sub\n- name: two\n  command: npx\n  capabilities: [roots]\n  runs: 1\n');
     const { servers: entries } = await loadServersFile(file);
-    expect(entries[0]).toEqual({ name: 'one', launch: { command: 'node', args: ['server.js', '3'], cwd: join(scratch, 'sub'), env: { PORT: '8080', DEBUG: 'true' } } });
+    expect(entries[0]).toEqual({
+      name: 'one',
+      launch: { command: 'node', args: ['server.js', '3'], cwd: join(scratch, 'sub'), env: { PORT: '8080', DEBUG: 'true' } },
+      // The launch folder is recorded relative to the file's folder.
+      cwdBase: scratch,
+    });
     expect(entries[1]).toMatchObject({ name: 'two', capabilities: ['roots'], runs: 1, launch: { cwd: scratch, args: [] } });
   });
 
@@ -169,6 +174,7 @@ describe('loadServersFile', () => {
       expect(servers[0]).toEqual({
         name: 'memory',
         launch: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], cwd: scratch, env: { MEMORY_FILE_PATH: '/tmp/m.jsonl' } },
+        cwdBase: scratch,
       });
       expect(servers[1]).toEqual({ name: 'linear', launch: { url: 'https://mcp.linear.app/sse' } });
     }
@@ -266,7 +272,7 @@ describe('classifyFailure', () => {
   it('does not read lower-case identifiers or framing errors as a credentials problem', () => {
     expect(classifyFailure({ ...base, error: rpc('Invalid params: unknown argument sort_key') }, 1000).status).toBe('startup-failure');
     const frame = new McpctxError('FRAME_TOO_LARGE', 'too big', {});
-    expect(classifyFailure({ ...base, error: frame, stderrTail: 'loaded config; cache_key=abc; api key loaded' }, 1000).status).toBe('startup-failure');
+    expect(classifyFailure({ ...base, error: frame, stderrTail: 'loaded config; cache_key=abc; api key loaded' }, 1000).status).toBe('protocol-limit');
   });
 
   it('recognises a refusal for credentials, and a server that exits naming a missing key', () => {

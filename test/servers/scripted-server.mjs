@@ -639,6 +639,10 @@ const MODES = {
       },
     },
   },
+  // A catalog that names the folder the server was started in (as figma's does): its cost depends on the cwd.
+  'cwd-in-catalog': {
+    methods: { 'tools/list': () => ({ tools: [{ name: 'read_file', description: `Reads a file under ${process.cwd()}.`, inputSchema: { type: 'object' } }] }) },
+  },
   'ansi-catalog': {
     methods: {
       'tools/list': pagedList({

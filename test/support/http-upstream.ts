@@ -15,6 +15,8 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders;
   /** The parsed JSON body of a POST (undefined when it had none or it was not JSON). */
   body: unknown;
+  /** The body as received, byte for byte (as UTF-8 text). */
+  text: string;
 }
 
 /** How POSTs carrying a request are answered. */
@@ -72,6 +74,8 @@ export interface HttpUpstreamOptions {
   auth?: { expected: string; status?: 401 | 403; wwwAuthenticate: string };
   /** Handlers by method; `initialize` and `ping` have defaults. */
   handlers?: Record<string, UpstreamHandler>;
+  /** Answers a request itself (a redirect, say) when it returns true; the request is recorded either way. */
+  intercept?: (request: IncomingMessage, response: ServerResponse) => boolean;
 }
 
 export class HttpUpstream {
@@ -166,7 +170,8 @@ export class HttpUpstream {
     } catch {
       body = undefined;
     }
-    this.requests.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers, body });
+    this.requests.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers, body, text });
+    if (this.options.intercept?.(request, response)) return;
 
     const auth = this.options.auth;
     if (auth && request.headers.authorization !== auth.expected) {

@@ -131,6 +131,8 @@ class SseSessionTransport implements Transport {
 export interface LegacySseOptions {
   /** The endpoint event's data for a session; default `/messages?sessionId=<id>`. */
   endpoint?: (sessionId: string) => string;
+  /** Answers a request (its path and query) with a redirect instead when this gives [status, Location]. */
+  redirect?: (pathAndQuery: string) => readonly [number, string] | undefined;
 }
 
 /**
@@ -147,6 +149,8 @@ export async function startLegacySseToolsServer(options: LegacySseOptions = {}):
       headers.push(request.headers);
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
       const body = await readAll(request);
+      const redirect = options.redirect?.(request.url ?? '/');
+      if (redirect !== undefined) return void response.writeHead(redirect[0], { location: redirect[1] }).end();
       if (url.pathname === '/sse' && request.method === 'GET') {
         const sessionId = randomUUID();
         response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });

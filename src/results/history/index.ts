@@ -29,4 +29,5 @@ export {
   type ToolDelta,
 } from './_movement.js';
 export { REGRESSIONS_FILE, REGRESSIONS_JSON_FILE, regressionsJson, regressionsMarkdown } from './_regressions.js';
+export { conditionsText } from './_conditions.js';
 export { CAPTURE_INDEX_FILE, CAPTURE_INDEX_METHOD, captureIndex, captureIndexJson, readCaptureIndex, type CaptureIndex } from './_capture-index.js';

@@ -14,7 +14,7 @@ export type MeasureFunction = (options: MeasureOptions) => Promise<Measurement>;
 /**
  * Measures an entry, retrying what a busy machine can cause: a `startup-failure` once more at the
  * same budget, a `timeout` once with the budget doubled (never past MAX_BUDGET_MS). A
- * `protocol-mismatch` is the server's answer and is never retried; nor is any other status. The
+ * `protocol-mismatch`, `protocol-limit` or `redirect-refused` is the server's answer and is never retried; nor is any other status. The
  * record kept is the retry's, and its note starts by saying what the first attempt gave.
  */
 export async function measureWithRetries(options: MeasureOptions, measure: MeasureFunction): Promise<RetriedMeasurement> {

@@ -4,7 +4,7 @@ import { addClaudeDivergence, loadServersFile, measureServer, type ClaudeTokenCo
 import type { IsoDate, PublishedStatus } from '../_model.js';
 import { checkHarness, type GuardReport } from './_guard.js';
 import { DEFAULT_DOCKER_IMAGE, dockerLaunch, findOnPath } from './_docker.js';
-import { mergeShards } from '../_merge.js';
+import { mergeShards, type ShardCoverage } from '../_merge.js';
 import { EMPTY_RESULTS, applySweep } from '../_state.js';
 import { readResultsState, replaceResults, resultsFiles, type SweepEntry, type SweepRecord } from '../_store.js';
 import { applyNotApplicable } from './_not-applicable.js';
@@ -138,6 +138,8 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
   const record: SweepRecord = {
     method: 'sweep/v1',
     date,
+    // Which slice this is, so `sweep merge` can tell a shard that never arrived.
+    ...(options.shard === undefined ? {} : { shard: { index: options.shard.index, count: options.shard.count } }),
     servers: plan.entries.map((planned, index): SweepEntry => {
       const server = state.servers[index];
       const status = server?.status ?? 'not-yet-run';
@@ -186,22 +188,34 @@ export interface MergeOptions {
   /** Results folders each written by one shard of the same sweep. */
   shardDirs: readonly string[];
   outDir: string;
+  /** Write the merge even when shards of the sweep are missing (their servers keep what the previous results held). Default false. */
+  partial?: boolean;
 }
 
 export interface MergeReport {
   date: IsoDate;
   outDir: string;
+  /** False when shards are missing and `partial` was not given: nothing was written. */
+  written: boolean;
   files: number;
+  /** Which shards were given and which are missing (`I/N`); `count` null when the folders do not record it. */
+  shards: ShardCoverage;
   servers: SweepEntry[];
 }
 
-/** Combines shard outputs into exactly the files one unsharded sweep would have written. */
+/**
+ * Combines shard outputs into exactly the files one unsharded sweep would have written. When the
+ * shards record `--shard I/N` and some of the N are missing, nothing is written (`written: false`,
+ * the missing ones named) unless `partial`: their servers would be published as not swept.
+ */
 export async function mergeSweep(options: MergeOptions): Promise<MergeReport> {
   const merged = await mergeShards(options.shardDirs.map((dir) => resolve(dir)));
   const outDir = resolve(options.outDir);
+  const report = { date: merged.sweep.date, outDir, shards: merged.coverage, servers: merged.sweep.servers };
+  if (merged.coverage.missing.length > 0 && options.partial !== true) return { ...report, written: false, files: 0 };
   const files = resultsFiles(merged.state, merged.sweep);
   await replaceResults(outDir, files);
-  return { date: merged.sweep.date, outDir, files: files.size, servers: merged.sweep.servers };
+  return { ...report, written: true, files: files.size };
 }
 
 /**

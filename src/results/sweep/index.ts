@@ -33,3 +33,4 @@ export { measureWithRetries, type MeasureFunction, type RetriedMeasurement } fro
 export { applyNotApplicable } from './_not-applicable.js';
 export { GUARD_MIN_REGRESSED, GUARD_MIN_SHARE, checkHarness, type GuardReport } from './_guard.js';
 export { DEFAULT_DOCKER_IMAGE, dockerLaunch, findOnPath } from './_docker.js';
+export type { ShardCoverage } from '../_merge.js';

@@ -1,9 +1,12 @@
 // Acceptance: one sweep over the pinned reference servers and scripted failure servers ends every
 // entry in exactly one status, each failure status where expected, with the retry notes.
+import { STATUS_MEANINGS } from '../../../src/results/_model.js';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readResultsState } from '../../../src/results/index.js';
+import { buildSite } from '../../../src/results/site/index.js';
 import type { SweepReport } from '../../../src/results/sweep/index.js';
 import { runCliCaptured } from '../../support/cli-run.js';
 import { startRawServer, startStreamableToolsServer, type LoopbackServer } from '../../support/remote-servers.js';
@@ -22,6 +25,8 @@ describe('mcpctx sweep: every status', () => {
   let code: number;
   let remote: LoopbackServer;
   let walled: LoopbackServer;
+  let elsewhere: LoopbackServer;
+  let redirecting: LoopbackServer;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'mcpctx-sweep-statuses-'));
@@ -30,6 +35,8 @@ describe('mcpctx sweep: every status', () => {
       response.writeHead(401, { 'www-authenticate': 'Bearer realm="mcp", error="invalid_token"', 'content-type': 'application/json' });
       response.end('{"error":"unauthorized"}');
     });
+    elsewhere = await startRawServer((_request, response) => void response.writeHead(500).end());
+    redirecting = await startRawServer((_request, response) => void response.writeHead(307, { location: elsewhere.url }).end());
     const entries: FixtureEntry[] = [
       { name: 'server-everything', ...reference('everything') },
       { name: 'server-filesystem', ...reference('filesystem', [dir]) },
@@ -45,6 +52,8 @@ describe('mcpctx sweep: every status', () => {
       { name: 'declared-but-other-failure', mode: 'early-exit', notApplicable: { reason: 'needs a GPU', expect: 'no CUDA device' } },
       { name: 'remote-tools', url: remote.url },
       { name: 'remote-walled', url: walled.url },
+      { name: 'too-big', mode: 'oversized-frame' },
+      { name: 'redirected-away', url: redirecting.url },
       { name: 'left-out', mode: 'normal' },
     ];
     const file = await writeServersFile(dir, entries);
@@ -56,7 +65,7 @@ describe('mcpctx sweep: every status', () => {
   }, 240_000);
 
   afterAll(async () => {
-    await Promise.all([remote?.close(), walled?.close()]);
+    await Promise.all([remote?.close(), walled?.close(), elsewhere?.close(), redirecting?.close()]);
     expect(await waitForNoMarkedProcesses(10_000)).toEqual([]);
     await rm(dir, { recursive: true, force: true });
   });
@@ -84,6 +93,8 @@ describe('mcpctx sweep: every status', () => {
       ['declared-but-other-failure', 'startup-failure'],
       ['remote-tools', 'measured'],
       ['remote-walled', 'remote-auth-wall'],
+      ['too-big', 'protocol-limit'],
+      ['redirected-away', 'redirect-refused'],
       ['left-out', 'not-yet-run'],
     ]);
     expect(report.guard.checked).toBe(false);
@@ -102,8 +113,10 @@ describe('mcpctx sweep: every status', () => {
     expect(entry('always-hangs').note).toMatch(/^timeout at 1,500 ms and again on the retry at 3,000 ms; widest budget tried 3,000 ms/);
   });
 
-  it('never retries a protocol mismatch, nor auth-required', () => {
+  it('never retries a protocol mismatch, a protocol limit, a refused redirect, nor auth-required', () => {
     expect(entry('old-protocol-only').budgetsMs).toEqual([30_000]);
+    expect(entry('too-big').budgetsMs).toEqual([30_000]);
+    expect(entry('redirected-away').budgetsMs).toEqual([30_000]);
     expect(entry('needs-token').budgetsMs).toEqual([30_000]);
   });
 
@@ -122,7 +135,24 @@ describe('mcpctx sweep: every status', () => {
     expect(record.stderrTail).toMatch(/could not read config file/);
     await expect(stat(join(results, 'left-out', 'measurement.json'))).rejects.toThrow();
     const leaderboard = JSON.parse(await readFile(join(results, 'leaderboard.json'), 'utf8')) as { rows: Array<{ server: string; status: string }> };
-    expect(leaderboard.rows).toHaveLength(15);
+    expect(leaderboard.rows).toHaveLength(17);
+  });
+
+  it('publishes protocol-limit and redirect-refused with notes naming the bound and the origin; the results read back and build a site', async () => {
+    expect(entry('too-big').note).toMatch(/FRAME_TOO_LARGE.*the limit is \d+ bytes/);
+    expect(entry('redirected-away').note).toContain(`to another origin (${new URL(elsewhere.url).origin})`);
+    expect(elsewhere.headers).toEqual([]);
+    const results = join(dir, 'results');
+    const state = await readResultsState(results);
+    expect(state?.servers.filter((server) => ['protocol-limit', 'redirect-refused'].includes(server.status)).map((server) => server.name)).toEqual(['too-big', 'redirected-away']);
+    expect(state?.history.filter((row) => row.server === 'too-big').map((row) => row.status)).toEqual(['protocol-limit']);
+    expect(await readFile(join(results, 'badges', 'redirected-away.svg'), 'utf8')).toContain('redirect-refused');
+    const site = await buildSite({ resultsDir: results, outDir: join(dir, 'site') });
+    const index = await readFile(site.indexPath, 'utf8');
+    // Shown as failures, each with its own meaning.
+    for (const status of ['protocol-limit', 'redirect-refused'] as const) {
+      expect(index).toContain(`<span class="status status-failed" title="${STATUS_MEANINGS[status]}">${status}</span>`);
+    }
   });
 
   it('measures a remote server over HTTP and quotes the WWW-Authenticate of one that answers 401, without retrying it', async () => {

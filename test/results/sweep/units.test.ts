@@ -51,8 +51,8 @@ describe('measureWithRetries', () => {
     expect(result.measurement.note).toMatch(/^startup-failure on the first attempt and again on the retry/);
   });
 
-  it('never retries protocol-mismatch, auth-required, measured or dynamic', async () => {
-    for (const status of ['protocol-mismatch', 'auth-required', 'measured', 'dynamic'] as const) {
+  it('never retries protocol-mismatch, protocol-limit, redirect-refused, auth-required, measured or dynamic', async () => {
+    for (const status of ['protocol-mismatch', 'protocol-limit', 'redirect-refused', 'auth-required', 'measured', 'dynamic'] as const) {
       const { measure, budgets } = scripted([status]);
       const result = await measureWithRetries({ name: 'a', launch: { command: 'x' } }, measure);
       expect(budgets).toHaveLength(1);
