@@ -163,6 +163,11 @@ describe('the regressions page', () => {
     // beta-remote's host row is another isolation: its movement starts from the docker rows.
     expect(html).toContain('<td data-label="Window">2026-11-23 → 2026-11-30</td><td data-label="Tokens">5,300 → ');
     expect(html).not.toContain('900 → ');
+    // The cost report's own words: the fall's count of failed sweeps, each movement's summary, and
+    // what else changed, said unavailable where the fixture's sides have no launch on record.
+    expect(html).toContain('<td data-label="Failed sweeps">1</td>');
+    expect(html).toContain(`<span class="muted">+${delta.toLocaleString('en-US')}: heavier tools, read from the totals (no per-tool breakdown)</span>`);
+    expect(html).toContain('<td data-label="Also changed">launch and server version not on record for both sides</td>');
   });
 });
 
