@@ -30,6 +30,7 @@ interface SweepFlags extends ClaudeFlags {
   isolation: 'host' | 'docker';
   dockerImage: string;
   json?: boolean;
+  progress?: boolean;
 }
 
 /** Longest note the table shows; --json and the results keep the whole note. */
@@ -47,7 +48,7 @@ export function setupSweep(command: Command, io: CliIo, setExit: (code: number) 
         `--concurrency K measures K servers at once (default ${DEFAULT_CONCURRENCY}, at most ${MAX_CONCURRENCY}); the results and their order (the servers file's) do not depend on it. --isolation docker runs each stdio entry as docker run --rm -i --network host IMAGE COMMAND ARGS (--docker-image, default ${DEFAULT_DOCKER_IMAGE}; env values pass by name with -e NAME, never in the arguments; paths in the arguments must exist in the image) and records isolation kind docker; remote entries are never wrapped.`,
         '--claude-model M also measures, for every server measured, what its tools add to an Anthropic request (count_tokens with and without the tools projected to name, description and input_schema; tools-delta/v1), into a claude block of its measurement.json; the leaderboard then shows a claude column. The key comes from ANTHROPIC_API_KEY or --claude-key-env; a failed count leaves that record without the block and is listed after the table.',
         `${invocationOf(io)} sweep merge DIR... --out RESULTS combines the --out folders of the shards of one sweep into exactly the files one unsharded sweep would write.`,
-        'Progress goes to stderr when it is a terminal. Exit codes: 0 the sweep was written (whatever the servers\' statuses); 1 the harness guard tripped, nothing written; 2 usage or servers file error (also --isolation docker without docker); 3 the results could not be read or written.',
+        'Progress, one line per server done (k/n, name, status, tokens, elapsed), goes to stderr when it is a terminal, or always with --progress (a sweep run in the background with its output in files); never to stdout. Exit codes: 0 the sweep was written (whatever the servers\' statuses); 1 the harness guard tripped, nothing written; 2 usage or servers file error (also --isolation docker without docker); 3 the results could not be read or written.',
       ].join('\n\n'),
     )
     .argument('[servers]', 'the servers file (YAML or JSON)')
@@ -59,6 +60,7 @@ export function setupSweep(command: Command, io: CliIo, setExit: (code: number) 
     .option('--isolation <kind>', 'host, or docker (each stdio server in a container)', parseIsolation, 'host' as const)
     .option('--docker-image <image>', 'the image for --isolation docker', DEFAULT_DOCKER_IMAGE)
     .option('--json', 'print the run report as JSON')
+    .option('--progress', 'print progress on stderr even when it is not a terminal (default: only on a terminal)')
     .option('--claude-model <model>', 'also measure the Claude divergence of every server measured (count_tokens; tools-delta/v1) (default: not measured)')
     .option('--claude-key-env <NAME>', 'with --claude-model: the environment variable holding the Anthropic API key', DEFAULT_CLAUDE_KEY_ENV)
     .option('--claude-base-url <url>', 'with --claude-model: the Messages API base URL (default: https://api.anthropic.com)')
@@ -79,12 +81,13 @@ export function setupSweep(command: Command, io: CliIo, setExit: (code: number) 
         dockerImage: flags.dockerImage,
         // The command's own environment decides whether docker is there (tests pass none).
         path: io.env.PATH ?? '',
-        onProgress: io.stderr.isTTY
-          ? (step) =>
-              void io.stderr.write(
-                `[${step.done}/${step.total}] ${printableText(step.name, 'note')}: ${step.status}${step.totalTokens === null ? '' : `, ${formatCount(step.totalTokens)} tokens`} (${formatCount(step.elapsedMs)} ms)\n`,
-              )
-          : undefined,
+        onProgress:
+          flags.progress === true || io.stderr.isTTY === true
+            ? (step) =>
+                void io.stderr.write(
+                  `[${step.done}/${step.total}] ${printableText(step.name, 'note')}: ${step.status}${step.totalTokens === null ? '' : `, ${formatCount(step.totalTokens)} tokens`} (${formatCount(step.elapsedMs)} ms)\n`,
+                )
+            : undefined,
       });
       io.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report));
       for (const server of report.servers) {

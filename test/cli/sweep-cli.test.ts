@@ -80,4 +80,15 @@ describe('mcpctx sweep (CLI)', () => {
     expect(stdout).toMatch(/one\s+measured/);
     expect(stderr).toMatch(/^\[1\/2\] one: measured, 293 tokens \(\d[\d,]* ms\)\n\[2\/2\] two: measured, 438 tokens \(\d[\d,]* ms\)\n$/);
   });
+
+  it('shows the same progress with --progress when stderr is not a terminal (a sweep in the background), never on stdout', async () => {
+    const quiet = await runCliCaptured(['sweep', file, '--out', join(dir, 'quiet-results'), '--concurrency', '1']);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe('');
+    const piped = await runCliCaptured(['sweep', file, '--out', join(dir, 'piped-results'), '--concurrency', '1', '--json', '--progress']);
+    expect(piped.code).toBe(0);
+    expect(piped.stderr).toMatch(/^\[1\/2\] one: measured, 293 tokens \(\d[\d,]* ms\)\n\[2\/2\] two: measured, 438 tokens \(\d[\d,]* ms\)\n$/);
+    expect(piped.stdout).not.toContain('[1/2]');
+    expect(JSON.parse(piped.stdout)).toMatchObject({ written: true });
+  });
 });
