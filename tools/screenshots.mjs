@@ -1,16 +1,19 @@
 // `npm run screenshots`: screenshots of a built site with Debian's Chromium, for the docs.
 //
-//   node tools/screenshots.mjs [--site docs/leaderboard/site] [--out docs/leaderboard] [--server NAME]
+//   node tools/screenshots.mjs [--site docs/leaderboard/site] [--out docs/leaderboard] [--server NAME] [--verified NAME]
 //
-// Takes the index, one server page and the regressions page, each at 1400 and 375 px wide, as
-// <out>/{index,server,regressions}-{1400,375}.png. The server page is NAME's, or by default the
-// first failed row of the site's leaderboard (a failure shows the most of a page: its reason and
-// stderr), or the first row when none failed. Run it again after a sweep rebuilds the site.
+// Takes the index, two server pages and the regressions page, each at 1400 and 375 px wide, as
+// <out>/{index,server,verified,regressions}-{1400,375}.png. The `server` page is NAME's, or by
+// default the first failed row of the site's leaderboard (a failure shows the most of a page: its
+// reason and stderr), or the first row when none failed. The `verified` page is a measured server's
+// (--verified, default server-memory) after its "Verify in this browser" button ran. The site is
+// served on 127.0.0.1 for the run (a page opened from file:// may not fetch its record). Run it
+// again after a sweep rebuilds the site.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { extname, join, resolve, sep } from 'node:path';
 import { chromium } from 'playwright-core';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -38,11 +41,30 @@ if (row === undefined) throw new Error(`no server ${JSON.stringify(wanted)} in $
 // The page name is the results folder's name for the server (safeSegment in src/measure/_files.ts).
 const segment = row.server.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '').slice(0, 120) || 'server';
 
+const verifiedName = option('--verified', 'server-memory');
+const verifiedRow = leaderboard.rows.find((candidate) => candidate.server === verifiedName);
+if (verifiedRow === undefined) throw new Error(`no server ${JSON.stringify(verifiedName)} in ${site}`);
+const verifiedSegment = verifiedRow.server.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '').slice(0, 120) || 'server';
+
 const pages = [
   ['index', 'index.html'],
   ['server', `servers/${segment}.html`],
+  ['verified', `servers/${verifiedSegment}.html`],
   ['regressions', 'regressions.html'],
 ];
+
+// A static server of the site folder on loopback, for the run only.
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.csv': 'text/csv' };
+const server = createServer((request, response) => {
+  const path = resolve(site, `.${decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname)}`);
+  if (!path.startsWith(site + sep) || !existsSync(path)) {
+    response.writeHead(404).end();
+    return;
+  }
+  response.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' }).end(readFileSync(path));
+});
+await new Promise((done) => server.listen(0, '127.0.0.1', done));
+const base = `http://127.0.0.1:${server.address().port}/`;
 
 const profile = mkdtempSync(join(tmpdir(), 'mcpctx-screenshots-'));
 const context = await chromium.launchPersistentContext(profile, {
@@ -56,7 +78,13 @@ try {
     for (const [name, path] of pages) {
       const page = await context.newPage();
       await page.setViewportSize({ width, height: 900 });
-      await page.goto(pathToFileURL(join(site, path)).href, { waitUntil: 'load' });
+      await page.goto(new URL(path, base).href, { waitUntil: 'load' });
+      if (name === 'verified') {
+        await page.click('#verify-button');
+        // The first recount loads a few megabytes of rank table: minutes on a loaded machine, bounded.
+        await page.waitForSelector('#browser-verify[data-outcome]', { timeout: 300_000 });
+        await page.locator('#browser-verify').scrollIntoViewIfNeeded();
+      }
       const file = join(out, `${name}-${width}.png`);
       await page.screenshot({ path: file, fullPage: true });
       await page.close();
@@ -65,8 +93,9 @@ try {
   }
 } finally {
   await context.close();
+  server.close();
   rmSync(profile, { recursive: true, force: true });
 }
 // Screenshots are byte-stable only per Chromium build; say which made them.
 const version = spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).stdout.trim();
-process.stdout.write(`taken with ${version || 'chromium'} (server page: ${row.server})\n`);
+process.stdout.write(`taken with ${version || 'chromium'} (server page: ${row.server}; verified: ${verifiedRow.server})\n`);

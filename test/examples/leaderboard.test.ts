@@ -27,7 +27,11 @@ describe('docs/leaderboard', () => {
     const reports = await verifyDirectory(RESULTS);
     const measured = reports.filter((report) => report.status === 'measured');
     expect(measured.length).toBeGreaterThanOrEqual(25);
-    expect(measured.filter((report) => !report.ok).map((report) => report.name)).toEqual([]);
+    // argocd writes ARGOCD_BASE_URL's value (a fake URL from the registry) into its catalog, so the
+    // record holds that capture redacted and says it cannot be re-derived; every other one re-derives.
+    const notRederived = measured.filter((report) => !report.ok);
+    expect(notRederived.map((report) => report.name)).toEqual(['argocd']);
+    expect(notRederived.map((report) => [report.rederivable, report.differences])).toEqual([[false, []]]);
   });
 
   it('holds the site built from them, a page per server', async () => {

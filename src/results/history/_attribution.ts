@@ -135,7 +135,7 @@ export function attributionSummary(delta: number, parts: ToolAttribution): strin
   if (parts.removed.length > 0) said.push(`${signed(parts.removedTokens)} from ${plural(parts.removed.length, 'removed tool')}`);
   if (parts.changed.length > 0) said.push(`${signed(parts.existing.delta)} from existing tools (${fieldsText(parts.existing, parts.outputSchemaUnrecorded)})`);
   if (parts.unattributed !== 0) said.push(`${signed(parts.unattributed)} unattributed`);
-  return `${signed(delta)}: ${said.length === 0 ? 'no tool changed' : said.join(', ')}`;
+  return `${signed(delta)}: ${said.length === 0 ? "no tool's token count changed" : said.join(', ')}`;
 }
 
 /** The fields that moved; the output schema said unavailable, naming the side, where a vector predates it. */

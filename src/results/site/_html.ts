@@ -57,7 +57,7 @@ export const DOWNLOADS = ['leaderboard.json', 'history.csv'] as const;
  * The header line every page carries: the sweep's date and, from the records it made, the UTC
  * times its measurements span. `measuredAt` values that are not ISO times are left out.
  */
-export function sweepStamp(date: string, measuredAt: readonly string[]): string {
+export function sweepStamp(date: string, measuredAt: readonly string[], swept: number, total: number): string {
   const times = measuredAt
     .filter((value) => value.startsWith(`${date}T`))
     .map((value) => /T(\d{2}:\d{2})/.exec(value)?.[1])
@@ -66,7 +66,9 @@ export function sweepStamp(date: string, measuredAt: readonly string[]): string 
   const first = times[0];
   const last = times[times.length - 1];
   const span = first === undefined || last === undefined ? '' : first === last ? `, measured at ${first} UTC` : `, measured ${first}–${last} UTC`;
-  return `<p class="sweep" id="sweep-date">Sweep of <time datetime="${attr(date)}">${text(date)}</time>${text(span)}</p>`;
+  // A sweep of some servers (--only, --shard, --rotation) says so: the others' records are older.
+  const part = swept === total ? '' : ` (${swept} of ${total} servers; the others keep their last record, see each row's date)`;
+  return `<p class="sweep" id="sweep-date">Sweep of <time datetime="${attr(date)}">${text(date)}</time>${text(span)}${text(part)}</p>`;
 }
 
 /**

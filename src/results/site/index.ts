@@ -65,6 +65,8 @@ export async function buildSite(options: SiteOptions): Promise<SiteReport> {
   const stamp = sweepStamp(
     input.sweep.date,
     input.servers.flatMap((server) => (sweptNames.has(server.row.server) && server.measurement?.measuredAt ? [server.measurement.measuredAt] : [])),
+    sweptNames.size,
+    input.sweep.servers.length,
   );
 
   const files = new Map<string, string>();

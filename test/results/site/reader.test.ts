@@ -134,7 +134,7 @@ describe('every page', () => {
     const pages = Object.entries(site).filter(([path]) => path.endsWith('.html'));
     expect(pages.length).toBe(3 + 7);
     for (const [path, html] of pages) {
-      expect(html, path).toContain(`<p class="sweep" id="sweep-date">Sweep of <time datetime="${SWEEP_DATE}">${SWEEP_DATE}</time>, measured 06:00–06:05 UTC</p>`);
+      expect(html, path).toContain(`<p class="sweep" id="sweep-date">Sweep of <time datetime="${SWEEP_DATE}">${SWEEP_DATE}</time>, measured 06:00–06:05 UTC (6 of 7 servers; the others keep their last record, see each row&#39;s date)</p>`);
       expect(html, path).toMatch(/<a href="(\.\.\/)?regressions\.html">Regressions<\/a>/);
       expect(html, path).toMatch(/<a href="(\.\.\/)?leaderboard\.json" download>leaderboard\.json<\/a>, <a href="(\.\.\/)?history\.csv" download>history\.csv<\/a>/);
     }
