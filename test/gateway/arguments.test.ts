@@ -94,9 +94,17 @@ describe('ArgumentChecker: every real schema compiles', () => {
       failures.push(...checker.unchecked.map(({ tool, error }) => `${server.name} ${tool}: ${error}`));
     }
     console.log(`arguments: ajv compiled ${schemas - failures.length} of ${schemas} schemas in ${catalogs} registry catalogs${failures.length ? `; not: ${failures.join('; ')}` : ''}`);
-    // The registry's 31 results: 27 measured with a catalog; 3 not applicable and 1 that failed to start have none.
-    expect(catalogs).toBe(27);
-    expect(failures).toEqual([]);
+    // Every measured or dynamic record has a catalog; not-applicable and failed ones have none.
+    const leaderboard = JSON.parse(readFileSync(join(results, 'leaderboard.json'), 'utf8')) as { rows: Array<{ status: string }> };
+    expect(catalogs).toBe(leaderboard.rows.filter((row) => row.status === 'measured' || row.status === 'dynamic').length);
+    expect(catalogs).toBeGreaterThanOrEqual(130);
+    // Two real schemas cannot be checked, each for a reason the gateway names when it lets that
+    // tool's calls through unchecked: an empty enum (invalid JSON Schema, refused by ajv) and a
+    // lookahead with a backreference (no linear-time engine runs it).
+    failures.sort();
+    expect(failures).toHaveLength(2);
+    expect(failures[0]).toBe('netlify netlify-coding-rules: enum must have non-empty array');
+    expect(failures[1]).toMatch(/^postman getWorkspace: pattern .* cannot be checked in linear time \(RE2: .*`\(\?!`\)$/);
   });
 
   it('picks the draft by $schema: 2020-12 keywords are enforced under 2020-12, draft-07 is the default', () => {
