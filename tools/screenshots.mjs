@@ -15,6 +15,8 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve, sep } from 'node:path';
 import { chromium } from 'playwright-core';
+// The site names each page as the results folder names the server: the built package's own rule.
+import { safeSegment } from '../dist/measure/index.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const WIDTHS = [1400, 375];
@@ -38,13 +40,12 @@ const leaderboard = JSON.parse(readFileSync(join(site, 'leaderboard.json'), 'utf
 const wanted = option('--server', undefined);
 const row = wanted === undefined ? (leaderboard.rows.find((candidate) => !NOT_FAILED.has(candidate.status)) ?? leaderboard.rows[0]) : leaderboard.rows.find((candidate) => candidate.server === wanted);
 if (row === undefined) throw new Error(`no server ${JSON.stringify(wanted)} in ${site}`);
-// The page name is the results folder's name for the server (safeSegment in src/measure/_files.ts).
-const segment = row.server.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '').slice(0, 120) || 'server';
+const segment = safeSegment(row.server);
 
 const verifiedName = option('--verified', 'server-memory');
 const verifiedRow = leaderboard.rows.find((candidate) => candidate.server === verifiedName);
 if (verifiedRow === undefined) throw new Error(`no server ${JSON.stringify(verifiedName)} in ${site}`);
-const verifiedSegment = verifiedRow.server.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '').slice(0, 120) || 'server';
+const verifiedSegment = safeSegment(verifiedRow.server);
 
 const pages = [
   ['index', 'index.html'],
