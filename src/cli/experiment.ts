@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { McpctxError } from '../errors/index.js';
-import { MAX_REPEAT, runExperiment, verifyReceiptAndExports, type ExperimentProgress, type ExperimentRun, type ModelOverrides } from '../experiment/index.js';
+import { MAX_REPEAT, notCheckedOf, runExperiment, skippedGroups, verifyReceiptAndExports, type ExperimentProgress, type ExperimentRun, type ModelOverrides } from '../experiment/index.js';
 import type { ProviderName } from '../providers/index.js';
 import { printableText } from '../text/index.js';
 import { exampleHelp } from './_help.js';
@@ -165,6 +165,10 @@ function runSummary(run: ExperimentRun): Record<string, unknown> {
     report: receipt.report ?? null,
     cost: receipt.cost ?? null,
     probe: receipt.probe ?? null,
+    // What the run left out after a failure stopped it, each group with the question and failure that caused it.
+    skipped: skippedGroups(receipt),
+    // What validation could not check (a later_page task without pageField/pageValue): never a pass.
+    notChecked: notCheckedOf(receipt),
   };
 }
 
