@@ -42,7 +42,10 @@ export function skippedGroups(receipt: Pick<ExperimentReceipt, 'questions' | 'pr
   const repeated = receipt.questions.some((question) => (question.repetition ?? 1) > 1);
   for (const question of receipt.questions) {
     if (question.status !== 'skipped') continue;
-    groupOf(question.skippedAfter, question.failure?.code ?? 'NOT_RUN').questions.push({ taskId: question.taskId, repetition: question.repetition ?? 1, condition: question.condition });
+    const repetition = question.repetition ?? 1;
+    // The question the budget stopped at is skipped itself, and heads the group it caused.
+    const budgetStop = question.skippedAfter === undefined && question.failure?.code === 'BUDGET_STOP' ? { taskId: question.taskId, repetition, condition: question.condition, ...question.failure } : undefined;
+    groupOf(question.skippedAfter ?? budgetStop, question.failure?.code ?? 'NOT_RUN').questions.push({ taskId: question.taskId, repetition, condition: question.condition });
   }
   const probe = receipt.probe;
   if (probe?.status === 'skipped' && probe.failure !== undefined) groupOf(probe.skippedAfter, probe.failure.code).probe = true;
