@@ -243,9 +243,10 @@ export interface FailedCallRecord {
 
 /**
  * What became of a question, kept apart: answered right; answered wrong (the check failed, or the
- * model ended otherwise: a refusal, a failed or unoffered tool call); no answer within limits
- * (max_tokens, maxTurns); provider failure (the model call failed: HTTP error, cut stream,
- * deadline); harness failure (an input changed, a server failed); not run (skipped, or the run
+ * model ended otherwise: a refusal, a tool's error answer or an unoffered tool call); no answer
+ * within limits (max_tokens, maxTurns); provider failure (the model call failed: HTTP error, cut
+ * stream, deadline); harness failure (an input changed, a server failed, a tool call got no
+ * result); not run (skipped, or the run
  * was killed while it ran). Only the first three are verdicts on an answer.
  */
 export type QuestionOutcome = 'right' | 'wrong' | 'no-answer' | 'provider-failure' | 'harness-failure' | 'not-run';
