@@ -1,10 +1,12 @@
 import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { McpctxError } from '../errors/index.js';
+import type { DockerNetwork } from '../measure/index.js';
 import { plural, printableText } from '../text/index.js';
 import {
   DEFAULT_CONCURRENCY,
-  DEFAULT_DOCKER_IMAGE,
+  DEFAULT_CONTAINER,
+  DOCKER_NETWORKS,
   GUARD_MIN_REGRESSED,
   MAX_CONCURRENCY,
   MAX_ROTATION_WEEKS,
@@ -25,10 +27,15 @@ interface SweepFlags extends ClaudeFlags {
   out: string;
   shard?: ShardSpec;
   rotation?: number;
+  always?: string[];
   only?: string[];
   concurrency: number;
   isolation: 'host' | 'docker';
   dockerImage: string;
+  dockerNetwork: string;
+  dockerMemory: string;
+  dockerCpus: string;
+  dockerPids: number;
   json?: boolean;
   progress?: boolean;
 }
@@ -44,8 +51,8 @@ export function setupSweep(command: Command, io: CliIo, setExit: (code: number) 
         'Every entry ends with exactly one status: measured, dynamic, auth-required, startup-failure, timeout, protocol-mismatch, protocol-limit, redirect-refused (as measure gives them), remote-auth-wall (a remote server that answered 401 or 403), not-applicable (declared with notApplicable: {reason, expect} in the servers file, and the failure\'s own words, its note or stderr tail, contain expect; otherwise the real failure is published), or not-yet-run (never measured: left out by --shard, --rotation or --only).',
         'Retries: a startup-failure is measured once more at the same budget; a timeout once more with the budget doubled (at most 24 h). The note says which retry the result came from and the widest budget tried. A protocol-mismatch, a protocol-limit or a redirect-refused is never retried (a retry meets the same answer), nor is any other status.',
         `Harness guard: servers swept this run that had a real number before (measured or dynamic with at least one tool) could regress; if ${GUARD_MIN_REGRESSED} or more of them now fail and they are at least half of those that could, the machine is suspected, not the servers: nothing is written, every file of --out stays byte for byte as it was, and the exit code is 1. Without previous numbers the report says the check could not be made.`,
-        `Selection (combined as an intersection): --shard I/N measures a stable slice by a hash of each name (independent of the list order); --rotation WEEKS measures the group of names (by another hash) that the ISO week number of the sweep date picks (week mod WEEKS), so each entry is measured once every WEEKS weeks; --only NAME... measures only those names (an unknown name is a usage error listing the names). Put --only after SERVERS: it takes every name that follows.`,
-        `--concurrency K measures K servers at once (default ${DEFAULT_CONCURRENCY}, at most ${MAX_CONCURRENCY}); the results and their order (the servers file's) do not depend on it. --isolation docker runs each stdio entry as docker run --rm -i --network host IMAGE COMMAND ARGS (--docker-image, default ${DEFAULT_DOCKER_IMAGE}; env values pass by name with -e NAME, never in the arguments; paths in the arguments must exist in the image) and records isolation kind docker; remote entries are never wrapped.`,
+        `Selection (combined as an intersection): --shard I/N measures a stable slice by a hash of each name (independent of the list order); --rotation WEEKS measures the group of names (by another hash) that the ISO week number of the sweep date picks (week mod WEEKS), so each entry is measured once every WEEKS weeks, and a week the sweep does not run waits for the next cycle; --always NAME (repeatable, with --rotation) also measures NAME every week, outside the rotation (the reference server: a drift check of the harness); --only NAME... measures only those names (an unknown name is a usage error listing the names). Put --only after SERVERS: it takes every name that follows.`,
+        `--concurrency K measures K servers at once (default ${DEFAULT_CONCURRENCY}, at most ${MAX_CONCURRENCY}); the results and their order (the servers file's) do not depend on it. --isolation docker runs each stdio entry as docker run --rm -i --network NET --memory MEM --memory-swap MEM --cpus CPUS --pids-limit PIDS IMAGE COMMAND ARGS (defaults: --docker-image ${DEFAULT_CONTAINER.image}, --docker-network ${DEFAULT_CONTAINER.network}, which reaches the npm registry but not this host's loopback, or host, or none; --docker-memory ${DEFAULT_CONTAINER.memory} with no swap, --docker-cpus ${DEFAULT_CONTAINER.cpus}, --docker-pids ${DEFAULT_CONTAINER.pids}; env values pass by name with -e NAME, never in the arguments; paths in the arguments must exist in the image) and records isolation kind docker with the image, network and limits in isolation.container; remote entries are never wrapped.`,
         '--claude-model M also measures, for every server measured, what its tools add to an Anthropic request (count_tokens with and without the tools projected to name, description and input_schema; tools-delta/v1), into a claude block of its measurement.json; the leaderboard then shows a claude column. The key comes from ANTHROPIC_API_KEY or --claude-key-env; a failed count leaves that record without the block and is listed after the table.',
         `${invocationOf(io)} sweep merge DIR... --out RESULTS combines the --out folders of the shards of one sweep into exactly the files one unsharded sweep would write.`,
         'Progress, one line per server done (k/n, name, status, tokens, elapsed), goes to stderr when it is a terminal, or always with --progress (a sweep run in the background with its output in files); never to stdout. Exit codes: 0 the sweep was written (whatever the servers\' statuses); 1 the harness guard tripped, nothing written; 2 usage or servers file error (also --isolation docker without docker); 3 the results could not be read or written.',
@@ -55,10 +62,15 @@ export function setupSweep(command: Command, io: CliIo, setExit: (code: number) 
     .option('--out <dir>', 'the results folder: the previous state, rewritten (required)')
     .option('--shard <I/N>', 'measure only the I-th of N stable slices, 1-based (default: every entry)', (value: string) => asOption(() => parseShard(value)))
     .option('--rotation <weeks>', `measure only this ISO week's group of names, one of WEEKS (1..${MAX_ROTATION_WEEKS}) (default: every entry)`, parsePositiveInteger)
+    .option('--always <name>', 'with --rotation: also measure this entry every week, outside the rotation; repeatable (default: none)', collect, undefined)
     .option('--only <name...>', 'measure only these entries, named as in the servers file (default: every entry)')
     .option('--concurrency <k>', `servers measured at once (1..${MAX_CONCURRENCY})`, parsePositiveInteger, DEFAULT_CONCURRENCY)
     .option('--isolation <kind>', 'host, or docker (each stdio server in a container)', parseIsolation, 'host' as const)
-    .option('--docker-image <image>', 'the image for --isolation docker', DEFAULT_DOCKER_IMAGE)
+    .option('--docker-image <image>', 'the image for --isolation docker', DEFAULT_CONTAINER.image)
+    .option('--docker-network <net>', `the container's network for --isolation docker: ${DOCKER_NETWORKS.join(', ')}`, DEFAULT_CONTAINER.network)
+    .option('--docker-memory <size>', 'the container\'s memory limit for --isolation docker, no swap (k, m or g)', DEFAULT_CONTAINER.memory)
+    .option('--docker-cpus <n>', 'the cores the container may use for --isolation docker', DEFAULT_CONTAINER.cpus)
+    .option('--docker-pids <n>', 'the most processes the container may hold for --isolation docker', parsePositiveInteger, DEFAULT_CONTAINER.pids)
     .option('--json', 'print the run report as JSON')
     .option('--progress', 'print progress on stderr even when it is not a terminal (default: only on a terminal)')
     .option('--claude-model <model>', 'also measure the Claude divergence of every server measured (count_tokens; tools-delta/v1) (default: not measured)')
@@ -75,10 +87,12 @@ export function setupSweep(command: Command, io: CliIo, setExit: (code: number) 
         outDir: resolve(io.cwd, flags.out),
         shard: flags.shard,
         rotationWeeks: flags.rotation,
+        always: flags.always,
         only: flags.only,
         concurrency: flags.concurrency,
         isolation: flags.isolation,
-        dockerImage: flags.dockerImage,
+        // Checked by the sweep (containerSettings), which names the option a bad value came from.
+        container: { image: flags.dockerImage, network: flags.dockerNetwork as DockerNetwork, memory: flags.dockerMemory, cpus: flags.dockerCpus, pids: flags.dockerPids },
         // The command's own environment decides whether docker is there (tests pass none).
         path: io.env.PATH ?? '',
         onProgress:
@@ -127,6 +141,10 @@ function mergeWarning(report: MergeReport): string | undefined {
   return report.written
     ? `warning: ${which}; merged anyway (--partial): their servers keep the records the shards started from, or not-yet-run`
     : `warning: ${which}; nothing written. Merge every shard, or pass --partial to write the merge anyway`;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 function asOption<T>(parse: () => T): T {

@@ -69,6 +69,21 @@ export interface MeasureOptions {
 /** Where a measured server ran. Numbers taken under different kinds are not comparable over time. */
 export type IsolationKind = 'host' | 'docker';
 
+/** The network a sweep's container gets: `bridge` (the registry, not the host's loopback), `host`, or `none`. */
+export type DockerNetwork = 'bridge' | 'host' | 'none';
+
+/** How a sweep's container was limited, so a reader knows how a docker record was measured. */
+export interface ContainerIsolation {
+  image: string;
+  network: DockerNetwork;
+  /** docker's `--memory` (also `--memory-swap`: no swap), e.g. `2g`. */
+  memory: string;
+  /** docker's `--cpus`, e.g. `2`. */
+  cpus: string;
+  /** docker's `--pids-limit`. */
+  pids: number;
+}
+
 export interface AttemptSummary {
   outcome: 'captured' | 'failed';
   toolCount?: number;
@@ -140,7 +155,15 @@ export interface Measurement {
   negotiatedProtocolVersion?: string;
   launch: RecordedLaunch;
   /** `kind` is absent from records made before it existed: unknown, never assumed to be `host`. */
-  isolation: { kind?: IsolationKind; mode: 'minimal-env' | 'inherited-env'; platform: string; arch: string; node: string };
+  isolation: {
+    kind?: IsolationKind;
+    mode: 'minimal-env' | 'inherited-env';
+    platform: string;
+    arch: string;
+    node: string;
+    /** Only in a docker record a sweep made: the image, network and limits of its container. */
+    container?: ContainerIsolation;
+  };
   tokenizer: { name: string; version: string; encoding: string };
   measuredAt: string;
   timings: CaptureTimings & { elapsedMs: number };

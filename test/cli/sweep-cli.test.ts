@@ -27,7 +27,7 @@ describe('mcpctx sweep (CLI)', () => {
   it('explains every option, the statuses, retries, the guard and the exit codes in --help', async () => {
     const run = await runCliCaptured(['sweep', '--help']);
     expect(run.code).toBe(0);
-    for (const word of ['--out', '--shard', '--rotation', '--only', '--concurrency', '--isolation', '--docker-image', '--json', 'not-applicable', 'not-yet-run', 'remote-auth-wall', 'doubled', 'Harness guard', 'Exit codes', 'sweep merge']) {
+    for (const word of ['--out', '--shard', '--rotation', '--only', '--concurrency', '--isolation', '--docker-image', '--docker-network', '--docker-memory', '--docker-cpus', '--docker-pids', '--always', '--json', 'not-applicable', 'not-yet-run', 'remote-auth-wall', 'doubled', 'Harness guard', 'Exit codes', 'sweep merge']) {
       expect(run.stdout).toContain(word);
     }
   });
@@ -40,6 +40,12 @@ describe('mcpctx sweep (CLI)', () => {
       [['sweep', file, '--out', out, '--shard', '4/3'], /--shard/],
       [['sweep', file, '--out', out, '--concurrency', '65'], /--concurrency must be a whole number from 1 to 64/],
       [['sweep', file, '--out', out, '--isolation', 'vm'], /expected host or docker/],
+      [['sweep', file, '--out', out, '--docker-network', 'bridge2'], /--docker-network must be one of bridge, host, none, got "bridge2"/],
+      [['sweep', file, '--out', out, '--docker-memory', '2'], /--docker-memory must be a whole number with a unit k, m or g/],
+      [['sweep', file, '--out', out, '--docker-cpus', '0'], /--docker-cpus must be a number of cores above 0/],
+      [['sweep', file, '--out', out, '--docker-pids', '8'], /--docker-pids must be a whole number from 16/],
+      [['sweep', file, '--out', out, '--always', 'one'], /--always names servers measured outside the rotation; give --rotation WEEKS/],
+      [['sweep', file, '--out', out, '--rotation', '3', '--always', 'nope'], /--always names "nope", not in the servers file/],
       [['sweep', join(dir, 'missing.yaml'), '--out', out], /cannot read servers file/],
       [['sweep', file], /--out/],
     ];

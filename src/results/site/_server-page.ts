@@ -102,7 +102,10 @@ function launchHtml(launch: SiteLaunch): string {
 function isolationHtml(isolation: SiteMeasurement['isolation']): string {
   const kind = isolation.kind === null ? '<span class="muted">not recorded</span>' : text(isolation.kind);
   const machine = [isolation.platform, isolation.arch, isolation.node === null ? null : `node ${isolation.node}`].filter((part): part is string => part !== null);
-  return machine.length === 0 ? kind : `${kind} <span class="muted">(${text(machine.join(', '))})</span>`;
+  const box = isolation.container;
+  // A docker record says what its container allowed, so two records under different limits can be told apart.
+  const limits = box === null ? '' : `: image <code>${text(box.image)}</code>, network ${text(box.network)}, memory ${text(box.memory)} (no swap), ${text(box.cpus)} cpus, at most ${box.pids} processes`;
+  return machine.length === 0 ? `${kind}${limits}` : `${kind}${limits} <span class="muted">(${text(machine.join(', '))})</span>`;
 }
 
 function historySection(rows: readonly HistoryRow[], series: PlottableSeries): string {
