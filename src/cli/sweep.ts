@@ -36,6 +36,7 @@ interface SweepFlags extends ClaudeFlags {
   dockerMemory: string;
   dockerCpus: string;
   dockerPids: number;
+  dockerNpmCache?: string;
   json?: boolean;
   progress?: boolean;
 }
@@ -52,7 +53,7 @@ export function setupSweep(command: Command, io: CliIo, setExit: (code: number) 
         'Retries: a startup-failure is measured once more at the same budget; a timeout once more with the budget doubled (at most 24 h). The note says which retry the result came from and the widest budget tried. A protocol-mismatch, a protocol-limit or a redirect-refused is never retried (a retry meets the same answer), nor is any other status.',
         `Harness guard: servers swept this run that had a real number before (measured or dynamic with at least one tool) could regress; if ${GUARD_MIN_REGRESSED} or more of them now fail and they are at least half of those that could, the machine is suspected, not the servers: nothing is written, every file of --out stays byte for byte as it was, and the exit code is 1. Without previous numbers the report says the check could not be made.`,
         `Selection (combined as an intersection): --shard I/N measures a stable slice by a hash of each name (independent of the list order); --rotation WEEKS measures the group of names (by another hash) that the ISO week number of the sweep date picks (week mod WEEKS), so each entry is measured once every WEEKS weeks, and a week the sweep does not run waits for the next cycle; --always NAME (repeatable, with --rotation) also measures NAME every week, outside the rotation (the reference server: a drift check of the harness); --only NAME... measures only those names (an unknown name is a usage error listing the names). Put --only after SERVERS: it takes every name that follows.`,
-        `--concurrency K measures K servers at once (default ${DEFAULT_CONCURRENCY}, at most ${MAX_CONCURRENCY}); the results and their order (the servers file's) do not depend on it. --isolation docker runs each stdio entry as docker run --rm -i --network NET --memory MEM --memory-swap MEM --cpus CPUS --pids-limit PIDS IMAGE COMMAND ARGS (defaults: --docker-image ${DEFAULT_CONTAINER.image}, --docker-network ${DEFAULT_CONTAINER.network}, which reaches the npm registry but not this host's loopback, or host, or none; --docker-memory ${DEFAULT_CONTAINER.memory} with no swap, --docker-cpus ${DEFAULT_CONTAINER.cpus}, --docker-pids ${DEFAULT_CONTAINER.pids}; env values pass by name with -e NAME, never in the arguments; paths in the arguments must exist in the image) and records isolation kind docker with the image, network and limits in isolation.container; remote entries are never wrapped.`,
+        `--concurrency K measures K servers at once (default ${DEFAULT_CONCURRENCY}, at most ${MAX_CONCURRENCY}); the results and their order (the servers file's) do not depend on it. --isolation docker runs each stdio entry as docker run --rm -i --network NET --memory MEM --memory-swap MEM --cpus CPUS --pids-limit PIDS IMAGE COMMAND ARGS (defaults: --docker-image ${DEFAULT_CONTAINER.image}, --docker-network ${DEFAULT_CONTAINER.network}, which reaches the npm registry but not this host's loopback, or host, or none; --docker-memory ${DEFAULT_CONTAINER.memory} with no swap, --docker-cpus ${DEFAULT_CONTAINER.cpus}, --docker-pids ${DEFAULT_CONTAINER.pids}; --docker-npm-cache VOLUME mounts a docker volume as the npm cache of every container, so each package installs once, not once per capture; env values pass by name with -e NAME, never in the arguments; paths in the arguments must exist in the image) and records isolation kind docker with the image, network and limits in isolation.container; remote entries are never wrapped.`,
         '--claude-model M also measures, for every server measured, what its tools add to an Anthropic request (count_tokens with and without the tools projected to name, description and input_schema; tools-delta/v1), into a claude block of its measurement.json; the leaderboard then shows a claude column. The key comes from ANTHROPIC_API_KEY or --claude-key-env; a failed count leaves that record without the block and is listed after the table.',
         `${invocationOf(io)} sweep merge DIR... --out RESULTS combines the --out folders of the shards of one sweep into exactly the files one unsharded sweep would write.`,
         'Progress, one line per server done (k/n, name, status, tokens, elapsed), goes to stderr when it is a terminal, or always with --progress (a sweep run in the background with its output in files); never to stdout. Exit codes: 0 the sweep was written (whatever the servers\' statuses); 1 the harness guard tripped, nothing written; 2 usage or servers file error (also --isolation docker without docker); 3 the results could not be read or written.',
@@ -71,6 +72,7 @@ export function setupSweep(command: Command, io: CliIo, setExit: (code: number) 
     .option('--docker-memory <size>', 'the container\'s memory limit for --isolation docker, no swap (k, m or g)', DEFAULT_CONTAINER.memory)
     .option('--docker-cpus <n>', 'the cores the container may use for --isolation docker', DEFAULT_CONTAINER.cpus)
     .option('--docker-pids <n>', 'the most processes the container may hold for --isolation docker', parsePositiveInteger, DEFAULT_CONTAINER.pids)
+    .option('--docker-npm-cache <volume>', 'for --isolation docker: a docker volume mounted as every container\'s npm cache, so a package installs once per sweep (default: none, each container installs cold)')
     .option('--json', 'print the run report as JSON')
     .option('--progress', 'print progress on stderr even when it is not a terminal (default: only on a terminal)')
     .option('--claude-model <model>', 'also measure the Claude divergence of every server measured (count_tokens; tools-delta/v1) (default: not measured)')
@@ -92,7 +94,7 @@ export function setupSweep(command: Command, io: CliIo, setExit: (code: number) 
         concurrency: flags.concurrency,
         isolation: flags.isolation,
         // Checked by the sweep (containerSettings), which names the option a bad value came from.
-        container: { image: flags.dockerImage, network: flags.dockerNetwork as DockerNetwork, memory: flags.dockerMemory, cpus: flags.dockerCpus, pids: flags.dockerPids },
+        container: { image: flags.dockerImage, network: flags.dockerNetwork as DockerNetwork, memory: flags.dockerMemory, cpus: flags.dockerCpus, pids: flags.dockerPids, npmCache: flags.dockerNpmCache ?? null },
         // The command's own environment decides whether docker is there (tests pass none).
         path: io.env.PATH ?? '',
         onProgress:

@@ -82,6 +82,8 @@ export interface ContainerIsolation {
   cpus: string;
   /** docker's `--pids-limit`. */
   pids: number;
+  /** A docker named volume mounted as the container's npm cache (`/root/.npm`), shared by the sweep's containers; null: none, every container installs cold. */
+  npmCache: string | null;
 }
 
 export interface AttemptSummary {

@@ -197,6 +197,7 @@ function checkContainer(check: Checker, value: unknown): ContainerIsolation {
     memory: check.string(container.memory, 'isolation.container.memory'),
     cpus: check.string(container.cpus, 'isolation.container.cpus'),
     pids: check.count(container.pids, 'isolation.container.pids'),
+    npmCache: container.npmCache === undefined ? null : check.nullable(container.npmCache, 'isolation.container.npmCache', (v, w) => check.string(v, w)),
   };
 }
 

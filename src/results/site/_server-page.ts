@@ -104,7 +104,7 @@ function isolationHtml(isolation: SiteMeasurement['isolation']): string {
   const machine = [isolation.platform, isolation.arch, isolation.node === null ? null : `node ${isolation.node}`].filter((part): part is string => part !== null);
   const box = isolation.container;
   // A docker record says what its container allowed, so two records under different limits can be told apart.
-  const limits = box === null ? '' : `: image <code>${text(box.image)}</code>, network ${text(box.network)}, memory ${text(box.memory)} (no swap), ${text(box.cpus)} cpus, at most ${box.pids} processes`;
+  const limits = box === null ? '' : `: image <code>${text(box.image)}</code>, network ${text(box.network)}, memory ${text(box.memory)} (no swap), ${text(box.cpus)} cpus, at most ${box.pids} processes${box.npmCache === null ? ', no shared npm cache' : `, npm cache volume ${text(box.npmCache)}`}`;
   return machine.length === 0 ? `${kind}${limits}` : `${kind}${limits} <span class="muted">(${text(machine.join(', '))})</span>`;
 }
 

@@ -25,6 +25,13 @@ describe('dockerLaunch', () => {
     expect(args.slice(-4)).toEqual(['node:22-slim', 'npx', '-y', 'pkg']);
   });
 
+  it('mounts a named npm cache volume when given, and refuses a host path there', () => {
+    const args = dockerLaunch(launch, containerSettings({ npmCache: 'mcpctx-npm' })).args;
+    expect(args.slice(13, 15)).toEqual(['-v', 'mcpctx-npm:/root/.npm']);
+    expect(args.slice(15, 19)).toEqual(['-e', 'A_KEY', '-e', 'TOKEN']);
+    for (const bad of ['/home/me/.npm', '../cache', 'a:b', '', '-v']) expect(() => containerSettings({ npmCache: bad })).toThrow(/--docker-npm-cache must name a docker volume/);
+  });
+
   it('never wraps a remote launch', () => {
     const remote = { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' } };
     expect(dockerLaunch(remote)).toBe(remote);

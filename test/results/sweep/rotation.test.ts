@@ -126,11 +126,13 @@ describe('a rotation sweep', () => {
       return record(options.name, { isolation: options.isolationKind });
     };
     const report = await sweep({ serversFile: file, outDir: join(dir, 'out'), isolation: 'docker', container: { network: 'none', memory: '1g' }, path: bin, measure });
-    const container = { image: 'node:20', network: 'none', memory: '1g', cpus: '2', pids: 512 };
+    const container = { image: 'node:20', network: 'none', memory: '1g', cpus: '2', pids: 512, npmCache: null };
     expect(report.container).toEqual(container);
     expect((launches[0] as { args: string[] }).args.slice(0, 13)).toEqual(['run', '--rm', '-i', '--network', 'none', '--memory', '1g', '--memory-swap', '1g', '--cpus', '2', '--pids-limit', '512']);
     const written = JSON.parse(await readFile(join(dir, 'out', 'alpha', 'measurement.json'), 'utf8'));
     expect(written.isolation).toMatchObject({ kind: 'docker', container });
+    await buildSite({ resultsDir: join(dir, 'out'), outDir: join(dir, 'site') });
+    expect(await readFile(join(dir, 'site', 'servers', 'alpha.html'), 'utf8')).toContain('docker: image <code>node:20</code>, network none, memory 1g (no swap), 2 cpus, at most 512 processes, no shared npm cache');
     await expect(sweep({ serversFile: file, outDir: join(dir, 'out'), isolation: 'docker', container: { network: 'bridge2' as never }, path: bin, measure })).rejects.toThrow(/--docker-network must be one of bridge, host, none/);
   });
 });
