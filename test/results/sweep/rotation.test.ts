@@ -93,6 +93,8 @@ describe('a rotation sweep', () => {
     await buildSite({ resultsDir: out, outDir: join(dir, 'site') });
     const index = await readFile(join(dir, 'site', 'index.html'), 'utf8');
     expect(index).toContain(`rotation slice 3 of 3, ISO week 50, plus server-everything every week: ${swept(slice).length} of ${names.length} servers`);
+    const methodology = await readFile(join(dir, 'site', 'methodology.html'), 'utf8');
+    expect(methodology).toContain("network bridge (the package registry, not the host's loopback), 2g of memory without swap, 2 cores, at most 512 processes");
   });
 
   it('merges its shards into what one rotation sweep writes, and refuses shards of another rotation', async () => {
