@@ -10,10 +10,14 @@ import {
   GUARD_MIN_REGRESSED,
   MAX_CONCURRENCY,
   MAX_ROTATION_WEEKS,
+  isoDateOf,
   mergeSweep,
   parseShard,
+  previewSweep,
   sweep,
   type MergeReport,
+  type SkipReason,
+  type SweepPreview,
   type ShardSpec,
   type SweepReport,
 } from '../results/sweep/index.js';
@@ -39,6 +43,8 @@ interface SweepFlags extends ClaudeFlags {
   dockerNpmCache?: string;
   json?: boolean;
   progress?: boolean;
+  dryRun?: boolean;
+  date?: string;
 }
 
 /** Longest note the table shows; --json and the results keep the whole note. */
@@ -74,6 +80,8 @@ export function setupSweep(command: Command, io: CliIo, setExit: (code: number) 
     .option('--docker-pids <n>', 'the most processes the container may hold for --isolation docker', parsePositiveInteger, DEFAULT_CONTAINER.pids)
     .option('--docker-npm-cache <volume>', 'for --isolation docker: a docker volume mounted as every container\'s npm cache, so a package installs once per sweep (default: none, each container installs cold)')
     .option('--json', 'print the run report as JSON')
+    .option('--dry-run', 'print which entries the selection measures and why each other is skipped; measure and write nothing (default: sweep)')
+    .option('--date <YYYY-MM-DD>', 'with --dry-run: preview the selection of another day (default: today, UTC; a sweep always uses the day it runs)')
     .option('--progress', 'print progress on stderr even when it is not a terminal (default: only on a terminal)')
     .option('--claude-model <model>', 'also measure the Claude divergence of every server measured (count_tokens; tools-delta/v1) (default: not measured)')
     .option('--claude-key-env <NAME>', 'with --claude-model: the environment variable holding the Anthropic API key', DEFAULT_CLAUDE_KEY_ENV)
@@ -81,6 +89,22 @@ export function setupSweep(command: Command, io: CliIo, setExit: (code: number) 
     .addHelpText('after', exampleHelp(io, 'sweep servers.yaml --out results --concurrency 4'))
     .action(async (servers: string | undefined, flags: SweepFlags) => {
       if (servers === undefined) throw new McpctxError('USAGE', `give the servers file: ${invocationOf(io)} sweep SERVERS.yaml --out results/`);
+      if (flags.date !== undefined && flags.dryRun !== true) {
+        throw new McpctxError('USAGE', '--date previews another day\'s selection with --dry-run; a sweep always uses the day it runs (its records carry that date)');
+      }
+      if (flags.dryRun === true) {
+        const preview = await previewSweep({
+          serversFile: resolve(io.cwd, servers),
+          date: flags.date ?? isoDateOf(new Date()),
+          shard: flags.shard,
+          rotationWeeks: flags.rotation,
+          always: flags.always,
+          only: flags.only,
+        });
+        io.stdout.write(flags.json ? `${JSON.stringify(preview, null, 2)}\n` : renderPreview(preview));
+        setExit(EXIT.ok);
+        return;
+      }
       if (flags.out === undefined) throw new McpctxError('USAGE', 'give the results folder with --out DIR');
       const claude = flags.claudeModel === undefined ? undefined : { model: flags.claudeModel, count: claudeCounter(flags.claudeModel, flags, io) };
       const report = await sweep({
@@ -160,6 +184,28 @@ function asOption<T>(parse: () => T): T {
 function parseIsolation(value: string): 'host' | 'docker' {
   if (value !== 'host' && value !== 'docker') throw new InvalidArgumentError(`expected host or docker, got "${value}"`);
   return value;
+}
+
+const SKIP_WORDS: Record<SkipReason, string> = {
+  only: 'not named by --only',
+  rotation: 'another week\'s rotation group',
+  shard: 'another shard',
+};
+
+function renderPreview(preview: SweepPreview): string {
+  const always = new Set(preview.rotation?.always ?? []);
+  const table = renderTable(
+    [{ header: 'server' }, { header: 'measured' }, { header: 'why' }],
+    preview.entries.map(({ name, swept, skippedBy }) => [
+      name,
+      swept ? 'yes' : 'no',
+      skippedBy !== null ? SKIP_WORDS[skippedBy] : always.has(name) ? 'every week (--always)' : preview.rotation !== null ? 'this week\'s rotation group' : '',
+    ]),
+  );
+  const { rotation } = preview;
+  const week = rotation === null ? '' : ` (ISO week ${rotation.isoWeek}: rotation group ${rotation.group + 1} of ${rotation.weeks})`;
+  const measured = preview.entries.filter((planned) => planned.swept).length;
+  return `${table.trimEnd()}\n\nsweep of ${preview.date}${week} would measure ${measured} of ${plural(preview.entries.length, 'server')}; nothing measured or written\n`;
 }
 
 function renderReport(report: SweepReport): string {

@@ -126,7 +126,10 @@ function stableNumber(text: string): number {
 /** ISO 8601 week number (1..53) of a `YYYY-MM-DD` date: weeks start on Monday, week 1 holds the year's first Thursday. */
 export function isoWeekNumber(date: IsoDate): number {
   const day = new Date(`${date}T00:00:00Z`);
-  if (Number.isNaN(day.getTime())) throw new McpctxError('USAGE', `not a date: ${JSON.stringify(date)}`);
+  // The round trip refuses what Date would silently roll over (2026-02-31 as March 3).
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== date) {
+    throw new McpctxError('USAGE', `not a date (YYYY-MM-DD): ${JSON.stringify(date)}`);
+  }
   const weekday = day.getUTCDay() === 0 ? 7 : day.getUTCDay();
   // The Thursday of the same week decides the year the week belongs to.
   const thursday = new Date(day.getTime() + (4 - weekday) * 86_400_000);

@@ -8,7 +8,7 @@ import { mergeShards, type ShardCoverage } from '../_merge.js';
 import { EMPTY_RESULTS, applySweep } from '../_state.js';
 import { readResultsState, replaceResults, resultsFiles, type SweepEntry, type SweepRecord } from '../_store.js';
 import { applyNotApplicable } from './_not-applicable.js';
-import { planSweep, type RotationChoice, type ShardSpec, type SkipReason } from './_plan.js';
+import { isoWeekNumber, planSweep, type RotationChoice, type ShardSpec, type SkipReason } from './_plan.js';
 import { measureWithRetries, type MeasureFunction } from './_retry.js';
 
 export const DEFAULT_CONCURRENCY = 2;
@@ -194,6 +194,31 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
   const files = resultsFiles(state, record);
   await replaceResults(outDir, files);
   return { ...report, written: true, files: files.size };
+}
+
+export interface PreviewOptions {
+  serversFile: string;
+  /** The day whose selection is previewed (`YYYY-MM-DD`); a real sweep always uses the day it runs. */
+  date: IsoDate;
+  shard?: ShardSpec;
+  rotationWeeks?: number;
+  always?: readonly string[];
+  only?: readonly string[];
+}
+
+/** A sweep's selection for one day, by name only: no launch, so no env value, is in it. */
+export interface SweepPreview {
+  date: IsoDate;
+  rotation: RotationChoice | null;
+  entries: Array<{ name: string; swept: boolean; skippedBy: SkipReason | null }>;
+}
+
+/** What a sweep on `date` would measure, and why each other entry would be skipped; nothing is measured or written. */
+export async function previewSweep(options: PreviewOptions): Promise<SweepPreview> {
+  isoWeekNumber(options.date); // refuses a malformed date even when no rotation would read it
+  const file = await loadServersFile(options.serversFile);
+  const plan = planSweep(file.servers, { date: options.date, shard: options.shard, rotationWeeks: options.rotationWeeks, always: options.always, only: options.only });
+  return { date: options.date, rotation: plan.rotation, entries: plan.entries.map(({ entry, swept, skippedBy }) => ({ name: entry.name, swept, skippedBy })) };
 }
 
 export interface MergeOptions {
