@@ -70,6 +70,23 @@ export interface MeasureOptions {
 /** Where a measured server ran. Numbers taken under different kinds are not comparable over time. */
 export type IsolationKind = 'host' | 'docker';
 
+/** The network a sweep's container gets: `bridge` (the registry, not the host's loopback), `host`, or `none`. */
+export type DockerNetwork = 'bridge' | 'host' | 'none';
+
+/** How a sweep's container was limited, so a reader knows how a docker record was measured. */
+export interface ContainerIsolation {
+  image: string;
+  network: DockerNetwork;
+  /** docker's `--memory` (also `--memory-swap`: no swap), e.g. `2g`. */
+  memory: string;
+  /** docker's `--cpus`, e.g. `2`. */
+  cpus: string;
+  /** docker's `--pids-limit`. */
+  pids: number;
+  /** A docker named volume mounted as the container's npm cache (`/root/.npm`), shared by the sweep's containers; null: none, every container installs cold. */
+  npmCache: string | null;
+}
+
 export interface AttemptSummary {
   outcome: 'captured' | 'failed';
   toolCount?: number;
@@ -141,7 +158,15 @@ export interface Measurement {
   negotiatedProtocolVersion?: string;
   launch: RecordedLaunch;
   /** `kind` is absent from records made before it existed: unknown, never assumed to be `host`. */
-  isolation: { kind?: IsolationKind; mode: 'minimal-env' | 'inherited-env'; platform: string; arch: string; node: string };
+  isolation: {
+    kind?: IsolationKind;
+    mode: 'minimal-env' | 'inherited-env';
+    platform: string;
+    arch: string;
+    node: string;
+    /** Only in a docker record a sweep made: the image, network and limits of its container. */
+    container?: ContainerIsolation;
+  };
   tokenizer: { name: string; version: string; encoding: string };
   measuredAt: string;
   timings: CaptureTimings & { elapsedMs: number };

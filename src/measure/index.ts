@@ -21,6 +21,8 @@ export {
   recordedLaunch,
   type AttemptSummary,
   type CaptureRedaction,
+  type ContainerIsolation,
+  type DockerNetwork,
   type IsolationKind,
   type MeasureOptions,
   type Measurement,

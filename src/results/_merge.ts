@@ -45,7 +45,8 @@ export async function mergeShards(dirs: readonly string[]): Promise<{ state: Res
   const entries = names.map((name) => findEntry(ownerOf(name), name));
   // Rows of servers no shard swept (or no longer listed) are the same in every shard: the first's.
   const history: HistoryRow[] = shards.flatMap((shard) => shard.state.history.filter((row) => ownerOf(row.server) === shard)).sort(compareRows);
-  return { state: { servers, history }, sweep: { method: first.record.method, date: first.record.date, servers: entries }, coverage };
+  const rotation = first.record.rotation;
+  return { state: { servers, history }, sweep: { method: first.record.method, date: first.record.date, ...(rotation === undefined ? {} : { rotation }), servers: entries }, coverage };
 }
 
 /** Which shards of the sweep a merge was given, by the `--shard I/N` each recorded. */
@@ -85,6 +86,10 @@ function shardCoverage(shards: readonly ShardOutput[]): ShardCoverage {
 function checkSameSweep(first: ShardOutput, shard: ShardOutput, names: readonly string[]): void {
   if (shard.record.date !== first.record.date) {
     throw new McpctxError('USAGE', `${shard.dir} was swept on ${shard.record.date} and ${first.dir} on ${first.record.date}: shards of one sweep share its date`);
+  }
+  // Shards of one rotation sweep pick the same group (the same date) and the same reference servers.
+  if (JSON.stringify(shard.record.rotation ?? null) !== JSON.stringify(first.record.rotation ?? null)) {
+    throw new McpctxError('USAGE', `${shard.dir} and ${first.dir} were swept with different --rotation or --always: merge only the shards of one sweep`);
   }
   const other = shard.record.servers.map((entry) => entry.name);
   if (other.length !== names.length || other.some((name, index) => name !== names[index])) {

@@ -33,7 +33,7 @@ import {
   leaderboardMarkdown,
   toolShapeJson,
 } from './leaderboard/index.js';
-import { MAX_SHARDS } from './sweep/_plan.js';
+import { MAX_ROTATION_WEEKS, MAX_SHARDS, type RotationChoice } from './sweep/_plan.js';
 
 export const SWEEP_FILE = 'sweep.json';
 export const SWEEP_METHOD = 'sweep/v1';
@@ -58,6 +58,8 @@ export interface SweepRecord {
   date: IsoDate;
   /** The slice a `--shard I/N` run swept (1-based), so a merge can name a shard it lacks; absent from an unsharded or merged record. */
   shard?: SweepShard;
+  /** A `--rotation` run: the week's group and the names measured every week; every shard of it records the same, and so does their merge. */
+  rotation?: RotationChoice;
   servers: SweepEntry[];
 }
 
@@ -229,7 +231,20 @@ function checkSweepRecord(value: unknown, file: string): SweepRecord {
     return { name, status: status as PublishedStatus, swept, note };
   });
   const shard = value.shard === undefined ? undefined : checkShard(value.shard, file);
-  return { method: SWEEP_METHOD, date: value.date, ...(shard === undefined ? {} : { shard }), servers };
+  const rotation = value.rotation === undefined ? undefined : checkRotation(value.rotation, names, file);
+  return { method: SWEEP_METHOD, date: value.date, ...(shard === undefined ? {} : { shard }), ...(rotation === undefined ? {} : { rotation }), servers };
+}
+
+function checkRotation(value: unknown, names: ReadonlySet<string>, file: string): RotationChoice {
+  const { weeks, isoWeek, group, always } = isPlainObject(value) ? value : {};
+  const whole = (n: unknown, low: number, high: number): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= low && n <= high;
+  if (!whole(weeks, 1, MAX_ROTATION_WEEKS) || !whole(isoWeek, 1, 53) || !whole(group, 0, weeks - 1) || group !== isoWeek % weeks) {
+    throw invalid(file, `rotation must be {weeks, isoWeek, group, always} with 1 <= weeks <= ${MAX_ROTATION_WEEKS} and group = isoWeek mod weeks`);
+  }
+  if (!Array.isArray(always) || !always.every((name): name is string => typeof name === 'string' && names.has(name))) {
+    throw invalid(file, 'rotation.always must be a list of names the sweep lists');
+  }
+  return { weeks, isoWeek, group, always: [...always] };
 }
 
 function checkShard(value: unknown, file: string): SweepShard {

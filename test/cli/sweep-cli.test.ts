@@ -27,7 +27,7 @@ describe('mcpctx sweep (CLI)', () => {
   it('explains every option, the statuses, retries, the guard and the exit codes in --help', async () => {
     const run = await runCliCaptured(['sweep', '--help']);
     expect(run.code).toBe(0);
-    for (const word of ['--out', '--shard', '--rotation', '--only', '--concurrency', '--isolation', '--docker-image', '--json', 'not-applicable', 'not-yet-run', 'remote-auth-wall', 'doubled', 'Harness guard', 'Exit codes', 'sweep merge']) {
+    for (const word of ['--out', '--shard', '--rotation', '--only', '--concurrency', '--isolation', '--docker-image', '--docker-network', '--docker-memory', '--docker-cpus', '--docker-pids', '--always', '--dry-run', '--date', '--json', 'not-applicable', 'not-yet-run', 'remote-auth-wall', 'doubled', 'Harness guard', 'Exit codes', 'sweep merge']) {
       expect(run.stdout).toContain(word);
     }
   });
@@ -40,6 +40,14 @@ describe('mcpctx sweep (CLI)', () => {
       [['sweep', file, '--out', out, '--shard', '4/3'], /--shard/],
       [['sweep', file, '--out', out, '--concurrency', '65'], /--concurrency must be a whole number from 1 to 64/],
       [['sweep', file, '--out', out, '--isolation', 'vm'], /expected host or docker/],
+      [['sweep', file, '--out', out, '--docker-network', 'bridge2'], /--docker-network must be one of bridge, host, none, got "bridge2"/],
+      [['sweep', file, '--out', out, '--docker-memory', '2'], /--docker-memory must be a whole number with a unit k, m or g/],
+      [['sweep', file, '--out', out, '--docker-cpus', '0'], /--docker-cpus must be a number of cores above 0/],
+      [['sweep', file, '--out', out, '--docker-pids', '8'], /--docker-pids must be a whole number from 16/],
+      [['sweep', file, '--out', out, '--always', 'one'], /--always names servers measured outside the rotation; give --rotation WEEKS/],
+      [['sweep', file, '--out', out, '--rotation', '3', '--always', 'nope'], /--always names "nope", not in the servers file/],
+      [['sweep', file, '--out', out, '--date', '2026-12-07'], /--date previews another day's selection with --dry-run/],
+      [['sweep', file, '--dry-run', '--date', '2026-02-31'], /not a date \(YYYY-MM-DD\): "2026-02-31"/],
       [['sweep', join(dir, 'missing.yaml'), '--out', out], /cannot read servers file/],
       [['sweep', file], /--out/],
     ];
@@ -48,6 +56,22 @@ describe('mcpctx sweep (CLI)', () => {
       expect({ args, code: run.code }).toEqual({ args, code: 2 });
       expect(run.stderr).toMatch(message);
     }
+    await expect(stat(out)).rejects.toThrow();
+  });
+
+  it('previews with --dry-run which entries a day\'s selection measures, measuring and writing nothing', async () => {
+    const out = join(dir, 'dry');
+    const args = ['sweep', file, '--out', out, '--dry-run', '--rotation', '3', '--always', 'one', '--date', '2026-12-07'];
+    const run = await runCliCaptured(args);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/one\s+yes\s+every week \(--always\)/);
+    expect(run.stdout).toContain('sweep of 2026-12-07 (ISO week 50: rotation group 3 of 3) would measure');
+    const json = JSON.parse((await runCliCaptured([...args, '--json'])).stdout) as { date: string; rotation: unknown; entries: Array<{ name: string; swept: boolean }> };
+    expect(json.date).toBe('2026-12-07');
+    expect(json.rotation).toEqual({ weeks: 3, isoWeek: 50, group: 2, always: ['one'] });
+    expect(json.entries.find((planned) => planned.name === 'one')?.swept).toBe(true);
+    // Names only: a launch (and its env values) never reaches the preview.
+    expect(Object.keys(json.entries[0] ?? {}).sort()).toEqual(['name', 'skippedBy', 'swept']);
     await expect(stat(out)).rejects.toThrow();
   });
 

@@ -1,5 +1,5 @@
 import { McpctxError } from '../../errors/index.js';
-import { BAND_LIMITS, RECORD_STATUSES, type Band, type IsolationKind } from '../../measure/index.js';
+import { BAND_LIMITS, RECORD_STATUSES, type Band, type ContainerIsolation, type DockerNetwork, type IsolationKind } from '../../measure/index.js';
 import { isPlainObject, type JsonObject } from '../../json/index.js';
 import type { PublishedStatus } from '../_model.js';
 import type { Leaderboard, LeaderboardRow, LeaderboardTrend } from '../leaderboard/index.js';
@@ -50,7 +50,7 @@ export interface SiteMeasurement {
   sessionStart: number | null;
   launch: SiteLaunch;
   /** `kind` null: the record predates isolation kinds (unknown, never assumed to be host). */
-  isolation: { kind: IsolationKind | null; platform: string | null; arch: string | null; node: string | null };
+  isolation: { kind: IsolationKind | null; platform: string | null; arch: string | null; node: string | null; container: ContainerIsolation | null };
   measuredAt: string | null;
   methodology: string;
   /** The end of a failed server's stderr; '' when it wrote none, null when the record has no such field. */
@@ -179,11 +179,25 @@ export function checkMeasurement(value: unknown, file: string, server: string): 
       platform: optional('platform'),
       arch: optional('arch'),
       node: optional('node'),
+      container: isolation.container === undefined ? null : checkContainer(check, isolation.container),
     },
     measuredAt: record.measuredAt === undefined ? null : check.string(record.measuredAt, 'measuredAt'),
     methodology: check.string(record.methodology, 'methodology'),
     stderrTail: record.stderrTail === undefined ? null : check.string(record.stderrTail, 'stderrTail'),
     serverInfo: serverInfoOf(record.serverInfo),
+  };
+}
+
+/** A docker record's container: image, network and limits, shown on its page as they were recorded. */
+function checkContainer(check: Checker, value: unknown): ContainerIsolation {
+  const container = check.object(value, 'isolation.container');
+  return {
+    image: check.string(container.image, 'isolation.container.image'),
+    network: check.oneOf<DockerNetwork>(container.network, 'isolation.container.network', ['bridge', 'host', 'none']),
+    memory: check.string(container.memory, 'isolation.container.memory'),
+    cpus: check.string(container.cpus, 'isolation.container.cpus'),
+    pids: check.count(container.pids, 'isolation.container.pids'),
+    npmCache: container.npmCache === undefined ? null : check.nullable(container.npmCache, 'isolation.container.npmCache', (v, w) => check.string(v, w)),
   };
 }
 

@@ -1,5 +1,6 @@
 import { printableText } from '../../text/index.js';
 import type { HistoryRow } from '../_model.js';
+import type { RotationChoice } from '../sweep/_plan.js';
 
 // HTML building blocks. Every string that came from results/ (names, notes, descriptions, URLs,
 // arguments) goes through `text` or `attr`: the site never emits markup it did not write itself.
@@ -57,7 +58,7 @@ export const DOWNLOADS = ['leaderboard.json', 'history.csv'] as const;
  * The header line every page carries: the sweep's date and, from the records it made, the UTC
  * times its measurements span. `measuredAt` values that are not ISO times are left out.
  */
-export function sweepStamp(date: string, measuredAt: readonly string[], swept: number, total: number): string {
+export function sweepStamp(date: string, measuredAt: readonly string[], swept: number, total: number, rotation: RotationChoice | null = null): string {
   const times = measuredAt
     .filter((value) => value.startsWith(`${date}T`))
     .map((value) => /T(\d{2}:\d{2})/.exec(value)?.[1])
@@ -67,7 +68,8 @@ export function sweepStamp(date: string, measuredAt: readonly string[], swept: n
   const last = times[times.length - 1];
   const span = first === undefined || last === undefined ? '' : first === last ? `, measured at ${first} UTC` : `, measured ${first}–${last} UTC`;
   // A sweep of some servers (--only, --shard, --rotation) says so: the others' records are older.
-  const part = swept === total ? '' : ` (${swept} of ${total} servers; the others keep their last record, see each row's date)`;
+  const slice = rotation === null ? '' : `rotation slice ${rotation.group + 1} of ${rotation.weeks}, ISO week ${rotation.isoWeek}${rotation.always.length === 0 ? '' : `, plus ${rotation.always.join(', ')} every week`}: `;
+  const part = swept === total && rotation === null ? '' : ` (${slice}${swept} of ${total} servers; the others keep their last record, see each row's date)`;
   return `<p class="sweep" id="sweep-date">Sweep of <time datetime="${attr(date)}">${text(date)}</time>${text(span)}${text(part)}</p>`;
 }
 

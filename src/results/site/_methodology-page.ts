@@ -1,6 +1,7 @@
 import { BAND_LIMITS, MEASUREMENT_FILE, METHODOLOGY } from '../../measure/index.js';
 import { TOKENIZER } from '../../tokens/index.js';
 import { STATUS_MEANINGS, type PublishedStatus } from '../_model.js';
+import { DEFAULT_CONTAINER } from '../sweep/_docker.js';
 import { statusClass } from './_failure.js';
 import { count, page, text } from './_html.js';
 
@@ -34,6 +35,10 @@ export function methodologyPage(stamp: string): string {
     '<p>Every server on the list is published with exactly one status; a failure is never dropped.</p>',
     '<table id="statuses"><thead><tr><th scope="col">Status</th><th scope="col">Meaning</th></tr></thead>',
     `<tbody>\n${statuses.join('\n')}\n</tbody></table>`,
+    '<h2 id="schedule">When a server is measured</h2>',
+    '<p>A sweep may measure part of the list: a rotation slice (a hash of each name picks its group, the ISO week of the sweep date picks the group measured, so the whole list comes round every few weeks and adding a server moves no other), plus a reference server measured every week as a drift check of the harness. Servers outside the slice keep their latest record; each row shows its own date, and the header of every page says what the last sweep measured.</p>',
+    '<h2 id="isolation">Isolation</h2>',
+    `<p>A server measured in docker runs in a throwaway container whose image, network and limits its record keeps and its page shows. The defaults: image <code>${text(DEFAULT_CONTAINER.image)}</code>, network ${text(DEFAULT_CONTAINER.network)} (the package registry, not the host's loopback), ${text(DEFAULT_CONTAINER.memory)} of memory without swap, ${text(DEFAULT_CONTAINER.cpus)} cores, at most ${count(DEFAULT_CONTAINER.pids)} processes.</p>`,
     '<h2>Trends</h2>',
     '<p>A trend spans only the run of sweeps, ending at the newest, measured under the same isolation (host or docker). Rows whose isolation was not recorded still plot, and the server page says so; a failed sweep is a gap, never a drop to zero.</p>',
   ].join('\n');

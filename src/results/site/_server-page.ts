@@ -107,7 +107,10 @@ function isolationHtml(isolation: SiteMeasurement['isolation']): string {
   // Absent means unknown: said in words, never left out, never taken from another record.
   const arch = isolation.arch ?? ARCH_NOT_ON_RECORD;
   const machine = [isolation.platform, arch, isolation.node === null ? null : `node ${isolation.node}`].filter((part): part is string => part !== null);
-  return `${kind} <span class="muted">(${text(machine.join(', '))})</span>`;
+  const box = isolation.container;
+  // A docker record says what its container allowed, so two records under different limits can be told apart.
+  const limits = box === null ? '' : `: image <code>${text(box.image)}</code>, network ${text(box.network)}, memory ${text(box.memory)} (no swap), ${text(box.cpus)} cpus, at most ${box.pids} processes${box.npmCache === null ? ', no shared npm cache' : `, npm cache volume ${text(box.npmCache)}`}`;
+  return `${kind}${limits} <span class="muted">(${text(machine.join(', '))})</span>`;
 }
 
 function historySection(rows: readonly HistoryRow[], series: PlottableSeries): string {

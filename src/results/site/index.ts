@@ -67,6 +67,7 @@ export async function buildSite(options: SiteOptions): Promise<SiteReport> {
     input.servers.flatMap((server) => (sweptNames.has(server.row.server) && server.measurement?.measuredAt ? [server.measurement.measuredAt] : [])),
     sweptNames.size,
     input.sweep.servers.length,
+    input.sweep.rotation ?? null,
   );
 
   const files = new Map<string, string>();

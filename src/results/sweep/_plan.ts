@@ -25,6 +25,8 @@ export interface RotationChoice {
   isoWeek: number;
   /** The group measured this run: isoWeek mod weeks. */
   group: number;
+  /** Entries measured every week whatever their group (the reference server, a drift check of the harness), in the file's order. */
+  always: string[];
 }
 
 export interface SweepPlan {
@@ -36,6 +38,8 @@ export interface PlanOptions {
   date: IsoDate;
   shard?: ShardSpec;
   rotationWeeks?: number;
+  /** With rotationWeeks: names measured every week, outside the rotation (still within --only and the shard). */
+  always?: readonly string[];
   only?: readonly string[];
 }
 
@@ -56,24 +60,31 @@ export function planSweep(entries: readonly ServerEntry[], options: PlanOptions)
     throw new McpctxError('USAGE', `--rotation must be a whole number of weeks from 1 to ${MAX_ROTATION_WEEKS}, got ${String(rotationWeeks)}`);
   }
   const names = entries.map((entry) => entry.name);
-  if (only !== undefined) {
-    const unknown = only.filter((name) => !names.includes(name));
-    if (unknown.length > 0) {
-      throw new McpctxError('USAGE', `--only names ${unknown.map((name) => JSON.stringify(name)).join(', ')}, not in the servers file; its names are: ${names.join(', ')}`, { unknown, names });
-    }
+  if (only !== undefined) checkNames('--only', only, names);
+  if (options.always !== undefined) {
+    if (rotationWeeks === undefined) throw new McpctxError('USAGE', '--always names servers measured outside the rotation; give --rotation WEEKS with it');
+    checkNames('--always', options.always, names);
   }
-  const rotation = rotationWeeks === undefined ? null : rotationFor(options.date, rotationWeeks);
+  const always = new Set(options.always ?? []);
+  const rotation = rotationWeeks === undefined ? null : rotationFor(options.date, rotationWeeks, names.filter((name) => always.has(name)));
   const wanted = only === undefined ? undefined : new Set(only);
   return {
     rotation,
     entries: entries.map((entry): PlannedEntry => {
       let skippedBy: SkipReason | null = null;
       if (wanted !== undefined && !wanted.has(entry.name)) skippedBy = 'only';
-      else if (rotation !== null && rotationGroup(entry.name, rotation.weeks) !== rotation.group) skippedBy = 'rotation';
+      else if (rotation !== null && !always.has(entry.name) && rotationGroup(entry.name, rotation.weeks) !== rotation.group) skippedBy = 'rotation';
       else if (shard !== undefined && shardOf(entry.name, shard.count) !== shard.index) skippedBy = 'shard';
       return { entry, swept: skippedBy === null, skippedBy };
     }),
   };
+}
+
+function checkNames(option: string, given: readonly string[], names: readonly string[]): void {
+  const unknown = given.filter((name) => !names.includes(name));
+  if (unknown.length > 0) {
+    throw new McpctxError('USAGE', `${option} names ${unknown.map((name) => JSON.stringify(name)).join(', ')}, not in the servers file; its names are: ${names.join(', ')}`, { unknown, names });
+  }
 }
 
 /** `I/N` as a shard, 1-based; anything else is a usage error. */
@@ -101,9 +112,10 @@ export function rotationGroup(name: string, weeks: number): number {
   return stableNumber(`rotation\0${name}`) % weeks;
 }
 
-export function rotationFor(date: IsoDate, weeks: number): RotationChoice {
+/** The rotation group the date alone picks: a week the sweep does not run, its group waits for the next cycle. */
+export function rotationFor(date: IsoDate, weeks: number, always: readonly string[] = []): RotationChoice {
   const isoWeek = isoWeekNumber(date);
-  return { weeks, isoWeek, group: isoWeek % weeks };
+  return { weeks, isoWeek, group: isoWeek % weeks, always: [...always] };
 }
 
 /** 48 bits of sha256: the same on every machine and in every order, and exact as a JS number. */
@@ -114,7 +126,10 @@ function stableNumber(text: string): number {
 /** ISO 8601 week number (1..53) of a `YYYY-MM-DD` date: weeks start on Monday, week 1 holds the year's first Thursday. */
 export function isoWeekNumber(date: IsoDate): number {
   const day = new Date(`${date}T00:00:00Z`);
-  if (Number.isNaN(day.getTime())) throw new McpctxError('USAGE', `not a date: ${JSON.stringify(date)}`);
+  // The round trip refuses what Date would silently roll over (2026-02-31 as March 3).
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== date) {
+    throw new McpctxError('USAGE', `not a date (YYYY-MM-DD): ${JSON.stringify(date)}`);
+  }
   const weekday = day.getUTCDay() === 0 ? 7 : day.getUTCDay();
   // The Thursday of the same week decides the year the week belongs to.
   const thursday = new Date(day.getTime() + (4 - weekday) * 86_400_000);

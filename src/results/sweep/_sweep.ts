@@ -1,14 +1,14 @@
 import { resolve } from 'node:path';
 import { McpctxError } from '../../errors/index.js';
-import { addClaudeDivergence, loadServersFile, measureServer, type ClaudeTokenCounter, type Measurement, type ServerEntry } from '../../measure/index.js';
+import { addClaudeDivergence, loadServersFile, measureServer, type ClaudeTokenCounter, type ContainerIsolation, type Measurement, type ServerEntry } from '../../measure/index.js';
 import type { IsoDate, PublishedStatus } from '../_model.js';
 import { checkHarness, type GuardReport } from './_guard.js';
-import { DEFAULT_DOCKER_IMAGE, dockerLaunch, findOnPath } from './_docker.js';
+import { containerSettings, dockerLaunch, findOnPath } from './_docker.js';
 import { mergeShards, type ShardCoverage } from '../_merge.js';
 import { EMPTY_RESULTS, applySweep } from '../_state.js';
 import { readResultsState, replaceResults, resultsFiles, type SweepEntry, type SweepRecord } from '../_store.js';
 import { applyNotApplicable } from './_not-applicable.js';
-import { planSweep, type RotationChoice, type ShardSpec, type SkipReason } from './_plan.js';
+import { isoWeekNumber, planSweep, type RotationChoice, type ShardSpec, type SkipReason } from './_plan.js';
 import { measureWithRetries, type MeasureFunction } from './_retry.js';
 
 export const DEFAULT_CONCURRENCY = 2;
@@ -21,11 +21,14 @@ export interface SweepOptions {
   outDir: string;
   shard?: ShardSpec;
   rotationWeeks?: number;
+  /** With rotationWeeks: servers measured every week outside the rotation (the reference server: a drift check of the harness). */
+  always?: readonly string[];
   only?: readonly string[];
   /** Servers measured at once; default 2, 1..64. The results do not depend on it. */
   concurrency?: number;
   isolation?: 'host' | 'docker';
-  dockerImage?: string;
+  /** With isolation docker: image, network and limits, each defaulting to DEFAULT_CONTAINER's. */
+  container?: Partial<ContainerIsolation>;
   /** The sweep's clock: its UTC date is the sweep date. Default: now. */
   now?: () => Date;
   /** Called as each server ends, in the order they end. */
@@ -73,6 +76,8 @@ export interface SweepReport {
   /** Files of the results folder written (0 when nothing was). */
   files: number;
   isolation: 'host' | 'docker';
+  /** The container every stdio entry ran in; null with isolation host. */
+  container: ContainerIsolation | null;
   concurrency: number;
   shard: ShardSpec | null;
   rotation: RotationChoice | null;
@@ -94,9 +99,10 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
     throw new McpctxError('USAGE', `--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got ${String(concurrency)}`);
   }
   const isolation = options.isolation ?? 'host';
-  const image = options.dockerImage ?? DEFAULT_DOCKER_IMAGE;
-  if (isolation === 'docker') {
-    if (image.trim() === '' || image.startsWith('-')) throw new McpctxError('USAGE', `--docker-image must name an image, got ${JSON.stringify(image)}`);
+  // Checked whatever the isolation, so a bad limit is refused before a sweep that would use it.
+  const settings = containerSettings(options.container);
+  const container = isolation === 'docker' ? settings : null;
+  if (container !== null) {
     if (findOnPath('docker', options.path ?? process.env.PATH) === null) {
       throw new McpctxError('USAGE', '--isolation docker needs the docker command on PATH, and none was found; install docker or use --isolation host');
     }
@@ -104,7 +110,7 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
   const file = await loadServersFile(options.serversFile);
   const date = isoDateOf((options.now ?? (() => new Date()))());
   const outDir = resolve(options.outDir);
-  const plan = planSweep(file.servers, { date, shard: options.shard, rotationWeeks: options.rotationWeeks, only: options.only });
+  const plan = planSweep(file.servers, { date, shard: options.shard, rotationWeeks: options.rotationWeeks, always: options.always, only: options.only });
   const previous = await readResultsState(outDir);
 
   const measure = options.measure ?? measureServer;
@@ -113,10 +119,13 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
   const outcomes = await mapLimited(chosen, concurrency, async ({ entry }) => {
     const started = performance.now();
     // A remote entry is reached over the network from this host: never wrapped, recorded as host.
-    const job: ServerEntry = isolation === 'docker' && 'command' in entry.launch ? { ...entry, launch: dockerLaunch(entry.launch, image), isolationKind: 'docker' } : entry;
+    const boxed = container !== null && 'command' in entry.launch ? container : null;
+    const job: ServerEntry = boxed !== null ? { ...entry, launch: dockerLaunch(entry.launch, boxed), isolationKind: 'docker' } : entry;
     const { notApplicable, ...measureOptions } = job;
     const retried = await measureWithRetries(measureOptions, measure);
-    const measurement = applyNotApplicable(retried.measurement, notApplicable);
+    const measured = applyNotApplicable(retried.measurement, notApplicable);
+    // The limits go into the record, so a reader knows how it was measured (and the launch args show the same flags).
+    const measurement: Measurement = boxed !== null ? { ...measured, isolation: { ...measured.isolation, container: boxed } } : measured;
     let claudeError: string | undefined;
     if (options.claude !== undefined) {
       // A failed count leaves the record without the block; the failure is reported, never the record lost.
@@ -140,6 +149,8 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
     date,
     // Which slice this is, so `sweep merge` can tell a shard that never arrived.
     ...(options.shard === undefined ? {} : { shard: { index: options.shard.index, count: options.shard.count } }),
+    // A rotation slice says so, so the site can tell a reader why most records are older.
+    ...(plan.rotation === null ? {} : { rotation: plan.rotation }),
     servers: plan.entries.map((planned, index): SweepEntry => {
       const server = state.servers[index];
       const status = server?.status ?? 'not-yet-run';
@@ -170,6 +181,7 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
     written: false,
     files: 0,
     isolation,
+    container,
     concurrency,
     shard: options.shard ?? null,
     rotation: plan.rotation,
@@ -182,6 +194,31 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
   const files = resultsFiles(state, record);
   await replaceResults(outDir, files);
   return { ...report, written: true, files: files.size };
+}
+
+export interface PreviewOptions {
+  serversFile: string;
+  /** The day whose selection is previewed (`YYYY-MM-DD`); a real sweep always uses the day it runs. */
+  date: IsoDate;
+  shard?: ShardSpec;
+  rotationWeeks?: number;
+  always?: readonly string[];
+  only?: readonly string[];
+}
+
+/** A sweep's selection for one day, by name only: no launch, so no env value, is in it. */
+export interface SweepPreview {
+  date: IsoDate;
+  rotation: RotationChoice | null;
+  entries: Array<{ name: string; swept: boolean; skippedBy: SkipReason | null }>;
+}
+
+/** What a sweep on `date` would measure, and why each other entry would be skipped; nothing is measured or written. */
+export async function previewSweep(options: PreviewOptions): Promise<SweepPreview> {
+  isoWeekNumber(options.date); // refuses a malformed date even when no rotation would read it
+  const file = await loadServersFile(options.serversFile);
+  const plan = planSweep(file.servers, { date: options.date, shard: options.shard, rotationWeeks: options.rotationWeeks, always: options.always, only: options.only });
+  return { date: options.date, rotation: plan.rotation, entries: plan.entries.map(({ entry, swept, skippedBy }) => ({ name: entry.name, swept, skippedBy })) };
 }
 
 export interface MergeOptions {

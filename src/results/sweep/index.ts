@@ -5,8 +5,11 @@ export {
   MAX_CONCURRENCY,
   isoDateOf,
   mergeSweep,
+  previewSweep,
   sweep,
   type MergeOptions,
+  type PreviewOptions,
+  type SweepPreview,
   type MergeReport,
   type SweepOptions,
   type SweepProgress,
@@ -32,5 +35,5 @@ export {
 export { measureWithRetries, type MeasureFunction, type RetriedMeasurement } from './_retry.js';
 export { applyNotApplicable } from './_not-applicable.js';
 export { GUARD_MIN_REGRESSED, GUARD_MIN_SHARE, checkHarness, type GuardReport } from './_guard.js';
-export { DEFAULT_DOCKER_IMAGE, dockerLaunch, findOnPath } from './_docker.js';
+export { DEFAULT_CONTAINER, DEFAULT_DOCKER_IMAGE, DOCKER_NETWORKS, containerSettings, dockerLaunch, findOnPath } from './_docker.js';
 export type { ShardCoverage } from '../_merge.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MeasureOptions, Measurement, RecordStatus } from '../../../src/measure/index.js';
 import { MAX_BUDGET_MS } from '../../../src/mcp/index.js';
-import { applyNotApplicable, checkHarness, dockerLaunch, findOnPath, measureWithRetries } from '../../../src/results/sweep/index.js';
+import { applyNotApplicable, checkHarness, findOnPath, measureWithRetries } from '../../../src/results/sweep/index.js';
 import { record, server, state } from '../leaderboard/_state.js';
 
 /** A measure function that answers each call with the next status, and remembers the budgets asked for. */
@@ -109,20 +109,7 @@ describe('checkHarness', () => {
   });
 });
 
-describe('dockerLaunch', () => {
-  it('wraps a stdio launch, passing env by name only', () => {
-    const wrapped = dockerLaunch({ command: 'npx', args: ['-y', 'pkg'], env: { TOKEN: 's3cr3t-value', A_KEY: 'v' }, cwd: '/tmp' }, 'node:20');
-    expect(wrapped.command).toBe('docker');
-    expect(wrapped.args).toEqual(['run', '--rm', '-i', '--network', 'host', '-e', 'A_KEY', '-e', 'TOKEN', 'node:20', 'npx', '-y', 'pkg']);
-    expect(JSON.stringify(wrapped.args)).not.toContain('s3cr3t');
-    expect(wrapped.env).toEqual({ TOKEN: 's3cr3t-value', A_KEY: 'v' });
-  });
-
-  it('never wraps a remote launch', () => {
-    const remote = { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' } };
-    expect(dockerLaunch(remote, 'node:20')).toBe(remote);
-  });
-
+describe('findOnPath', () => {
   it('finds executables on PATH only', () => {
     expect(findOnPath('node', process.env.PATH)).not.toBeNull();
     expect(findOnPath('docker', '/nonexistent')).toBeNull();
