@@ -23,9 +23,9 @@ export interface ResultGuardOptions<Args extends unknown[] = unknown[]> extends 
   /** The key of an item's id, to name the items of a refused page; default `id`. */
   readonly idField?: string;
   /**
-   * For a cap meant in Claude tokens: o200k counts are multiplied by this factor (>= 1, from a
-   * calibrated table, see `claudeSafetyFactor` in mcpctx/tokens) before they meet `maxTokens`, as no
-   * local Claude tokenizer exists. Default 1 (the cap is in o200k tokens).
+   * For a cap meant in Claude tokens: o200k counts are multiplied by this factor (from a calibrated
+   * table, see `claudeSafetyFactor` in mcpctx/tokens) before they meet `maxTokens`, as no local
+   * Claude tokenizer exists. Default 1 (the cap is in o200k tokens).
    */
   readonly safetyFactor?: number;
   /** Called with what the guard measured on each result it refuses, before the refusal is returned (for a log or a metric). */
@@ -88,11 +88,11 @@ export function guardToolResult<Args extends unknown[], Result extends Guardable
     throw new McpctxError('INVALID_ARGUMENT', `The result cap must be a positive integer of tokens, got ${maxTokens}.`);
   }
   const safetyFactor = options.safetyFactor ?? 1;
-  if (!Number.isFinite(safetyFactor) || safetyFactor < 1) {
-    throw new McpctxError('INVALID_ARGUMENT', `A safety factor must be a finite number of at least 1, got ${safetyFactor}.`);
+  if (!Number.isFinite(safetyFactor) || safetyFactor <= 0 || safetyFactor > 10) {
+    throw new McpctxError('INVALID_ARGUMENT', `A safety factor must be a number above 0 and at most 10, got ${safetyFactor}.`);
   }
   // The o200k count a result may reach: its estimate (count × factor) must stay within the cap.
-  const o200kCap = Math.floor(maxTokens / safetyFactor);
+  const o200kCap = Math.max(1, Math.floor(maxTokens / safetyFactor));
   const maxBinaryBytes = options.maxBinaryBytes ?? DEFAULT_MAX_BINARY_BYTES;
   if (!Number.isSafeInteger(maxBinaryBytes) || maxBinaryBytes < 0) {
     throw new McpctxError('INVALID_ARGUMENT', `The binary cap must be a non-negative integer of bytes, got ${maxBinaryBytes}.`);
