@@ -21,8 +21,8 @@ export interface ServerGuardOptions extends Omit<ResultGuardOptions, 'onRefusal'
   /** Per-tool changes to the options above (a higher cap for one tool, its own remedy), by tool name. */
   readonly tools?: Readonly<Record<string, Partial<Omit<ResultGuardOptions, 'onRefusal'>>>>;
   /**
-   * Receives every refusal. Default: one line on stderr, never stdout, which a stdio server's
-   * protocol owns.
+   * Receives every refusal. Default: one line to `log` (the same log unexpected errors go to),
+   * else to stderr, never stdout, which a stdio server's protocol owns.
    */
   readonly onRefusal?: (entry: GuardLogEntry) => void;
 }
@@ -52,7 +52,7 @@ interface ToolTable {
 export function guardServer(server: McpServer, options: ServerGuardOptions): ServerGuard {
   const table = toolTableOf(server);
   const { tools: perTool, onRefusal, ...base } = options;
-  const log = onRefusal ?? defaultLog;
+  const log = onRefusal ?? ((entry: GuardLogEntry) => (base.log ?? ((line: string) => console.error(line)))(refusalLine(entry)));
   // Build every tool's options now, so a bad cap fails here and not at the first call.
   const optionsFor = (name: string): ResultGuardOptions => {
     const override = perTool !== undefined && Object.hasOwn(perTool, name) ? perTool[name] : undefined;
@@ -141,8 +141,8 @@ function logEntryOf(refusal: ResultRefusal): GuardLogEntry {
   };
 }
 
-function defaultLog(entry: GuardLogEntry): void {
+function refusalLine(entry: GuardLogEntry): string {
   const size = `${entry.exact ? '' : 'more than '}${entry.tokens} tokens (cap ${entry.maxTokens})`;
   const binary = entry.binaryBytes > entry.maxBinaryBytes ? `, ${entry.binaryBytes} binary bytes (cap ${entry.maxBinaryBytes})` : '';
-  console.error(`mcpctx guard: refused tool "${entry.tool}": ${size}${binary}`);
+  return `mcpctx guard: refused tool "${entry.tool}": ${size}${binary}`;
 }

@@ -128,6 +128,16 @@ describe('guardServer', () => {
     }
   });
 
+  it('writes the refusal line to the log option when one is given', async () => {
+    const lines: string[] = [];
+    const server = new McpServer({ name: 'guard-server', version: '1.0.0' });
+    guardServer(server, { maxTokens: CAP, log: (line) => lines.push(line) });
+    server.registerTool('loud', {}, () => ({ content: [{ type: 'text', text: big('loud') }] }));
+    const client = await connected(server);
+    await client.callTool({ name: 'loud', arguments: {} });
+    expect(lines).toEqual([`mcpctx guard: refused tool "loud": ${countTokens(big('loud'))} tokens (cap ${CAP})`]);
+  });
+
   it('refuses a bad cap when it is applied, not at the first call', () => {
     const server = new McpServer({ name: 'guard-server', version: '1.0.0' });
     expect(() => guardServer(server, { maxTokens: 0 })).toThrow(/positive integer/);
