@@ -9,6 +9,7 @@ import { McpctxError } from '../errors/index.js';
 import { recordedLaunch, type Measurement, type RecordedLaunch } from '../measure/index.js';
 import { readCaptureIndex, readToolShape } from '../results/index.js';
 import { changedAgainst, type ChangeRow } from './_changed.js';
+import { claudeCounts, readPublished, type ClaudeCounts } from './_claude-counts.js';
 import { readSettings, type ClaudeSettingsSource } from './_claude-settings.js';
 import { CLAUDE_DIVERGENCE_BAND, DEFAULT_CONTEXT_WINDOW, deferralPosture, thresholdVerdict } from './_deferral.js';
 import { launchKey, launchOf, measureEntries, whyNotLaunched, type MeasureEntriesOptions, type Unmeasured } from './_measure-entries.js';
@@ -32,6 +33,11 @@ export interface AuditOptions extends Pick<MeasureEntriesOptions, 'timeoutMs' | 
   measure?: boolean;
   /** A results folder to join measured servers to (`capture-index.json`). */
   changed?: string;
+  /**
+   * A results folder of published records: a server whose capture matches a record's Claude count
+   * (`claude` block) is converted with that exact count in the `auto` threshold, not the band.
+   */
+  published?: string;
   /** A results folder whose `tool-shape.json` is the baseline for description suggestions. */
   suggest?: string;
   /** Tokens the costliest session may carry; over it, `budget.over` is true. */
@@ -97,9 +103,27 @@ export interface SessionDeferral {
     | { loads: 'everything'; tokens: number; complete: boolean }
     | { loads: 'pinned-only'; tokens: number; pinned: string[] }
     | { loads: 'unknown'; why: string };
-  threshold?: { percent: number; contextWindow: number; thresholdTokens: number; lowTokens: number; highTokens: number; verdict: 'above' | 'below' | 'straddles' };
+  threshold?: {
+    percent: number;
+    contextWindow: number;
+    thresholdTokens: number;
+    lowTokens: number;
+    highTokens: number;
+    verdict: 'above' | 'below' | 'straddles';
+    /** How each deferred server was put into Claude's units: its exact count, or the band (stale counts are named, with why). */
+    conversion: ThresholdConversion;
+  };
   /** Conditions no config states, for the reader to check. */
   conditions: string[];
+}
+
+export interface ThresholdConversion {
+  /** Servers converted with their exact Claude count (capture matches), with where it was read. */
+  exact: Array<{ name: string; claudeTokens: number; from: string }>;
+  /** Servers converted through the divergence band. */
+  band: string[];
+  /** Servers whose Claude count belongs to other bytes: not used, converted through the band. */
+  stale: Array<{ name: string; why: string }>;
 }
 
 export interface AuditSession {
@@ -191,7 +215,37 @@ function publicEntry(entry: ConfigEntry, measurements: ReadonlyMap<string, Measu
   return row;
 }
 
-function claudeDeferral(totals: SessionTotals, composition: SessionComposition, posture: DeferralPosture, contextWindow: number): SessionDeferral {
+/** Splits the deferred (counted, not pinned) entries into exact Claude counts and band-converted o200k tokens. */
+function conversionOf(composition: SessionComposition, measurements: ReadonlyMap<string, Measurement>, counts: ClaudeCounts): { conversion: ThresholdConversion; exactClaudeTokens: number; exactO200kTokens: number } {
+  const conversion: ThresholdConversion = { exact: [], band: [], stale: [] };
+  let exactClaudeTokens = 0;
+  let exactO200kTokens = 0;
+  for (const entry of composition.loaded) {
+    if (entry.alwaysLoad || whyNotLaunched(entry) !== undefined) continue;
+    const measurement = measurements.get(launchKey(entry));
+    const tokens = tokensOf(measurement);
+    if (measurement === undefined || tokens === undefined) continue;
+    const count = measurement.canonicalSha256 === null ? undefined : counts.get(measurement.canonicalSha256);
+    if (count?.state === 'exact') {
+      conversion.exact.push({ name: entry.name, claudeTokens: count.claudeTokens, from: count.from });
+      exactClaudeTokens += count.claudeTokens;
+      exactO200kTokens += tokens;
+      continue;
+    }
+    conversion.band.push(entry.name);
+    if (count?.state === 'stale') conversion.stale.push({ name: entry.name, why: count.why });
+  }
+  return { conversion, exactClaudeTokens, exactO200kTokens };
+}
+
+function claudeDeferral(
+  totals: SessionTotals,
+  composition: SessionComposition,
+  posture: DeferralPosture,
+  contextWindow: number,
+  measurements: ReadonlyMap<string, Measurement>,
+  counts: ClaudeCounts,
+): SessionDeferral {
   const pinned = composition.loaded.filter((entry) => entry.alwaysLoad).map((entry) => entry.name);
   const deferral: SessionDeferral = { posture, atSessionStart: { loads: 'unknown', why: posture.reason }, conditions: CLAUDE_CONDITIONS };
   if (posture.posture === 'up-front') {
@@ -204,9 +258,11 @@ function claudeDeferral(totals: SessionTotals, composition: SessionComposition, 
     return deferral;
   }
   // auto / auto:N: size decides, counted in other units than the client's, so the answer is a range.
-  const deferred = totals.tokens - totals.alwaysLoadTokens;
-  const range = thresholdVerdict({ deferredTokens: deferred, thresholdPercent: posture.thresholdPercent, contextWindow, band: CLAUDE_DIVERGENCE_BAND });
-  deferral.threshold = { percent: posture.thresholdPercent, contextWindow, ...range };
+  // A server whose capture has a published Claude count is converted exactly; the band takes the rest.
+  const { conversion, exactClaudeTokens, exactO200kTokens } = conversionOf(composition, measurements, counts);
+  const banded = totals.tokens - totals.alwaysLoadTokens - exactO200kTokens;
+  const range = thresholdVerdict({ deferredTokens: banded, exactClaudeTokens, thresholdPercent: posture.thresholdPercent, contextWindow, band: CLAUDE_DIVERGENCE_BAND });
+  deferral.threshold = { percent: posture.thresholdPercent, contextWindow, ...range, conversion };
   if (totals.collapsed.length > 0) {
     deferral.posture = { posture: 'refused', refusal: 'total-unknown', evidence: posture.evidence, reason: `entries ${totals.collapsed.map((names) => names.join(' and ')).join('; ')} start the same server, so the session's total cannot be established` };
   } else if (!totals.complete && range.verdict !== 'above') {
@@ -253,11 +309,14 @@ export async function audit(options: AuditOptions = {}): Promise<AuditReport> {
   // An entry read by two places (the user and local scopes share ~/.claude.json) is listed once per place it is in.
   const entries = places.flatMap((place) => place.entries);
   const measuring = options.measure !== false;
+  // Read before anything is launched: a folder that cannot be read fails the audit early.
+  const published = options.published === undefined ? undefined : await readPublished(options.published);
   const measurements = measuring ? await measureEntries(entries, options) : new Map<string, Measurement>();
 
   const compositions = composeSessions(places, settings);
   const posture = deferralPosture(options.shellEnv ?? process.env, settings);
   const contextWindow = options.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+  const counts: ClaudeCounts = await claudeCounts(measurements.values(), published);
   const sessions: AuditSession[] = compositions.map((composition) => {
     const totals = sessionTotals(composition, measurements);
     const session: AuditSession = {
@@ -274,7 +333,7 @@ export async function audit(options: AuditOptions = {}): Promise<AuditReport> {
     if (composition.managedExclusive === true) session.managedExclusive = true;
     if (composition.refused !== undefined) session.refused = composition.refused;
     if (composition.client === 'claude-code') {
-      session.deferral = composition.refused === undefined ? claudeDeferral(totals, composition, posture, contextWindow) : { posture: { posture: 'refused', refusal: 'unreadable-settings', evidence: [], reason: composition.refused }, atSessionStart: { loads: 'unknown', why: composition.refused }, conditions: CLAUDE_CONDITIONS };
+      session.deferral = composition.refused === undefined ? claudeDeferral(totals, composition, posture, contextWindow, measurements, counts) : { posture: { posture: 'refused', refusal: 'unreadable-settings', evidence: [], reason: composition.refused }, atSessionStart: { loads: 'unknown', why: composition.refused }, conditions: CLAUDE_CONDITIONS };
     } else session.vendor = vendorOf(composition.client);
     return session;
   });

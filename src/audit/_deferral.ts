@@ -211,26 +211,29 @@ function betasOff(places: readonly Place[], evidence: PostureEvidence[]): Deferr
 
 /**
  * Where a stack's size sits against an `auto` threshold. Our count (o200k_base wire tokens) is
- * converted to Claude's units through `band` as a range; the stack is above only when the low end
- * reaches the threshold (definitions defer once they reach it) and below only when the high end
- * does not. The ends are widened to whole tokens (low down, high up), so rounding never narrows the range.
+ * converted to Claude's units through `band` as a range, and servers with an exact Claude count
+ * add it to both ends (`exactClaudeTokens`, already in Claude's units); the stack is above only
+ * when the low end reaches the threshold (definitions defer once they reach it) and below only
+ * when the high end does not. The ends are widened to whole tokens (low down, high up), so
+ * rounding never narrows the range.
  */
-export function thresholdVerdict(args: { deferredTokens: number; thresholdPercent: number; contextWindow: number; band: { low: number; high: number } }): {
+export function thresholdVerdict(args: { deferredTokens: number; exactClaudeTokens?: number; thresholdPercent: number; contextWindow: number; band: { low: number; high: number } }): {
   verdict: 'above' | 'below' | 'straddles';
   lowTokens: number;
   highTokens: number;
   thresholdTokens: number;
 } {
-  const { deferredTokens, thresholdPercent, contextWindow, band } = args;
+  const { deferredTokens, exactClaudeTokens = 0, thresholdPercent, contextWindow, band } = args;
   if (!Number.isFinite(deferredTokens) || deferredTokens < 0) throw new McpctxError('INVALID_ARGUMENT', 'deferredTokens must be a finite number of tokens, 0 or more.');
+  if (!Number.isFinite(exactClaudeTokens) || exactClaudeTokens < 0) throw new McpctxError('INVALID_ARGUMENT', 'exactClaudeTokens must be a finite number of tokens, 0 or more.');
   if (!Number.isFinite(thresholdPercent) || thresholdPercent < 0 || thresholdPercent > 100) throw new McpctxError('INVALID_ARGUMENT', 'thresholdPercent must be between 0 and 100.');
   if (!Number.isFinite(contextWindow) || contextWindow <= 0) throw new McpctxError('INVALID_ARGUMENT', 'contextWindow must be a positive number of tokens.');
   if (!Number.isFinite(band.low) || !Number.isFinite(band.high) || band.low < 0 || band.low > band.high) {
     throw new McpctxError('INVALID_ARGUMENT', 'band must have 0 <= low <= high.');
   }
   // Rounded to a millionth first, so float noise (0.19 * 100 = 19.000000000000004) does not move a whole token.
-  const lowTokens = Math.floor(roundMicro(deferredTokens * band.low));
-  const highTokens = Math.ceil(roundMicro(deferredTokens * band.high));
+  const lowTokens = Math.floor(roundMicro(deferredTokens * band.low)) + exactClaudeTokens;
+  const highTokens = Math.ceil(roundMicro(deferredTokens * band.high)) + exactClaudeTokens;
   const thresholdTokens = roundMicro((contextWindow * thresholdPercent) / 100);
   const verdict = lowTokens >= thresholdTokens ? 'above' : highTokens < thresholdTokens ? 'below' : 'straddles';
   return { verdict, lowTokens, highTokens, thresholdTokens };

@@ -1,7 +1,7 @@
 // `mcpctx audit`: what the MCP servers configured on a machine cost each client session, and who
 // defers them. Discovery (`_places.ts`, `_read-config.ts`), measuring once per launch
 // (`_measure-entries.ts`), sessions and totals (`_sessions.ts`), Claude Code's deferral posture
-// (`_claude-settings.ts`, `_deferral.ts`), vendor records (`_vendor-records.ts`), and the joins to
+// (`_claude-settings.ts`, `_deferral.ts`, exact Claude counts in `_claude-counts.ts`), vendor records (`_vendor-records.ts`), and the joins to
 // published results (`_changed.ts`, `_suggest.ts`). Public: `audit` and the types of its options
 // and report; the steps stay in their files.
 export {
@@ -14,6 +14,7 @@ export {
   type AuditSettingsFile,
   type MeasurementSummary,
   type SessionDeferral,
+  type ThresholdConversion,
 } from './_audit.js';
 export type { ChangeRow, ChangeState } from './_changed.js';
 export type { Unmeasured } from './_measure-entries.js';

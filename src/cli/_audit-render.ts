@@ -52,6 +52,10 @@ function sessionLines(session: AuditSession): string[] {
       lines.push(
         `  threshold: ${threshold.percent}% of a ${formatCount(threshold.contextWindow)}-token window = ${formatCount(threshold.thresholdTokens)}; the definitions it would defer${session.totals.alwaysLoadTokens > 0 ? ` (all but ${formatCount(session.totals.alwaysLoadTokens)} pinned with alwaysLoad)` : ''} are ${formatCount(threshold.lowTokens)}-${formatCount(threshold.highTokens)} in Claude's units: ${threshold.verdict}`,
       );
+      const { exact, band, stale } = threshold.conversion;
+      const exactNames = exact.length > 0 ? ` (${exact.map((item) => `${item.name} ${formatCount(item.claudeTokens)} from ${item.from}`).join(', ')})` : '';
+      lines.push(`  converted to Claude's units: ${plural(exact.length, 'server')} by exact Claude count${exactNames}, ${plural(band.length, 'server')} through the divergence band`);
+      for (const item of stale) lines.push(`  stale Claude count: ${item.name}: ${item.why}`);
     }
     if (atSessionStart.loads === 'everything') lines.push(`  at session start: everything, ${atSessionStart.complete ? '' : '>= '}${formatCount(atSessionStart.tokens)} tokens`);
     else if (atSessionStart.loads === 'pinned-only') lines.push(`  at session start: names only, plus ${formatCount(atSessionStart.tokens)} tokens pinned with alwaysLoad${atSessionStart.pinned.length > 0 ? ` (${atSessionStart.pinned.join(', ')})` : ''}`);

@@ -1,4 +1,4 @@
-import { renderReportMarkdown, type ExperimentRun, type ReceiptVerification } from '../experiment/index.js';
+import { renderReportMarkdown, skippedGroups, type ExperimentRun, type ReceiptVerification } from '../experiment/index.js';
 import { printableText } from '../text/index.js';
 
 /** The run for people: the report's tables when the run got that far, what stopped it, and where the receipt is. */
@@ -9,6 +9,8 @@ export function renderExperimentRun(run: ExperimentRun, invocation: string): str
   for (const error of receipt.errors) {
     lines.push(`stopped at ${error.stage}: ${error.code}: ${printableText(error.message, 'note')}`);
   }
+  // The report lists them under its failures; a run stopped before its report still says what it left out.
+  if (receipt.report === undefined) for (const group of skippedGroups(receipt)) lines.push(printableText(group.sentence, 'note'));
   lines.push(`receipt: ${printableText(run.receiptFile, 'note')}`);
   if (run.reportFile !== undefined) lines.push(`report: ${printableText(run.reportFile, 'note')}`);
   if (run.csvFiles !== undefined && run.csvFiles.length > 0) lines.push(`tables as CSV: ${run.csvFiles.map((file) => printableText(file, 'note')).join(', ')}`);

@@ -16,6 +16,7 @@ interface AuditFlags {
   systemRoot?: string;
   budget?: number;
   changed?: string;
+  published?: string;
   suggest?: string;
   json?: boolean;
   measure: boolean;
@@ -44,7 +45,7 @@ export function setupAudit(command: Command, io: CliIo, setExit: (code: number) 
       [
         'Finds the MCP configs of Claude Code (~/.claude.json, <cwd>/.mcp.json, managed-mcp.json), Claude Desktop, Cursor, VS Code, Windsurf, Gemini CLI, Zed, Goose, Codex CLI and Kiro, lists every place consulted as read, absent or unreadable (with why, and the line and column of a parse error), and measures every server in them once (the same launch in two configs is one process). A url entry gets an unauthenticated initialize: 401/403 is remote-auth-wall with the challenge quoted. ${VAR} and ${env:VAR} expansions are reported as set, never evaluated. Env and header values are never printed or written, only their names.',
         'Totals are per config file (never merged across clients) and per session: Claude Code loads ~/.claude.json with <cwd>/.mcp.json, or managed-mcp.json alone when it exists; deniedMcpServers is applied, allowedMcpServers reported. Every request carries a session\'s total in its tools array, deferred or not; what deferral changes is what enters the context at session start.',
-        'Claude Code\'s deferral posture is read from the shell and the env blocks of its settings files (managed and drop-ins, .claude/settings.local.json, .claude/settings.json, ~/.claude/settings.json): CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS, ENABLE_TOOL_SEARCH, ANTHROPIC_BASE_URL. Conflicts, unreadable files or values and undocumented values are refused, with why, rather than guessed. For auto / auto:N the threshold question is a range through the published Claude divergence band (0.19x-1.93x) against the stated context window. Other clients: what their vendor has on record, with source and date.',
+        'Claude Code\'s deferral posture is read from the shell and the env blocks of its settings files (managed and drop-ins, .claude/settings.local.json, .claude/settings.json, ~/.claude/settings.json): CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS, ENABLE_TOOL_SEARCH, ANTHROPIC_BASE_URL. Conflicts, unreadable files or values and undocumented values are refused, with why, rather than guessed. For auto / auto:N the threshold question is a range through the published Claude divergence band (0.19x-1.93x) against the stated context window; a server whose capture has a Claude count in --published RESULTS (or in its own measurement) is converted with that exact count, and a count computed from other bytes is named as stale and not used. Other clients: what their vendor has on record, with source and date.',
         '--changed RESULTS joins each measured server to RESULTS/capture-index.json by canonical hash, never by name: behind (with the tokens moving to current would add), current, or unidentified. --suggest RESULTS lists descriptions at or above the p90 of RESULTS/tool-shape.json.',
         'Exit codes: 0 done; 1 --budget N and the costliest session is over N; 2 usage; 3 the audit could not run.',
       ].join('\n\n'),
@@ -56,6 +57,7 @@ export function setupAudit(command: Command, io: CliIo, setExit: (code: number) 
     .option('--system-root <dir>', 'prefix of system-wide paths such as /etc/claude-code (default: /)')
     .option('--budget <tokens>', 'exit 1 when the costliest session carries more than this many tokens (default: no budget, exit 0)', parseTokens)
     .option('--changed <results>', 'a results folder (capture-index.json): are the measured servers behind what was published? (default: not compared)')
+    .option('--published <results>', 'a results folder (capture-index.json and records): servers whose capture has a Claude count there are converted exactly in the auto threshold (default: the divergence band for every server)')
     .option('--suggest <results>', 'a results folder (tool-shape.json): descriptions at or above its 90th percentile (default: no suggestions)')
     .option('--json', 'print one JSON object: every place read, every entry, measurements, sessions, posture and totals')
     .option('--no-measure', 'list what is configured without launching or contacting anything (default: measure every server)')
@@ -74,6 +76,7 @@ export function setupAudit(command: Command, io: CliIo, setExit: (code: number) 
       if (flags.config !== undefined) options.configs = flags.config.map((path) => resolve(io.cwd, path));
       if (flags.budget !== undefined) options.budget = flags.budget;
       if (flags.changed !== undefined) options.changed = resolve(io.cwd, flags.changed);
+      if (flags.published !== undefined) options.published = resolve(io.cwd, flags.published);
       if (flags.suggest !== undefined) options.suggest = resolve(io.cwd, flags.suggest);
       if (flags.timeout !== undefined) options.timeoutMs = flags.timeout;
       if (flags.runs !== undefined) options.runs = flags.runs;

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { McpctxError } from '../errors/index.js';
-import { MAX_REPEAT, runExperiment, verifyReceiptAndExports, type ExperimentProgress, type ExperimentRun, type ModelOverrides } from '../experiment/index.js';
+import { MAX_REPEAT, notCheckedOf, runExperiment, skippedGroups, verifyReceiptAndExports, type ExperimentProgress, type ExperimentRun, type ModelOverrides } from '../experiment/index.js';
 import type { ProviderName } from '../providers/index.js';
 import { printableText } from '../text/index.js';
 import { exampleHelp } from './_help.js';
@@ -50,9 +50,9 @@ export function setupExperiment(command: Command, io: CliIo, setExit: (code: num
         `With no --config, the bundled demo (examples/experiment: the records server in MODE=baseline and MODE=optimized over 30 PyGithub issues) runs offline with its scripted turns:  ${invocationOf(io)} experiment --provider scripted --out DIR`,
         `Against Claude:  ANTHROPIC_API_KEY=... ${invocationOf(io)} experiment --config my.yaml --provider anthropic --model claude-sonnet-5-5   (billable calls)`,
         `Against Ollama:  ${invocationOf(io)} experiment --config my.yaml --provider openai-compatible --base-url http://localhost:11434/v1 --model qwen3:8b`,
-        'Each question\u2019s outcome is kept apart: answered right, answered wrong, no answer within limits (max_tokens, turns), provider failure, harness failure (an input changed, a server failed), not run. Only the first three are verdicts: the cut lost an answer only when the baseline answered right and the optimized condition answered wrong or gave no answer within the same limits; a task with a provider or harness failure on either side is not compared, and report.md says how many and why.',
+        'Each question\u2019s outcome is kept apart: answered right, answered wrong, no answer within limits (max_tokens, turns), provider failure, harness failure (an input changed, a server failed, a tool call got no result), not run. Only the first three are verdicts: the cut lost an answer only when the baseline answered right and the optimized condition answered wrong or gave no answer within the same limits; a task with a provider or harness failure on either side is not compared, and report.md says how many and why. A provider or harness failure stops the run (a wrong answer never does): every question after it is skipped, and report.md, the output and --json (skipped) say how many, after which question and with which failure.',
         'Spend: every turn\u2019s usage is priced (USD per million input, output, cache-read and cache-write tokens) from the bundled table (Anthropic models read from their pricing page, each entry dated and sourced) or the config\u2019s prices: (the same fields), and summed per question, per condition and per run in the receipt\u2019s cost block and report.md; a model without a price, or a turn without usage, is "unknown", never $0.',
-        'Exit codes: 0 every task answered right in both conditions; 1 a verdict: some answer wrong or no answer within limits (a lost answer included); 2 bad config, flags, key or answer key (the receipt says which); 3 the run stopped on a provider failure or a harness failure (an input changed, a server failed), or the receipt cannot be written: a provider failure is never exit 1, it says nothing about an answer.',
+        'Exit codes: 0 every task answered right in both conditions; 1 a verdict: some answer wrong or no answer within limits (a lost answer included); 2 bad config, flags, key or answer key (the receipt says which); 3 the run stopped on a provider failure or a harness failure (an input changed, a server failed, a tool call got no result), or the receipt cannot be written: a provider failure is never exit 1, it says nothing about an answer.',
       ].join('\n\n'),
     )
     .option('--config <file>', 'the experiment config, YAML or JSON (default: the bundled demo, examples/experiment/config.yaml)')
@@ -165,6 +165,10 @@ function runSummary(run: ExperimentRun): Record<string, unknown> {
     report: receipt.report ?? null,
     cost: receipt.cost ?? null,
     probe: receipt.probe ?? null,
+    // What the run left out after a failure stopped it, each group with the question and failure that caused it.
+    skipped: skippedGroups(receipt),
+    // What validation could not check (a later_page task without pageField/pageValue): never a pass.
+    notChecked: notCheckedOf(receipt),
   };
 }
 

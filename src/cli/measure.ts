@@ -1,13 +1,14 @@
 import { basename, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { McpctxError } from '../errors/index.js';
-import { DEFAULT_RUNS, DEFAULT_TIMEOUT_MS, bandFor, addClaudeDivergence, type ClaudeTokenCounter, checkMeasurementTarget, loadServersFile, measureServer, recordedLaunch, writeMeasurement, type MeasureOptions, type Measurement, type ServersFile } from '../measure/index.js';
+import { DEFAULT_RUNS, DEFAULT_TIMEOUT_MS, PROBE_CAPABILITIES, bandFor, checkProbeCapabilities, probeCapabilities, addClaudeDivergence, type ClaudeTokenCounter, checkMeasurementTarget, loadServersFile, measureServer, recordedLaunch, writeMeasurement, type MeasureOptions, type Measurement, type ServersFile } from '../measure/index.js';
 import { printableText } from '../text/index.js';
 import { DECLARABLE_CAPABILITIES, DEFAULT_PROTOCOL_VERSION, checkRemoteSpec, type RemoteSpec } from '../mcp/index.js';
 import { DEFAULT_CLAUDE_KEY_ENV, claudeCounter, type ClaudeFlags } from './_claude.js';
 import { exampleHelp } from './_help.js';
 import { EXIT, invocationOf, type CliIo } from './_io.js';
 import { formatCount, formatShare, renderTable } from './_table.js';
+import { renderProbe } from './_probe-render.js';
 import { MALFORMED_HEADER, collectEnv, collectHeader, parseCapabilities, parsePositiveInteger, parseTimeoutMs } from './_parse.js';
 
 interface MeasureFlags extends ClaudeFlags {
@@ -18,6 +19,7 @@ interface MeasureFlags extends ClaudeFlags {
   header: Record<string, string>;
   transport?: NonNullable<RemoteSpec['transport']>;
   capabilities?: string[];
+  probe?: string[];
   protocolVersion: string;
   timeout: number;
   runs: number;
@@ -35,11 +37,12 @@ export function setupMeasure(command: Command, io: CliIo, setExit: (code: number
         'Launch an MCP server over stdio (or reach one over HTTP with --url), initialize it, list every tool (all pages) and count the catalog as it came off the wire: o200k_base tokens of JSON.stringify(tools) (methodology mcpctx-catalog/v1). Start, initialize, tools/list and the counting share one --timeout budget.',
         'The server gets a minimal environment (PATH, HOME, USER, SHELL, TERM, LANG) plus the --env values; values are never printed or written, only their names. Argument values that look like credentials (after --token, --api-key, --password, --secret, --auth...; --flag=value and NAME=value forms of those; a URL password; ghp_, sk-, xox?-, AKIA... tokens) are recorded as [redacted] unless --record-args. Every figure is counted on the bytes the server sent; if its catalog holds an --env value, the value is redacted in what is printed and written, and the record says so (verify then reports it as not re-derivable).',
         'Remote servers: --url URL measures a server over streamable HTTP, or over the older HTTP+SSE transport when the POST is refused with a 4xx and a GET gives an event stream (--transport forces one). --header NAME=ENV_NAME sends header NAME with the value of the environment variable ENV_NAME (--header Authorization=MY_TOKEN sends $MY_TOKEN, which should hold "Bearer ..."); only the header and variable names are recorded. A URL\'s user, password and credential-looking query values are not recorded. HTTP 401/403 gives the status remote-auth-wall, with the WWW-Authenticate challenge in the note. A redirect (301, 302, 303, 307, 308) is followed only on the URL\'s own origin (scheme, host and port), at most 5 in a row; 301, 302, 307 and 308 re-send the same method and body, 303 is fetched with GET. A redirect to another origin, or an HTTP+SSE endpoint event naming one, is refused before anything (headers included) is sent there: status redirect-refused.',
-        'Statuses: measured, dynamic (the catalog changed between captures), auth-required, startup-failure, timeout, protocol-mismatch, remote-auth-wall, protocol-limit (the server answered but broke a bound of the harness: the bytes of a frame or event, the page count, the tool count, the catalog bytes, nesting; the note names the bound and the value), redirect-refused (sent to another origin, or more than 5 redirects).',
+        'Statuses: measured, dynamic (the catalog changed between captures), auth-required, startup-failure, timeout, protocol-mismatch (the server refused by naming the protocol: no initialize handler, JSON-RPC -32601, as a 2026-07-28 server with server/discover, or a refused protocol version; the note quotes its data.supported when it sent one), remote-auth-wall, protocol-limit (the server answered but broke a bound of the harness: the bytes of a frame or event, the page count, the tool count, the catalog bytes, nesting; the note names the bound and the value), redirect-refused (sent to another origin, or more than 5 redirects). An empty tools/list is measured (zero tools), with a note saying whether the server declared a tools capability at initialize.',
         'The default name is the npm package with its scope (@eslint/mcp: eslint-mcp), else the script or command name. --out never replaces the measurement of another server (another command or arguments) under the same name: it refuses before measuring; pass --name. With --servers, each result is written as soon as it is known.',
         '--servers FILE takes a YAML or JSON list of servers, or an MCP client config with an "mcpServers" map (Claude Desktop, Cursor; VS Code\'s "servers" map too). An entry with url instead of command is a remote server: headers is a map of Header-Name: ENV_VAR_NAME (the variable\'s name, never the value), type sse forces HTTP+SSE, http or streamable-http streamable HTTP; without type the transport is detected.',
         'Claude divergence (method tools-delta/v1): --claude-model M projects the capture onto the three fields an Anthropic tool has (name, description, input_schema), asks count_tokens for a one-token message with and without those tools, and records the difference as claudeTokens in a claude block of measurement.json, beside the field-selection share (o200k of the projection against the whole capture) and the model id. The key is read from ANTHROPIC_API_KEY (or the variable --claude-key-env names) and is never printed or written; without it the flag is a usage error. --claude-base-url points at another endpoint (a proxy, a test server).',
         '--scan also runs the poisoning scan (rules MCP-P/H/E/S: docs/gateway.md, section Poisoning scan) over every string of every tool as captured and prints the findings per tool (rule id, path, reason, excerpt); with --json each measurement gains a scan field. It is heuristic, and findings never change the exit code.',
+        `Capability probe: --probe ${PROBE_CAPABILITIES.join('|')} (repeatable, or a comma list) measures the server declaring nothing, then once per probed capability declaring that one alone, everything else identical, and reports per tool what changed (added, removed, tokens) and whether the status changed; --json prints the comparison. The client answers what it declares truthfully: roots/list with no roots, elicitation/create declined ({"action":"decline"}). sampling is refused: declaring it would claim this client can ask a model for a completion, and it cannot. A normal measurement declares nothing, so the published numbers do not depend on the probe.`,
         'Exit codes: 0 measured; 2 usage error (also a missing servers file, a name taken by another server, or --claude-model without a key); 3 a server could not be measured (its status says why), or count_tokens failed.',
       ].join('\n\n'),
     )
@@ -61,6 +64,11 @@ export function setupMeasure(command: Command, io: CliIo, setExit: (code: number
       `client capabilities to declare, comma-separated (${DECLARABLE_CAPABILITIES.join(', ')}) (default: none, {})`,
       parseCapabilities,
     )
+    .option(
+      '--probe <capability>',
+      `compare a capture declaring nothing with one declaring this capability alone (${PROBE_CAPABILITIES.join(', ')}; repeatable or comma-separated; sampling is refused) (default: no probe, a normal measurement)`,
+      collectProbe,
+    )
     .option('--protocol-version <version>', 'protocol version to request', DEFAULT_PROTOCOL_VERSION)
     .option('--timeout <ms>', 'one budget per capture for start, initialize, tools/list and counting', parseTimeoutMs, DEFAULT_TIMEOUT_MS)
     .option('--runs <n>', 'captures to compare (a changing catalog is reported as dynamic)', parsePositiveInteger, DEFAULT_RUNS)
@@ -79,6 +87,7 @@ export function setupMeasure(command: Command, io: CliIo, setExit: (code: number
 }
 
 async function runMeasure(server: string[], flags: MeasureFlags, io: CliIo): Promise<number> {
+  if (flags.probe !== undefined) return runProbe(server, flags, io);
   const jobs = flags.servers ? await jobsFromFile(server, flags, io) : [flags.url === undefined ? jobFromFlags(server, flags, io) : jobFromUrl(server, flags, io)];
   const out = flags.out === undefined ? undefined : resolve(io.cwd, flags.out);
   // Before anything is measured: a result must not replace the file of another server.
@@ -124,6 +133,31 @@ async function runMeasure(server: string[], flags: MeasureFlags, io: CliIo): Pro
   }
   const allMeasured = measurements.every((measurement) => measurement.status === 'measured' || measurement.status === 'dynamic');
   return allMeasured && !claudeFailed ? EXIT.ok : EXIT.failed;
+}
+
+/** `--probe`: one server, compared declaring nothing and declaring each probed capability alone. */
+async function runProbe(server: string[], flags: MeasureFlags, io: CliIo): Promise<number> {
+  const clashing = [
+    flags.servers === undefined ? '' : '--servers',
+    flags.capabilities === undefined ? '' : '--capabilities',
+    flags.out === undefined ? '' : '--out',
+    flags.claudeModel === undefined ? '' : '--claude-model',
+    flags.scan ? '--scan' : '',
+  ].filter((flag) => flag !== '');
+  if (clashing.length > 0) {
+    throw new McpctxError('USAGE', `--probe measures one server and declares one capability at a time against none; it does not take ${clashing.join(', ')}`);
+  }
+  const { capabilities: _none, ...job } = flags.url === undefined ? jobFromFlags(server, flags, io) : jobFromUrl(server, flags, io);
+  const probe = await probeCapabilities({ ...job, probe: flags.probe ?? [] });
+  io.stdout.write(flags.json ? `${JSON.stringify(probe, null, 2)}\n` : renderProbe(probe));
+  const sides = [probe.baseline, ...probe.probes.map((result) => result.declared)];
+  return sides.every((side) => side.status === 'measured' || side.status === 'dynamic') ? EXIT.ok : EXIT.failed;
+}
+
+/** `--probe roots --probe elicitation` or `--probe roots,elicitation`; sampling is refused with why. */
+function collectProbe(value: string, previous: string[] | undefined): string[] {
+  const names = value.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  return checkProbeCapabilities([...(previous ?? []), ...names]);
 }
 
 /** The claude block for a measured server, reported on stderr when it cannot be added. False when count_tokens failed. */

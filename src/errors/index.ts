@@ -91,7 +91,9 @@ export type McpctxErrorCode =
   /** A run stopped before a model call whose worst case would pass its spending cap (`--max-usd`). data: `spentUsd`, `worstCaseUsd`, `maxUsd`, `readTokens` (the most tokens the request can be billed for reading), `maxTokens`. */
   | 'BUDGET_STOP'
   /** A resumed run's inputs or settings are not the stopped run's. data: `differences` (each naming what differs, with both values), `file`. */
-  | 'RESUME_MISMATCH';
+  | 'RESUME_MISMATCH'
+  /** An optional package (better-sqlite3, a framework SDK, a model SDK) is not installed, or its native module did not load. data: `package`, `install` (the command that fixes it), `neededFor`. */
+  | 'MISSING_DEPENDENCY';
 
 /** JSON-RPC 2.0 error codes mcpctx answers with: the specification's, and MCP's for a resource nobody lists. */
 export const JSON_RPC_CODES = Object.freeze({
@@ -212,6 +214,7 @@ export type McpctxErrorData = {
   NO_SCRIPTED_TURN: WireData & { requestHash?: string; lastMessage?: unknown; file?: string };
   BUDGET_STOP: WireData & { spentUsd?: number; worstCaseUsd?: number; maxUsd?: number; readTokens?: number; maxTokens?: number };
   RESUME_MISMATCH: WireData & { differences?: readonly string[]; file?: string };
+  MISSING_DEPENDENCY: WireData & { package?: string; install?: string; neededFor?: string };
 };
 
 type DataKey = { [C in McpctxErrorCode]: keyof McpctxErrorData[C] }[McpctxErrorCode];

@@ -195,11 +195,19 @@ async function converse(record: QuestionRecord, server: ConditionServer, context
     messages.push({ role: 'assistant', content: response.content });
     // One tool_result per tool_use, by construction: each use is answered, an error included.
     const results: ContentBlock[] = [];
+    let lost: { name: string; cause: McpctxError } | undefined;
     for (const use of uses) {
-      const call = await callTool(use, server, record.condition, context);
+      const { call, noResult } = await callTool(use, server, record.condition, context);
       turn.tools.push(call);
       results.push({ type: 'tool_result', toolUseId: use.id, content: call.modelFacingText, isError: call.isError });
       context.persist();
+      if (noResult !== undefined) lost ??= { name: use.name, cause: noResult };
+    }
+    // Every use of the turn has its record (verify pairs them); then a call the server never
+    // answered (it died, timed out, sent no valid result) stops the run: seed 000 makes a tool
+    // failure a failed run, "not an empty match", and says nothing of the model's answer.
+    if (lost !== undefined) {
+      throw new McpctxError(lost.cause.code, `${lost.name} got no result on turn ${turnNumber}: ${lost.cause.message}`, lost.cause.data, { cause: lost.cause });
     }
     messages.push({ role: 'user', content: results });
     const failed = turn.tools.find((call) => call.isError);
@@ -245,13 +253,18 @@ function stopFailure(response: ChatResponse, turnNumber: number, maxTokens: numb
   return { code: `STOP_${word}`, message: `no answer within limits: the model reached max_tokens (${maxTokens}) on turn ${turnNumber}${where}` };
 }
 
-/** Calls the tool a tool_use names and says what the model gets back; every outcome is a record, errors included. */
+/**
+ * Calls the tool a tool_use names and says what the model gets back; every outcome is a record,
+ * errors included. `noResult` is set when the server gave no answer at all (anything but its own
+ * JSON-RPC error, RPC_ERROR, which answers the call the model made): the harness's failure.
+ */
 async function callTool(
   use: Extract<ContentBlock, { type: 'tool_use' }>,
   server: ConditionServer,
   condition: Condition,
   context: QuestionContext,
-): Promise<ToolCallRecord> {
+): Promise<{ call: ToolCallRecord; noResult?: McpctxError }> {
+  let noResult: McpctxError | undefined;
   const dropResultKeys = context.config.conditions[condition].dropResultKeys;
   let rpcId: number | string | null = null;
   let rawContent: unknown = null;
@@ -273,6 +286,7 @@ async function callTool(
     } catch (cause) {
       if (isMcpctxError(cause, 'SOURCE_CHANGED')) throw cause;
       error = `TOOL_ERROR: ${(cause as Error).message}`;
+      if (!isMcpctxError(cause, 'RPC_ERROR')) noResult = isMcpctxError(cause) ? cause : new McpctxError('PROTOCOL', (cause as Error).message, {}, { cause });
     }
   }
   // The call's own time: shaping its result for the model is the harness's, after it.
@@ -285,7 +299,7 @@ async function callTool(
   }
   const raw = rawContentFigures(rawContent);
   const facing = modelFacingFigures(text);
-  return {
+  const call: ToolCallRecord = {
     toolUseId: use.id,
     name: use.name,
     arguments: use.input,
@@ -301,4 +315,5 @@ async function callTool(
     ...(error === undefined ? {} : { error }),
     timing,
   };
+  return noResult === undefined ? { call } : { call, noResult };
 }

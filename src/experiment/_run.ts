@@ -15,7 +15,7 @@ import { newQuestionRecord, runQuestion } from './_question.js';
 import { REPORT_FILE, ReceiptWriter } from './_receipt.js';
 import { buildReport, experimentCsvFiles, renderReportMarkdown } from './receipt/index.js';
 import { runtimeRecord } from './_runtime.js';
-import { CONDITIONS, type Condition, type ExperimentConfig, type ExperimentReceipt, type QuestionStatus, type StageName } from './_types.js';
+import { CONDITIONS, type Condition, type ExperimentConfig, type ExperimentReceipt, type QuestionStatus, type StageName, type StopCause } from './_types.js';
 import { findPrice, type PriceRecord } from '../pricing/index.js';
 import { Budget } from './_budget.js';
 import { buildRunCost } from './receipt/_cost.js';
@@ -172,6 +172,8 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
   const tasks = receipt.tasks;
   const plan = resumePlan(stopped, receipt, budget);
   let stop: McpctxError | undefined;
+  // The question whose failure set `stop`: every question and probe skipped after it names it.
+  let cause: StopCause | undefined;
   let index = 0;
   // Task, then repetition, then condition: the two questions of a pair are asked one after the other.
   for (const task of tasks) {
@@ -189,7 +191,8 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
         if (stop !== undefined) {
           record.status = 'skipped';
           record.outcome = 'not-run';
-          record.failure = stop.code === 'BUDGET_STOP' ? { code: 'BUDGET_STOP', message: 'not asked: the budget (--max-usd) stopped the run before it' } : { code: 'PRIOR_FAILURE', message: `not asked: the run stopped earlier (${stop.code})` };
+          record.failure = skipFailure(stop, cause);
+          if (cause !== undefined) record.skippedAfter = cause;
           continue;
         }
         progress({ type: 'question', taskId: task.id, repetition, repeat: config.repeat, condition, index, total: tasks.length * config.repeat * CONDITIONS.length });
@@ -203,6 +206,7 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
           ...(budget === undefined ? {} : { budget }),
           ...(replay === undefined ? {} : { replay }),
         });
+        if (stop !== undefined) cause = { taskId: task.id, repetition, condition, code: stop.code, message: stop.message };
         budget?.settle(record, replay?.replayed ?? 0);
         receipt.cost = buildRunCost(receipt, price, options.maxUsd ?? null);
         progress({
@@ -225,8 +229,10 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     progress({ type: 'stage', stage: 'probe' });
     const spec = probe;
     receipt.probe = { status: 'skipped', condition: spec.condition, tool: spec.tool, arguments: spec.arguments, note: PROBE_NOTE };
-    if (stop !== undefined) receipt.probe.failure = { code: 'PRIOR_FAILURE', message: `not run: the run stopped earlier (${stop.code})` };
-    else {
+    if (stop !== undefined) {
+      receipt.probe.failure = { code: 'PRIOR_FAILURE', message: `not run: the run stopped ${stoppedWhere(stop, cause)}` };
+      if (cause !== undefined) receipt.probe.skippedAfter = cause;
+    } else {
       stop = await runProbe(receipt.probe, spec, config, assertInputsUnchanged);
       progress({ type: 'probe', status: receipt.probe.status });
       if (stop !== undefined) writer.stageFailed('probe', errorRecord(stop));
@@ -248,6 +254,21 @@ export async function runExperiment(options: RunExperimentOptions): Promise<Expe
     else csvFiles.push(writer.writeBeside(name, text));
   }
   return { receipt, receiptFile: writer.file, reportFile, csvFiles };
+}
+
+/** The failure a question skipped after a stop records: which question stopped the run, with what. */
+function skipFailure(stop: McpctxError, cause: StopCause | undefined): { code: string; message: string } {
+  if (stop.code === 'BUDGET_STOP') return { code: 'BUDGET_STOP', message: `not asked: the budget (--max-usd) stopped the run ${cause === undefined ? 'before it' : `at ${causeLabel(cause)}`}` };
+  return { code: 'PRIOR_FAILURE', message: `not asked: the run stopped ${stoppedWhere(stop, cause)}` };
+}
+
+function stoppedWhere(stop: McpctxError, cause: StopCause | undefined): string {
+  return cause === undefined ? `earlier (${stop.code})` : `after ${causeLabel(cause)} failed with ${cause.code}: ${cause.message}`;
+}
+
+/** "lookup-1 #2 (optimized)"; the repetition only when there are several. */
+function causeLabel(cause: StopCause): string {
+  return `${cause.taskId}${cause.repetition === 1 ? '' : ` #${cause.repetition}`} (${cause.condition})`;
 }
 
 /** 1..repeat. */

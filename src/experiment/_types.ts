@@ -31,7 +31,10 @@ export interface Task {
   /** aggregate: the count is of records whose `aggregateField` equals `aggregateValue`. */
   aggregateField?: string;
   aggregateValue?: string;
-  /** later_page: the query whose matches the evidence is among (`pageField` equals `pageValue`). */
+  /**
+   * later_page: the query whose matches the evidence is among (`pageField` equals `pageValue`);
+   * both or neither: without them (the seed's format) the evidence position is not checked.
+   */
   pageField?: string;
   pageValue?: string;
 }
@@ -144,6 +147,11 @@ export interface TaskValidation {
   /** later_page: ids matching the page query, in the server's id order, and the evidence's positions in them. */
   matchingIds?: string[];
   evidencePositions?: number[];
+  /**
+   * What validation could not check, each a sentence starting with what (a later_page task
+   * without pageField/pageValue: its evidence position); said to the reader, never a pass.
+   */
+  notChecked?: string[];
 }
 
 /** A JSON-RPC frame as it crossed stdio, text exact. */
@@ -235,9 +243,10 @@ export interface FailedCallRecord {
 
 /**
  * What became of a question, kept apart: answered right; answered wrong (the check failed, or the
- * model ended otherwise: a refusal, a failed or unoffered tool call); no answer within limits
- * (max_tokens, maxTurns); provider failure (the model call failed: HTTP error, cut stream,
- * deadline); harness failure (an input changed, a server failed); not run (skipped, or the run
+ * model ended otherwise: a refusal, a tool's error answer or an unoffered tool call); no answer
+ * within limits (max_tokens, maxTurns); provider failure (the model call failed: HTTP error, cut
+ * stream, deadline); harness failure (an input changed, a server failed, a tool call got no
+ * result); not run (skipped, or the run
  * was killed while it ran). Only the first three are verdicts on an answer.
  */
 export type QuestionOutcome = 'right' | 'wrong' | 'no-answer' | 'provider-failure' | 'harness-failure' | 'not-run';
@@ -295,6 +304,17 @@ export interface QuestionRecord {
   totals: QuestionTotals;
   /** From before its server started to after it closed (absent in receipts from before timings were recorded). */
   timing?: QuestionTiming;
+  /** Skipped because an earlier question's failure stopped the run: that question and its failure. */
+  skippedAfter?: StopCause;
+}
+
+/** The question whose failure stopped the run (a provider or harness failure, a budget stop), as what it skipped names it. */
+export interface StopCause {
+  taskId: string;
+  repetition: number;
+  condition: Condition;
+  code: string;
+  message: string;
 }
 
 export interface ProbeCall {
@@ -314,6 +334,8 @@ export interface ProbeRecord {
   repeat?: ProbeCall;
   server?: ServerRecord;
   failure?: { code: string; message: string };
+  /** Skipped because a question's failure stopped the run first. */
+  skippedAfter?: StopCause;
   note: string;
 }
 

@@ -31,6 +31,7 @@ export type {
   SnapshotRecord,
   StageName,
   StageRecord,
+  StopCause,
   Task,
   TaskKind,
   TaskValidation,
@@ -41,5 +42,20 @@ export type {
 } from './_types.js';
 export type { ConditionTime, QuestionTiming, StepTiming } from './_timing-types.js';
 export { runExperiment, type ExperimentProgress, type ExperimentRun, type RunExperimentOptions } from './_run.js';
-export { buildReport, buildRunCost, experimentCsvFiles, judge, renderReportMarkdown, verifyReceipt, verifyReceiptAndExports, type QuestionCost, type ReceiptVerification, type RunCost } from './receipt/index.js';
+export {
+  buildReport,
+  buildRunCost,
+  experimentCsvFiles,
+  judge,
+  notCheckedOf,
+  renderReportMarkdown,
+  skippedGroups,
+  verifyReceipt,
+  verifyReceiptAndExports,
+  type QuestionCost,
+  type ReceiptVerification,
+  type RunCost,
+  type SkippedGroup,
+  type SkippedQuestion,
+} from './receipt/index.js';
 export { MAX_REPEAT, loadExperimentConfig, type ModelOverrides } from './config/index.js';

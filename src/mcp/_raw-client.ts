@@ -34,11 +34,23 @@ export interface RawClientOptions {
   maxUnsolicitedPerRequest?: number;
   /** Whether the client declared `roots`: only then is `roots/list` answered (with no roots) when no handler is set. */
   rootsDeclared?: boolean;
+  /**
+   * Whether the client declared `elicitation`: only then is `elicitation/create` answered, when no
+   * handler is set, with a declined elicitation (`{action: "decline"}`): no person is there to ask.
+   */
+  elicitationDeclared?: boolean;
+  /**
+   * Whether the client declared `sampling`: only then is `sampling/createMessage` answered, when no
+   * handler is set, with a JSON-RPC error saying no model is attached (never a made-up completion).
+   */
+  samplingDeclared?: boolean;
   /** Receives every notification from the server; without it notifications are counted and dropped. */
   onNotification?: (notification: ServerNotification) => void;
   /**
    * Answers server-to-client requests: its return value (or promise) is the result sent back.
-   * Without it, `ping` is answered `{}`, `roots/list` (when declared) with no roots, and the rest -32601.
+   * Without it, `ping` is answered `{}`, `roots/list` (when declared) with no roots, `elicitation/create`
+   * (when declared) declined, `sampling/createMessage` (when declared) with an error saying no model
+   * is attached, and the rest -32601.
    */
   onServerRequest?: ServerRequestHandler;
   /** Server requests being answered at once; past this they are dropped (counted in `droppedServerRequests`). Default 64. */
@@ -71,6 +83,8 @@ interface Pending {
   detach: () => void;
 }
 
+/** The error a declared sampling request gets: the client's own refusal (MCP clients use -1 for "declined"). */
+const NO_MODEL_CODE = -1;
 /** `initialize` must not be cancelled (MCP lifecycle). */
 const NOT_CANCELLABLE = new Set(['initialize']);
 /** Budget of the best-effort `notifications/cancelled` sent when a request gives up. */
@@ -87,6 +101,8 @@ export class RawClient {
   private readonly bounded: BoundedTransport | undefined;
   private readonly maxUnsolicited: number;
   private readonly rootsDeclared: boolean;
+  private readonly elicitationDeclared: boolean;
+  private readonly samplingDeclared: boolean;
   private readonly onNotification: RawClientOptions['onNotification'];
   private readonly onServerRequest: ServerRequestHandler | undefined;
   private readonly maxServerRequests: number;
@@ -106,6 +122,8 @@ export class RawClient {
     this.bounded = isBounded(transport) ? transport : undefined;
     this.maxUnsolicited = options.maxUnsolicitedPerRequest ?? 64;
     this.rootsDeclared = options.rootsDeclared ?? false;
+    this.elicitationDeclared = options.elicitationDeclared ?? false;
+    this.samplingDeclared = options.samplingDeclared ?? false;
     this.onNotification = options.onNotification;
     this.onServerRequest = options.onServerRequest;
     this.maxServerRequests = options.maxConcurrentServerRequests ?? 64;
@@ -270,6 +288,10 @@ export class RawClient {
       reply.result = {};
     } else if (method === 'roots/list' && this.rootsDeclared) {
       reply.result = { roots: [] };
+    } else if (method === 'elicitation/create' && this.elicitationDeclared) {
+      reply.result = { action: 'decline' };
+    } else if (method === 'sampling/createMessage' && this.samplingDeclared) {
+      reply.error = { code: NO_MODEL_CODE, message: 'Sampling declined: no model is attached to this client (mcpctx cannot ask a model for a completion)' };
     } else {
       reply.error = { code: -32601, message: `Method not found: ${method}` };
     }
@@ -324,6 +346,15 @@ export class RawClient {
     }
     for (const id of [...this.pending.keys()]) this.settle(id)?.reject(error);
   }
+}
+
+/** Which server requests the client answers by itself, from the capabilities it declared (own properties only). */
+export function declaredAnswers(capabilities: Record<string, unknown>): Pick<RawClientOptions, 'rootsDeclared' | 'elicitationDeclared' | 'samplingDeclared'> {
+  return {
+    rootsDeclared: Object.hasOwn(capabilities, 'roots'),
+    elicitationDeclared: Object.hasOwn(capabilities, 'elicitation'),
+    samplingDeclared: Object.hasOwn(capabilities, 'sampling'),
+  };
 }
 
 function isBounded(transport: Transport): transport is Transport & BoundedTransport {

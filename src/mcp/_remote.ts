@@ -4,7 +4,7 @@ import { HttpClientTransport } from './_http-transport.js';
 import { checkHeaders, parseUrl } from './_http-options.js';
 import { credentialsInArgs, isEnvName, namesCredential } from './_launch.js';
 import { LegacySseClientTransport } from './_legacy-sse-transport.js';
-import { RawClient } from './_raw-client.js';
+import { RawClient, declaredAnswers } from './_raw-client.js';
 import type { ServerDiagnostics } from './_server-session.js';
 import { DEFAULT_PROTOCOL_VERSION, initialize, type InitializeOutcome } from './_session.js';
 import { ownValue, setOwn } from '../json/index.js';
@@ -242,7 +242,7 @@ export class RemoteSession {
     const transport = legacy ?? new HttpClientTransport({ ...common, listen: false });
     const capabilities = this.options.capabilities ?? {};
     this.current = new RawClient(transport, {
-      rootsDeclared: Object.hasOwn(capabilities, 'roots'),
+      ...declaredAnswers(capabilities),
       onClose: () => {
         if (!this.closing) this.endedBeforeClose = true;
       },

@@ -1,7 +1,7 @@
 import { type McpctxError } from '../errors/index.js';
 import type { Deadline } from './_deadline.js';
 import type { LaunchSpec } from './_launch.js';
-import { RawClient, type RawClientOptions, type RequestOptions, type StrayResponses } from './_raw-client.js';
+import { RawClient, declaredAnswers, type RawClientOptions, type RequestOptions, type StrayResponses } from './_raw-client.js';
 import { DEFAULT_PROTOCOL_VERSION, initialize, type InitializeOutcome } from './_session.js';
 import { BoundedStdioTransport, type ExitStatus, type NonJsonLines, type StdioTransportOptions } from './_stdio-transport.js';
 
@@ -52,7 +52,7 @@ export class ServerSession {
     this.transport = new BoundedStdioTransport(options.launch, options.transport);
     const capabilities = options.capabilities ?? {};
     this.client = new RawClient(this.transport, {
-      rootsDeclared: Object.hasOwn(capabilities, 'roots'),
+      ...declaredAnswers(capabilities),
       onNotification: options.onNotification,
       onServerRequest: options.onServerRequest,
       maxConcurrentServerRequests: options.maxConcurrentServerRequests,

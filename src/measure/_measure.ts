@@ -17,6 +17,7 @@ import {
   type RemoteSpec,
   type StdioTransportOptions,
 } from '../mcp/index.js';
+import { isPlainObject } from '../json/index.js';
 import { TOKENIZER } from '../tokens/index.js';
 import { captureCatalog, type Capture, type CaptureTimings } from './_capture.js';
 import type { CatalogCost } from './_catalog-cost.js';
@@ -341,6 +342,7 @@ function measuredNote(captures: readonly Capture[], dynamic: boolean, { redactio
     parts.push(captures.length === 1 ? 'one capture' : `${captures.length} captures agree`);
   }
   const handshake = first?.initialize;
+  if (first?.cost?.toolCount === 0) parts.push(zeroToolsNote(handshake?.serverCapabilities));
   if (handshake?.negotiatedProtocolVersion !== undefined && handshake.negotiatedProtocolVersion !== handshake.requestedProtocolVersion) {
     parts.push(`server answered protocol ${handshake.negotiatedProtocolVersion} to a request for ${handshake.requestedProtocolVersion}`);
   }
@@ -361,6 +363,15 @@ function measuredNote(captures: readonly Capture[], dynamic: boolean, { redactio
     parts.push(`${plural(handshakeRedactions, 'string')} of serverInfo and serverCapabilities held a secret and ${handshakeRedactions === 1 ? 'is' : 'are'} redacted`);
   }
   return parts.join('; ');
+}
+
+/**
+ * An empty catalog is measured as it came, but a zero is what a broken harness would also get: the
+ * note says whether the server had declared a `tools` capability (an own property) at initialize.
+ */
+function zeroToolsNote(serverCapabilities: unknown): string {
+  const declared = isPlainObject(serverCapabilities) && Object.hasOwn(serverCapabilities, 'tools');
+  return declared ? 'zero tools: the server declared a tools capability and listed none' : 'zero tools: the server declared no tools capability';
 }
 
 /** What a remote run adds to the note: headers left out for want of their variable, and the older transport when it was used. */

@@ -1,4 +1,4 @@
-import { nestsDeeperThan } from '../json/index.js';
+import { isPlainObject, nestsDeeperThan } from '../json/index.js';
 import { plural } from '../text/index.js';
 import type { Capture } from './_capture.js';
 
@@ -53,6 +53,10 @@ const HARNESS_BOUND_CODES: ReadonlySet<string> = new Set([
   'NESTING_TOO_DEEP',
   'TOO_MANY_NOTIFICATIONS',
 ]);
+/** JSON-RPC "method not found". */
+const METHOD_NOT_FOUND = -32601;
+/** The most of a refusal's data.supported a note quotes. */
+const MAX_SUPPORTED_CHARS = 300;
 const PROTOCOL_WORDS = /protocol[ _-]?version|unsupported (protocol|version)|protocol (mismatch|not supported)|version (mismatch|not supported)/i;
 
 export interface FailureVerdict {
@@ -99,8 +103,16 @@ export function classifyFailure(capture: Capture, timeoutMs: number): FailureVer
   if (error?.code === 'AUTH_REQUIRED') return { status: 'remote-auth-wall', note: error.message };
   if (capture.remote && error && ['UNREACHABLE', 'HTTP_STATUS'].includes(error.code)) return { status: 'startup-failure', note: `${error.message}${stray}` };
   if (error?.code === 'RPC_ERROR') {
+    // No handler for initialize is a refusal by protocol, not a crash: the 2026-07-28 revision
+    // replaced the handshake with server/discover. Checked first: the refusal is structural.
+    if (step === 'initialize' && error.data.rpcCode === METHOD_NOT_FOUND) {
+      return {
+        status: 'protocol-mismatch',
+        note: `the server has no initialize handler (${error.message}); the 2026-07-28 revision replaced the handshake with server/discover${supportedQuote(error.data.rpcData)}`,
+      };
+    }
     if (mentionsCredentials(errorText)) return { status: 'auth-required', note: `the server needs credentials: ${error.message}` };
-    if (PROTOCOL_WORDS.test(errorText)) return { status: 'protocol-mismatch', note: `the server refused ${step}: ${error.message}` };
+    if (PROTOCOL_WORDS.test(errorText)) return { status: 'protocol-mismatch', note: `the server refused ${step}: ${error.message}${supportedQuote(error.data.rpcData)}` };
     return { status: 'startup-failure', note: `the server refused ${step}: ${error.message}` };
   }
   if (capture.endedOnItsOwn && !capture.remote) {
@@ -116,6 +128,15 @@ export function classifyFailure(capture: Capture, timeoutMs: number): FailureVer
   }
   const what = error ? `${error.code}: ${error.message}` : 'no catalog';
   return { status: 'startup-failure', note: `no catalog from the server during ${step} (${what})${stray}` };
+}
+
+/**
+ * Only the server's own `data.supported` says which revisions it speaks: quoted as the JSON it
+ * sent (an own property of the error's data, bounded), never inferred from its message.
+ */
+function supportedQuote(rpcData: unknown): string {
+  if (!isPlainObject(rpcData) || !Object.hasOwn(rpcData, 'supported')) return '';
+  return `; the server's data.supported: ${shortJson(rpcData.supported, MAX_SUPPORTED_CHARS)}`;
 }
 
 function describeExit(capture: Capture): string {

@@ -30,6 +30,20 @@ export {
   type RecordedStdioLaunch,
 } from './_measure.js';
 export {
+  PROBE_CAPABILITIES,
+  PROBE_METHOD,
+  SAMPLING_PROBE_REFUSAL,
+  checkProbeCapabilities,
+  probeCapabilities,
+  toolDifferences,
+  type CapabilityProbe,
+  type CapabilityProbeResult,
+  type ProbeCapability,
+  type ProbeOptions,
+  type ProbeSide,
+  type ToolDifference,
+} from './_probe.js';
+export {
   RECORD_STATUSES,
   type MeasurementStatus,
   type RecordStatus,

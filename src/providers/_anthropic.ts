@@ -27,7 +27,7 @@ import type {
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
 /** Loaded at the first call (about 170 ms): a run that never calls Claude never pays it. */
-const sdk = lazyImport<typeof AnthropicSdkModule>(() => import('@anthropic-ai/sdk'));
+const sdk = lazyImport<typeof AnthropicSdkModule>(() => import('@anthropic-ai/sdk'), { name: '@anthropic-ai/sdk', neededFor: 'the Anthropic provider' });
 
 /** SDK errors only exist once the SDK is loaded, so before that nothing is one. */
 function isApiError(error: unknown): error is APIError {

@@ -20,7 +20,7 @@ import { retriedAttempts } from './_attempts.js';
 import type { AssembledTurn, ChatMessage, ChatRequest, ChatResponse, ContentBlock, HttpProviderOptions, Provider, RawExchange, StopReason, Usage } from './_types.js';
 
 /** Loaded at the first call (about 100 ms): a run that never calls it never pays it. */
-const sdk = lazyImport<typeof OpenAiSdkModule>(() => import('openai'));
+const sdk = lazyImport<typeof OpenAiSdkModule>(() => import('openai'), { name: 'openai', neededFor: 'the OpenAI-compatible provider' });
 
 /** SDK errors only exist once the SDK is loaded, so before that nothing is one. */
 function isApiError(error: unknown): error is APIError {

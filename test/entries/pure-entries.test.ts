@@ -1,5 +1,5 @@
 // The public entries that claim to be pure (no processes, files, sockets, threads or native
-// addons) are checked by reading their import graph (test/support/import-graph.ts), not by running
+// addons, and no package outside a short allowlist) are checked by reading their import graph (test/support/import-graph.ts), not by running
 // them: a forbidden module reached only on some path at run time, or loaded lazily, is still found.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,17 +14,40 @@ const PURE_ENTRIES: readonly string[] = ['mcpctx/tokens', 'mcpctx/shape', 'mcpct
 /** Folders that are no public entry but are imported by pure code, or meant to be: by their index file. */
 const PURE_FOLDERS: readonly string[] = ['src/config/index.ts', 'src/gateway/trust/scan/index.ts', 'src/json/index.ts', 'src/text/index.ts'];
 
-/** Built-ins (with or without `node:`) and packages a pure entry must not reach. */
+/** Built-ins (with or without `node:`) a pure entry must not reach. */
 const FORBIDDEN_BUILTINS: ReadonlySet<string> = new Set(['child_process', 'fs', 'fs/promises', 'net', 'http', 'worker_threads']);
-const FORBIDDEN_PACKAGES: ReadonlySet<string> = new Set(['better-sqlite3']);
 
-const PURE: WalkOptions = {
-  isForbidden: ({ builtin, packageName }) =>
-    (builtin !== undefined && FORBIDDEN_BUILTINS.has(builtin)) || (packageName !== undefined && FORBIDDEN_PACKAGES.has(packageName)),
-};
+/**
+ * The only packages pure code may reach, each pure JS with no I/O: the tokenizer, the TOON format,
+ * BM25 search, and the config parsers. Anything else is forbidden, so a new package on a pure path
+ * is a decision made here, not an accident.
+ */
+const ALLOWED_PACKAGES: ReadonlySet<string> = new Set(['gpt-tokenizer', '@toon-format/toon', 'minisearch', 'jsonc-parser', 'yaml']);
+
+/** Named so the allowlist can be checked against them: the MCP SDK, model SDKs, framework SDKs, the native SQLite addon. */
+const NEVER_PURE: readonly string[] = [
+  '@modelcontextprotocol/client',
+  '@modelcontextprotocol/server',
+  '@modelcontextprotocol/sdk',
+  '@anthropic-ai/sdk',
+  'openai',
+  'ai',
+  '@ai-sdk/mcp',
+  '@langchain/core',
+  '@langchain/mcp-adapters',
+  '@openai/agents',
+  '@anthropic-ai/claude-agent-sdk',
+  'better-sqlite3',
+];
+
+function isForbidden({ builtin, packageName }: { builtin?: string; packageName?: string }): boolean {
+  return (builtin !== undefined && FORBIDDEN_BUILTINS.has(builtin)) || (packageName !== undefined && !ALLOWED_PACKAGES.has(packageName));
+}
+
+const PURE: WalkOptions = { isForbidden };
 
 describe('pure entries', () => {
-  it.each(PURE_ENTRIES)('%s reaches no process, file, socket, thread or native addon module', (entry) => {
+  it.each(PURE_ENTRIES)('%s reaches no process, file, socket, thread or native addon module, and no package outside the allowlist', (entry) => {
     const source = entrySource(entry);
     expect(isFile(source), `${entry}: ${source}`).toBe(true);
     const walk = walkImports(source, PURE);
@@ -32,10 +55,15 @@ describe('pure entries', () => {
     expect(walk.unresolved.map(chainText), `${entry} has imports the walker cannot resolve`).toEqual([]);
   });
 
-  it.each(PURE_FOLDERS)('%s reaches no process, file, socket, thread or native addon module', (index) => {
+  it.each(PURE_FOLDERS)('%s reaches no process, file, socket, thread or native addon module, and no package outside the allowlist', (index) => {
     const walk = walkImports(join(ROOT, index), PURE);
     expect(walk.forbidden.map(chainText), `${index} reaches forbidden modules`).toEqual([]);
     expect(walk.unresolved.map(chainText), `${index} has imports the walker cannot resolve`).toEqual([]);
+  });
+
+  it('allows no SDK, model SDK, framework SDK or native addon, only the listed pure packages', () => {
+    expect(NEVER_PURE.filter((name) => !isForbidden({ packageName: name }))).toEqual([]);
+    expect(isForbidden({ packageName: 'gpt-tokenizer' })).toBe(false);
   });
 
   it('src/json and src/text are leaves, and the tool search loads no tokenizer (its JSON helpers come from src/json)', () => {

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildRunCost, runExperiment, verifyReceipt, verifyReceiptAndExports, type ExperimentReceipt } from '../../src/experiment/index.js';
+import { buildRunCost, runExperiment, skippedGroups, verifyReceipt, verifyReceiptAndExports, type ExperimentReceipt } from '../../src/experiment/index.js';
 import { loadExperimentConfig } from '../../src/experiment/index.js';
 import { REQUEST_OVERHEAD_TOKENS, findPrice } from '../../src/pricing/index.js';
 import { AnthropicFake, apiError, messageEvents, type FakeReply } from '../support/anthropic-fake.js';
@@ -189,6 +189,10 @@ describe('--max-usd, then --resume', () => {
       ['skipped', 'not-run', 'BUDGET_STOP', 0],
     ]);
     expect(stopped.cost).toMatchObject({ maxUsd: 3.01, totalUsd: usd(1_000_000, 20) });
+    // One cause, the question the budget stopped at heading what it skipped.
+    expect(skippedGroups(stopped).map((group) => group.sentence)).toEqual([
+      expect.stringMatching(/^4 questions (and the warm-cache probe )?skipped after the budget \(--max-usd\) stopped the run at \S+ \(baseline\): stopped before a model call: /),
+    ]);
     expect(verifyReceipt(stopped)).toMatchObject({ ok: true, problems: [] });
   }, 60_000);
 

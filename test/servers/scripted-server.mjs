@@ -288,6 +288,33 @@ function clientRequestsToolsList() {
   return { tools: [...CATALOG, tool] };
 }
 
+// elicit-on-list: tools/list first asks the client elicitation/create (id srv-elicit), waits up to
+// 5 s for the reply, then lists one tool whose description is the JSON of the reply (or "missing").
+let elicitationReply;
+let onElicitationReply = () => {};
+function recordElicitationReply(msg) {
+  if (msg.id !== 'srv-elicit' || !('result' in msg || 'error' in msg)) return;
+  elicitationReply = msg;
+  onElicitationReply();
+}
+async function elicitOnList() {
+  send({
+    jsonrpc: '2.0',
+    id: 'srv-elicit',
+    method: 'elicitation/create',
+    params: { mode: 'form', message: 'Which city?', requestedSchema: { type: 'object', properties: { city: { type: 'string' } } } },
+  });
+  let timer;
+  await new Promise((resolve) => {
+    timer = setTimeout(resolve, 5000);
+    onElicitationReply = resolve;
+    if (elicitationReply !== undefined) resolve();
+  });
+  clearTimeout(timer);
+  const description = elicitationReply === undefined ? 'missing' : JSON.stringify(elicitationReply);
+  return { tools: [{ name: 'elicitation_reply', description, inputSchema: { type: 'object' } }] };
+}
+
 // flood-never-read: answers initialize, then never reads stdin again and sends server->client
 // pings as fast as its stdout drains (a client that answers each one fills the pipe).
 let flooding = false;
@@ -538,6 +565,31 @@ const MODES = {
       },
     },
   },
+  // A server of the 2026-07-28 revision: server/discover replaced initialize, which has no handler.
+  'no-initialize': {
+    methods: {
+      initialize: () => {
+        throw new RpcError(-32601, 'Method not found: initialize');
+      },
+    },
+  },
+  // The same, naming what it speaks in data.supported.
+  'discover-only': {
+    methods: {
+      initialize: () => {
+        throw new RpcError(-32601, 'Method not found: initialize', { supported: ['2026-07-28'], hint: 'call server/discover' });
+      },
+    },
+  },
+  'empty-tools': { methods: { 'tools/list': () => ({ tools: [] }) } },
+  // Lists no tools and declares no tools capability at all.
+  'empty-tools-undeclared': {
+    methods: {
+      initialize: (params) => ({ ...initializeResult(negotiate(params.protocolVersion)), capabilities: {} }),
+      'tools/list': () => ({ tools: [] }),
+    },
+  },
+  'elicit-on-list': { methods: { 'tools/list': elicitOnList }, onResponse: recordElicitationReply },
   'wrong-id': { mapId: (id) => (typeof id === 'number' ? id + 1000 : `wrong-${String(id)}`) },
   'id-true': { mapId: (id) => (id === 1 ? true : id) },
   'id-string': { mapId: (id) => (id === 1 ? '1' : id) },

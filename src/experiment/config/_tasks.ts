@@ -18,7 +18,7 @@ import { TASK_KINDS, type Task, type TaskKind } from '../_types.js';
 export const MAX_TASKS = 200;
 
 const COMMON_KEYS = ['id', 'kind', 'question', 'expectedAnswer', 'evidenceIds', 'requiredCaveats'] as const;
-/** The fields only one kind of task has, and must have. */
+/** The fields only one kind of task has, and must have (but those MAY_BE_ABSENT). */
 const KIND_KEYS: Readonly<Record<TaskKind, readonly ('detailField' | 'aggregateField' | 'aggregateValue' | 'pageField' | 'pageValue')[]>> = {
   lookup: ['detailField'],
   aggregate: ['aggregateField', 'aggregateValue'],
@@ -26,6 +26,11 @@ const KIND_KEYS: Readonly<Record<TaskKind, readonly ('detailField' | 'aggregateF
 };
 /** Values that may be empty: `""` is a value to match (it matches empty fields). */
 const MAY_BE_EMPTY = new Set(['aggregateValue', 'pageValue']);
+/**
+ * Kind fields a task may leave out. The seed's later_page entry has no page query ("inspect the
+ * full records yourself"): without one, validation cannot place the evidence and says so.
+ */
+const MAY_BE_ABSENT = new Set(['pageField', 'pageValue']);
 
 export interface ParsedTasks {
   tasks: Task[];
@@ -102,8 +107,14 @@ function readTask(entry: Readonly<Record<string, unknown>>, id: string, kind: Ta
   for (const key of own) {
     const value = entry[key];
     if (typeof value === 'string' && (value !== '' || MAY_BE_EMPTY.has(key))) task[key] = value;
-    else if (value === undefined) problems.push(`${key} is required for ${aTask(kind)}.`);
+    else if (value === undefined) {
+      if (!MAY_BE_ABSENT.has(key)) problems.push(`${key} is required for ${aTask(kind)}.`);
+    }
     else problems.push(`${key} must be a ${MAY_BE_EMPTY.has(key) ? 'string (the exact value to match; "" matches empty fields)' : 'non-empty string'}.`);
+  }
+  // Half a page query cannot be checked and is most likely a typo: both, or neither.
+  if (kind === 'later_page' && (entry.pageField === undefined) !== (entry.pageValue === undefined)) {
+    problems.push(`pageField and pageValue go together: give both (the page query the evidence must sit past the first page of), or neither (then the evidence position is not checked).`);
   }
   return { task, problems };
 }

@@ -30,7 +30,9 @@ interface Context {
  * - later_page: pageField in the allowlist; `matchingIds` = ids of the records whose field equals
  *   pageValue, in id order; `evidencePositions` = each evidence id's 0-based position in them (-1
  *   when it does not match); every evidence id must match, and one must sit at position
- *   >= config.pageSize, so that answering needs a continuation.
+ *   >= config.pageSize, so that answering needs a continuation. A task without pageField and
+ *   pageValue (the seed's format) cannot be placed: it passes on the checks above alone, and
+ *   `notChecked` says the position was not checked (never counted as a pass of that check).
  */
 export function validateTasks(inputs: ExperimentInputs, config: Pick<ExperimentConfig, 'pageSize'>): TaskValidation[] {
   const context: Context = {
@@ -97,8 +99,17 @@ function checkAggregate(task: Task, context: Context, validation: TaskValidation
   }
 }
 
+/** What validation says of a later_page task that names no page query (verify expects these words). */
+export function unplacedEvidenceNote(pageSize: number): string {
+  return `evidence position not checked: the task names no pageField/pageValue; inspect by hand that some evidence falls after the first ${pageSize} matching records in id order`;
+}
+
 function checkLaterPage(task: Task, context: Context, validation: TaskValidation): void {
   const { pageField: field, pageValue: value } = task;
+  if (field === undefined && value === undefined) {
+    validation.notChecked = [unplacedEvidenceNote(context.pageSize)];
+    return;
+  }
   if (!queryUsable(field, value, 'later_page', context, validation.problems)) return;
   const matching = matchingIds(context, field, value);
   const positions = task.evidenceIds.map((id) => matching.indexOf(id));

@@ -3,5 +3,5 @@
 // changes, and the tasks' validation against the snapshot.
 export { DEFAULT_SYSTEM_PROMPT, MAX_REPEAT, applyModelOverrides, launchFor, loadExperimentConfig, parseExperimentConfig, type ModelOverrides } from './_config.js';
 export { InputGuard, readInputs, resolveProbe, type ExperimentInputs } from './_inputs.js';
-export { validateTasks } from './_validate.js';
+export { unplacedEvidenceNote, validateTasks } from './_validate.js';
 export { parseTasks } from './_tasks.js';

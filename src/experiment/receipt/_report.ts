@@ -23,6 +23,7 @@ import { repetitionStatistics } from './_statistics.js';
 import { statisticsSection } from './_statistics-markdown.js';
 import { renderCostMarkdown } from './_cost.js';
 import { conditionTime, timingSection } from './_timing.js';
+import { skippedGroups } from './_skipped.js';
 
 type TotalKey = keyof ExperimentReport['totals'];
 const TOTAL_KEYS: readonly TotalKey[] = ['contextTokens', 'inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens', 'turns', 'rawToolBytes', 'modelFacingBytes', 'modelFacingTokens'];
@@ -185,7 +186,7 @@ export function renderReportMarkdown(receipt: ExperimentReceipt): string {
     lines.push('', ...timingSection(report));
   }
   lines.push('', ...renderCostMarkdown(receipt.cost));
-  lines.push('', ...probeSection(receipt), '', ...problemsSection(receipt));
+  lines.push('', ...probeSection(receipt), '', ...notCheckedSection(receipt), '', ...problemsSection(receipt));
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
 
@@ -282,9 +283,20 @@ function probeSection(receipt: ExperimentReceipt): string[] {
   return lines;
 }
 
+/** What validation could not check (a later_page task without a page query), per task; nothing when it checked everything. */
+export function notCheckedOf(receipt: Pick<ExperimentReceipt, 'validation'>): { taskId: string; note: string }[] {
+  return (receipt.validation ?? []).flatMap((validation) => (validation.notChecked ?? []).map((note) => ({ taskId: validation.taskId, note })));
+}
+
+function notCheckedSection(receipt: ExperimentReceipt): string[] {
+  const notes = notCheckedOf(receipt);
+  if (notes.length === 0) return [];
+  return ['## Not checked before the run', '', ...notes.map(({ taskId, note }) => `- ${taskId}: ${oneLine(note)}`)];
+}
+
 function problemsSection(receipt: ExperimentReceipt): string[] {
   const lines = ['## Failures and skipped questions', ''];
-  const listed: string[] = [];
+  const listed: string[] = skippedGroups(receipt).map((group) => `- ${group.sentence}`);
   for (const question of receipt.questions) {
     if (question.status === 'passed') continue;
     const why = question.failure === undefined ? 'no failure recorded' : `${question.failure.code}: ${oneLine(question.failure.message)}`;

@@ -17,7 +17,8 @@ import { verifyQuestionSet, verifyTasks } from './_verify-task-set.js';
 import { recordedRepeat } from './_verify-repeat.js';
 import { DEFAULT_BOOTSTRAP } from '../../stats/index.js';
 import { verifyQuestion, verifyServer, type Answers, type Checked, type QuestionContext } from './_verify-question.js';
-import { RECEIPT_FORMAT, type Condition, type ExperimentReceipt, type Task } from '../_types.js';
+import { unplacedEvidenceNote } from '../config/index.js';
+import { RECEIPT_FORMAT, type Condition, type ExperimentReceipt, type QuestionRecord, type StopCause, type Task } from '../_types.js';
 
 export interface ReceiptVerification {
   ok: boolean;
@@ -45,7 +46,8 @@ export interface ReceiptVerification {
  *   the usage its partial answer announced, from its recorded bytes;
  * - probe calls: raw bytes and model-facing tokens, and a frame of the probe's server carries each;
  * - validation: an ok aggregate's independentCount is its expected answer, an ok later_page's
- *   evidence positions are those of its evidence ids in matchingIds, one past the first page;
+ *   evidence positions are those of its evidence ids in matchingIds, one past the first page, or,
+ *   when the task names no pageField/pageValue, its `notChecked` says the position was not checked;
  * - completeness: each turn's recorded request body against the one the provider's own request
  *   code builds from the run settings (model, system, max tokens, temperature), the question's
  *   offered tools (those the condition's config names) and every earlier turn with the tool
@@ -63,6 +65,8 @@ export interface ReceiptVerification {
  * - timings (_verify-timing.ts): retried attempts' hashes and announced usage from their bytes,
  *   attempts = retries + 1, elapsed ms from the recorded times, and every recorded time in the
  *   order the run passed it (attempts, tool calls, turns inside their question, questions in run order);
+ * - skips: a skipped question's (or the probe's) `skippedAfter` names an earlier question that
+ *   failed with that code and message;
  * - the run ended: a receipt still marked `starting` or `running` (a killed run's) is a problem.
  * Never throws: input that is not a receipt is one problem.
  */
@@ -106,6 +110,7 @@ export function verifyReceipt(receipt: unknown): ReceiptVerification {
     questions.forEach((question, index) => problems.guard(`questions[${index}]`, () => verifyRequests(question, `questions[${index}]`, model.provider, { ...model, offered: run.config?.conditions?.[question.condition]?.tools }, problems)));
   }
   problems.guard('questions', () => verifyTimings(questions, run.model?.provider, problems));
+  problems.guard('questions', () => verifySkips(run, questions, problems));
   if (run.probe !== undefined) problems.guard('probe', () => verifyProbe(run, context));
   problems.guard('resume', () => verifyReplaced(run, context, problems));
   if (run.cost !== undefined) problems.guard('cost', () => verifyCost(run, problems));
@@ -150,6 +155,26 @@ function verifyProbe(run: ExperimentReceipt, context: QuestionContext): void {
   }
 }
 
+/**
+ * Each `skippedAfter` (a question's, the probe's) names a question recorded before it that
+ * failed with that code and message: a skip cannot blame a question that did not stop the run.
+ */
+function verifySkips(run: ExperimentReceipt, questions: readonly QuestionRecord[], problems: Problems): void {
+  const check = (cause: StopCause | undefined, path: string, before: number): void => {
+    if (cause === undefined) return;
+    const blamed = questions
+      .slice(0, before)
+      .find((question) => question.taskId === cause.taskId && (question.repetition ?? 1) === cause.repetition && question.condition === cause.condition && question.status !== 'passed');
+    if (blamed === undefined) problems.add(`${path}.skippedAfter: no question before it is ${shown(cause.taskId)} #${cause.repetition} (${cause.condition}) stopped by a failure`);
+    else {
+      problems.compare(`${path}.skippedAfter.code`, cause.code, blamed.failure?.code);
+      problems.compare(`${path}.skippedAfter.message`, cause.message, blamed.failure?.message);
+    }
+  };
+  questions.forEach((question, index) => check(question.skippedAfter, `questions[${index}]`, index));
+  check(run.probe?.skippedAfter, 'probe', questions.length);
+}
+
 function verifyValidation(run: ExperimentReceipt, tasks: readonly Task[], problems: Problems): void {
   const pageSize = run.config?.pageSize;
   (run.validation ?? []).forEach((validation, index) => {
@@ -166,6 +191,13 @@ function verifyValidation(run: ExperimentReceipt, tasks: readonly Task[], proble
           problems.add(`${path}.independentCount: recorded ${shown(validation.independentCount)}, but the task's expectedAnswer is ${shown(task.expectedAnswer)}`);
         }
       } else if (task.kind === 'later_page') {
+        if (task.pageField === undefined && task.pageValue === undefined) {
+          // No page query: the position cannot have been checked, and the receipt must say so.
+          const note = pageSize === undefined ? undefined : unplacedEvidenceNote(pageSize);
+          problems.compare(`${path}.notChecked`, validation.notChecked, note === undefined ? undefined : [note]);
+          if (validation.evidencePositions !== undefined) problems.add(`${path}.evidencePositions: recorded ${shown(validation.evidencePositions)}, but the task names no pageField/pageValue to place its evidence by`);
+          return;
+        }
         const matching = validation.matchingIds ?? [];
         problems.compare(`${path}.evidencePositions`, validation.evidencePositions, task.evidenceIds.map((id) => matching.indexOf(id)));
         if (pageSize === undefined) problems.add(`${path}: cannot be checked: config.pageSize is absent`);

@@ -3,7 +3,8 @@
 export { modelFacingFigures, modelFacingText, probeCallFigures, rawContentFigures } from './_model-facing.js';
 export { finalTextOf, judge } from './_judge.js';
 export { OUTCOME_LABELS, VERDICT_OUTCOMES, isQuestionOutcome, outcomeOf, verdictOfFailure } from './_outcome.js';
-export { buildReport, questionTotals, renderReportMarkdown } from './_report.js';
+export { buildReport, notCheckedOf, questionTotals, renderReportMarkdown } from './_report.js';
+export { skippedGroups, type SkippedGroup, type SkippedQuestion } from './_skipped.js';
 export { verifyReceipt, type ReceiptVerification } from './_verify.js';
 export { RATES_CSV, TASKS_CSV, TIME_CSV, TOTALS_CSV, experimentCsvFiles } from './_csv-tables.js';
 export { verifyReceiptAndExports } from './_verify-csv.js';

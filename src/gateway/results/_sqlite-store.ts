@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { McpctxError } from '../../errors/index.js';
-import { lazyRequire, nativeModuleRemedy } from '../../lazy/index.js';
+import { lazyRequire } from '../../lazy/index.js';
 import { storeSettings, type OffloadStore, type OffloadStoreOptions } from './_offload-store.js';
 import { createPrivateFile } from '../../private-file/index.js';
 
@@ -17,7 +17,7 @@ CREATE INDEX IF NOT EXISTS offload_at ON offload (at);
 `;
 
 /** The native addon is loaded when a store is opened: a gateway without --store never loads it. */
-const sqlite = lazyRequire<typeof Database>('better-sqlite3', nativeModuleRemedy('better-sqlite3', 'the gateway\'s --store'));
+const sqlite = lazyRequire<typeof Database>('better-sqlite3', { neededFor: "the gateway's --store", native: true });
 
 /**
  * An offload store in a SQLite file (better-sqlite3): kept across restarts of the gateway, per
@@ -27,9 +27,10 @@ const sqlite = lazyRequire<typeof Database>('better-sqlite3', nativeModuleRemedy
 export function createSqliteStore(file: string, options?: OffloadStoreOptions): OffloadStore {
   const { ttlMs, maxBytes, now } = storeSettings(options);
   if (typeof file !== 'string' || file === '') throw new McpctxError('INVALID_ARGUMENT', 'The offload store needs a file path (or ":memory:").');
+  // Outside the IO wrapping below: a missing better-sqlite3 is MISSING_DEPENDENCY, and no file is made.
+  const SQLite = sqlite();
   let db: Database.Database;
   try {
-    const SQLite = sqlite();
     // It holds whole tool results: created 0600 before SQLite opens it (its -wal and -shm follow).
     if (file !== ':memory:' && !file.startsWith('file:')) createPrivateFile(file);
     db = new SQLite(file);

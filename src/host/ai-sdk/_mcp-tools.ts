@@ -1,4 +1,5 @@
-import { jsonSchema, tool, type JSONSchema7, type Tool, type ToolResultPart, type ToolSet } from 'ai';
+import type { JSONSchema7, Tool, ToolResultPart, ToolSet } from 'ai';
+import { ai } from './_peer.js';
 import { McpctxError, shapedReport, type HostReadResult, type HostShaped, type HostShaper, type ShapedReport } from '../index.js';
 import { isPlainObject, setOwn } from '../../json/index.js';
 import { ShapedOnce } from './_shaped-once.js';
@@ -121,9 +122,9 @@ function defaultModelOutput({ output }: { output: unknown }): ModelOutput {
 /** read_result as an AI SDK tool: the shaper's own, its refusals (expired, bad cursor) given as tool errors with their remedy. */
 function readResultTool(shaper: HostShaper): Tool<ReadResultInput, HostReadResult> {
   const definition = shaper.readResultTool;
-  return tool({
+  return ai.tool({
     description: String(definition.description),
-    inputSchema: jsonSchema<ReadResultInput>(definition.inputSchema as JSONSchema7),
+    inputSchema: ai.jsonSchema<ReadResultInput>(definition.inputSchema as JSONSchema7),
     execute: async (input: ReadResultInput): Promise<HostReadResult> => shaper.readResult(input),
     toModelOutput: ({ output }): ModelOutput => (output.isError ? { type: 'error-text', value: output.text } : { type: 'text', value: output.text }),
   });

@@ -1,4 +1,5 @@
-import { pruneMessages, type ModelMessage, type ToolResultPart } from 'ai';
+import type { ModelMessage, ToolResultPart } from 'ai';
+import { ai } from './_peer.js';
 import { McpctxError } from '../index.js';
 import { countTokens } from '../../tokens/index.js';
 
@@ -131,7 +132,7 @@ function stubText(result: PrunedToolResult): string {
 /** Calls and results from the message of the newest pruned one back, by pruneMessages: it keeps the parts of the last N messages and every call or result paired with them. */
 function dropped(messages: ModelMessage[], newest: number, tools: readonly string[] | undefined): ModelMessage[] {
   const keepLast = messages.length - newest - 1;
-  return pruneMessages({
+  return ai.pruneMessages({
     messages,
     toolCalls: [{ type: `before-last-${keepLast}-messages`, ...(tools === undefined ? {} : { tools: [...tools] }) }],
     emptyMessages: 'remove',

@@ -1,4 +1,5 @@
-import { createSdkMcpServer, tool, type McpSdkServerConfigWithInstance, type SdkMcpToolDefinition } from '@anthropic-ai/claude-agent-sdk';
+import type { McpSdkServerConfigWithInstance, SdkMcpToolDefinition } from '@anthropic-ai/claude-agent-sdk';
+import { agentSdk } from './_peer.js';
 import * as z from 'zod';
 import { McpctxError } from '../../errors/index.js';
 import { isPlainObject, ownValue } from '../../json/index.js';
@@ -23,10 +24,10 @@ export function readResultServer(shaper: HostShaper, options: { name?: string } 
   }
   const definition = shaper.readResultTool;
   const description = ownValue(definition, 'description');
-  const readResult = tool(READ_RESULT_TOOL, typeof description === 'string' ? description : READ_RESULT_TOOL, argumentShape(ownValue(definition, 'inputSchema')), (args) =>
+  const readResult = agentSdk.tool(READ_RESULT_TOOL, typeof description === 'string' ? description : READ_RESULT_TOOL, argumentShape(ownValue(definition, 'inputSchema')), (args) =>
     Promise.resolve(shaper.readResult(args).result as ToolAnswer),
   );
-  return createSdkMcpServer({ name, version: '1', tools: [readResult] });
+  return agentSdk.createSdkMcpServer({ name, version: '1', tools: [readResult] });
 }
 
 /** The definition's arguments (all strings) as the zod shape the SDK takes; `required` ones mandatory. */

@@ -1,5 +1,5 @@
-import { ToolMessage } from '@langchain/core/messages';
-import { tool, type DynamicStructuredTool } from '@langchain/core/tools';
+import type { DynamicStructuredTool } from '@langchain/core/tools';
+import { messages, tools } from './_peer.js';
 import { McpctxError } from '../../errors/index.js';
 import type { HostShaper } from '../_host-shaper.js';
 
@@ -11,12 +11,12 @@ import type { HostShaper } from '../_host-shaper.js';
 export function readResultTool(shaper: HostShaper): DynamicStructuredTool {
   if (typeof shaper?.readResult !== 'function') throw new McpctxError('INVALID_ARGUMENT', 'readResultTool takes a HostShaper: readResultTool(shaper).');
   const definition = shaper.readResultTool as { name: string; description: string; inputSchema: Record<string, unknown> };
-  return tool(
+  return tools.tool(
     (args: unknown, config: { toolCall?: { id?: string } }) => {
       const read = shaper.readResult(args);
       const id = config.toolCall?.id;
       if (!read.isError || id === undefined) return read.text;
-      return new ToolMessage({ content: read.text, tool_call_id: id, name: definition.name, status: 'error' });
+      return new messages.ToolMessage({ content: read.text, tool_call_id: id, name: definition.name, status: 'error' });
     },
     { name: definition.name, description: definition.description, schema: definition.inputSchema },
   ) as DynamicStructuredTool;

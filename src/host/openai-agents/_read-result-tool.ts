@@ -1,4 +1,5 @@
-import { tool, type FunctionTool } from '@openai/agents';
+import type { FunctionTool } from '@openai/agents';
+import { agents } from './_peer.js';
 
 /** The SDK's strict JSON-schema shape of tool parameters (its type is not exported). */
 type StrictParameters = { type: 'object'; properties: Record<string, Record<string, unknown>>; required: string[]; additionalProperties: false };
@@ -26,7 +27,7 @@ export function readResultTool(shaper: HostShaper): FunctionTool<unknown, Strict
     required: schema.required as string[],
     additionalProperties: false,
   };
-  return tool({
+  return agents.tool({
     name: definition.name,
     description: definition.description,
     parameters,

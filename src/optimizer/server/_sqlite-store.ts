@@ -2,7 +2,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import { McpctxError, isMcpctxError } from '../../errors/index.js';
-import { lazyRequire, nativeModuleRemedy } from '../../lazy/index.js';
+import { lazyRequire } from '../../lazy/index.js';
 import { RECORD_ARRAYS, type RecordArrayName, type SessionRecords } from '../_types.js';
 import { batchEntries, callerId, checkUniqueIds, groupRecords, storableRecords, type RecordStore } from '../_store.js';
 import { parseSessionRecords } from '../_validate.js';
@@ -28,7 +28,7 @@ const CREATE_SCHEMA = `
 type Db = InstanceType<typeof Database>;
 
 /** The native addon is loaded when a store is opened, not when `mcpctx/optimizer` (or the CLI) is imported. */
-const sqlite = lazyRequire<typeof Database>('better-sqlite3', nativeModuleRemedy('better-sqlite3', 'the optimizer server\'s --store'));
+const sqlite = lazyRequire<typeof Database>('better-sqlite3', { neededFor: "the optimizer server's --store", native: true });
 
 function openDatabase(path: string): Db {
   const SQLite = sqlite();
@@ -58,6 +58,8 @@ export class SqliteRecordStore implements RecordStore {
    * so nothing of a damaged store is ever served or appended to; a refused file is left as it was.
    */
   static open(file: string, options: { create?: boolean } = {}): SqliteRecordStore {
+    // First, outside the IO wrapping below: a missing better-sqlite3 is MISSING_DEPENDENCY, and no file or folder is made.
+    sqlite();
     const path = resolve(file);
     const size = fileSize(path);
     if (size === 0 && options.create !== true) {

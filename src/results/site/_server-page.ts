@@ -99,10 +99,15 @@ function launchHtml(launch: SiteLaunch): string {
   return `<code class="launch">${text([launch.command, ...launch.args].map(shellWord).join(' '))}</code>${env}`;
 }
 
+/** What a record made before `isolation.arch` existed shows in its place. */
+const ARCH_NOT_ON_RECORD = 'architecture not on record';
+
 function isolationHtml(isolation: SiteMeasurement['isolation']): string {
   const kind = isolation.kind === null ? '<span class="muted">not recorded</span>' : text(isolation.kind);
-  const machine = [isolation.platform, isolation.arch, isolation.node === null ? null : `node ${isolation.node}`].filter((part): part is string => part !== null);
-  return machine.length === 0 ? kind : `${kind} <span class="muted">(${text(machine.join(', '))})</span>`;
+  // Absent means unknown: said in words, never left out, never taken from another record.
+  const arch = isolation.arch ?? ARCH_NOT_ON_RECORD;
+  const machine = [isolation.platform, arch, isolation.node === null ? null : `node ${isolation.node}`].filter((part): part is string => part !== null);
+  return `${kind} <span class="muted">(${text(machine.join(', '))})</span>`;
 }
 
 function historySection(rows: readonly HistoryRow[], series: PlottableSeries): string {
