@@ -16,9 +16,9 @@ import {
   ResultCache,
   buildToolResult,
   compareIds,
+  fieldsParameter,
   guardToolResult,
   pageByCount,
-  toolError,
   toolErrorFrom,
 } from 'mcpctx/shape';
 // FrozenRecords reads files, so it has its own entry; mcpctx/shape itself touches no file system.
@@ -37,21 +37,11 @@ const MAX_RECORDS = 100_000;
 const MAX_FIELD_CHARS = 10_000;
 /** find_records returns these by default (those the allowlist has); id and revision always. */
 const DEFAULT_FIELDS = ['id', 'revision', 'title', 'state'];
+/** Fields every result carries whatever "fields" asks (those the allowlist has). */
+const ALWAYS_FIELDS = ['id', 'revision'];
 
 const DEFAULT_SNAPSHOT = fileURLToPath(new URL('./data/snapshot.json', import.meta.url));
 const DEFAULT_FIELDS_FILE = fileURLToPath(new URL('./data/fields.json', import.meta.url));
-
-/** A tool call the model must change: reported as an isError result `CODE: message`. */
-class Refusal extends Error {
-  /**
-   * @param {string} code
-   * @param {string} message
-   */
-  constructor(code, message) {
-    super(message);
-    this.code = code;
-  }
-}
 
 /**
  * What every call needs from one revision of the snapshot, computed once per revision.
@@ -63,8 +53,8 @@ class Refusal extends Error {
  * @property {Map<string, FlatRecord>} byId
  * @property {readonly string[]} fields   allowed fields, allowlist order
  * @property {Set<string>} allowed
- * @property {Set<string>} present  every field some record has
- * @property {string[]} defaults    find_records' default fields
+ * @property {import('mcpctx/shape').FieldsParameter} exactFields  exact_record's "fields" (default: all allowed)
+ * @property {import('mcpctx/shape').FieldsParameter} findFields   find_records' "fields" (default: DEFAULT_FIELDS)
  */
 
 /**
@@ -73,6 +63,8 @@ class Refusal extends Error {
  */
 function viewOf(snapshot) {
   const allowed = new Set(snapshot.fields);
+  // `known` tells a field no record has (UNKNOWN_FIELD) from one the allowlist leaves out (FIELD_NOT_ALLOWED).
+  const shared = { known: snapshot.presentFields, always: snapshot.fields.filter((name) => ALWAYS_FIELDS.includes(name)) };
   return {
     revision: snapshot.revision,
     shortRevision: snapshot.revision.slice(0, 12),
@@ -81,43 +73,9 @@ function viewOf(snapshot) {
     byId: new Map(snapshot.records.map((record) => [record.id, record])),
     fields: snapshot.fields,
     allowed,
-    present: new Set(snapshot.presentFields),
-    defaults: snapshot.fields.filter((name) => DEFAULT_FIELDS.includes(name)),
+    exactFields: fieldsParameter(snapshot.fields, shared),
+    findFields: fieldsParameter(snapshot.fields, { ...shared, defaults: snapshot.fields.filter((name) => DEFAULT_FIELDS.includes(name)) }),
   };
-}
-
-/**
- * Refuses a field that is not allowed out, telling apart a field no record has from one the
- * allowlist leaves out; both list the allowed fields.
- * @param {View} view
- * @param {string} name
- * @param {'field' | 'fields'} argument
- */
-function checkField(view, name, argument) {
-  if (view.allowed.has(name)) return;
-  const allowed = `Allowed fields: ${view.fields.join(', ')}. Pass only those in "${argument}".`;
-  if (view.present.has(name)) {
-    throw new Refusal(
-      'FIELD_NOT_ALLOWED',
-      `Field "${name}" exists in the records but is not in this server's field allowlist, so it can be neither searched nor returned. ${allowed}`,
-    );
-  }
-  throw new Refusal('UNKNOWN_FIELD', `Unknown field "${name}": no record has a field of that name (names are case-sensitive). ${allowed}`);
-}
-
-/**
- * The fields to return: checked, deduplicated, with id and revision added, in allowlist order
- * (so two spellings of the same choice are the same query for cursors and the cache).
- * @param {View} view
- * @param {readonly string[] | undefined} requested
- * @param {readonly string[]} fallback
- * @returns {string[]}
- */
-function chooseFields(view, requested, fallback) {
-  if (requested === undefined) return [...fallback];
-  for (const name of requested) checkField(view, name, 'fields');
-  const wanted = new Set(['id', 'revision', ...requested]);
-  return view.fields.filter((name) => wanted.has(name));
 }
 
 /**
@@ -131,15 +89,6 @@ function askedFields(requested) {
 }
 
 /**
- * @param {FlatRecord} record
- * @param {readonly string[]} fields
- * @returns {Record<string, string | null>}
- */
-function project(record, fields) {
-  return Object.fromEntries(fields.map((name) => [name, Object.hasOwn(record, name) ? (record[name] ?? null) : null]));
-}
-
-/**
  * Exact, case-sensitive, whole-value match, in id order.
  * @param {View} view
  * @param {string} field
@@ -150,8 +99,8 @@ function matching(view, field, value) {
 }
 
 /**
- * Runs a handler; a Refusal or a library error (bad cursor, changed source) becomes an isError
- * result whose text starts with its code and says what to do.
+ * Runs a handler; a library error (an unknown or disallowed field, a bad cursor, a changed source)
+ * becomes an isError result whose text starts with its code and says what to do.
  * @template A
  * @param {(args: A) => Promise<TextToolResult>} handler
  * @returns {(args: A) => Promise<TextToolResult>}
@@ -161,7 +110,6 @@ function refusing(handler) {
     try {
       return await handler(args);
     } catch (error) {
-      if (error instanceof Refusal) return toolError(`${error.code}: ${error.message}`);
       return toolErrorFrom(error);
     }
   };
@@ -249,11 +197,7 @@ const cursorArg = z
   .string()
   .nullish()
   .describe('next_cursor from the previous page; omit for the first page');
-const fieldsArg = (/** @type {string} */ fallback) =>
-  z
-    .array(z.string())
-    .optional()
-    .describe(`Fields to return (id and revision always come back). Default: ${fallback}`);
+// The schemas show the allowlist the server started with; each call checks against the current one.
 
 const server = new McpServer({ name: 'mcpctx-records-server', version: '1.0.0' });
 
@@ -263,18 +207,18 @@ server.registerTool(
     description: 'Fetch one record by its exact id. Returns {"record": {...}} or, if no record has that id, {"record": null, "note": ...}.',
     inputSchema: z.object({
       id: z.string().describe('The exact id (case-sensitive)'),
-      fields: fieldsArg('all allowed fields'),
+      fields: initial.exactFields.zod(z),
     }),
   },
   guarded(
     'exact_record',
     async ({ id, fields }) => {
       const current = await currentView();
-      const chosen = chooseFields(current, fields, current.fields);
+      const chosen = current.exactFields.choose(fields);
       const key = { query: { tool: 'exact_record', id }, fields: chosen, cursor: null, revision: current.revision };
       const { value, cache: status } = await cache.lookup(key, () => {
         const record = current.byId.get(id);
-        if (record !== undefined) return { record: project(record, chosen) };
+        if (record !== undefined) return { record: current.exactFields.project(record, chosen) };
         return {
           record: null,
           note:
@@ -314,7 +258,7 @@ if (mode === 'baseline') {
       inputSchema: z.object({
         field: z.string().describe(`One of: ${fieldList}`),
         value: z.string().describe('Exact value ("" matches empty fields)'),
-        fields: fieldsArg(initial.defaults.join(', ')),
+        fields: initial.findFields.zod(z),
         cursor: cursorArg,
       }),
     },
@@ -322,8 +266,8 @@ if (mode === 'baseline') {
       'find_records',
       async ({ field, value, fields, cursor }) => {
         const current = await currentView();
-        checkField(current, field, 'field');
-        const chosen = chooseFields(current, fields, current.defaults);
+        current.findFields.check(field, 'field');
+        const chosen = current.findFields.choose(fields);
         // Bound to the arguments as asked (the default set as null), not to the fields they
         // resolve to: after an allowlist edit the same arguments then find their cursor stale
         // (the revision covers the allowlist), not foreign.
@@ -337,7 +281,7 @@ if (mode === 'baseline') {
             codec,
             binding: { query, revision: current.revision },
           });
-          return { ...found, items: found.items.map((record) => project(record, chosen)) };
+          return { ...found, items: found.items.map((record) => current.findFields.project(record, chosen)) };
         });
         return textResult({ ...page, cache: status });
       },
@@ -361,7 +305,7 @@ if (mode === 'baseline') {
       'count_by_field',
       async ({ field, value, cursor }) => {
         const current = await currentView();
-        checkField(current, field, 'field');
+        current.findFields.check(field, 'field');
         const query = { tool: 'count_by_field', field, value };
         const key = { query, fields: [], cursor, revision: current.revision };
         const { value: counted, cache: status } = await cache.lookup(key, () => {

@@ -16,6 +16,25 @@ export interface ClaudeFlags {
 
 /** The counter for `--claude-model`; refuses (USAGE, naming the variable) when the key is unset, before anything is measured. */
 export function claudeCounter(model: string, flags: ClaudeFlags, io: CliIo): ClaudeTokenCounter {
+  const count = countTokensClient(model, flags, io);
+  return (tools) =>
+    count({
+      messages: [{ role: 'user', content: [{ type: 'text', text: '.' }] }],
+      ...(tools === undefined
+        ? {}
+        : { tools: tools.map((tool) => ({ name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), inputSchema: tool.input_schema as Record<string, unknown> })) }),
+    });
+}
+
+/** A request to count_tokens, less the model. */
+export type CountTokensRequest = Omit<Parameters<NonNullable<Provider['countTokens']>>[0], 'model'>;
+
+/**
+ * Anthropic's count_tokens for `model` (the key from the variable `flags.claudeKeyEnv`, checked
+ * now: USAGE naming the variable when it is unset), answering input_tokens. The provider loads at
+ * the first count.
+ */
+export function countTokensClient(model: string, flags: ClaudeFlags, io: CliIo): (request: CountTokensRequest) => Promise<number> {
   const keyEnv = flags.claudeKeyEnv;
   const key = ownValue(io.env, keyEnv);
   if (key === undefined || key === '') {
@@ -27,16 +46,10 @@ export function claudeCounter(model: string, flags: ClaudeFlags, io: CliIo): Cla
     (provider ??= import('../providers/index.js').then(({ anthropicProvider }) =>
       anthropicProvider({ apiKeyEnv: keyEnv, env: io.env, ...(flags.claudeBaseUrl === undefined ? {} : { baseUrl: flags.claudeBaseUrl }) }),
     ));
-  return async (tools) => {
+  return async (request) => {
     const counter = await anthropic();
     if (counter.countTokens === undefined) throw new McpctxError('INVALID_ARGUMENT', 'the Anthropic provider has no countTokens');
-    const counted = await counter.countTokens({
-      model,
-      messages: [{ role: 'user', content: [{ type: 'text', text: '.' }] }],
-      ...(tools === undefined
-        ? {}
-        : { tools: tools.map((tool) => ({ name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), inputSchema: tool.input_schema as Record<string, unknown> })) }),
-    });
+    const counted = await counter.countTokens({ model, ...request });
     return counted.inputTokens;
   };
 }

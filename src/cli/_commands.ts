@@ -58,6 +58,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./experiment.js')).setupExperiment,
   },
   {
+    name: 'calibrate',
+    summary: "measure one Claude model's safety factor over o200k counts with count_tokens (caps in Claude tokens)",
+    load: async () => (await import('./calibrate.js')).setupCalibrate,
+  },
+  {
     name: 'routing',
     summary: 'measure how catalog size, distractors and retrieval change which tool is chosen',
     load: async () => (await import('./routing.js')).setupRouting,

@@ -54,7 +54,7 @@ export function renderEffectiveRules(rules: EffectiveRules, extra: readonly stri
     `allow: ${patterns(rules.allow, 'every tool')}`,
     `deny: ${patterns(rules.deny, 'none')}`,
     `  rules name SERVER/tool, SERVER${rules.separator}tool or a bare tool (every upstream), by the tool's own name whatever the client is shown; allow and deny also match it folded (case, separators _ - . and spaces, look-alike letters ignored); a name over ${formatCount(MAX_TOOL_NAME_CHARS)} characters is never allowed`,
-    `capTokens: ${formatCount(rules.capTokens)} (larger results are ${rules.offload ? 'offloaded behind read_result' : 'refused with a remedy'})`,
+    `capTokens: ${formatCount(rules.capTokens)}${rules.claudeSafetyFactor === undefined ? '' : ` Claude tokens (o200k counts × claudeSafetyFactor ${rules.claudeSafetyFactor} meet it)`} (larger results are ${rules.offload ? 'offloaded behind read_result' : 'refused with a remedy'})`,
     `offload: ${rules.offload}`,
     `search: ${rules.search.enabled ? `on, top ${rules.search.topK}, pinned: ${rules.search.pinned.join(', ') || 'none'}` : 'off (the full catalog is listed)'}`,
     `scan: ${rules.scan === 'off' ? 'off' : rules.scan === 'warn' ? 'warn (findings logged and in list receipts)' : 'hold (a tool with a finding is held back)'}`,

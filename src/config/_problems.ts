@@ -42,6 +42,13 @@ export class Problems {
     return fallback;
   }
 
+  /** A finite number above `above` and at most `max`, or undefined with a problem. */
+  numberIn(value: unknown, path: string, above: number, max: number): number | undefined {
+    if (typeof value === 'number' && Number.isFinite(value) && value > above && value <= max) return value;
+    this.add(path, `must be a number above ${above} and at most ${max}`);
+    return undefined;
+  }
+
   boolean(value: unknown, path: string): boolean | undefined {
     if (typeof value === 'boolean') return value;
     this.add(path, 'must be true or false');

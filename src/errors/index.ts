@@ -42,6 +42,10 @@ export type McpctxErrorCode =
   | 'FOREIGN_CURSOR'
   /** A projection (fields to keep) that cannot be applied. data: none. */
   | 'INVALID_PROJECTION'
+  /** A `fields` (or `field`) argument named a field no record has, or that this tool does not know (see `fieldsParameter`). data: `field`, `argument`, `allowed`, `rpcCode` (-32602). */
+  | 'UNKNOWN_FIELD'
+  /** A `fields` (or `field`) argument named a field that exists but the tool's allowlist leaves out. data: `field`, `argument`, `allowed`, `rpcCode` (-32602). */
+  | 'FIELD_NOT_ALLOWED'
   /** A library function was given a value it cannot take. data: what names it (`argument`, `option`, `value`, `index`, `message`, `missing`, `limit`), `reason`; over the wire: `rpcCode` (-32602). */
   | 'INVALID_ARGUMENT'
   /** Session records (the optimizer's input) that are not valid. data: `path` (where in the input), `id`, `file`, `which`, `maxBytes`, `previous`. */
@@ -176,6 +180,8 @@ export type McpctxErrorData = {
   STALE_CURSOR: WireData & { revision?: string };
   FOREIGN_CURSOR: WireData;
   INVALID_PROJECTION: WireData;
+  UNKNOWN_FIELD: WireData & { field: string; argument: string; allowed: readonly string[] };
+  FIELD_NOT_ALLOWED: WireData & { field: string; argument: string; allowed: readonly string[] };
   INVALID_ARGUMENT: WireData & {
     argument?: string;
     option?: string;

@@ -4,7 +4,7 @@ import { countTokens, countTokensAsync } from '../tokens/index.js';
 import { toolErrorFrom, toolResultCost } from '../shape/index.js';
 import { applyToolRules, type ToolChange } from '../gateway/catalog/index.js';
 import type { ConfigRules, ToolRules } from '../gateway/config/index.js';
-import { ResultShaper, createMemoryStore, type OffloadStore, type ResultAction, type ResultContext, type ShapeOutcome } from '../gateway/results/index.js';
+import { ResultShaper, createMemoryStore, o200kCapOf, type OffloadStore, type ResultAction, type ResultContext, type ShapeOutcome } from '../gateway/results/index.js';
 import { readHostOutput, resultText, writeHostOutput, type HostForm, type HostNotice, type ReadOutput } from './_forms.js';
 import { randomBytes } from 'node:crypto';
 import { defineHostRules, hostRuleSet, isDefinedHostRules, type HostRules, type HostRulesInput } from './_rules.js';
@@ -165,7 +165,7 @@ export class HostShaper {
     if (!isPlainObject(args)) throw new McpctxError('INVALID_ARGUMENT', 'read_result takes an object: { handle, cursor?, path?, query? }.');
     let outcome: ShapeOutcome;
     try {
-      outcome = this.#shaper.readResult(args, { sessionId: this.#sessionId, capTokens: this.rules.capTokens });
+      outcome = this.#shaper.readResult(args, { sessionId: this.#sessionId, capTokens: o200kCapOf(this.rules.capTokens, this.rules.claudeSafetyFactor) });
     } catch (error) {
       const result = toolErrorFrom(error);
       return { result, text: resultText(result), isError: true, tokens: toolResultCost(result).textTokens };
@@ -191,6 +191,7 @@ export class HostShaper {
       tool: call.server === undefined ? call.tool : `${call.server}/${call.tool}`,
       rules: this.rulesFor(call),
       capTokens: this.rules.capTokens,
+      ...(this.rules.claudeSafetyFactor === undefined ? {} : { safetyFactor: this.rules.claudeSafetyFactor }),
       offload: this.rules.offload,
       pages: 'read_result',
     };

@@ -4,6 +4,7 @@ import { McpctxError } from '../errors/index.js';
 import { isPlainObject } from '../json/index.js';
 import {
   ConfigRules,
+  claudeSafetyFactorOf,
   DEFAULT_CAP_TOKENS,
   DEFAULT_SEPARATOR,
   MAX_CONFIG_BYTES,
@@ -20,6 +21,8 @@ import {
 export interface HostRules {
   /** The cap on a result the model receives, in o200k tokens (default 25,000). */
   readonly capTokens: number;
+  /** Caps in Claude tokens: o200k counts times this calibrated factor must stay within them (`mcpctx calibrate`). Absent: o200k. */
+  readonly claudeSafetyFactor?: number;
   /** Over the cap, keep the result behind a read_result handle (default true); false refuses it with a remedy. */
   readonly offload: boolean;
   readonly separator: string;
@@ -34,6 +37,7 @@ export interface HostRules {
 /** What `defineHostRules` takes: every key optional. */
 export interface HostRulesInput {
   readonly capTokens?: number;
+  readonly claudeSafetyFactor?: number;
   readonly offload?: boolean;
   readonly separator?: string;
   readonly tools?: Readonly<Record<string, unknown>>;
@@ -47,14 +51,14 @@ const defined = new WeakSet<object>();
 export function isDefinedHostRules(value: unknown): value is HostRules {
   return typeof value === 'object' && value !== null && defined.has(value);
 }
-const HOST_KEYS = ['capTokens', 'offload', 'separator', 'tools', 'servers'];
+const HOST_KEYS = ['capTokens', 'claudeSafetyFactor', 'offload', 'separator', 'tools', 'servers'];
 
 /**
  * Checks host rules given as an object (the shape of a gateway config's settings without its
  * servers). Every problem is collected; any problem throws INVALID_CONFIG with `data.problems`.
  */
 export function defineHostRules(input: HostRulesInput = {}, options: { file?: string } = {}): HostRules {
-  if (!isPlainObject(input)) throw configError([{ path: '(rules)', reason: 'must be an object: { capTokens?, offload?, tools?, servers?, separator? }' }], options.file ?? null, WHAT);
+  if (!isPlainObject(input)) throw configError([{ path: '(rules)', reason: 'must be an object: { capTokens?, claudeSafetyFactor?, offload?, tools?, servers?, separator? }' }], options.file ?? null, WHAT);
   const problems = new Problems();
   problems.unknownKeys(input, HOST_KEYS, '');
   const servers = input.servers === undefined ? [] : (problems.stringList(input.servers, 'servers') ?? []);
@@ -62,6 +66,7 @@ export function defineHostRules(input: HostRulesInput = {}, options: { file?: st
   if (separator === undefined) problems.add('separator', 'must be a non-empty string without whitespace (default "__")');
   const rules: HostRules = {
     capTokens: input.capTokens === undefined ? DEFAULT_CAP_TOKENS : (problems.integer(input.capTokens, 'capTokens', 50, 10_000_000) ?? DEFAULT_CAP_TOKENS),
+    ...claudeSafetyFactorOf(input.claudeSafetyFactor, problems),
     offload: input.offload === undefined ? true : (problems.boolean(input.offload, 'offload') ?? true),
     separator: separator ?? DEFAULT_SEPARATOR,
     tools: parseToolRules(input.tools, problems, { separator: separator ?? DEFAULT_SEPARATOR, servers, anyServer: servers.length === 0 }),
@@ -77,6 +82,7 @@ export function defineHostRules(input: HostRulesInput = {}, options: { file?: st
 export function hostRulesFromGateway(config: GatewayConfig): HostRules {
   const rules: HostRules = {
     capTokens: config.capTokens,
+    ...(config.claudeSafetyFactor === undefined ? {} : { claudeSafetyFactor: config.claudeSafetyFactor }),
     offload: config.offload,
     separator: config.separator,
     tools: config.tools,

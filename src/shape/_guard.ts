@@ -22,6 +22,14 @@ export interface ResultGuardOptions<Args extends unknown[] = unknown[]> extends 
   readonly remedy?: string | ((refusal: ResultRefusal<Args>) => string);
   /** The key of an item's id, to name the items of a refused page; default `id`. */
   readonly idField?: string;
+  /**
+   * For a cap meant in Claude tokens: o200k counts are multiplied by this factor (from a calibrated
+   * table, see `claudeSafetyFactor` in mcpctx/tokens) before they meet `maxTokens`, as no local
+   * Claude tokenizer exists. Default 1 (the cap is in o200k tokens).
+   */
+  readonly safetyFactor?: number;
+  /** Called with what the guard measured on each result it refuses, before the refusal is returned (for a log or a metric). */
+  readonly onRefusal?: (refusal: ResultRefusal<Args>) => void;
 }
 
 /** What the guard measured on a result it refuses. */
@@ -30,9 +38,14 @@ export interface ResultRefusal<Args extends unknown[] = unknown[]> {
   /** The arguments the handler was called with. */
   readonly args: Args;
   readonly maxTokens: number;
-  /** The result's text tokens, exact when `exact`; otherwise a lower bound (counting stopped there). */
+  /**
+   * The result's text tokens (o200k, times `safetyFactor` rounded up when one is set), exact when
+   * `exact`; otherwise a lower bound (counting stopped there).
+   */
   readonly tokens: number;
   readonly exact: boolean;
+  /** The factor o200k counts were multiplied by (1 when none was set). */
+  readonly safetyFactor: number;
   readonly binaryBytes: number;
   readonly maxBinaryBytes: number;
   /** When the result is a page (`{items, next_cursor, ...}`): its items' ids, and the cursor past them. */
@@ -74,6 +87,12 @@ export function guardToolResult<Args extends unknown[], Result extends Guardable
   if (!Number.isSafeInteger(maxTokens) || maxTokens < 1) {
     throw new McpctxError('INVALID_ARGUMENT', `The result cap must be a positive integer of tokens, got ${maxTokens}.`);
   }
+  const safetyFactor = options.safetyFactor ?? 1;
+  if (!Number.isFinite(safetyFactor) || safetyFactor <= 0 || safetyFactor > 10) {
+    throw new McpctxError('INVALID_ARGUMENT', `A safety factor must be a number above 0 and at most 10, got ${safetyFactor}.`);
+  }
+  // The o200k count a result may reach: its estimate (count × factor) must stay within the cap.
+  const o200kCap = Math.max(1, Math.floor(maxTokens / safetyFactor));
   const maxBinaryBytes = options.maxBinaryBytes ?? DEFAULT_MAX_BINARY_BYTES;
   if (!Number.isSafeInteger(maxBinaryBytes) || maxBinaryBytes < 0) {
     throw new McpctxError('INVALID_ARGUMENT', `The binary cap must be a non-negative integer of bytes, got ${maxBinaryBytes}.`);
@@ -90,19 +109,22 @@ export function guardToolResult<Args extends unknown[], Result extends Guardable
       return toolErrorFrom(error, errorOptions);
     }
     const binaryBytes = parts.reduce((sum, part) => sum + (part.text === null ? part.bytes : 0), 0);
-    const within = partsTokensWithin(parts, maxTokens);
+    const within = partsTokensWithin(parts, o200kCap);
     if (within !== false && binaryBytes <= maxBinaryBytes) return result;
-    const counted = within !== false ? within : partsTokensWithin(parts, maxTokens * EXACT_COUNT_FACTOR);
+    const counted = within !== false ? within : partsTokensWithin(parts, o200kCap * EXACT_COUNT_FACTOR);
+    const o200kTokens = counted === false ? o200kCap * EXACT_COUNT_FACTOR : counted;
     const refusal: ResultRefusal<Args> = {
       tool,
       args,
       maxTokens,
-      tokens: counted === false ? maxTokens * EXACT_COUNT_FACTOR : counted,
+      tokens: safetyFactor === 1 ? o200kTokens : Math.ceil(o200kTokens * safetyFactor),
       exact: counted !== false,
+      safetyFactor,
       binaryBytes,
       maxBinaryBytes,
       page: pageOf(parts, options.idField ?? 'id'),
     };
+    options.onRefusal?.(refusal);
     const remedy = typeof options.remedy === 'function' ? options.remedy(refusal) : (options.remedy ?? DEFAULT_REMEDY);
     return toolError(redact(`${refusalText(refusal)} ${remedy}`));
   };
@@ -111,7 +133,8 @@ export function guardToolResult<Args extends unknown[], Result extends Guardable
 function refusalText(refusal: ResultRefusal<unknown[]>): string {
   const number = (value: number): string => value.toLocaleString('en-US');
   const overText = refusal.tokens > refusal.maxTokens || !refusal.exact;
-  const tokens = refusal.exact ? `${number(refusal.tokens)} tokens` : `more than ${number(refusal.tokens)} tokens`;
+  const estimated = refusal.safetyFactor === 1 ? '' : ` (o200k count × ${refusal.safetyFactor}, an estimate of Claude tokens)`;
+  const tokens = (refusal.exact ? `${number(refusal.tokens)} tokens` : `more than ${number(refusal.tokens)} tokens`) + estimated;
   const over: string[] = [];
   if (overText) over.push(`${tokens}, over this server's cap of ${number(refusal.maxTokens)} tokens per result`);
   if (refusal.binaryBytes > refusal.maxBinaryBytes) {

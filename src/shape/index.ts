@@ -25,6 +25,8 @@ export {
 } from './_tool-result.js';
 export { scrubErrorText } from './_scrub.js';
 export { guardToolResult, type GuardableResult, type RefusedPage, type ResultGuardOptions, type ResultRefusal } from './_guard.js';
+export { fieldsParameter, type FieldsJsonSchema, type FieldsParameter, type FieldsParameterOptions } from './_fields-parameter.js';
+export { guardServer, type GuardLogEntry, type ServerGuard, type ServerGuardOptions } from './_guard-server.js';
 export { ResultCache, type CacheStatus, type ResultCacheKey, type ResultCacheOptions } from './_cache.js';
 export { compareIds } from './_compare-ids.js';
 export { stableJson } from './_stable-json.js';

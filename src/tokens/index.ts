@@ -11,3 +11,15 @@ export { canonicalJson, jsonText } from './_canonical.js';
 export { sha256Hex } from './_sha256.js';
 export { MAX_JSON_DEPTH } from '../json/index.js';
 export { lineAndColumn } from './_text-position.js';
+export {
+  CLAUDE_CALIBRATION_METHOD,
+  calibrateClaudeFactor,
+  claudeSafetyFactor,
+  parseClaudeFactorTable,
+  safetyFactorOf,
+  withClaudeFactor,
+  type CalibrationResult,
+  type CalibrationSample,
+  type ClaudeFactorEntry,
+  type ClaudeFactorTable,
+} from './_claude-factors.js';

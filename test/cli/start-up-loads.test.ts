@@ -41,6 +41,7 @@ const LOADED_AT_START: Readonly<Record<string, readonly string[]>> = {
   sweep: [],
   audit: [],
   experiment: [],
+  calibrate: [],
   routing: [],
   // The hook runs once per tool call: its read_result server's SDK loads when that server starts.
   hook: [],

@@ -70,6 +70,12 @@ export interface GatewayConfig {
   readonly allow: NamePatterns | undefined;
   readonly deny: NamePatterns | undefined;
   readonly capTokens: number;
+  /**
+   * For caps meant in Claude tokens: o200k counts are multiplied by this calibrated factor before
+   * they meet `capTokens` and each tool's `maxTokens` and `pageTokens` (`mcpctx calibrate` measures
+   * it per model). Absent: caps are in o200k tokens.
+   */
+  readonly claudeSafetyFactor?: number;
   readonly offload: boolean;
   readonly search: SearchSettings;
   /** By rule key as written (see NamePatterns); a null-prototype map, so "constructor" is never a rule. */

@@ -15,7 +15,7 @@ export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 /** The error's message opens `Invalid gateway config <file>`. */
 const WHAT = 'gateway config';
 
-const TOP_KEYS = ['mcpServers', 'allow', 'deny', 'capTokens', 'offload', 'search', 'tools', 'separator', 'pin', 'scan', 'confirmDestructive'];
+const TOP_KEYS = ['mcpServers', 'allow', 'deny', 'capTokens', 'claudeSafetyFactor', 'offload', 'search', 'tools', 'separator', 'pin', 'scan', 'confirmDestructive'];
 const PIN_KEYS = ['file', 'mode'];
 /** Where the servers may be, besides `mcpServers`: VS Code's mcp.json (`servers`) and settings.json (`mcp.servers`). */
 const SERVER_MAPS = [['mcpServers'], ['servers'], ['mcp', 'servers']] as const;
@@ -63,6 +63,7 @@ export function parseGatewayConfig(text: string, options: { file?: string } = {}
     allow: parseNamePatterns(document.allow, 'allow', problems, naming),
     deny: parseNamePatterns(document.deny, 'deny', problems, naming),
     capTokens: document.capTokens === undefined ? DEFAULT_CAP_TOKENS : (problems.integer(document.capTokens, 'capTokens', 50, 10_000_000) ?? DEFAULT_CAP_TOKENS),
+    ...claudeSafetyFactorOf(document.claudeSafetyFactor, problems),
     offload: document.offload === undefined ? true : (problems.boolean(document.offload, 'offload') ?? true),
     search: parseSearch(document.search, problems, naming),
     ...parsePin(document.pin, problems, file === undefined ? undefined : dirname(resolve(file))),
@@ -175,4 +176,11 @@ function parsePin(value: unknown, problems: Problems, baseDir: string | undefine
   const mode = given.mode === undefined ? 'tofu' : problems.oneOf(given.mode, 'pin.mode', ['tofu', 'strict'] as const);
   if (file === undefined || mode === undefined) return {};
   return { pin: { file: baseDir === undefined ? resolve(file) : resolve(baseDir, file), mode } };
+}
+
+/** `claudeSafetyFactor`: absent, or a calibrated factor (0 < f <= 10). */
+export function claudeSafetyFactorOf(value: unknown, problems: Problems): { claudeSafetyFactor?: number } {
+  if (value === undefined) return {};
+  const factor = problems.numberIn(value, 'claudeSafetyFactor', 0, 10);
+  return factor === undefined ? {} : { claudeSafetyFactor: factor };
 }

@@ -50,6 +50,8 @@ export interface EffectiveRules {
   readonly allow: NamePatterns | null;
   readonly deny: NamePatterns | null;
   readonly capTokens: number;
+  /** The calibrated factor o200k counts are multiplied by before they meet the caps, when set. */
+  readonly claudeSafetyFactor?: number;
   readonly offload: boolean;
   readonly search: SearchSettings;
   /** Tool pins: null when off (every tool trusted as listed). */
@@ -111,6 +113,7 @@ export function describeEffectiveRules(config: GatewayConfig): EffectiveRules {
     allow: config.allow ?? null,
     deny: config.deny ?? null,
     capTokens: config.capTokens,
+    ...(config.claudeSafetyFactor === undefined ? {} : { claudeSafetyFactor: config.claudeSafetyFactor }),
     offload: config.offload,
     search: { enabled: config.search.enabled, topK: config.search.topK, pinned: [...config.search.pinned] },
     pin: config.pin === undefined ? null : { file: config.pin.file, mode: config.pin.mode },

@@ -18,7 +18,7 @@ export {
   type ToolRules,
   type UpstreamSpec,
 } from './_config-types.js';
-export { MAX_CONFIG_BYTES, configForCommand, loadGatewayConfig, parseGatewayConfig } from './_config.js';
+export { MAX_CONFIG_BYTES, claudeSafetyFactorOf, configForCommand, loadGatewayConfig, parseGatewayConfig } from './_config.js';
 export { parseToolRules } from './_config-rules.js';
 export { resolveUpstream } from './_env-templates.js';
 export {

@@ -395,6 +395,19 @@ function refusal(text: string, upstreamTokens: number): ShapeOutcome {
 }
 
 function capOf(ctx: ResultContext): { tokens: number; what: string } {
+  const cap = configuredCapOf(ctx);
+  const factor = ctx.safetyFactor ?? 1;
+  if (factor === 1) return cap;
+  // The cap is in Claude tokens; o200k counts times the factor must stay within it.
+  return { tokens: o200kCapOf(cap.tokens, factor), what: `${cap.what} (${cap.tokens.toLocaleString('en-US')} Claude tokens ÷ safety factor ${factor}, in o200k tokens)` };
+}
+
+/** A cap in Claude tokens as o200k tokens: what an o200k count may reach so that it times the factor stays within the cap. */
+export function o200kCapOf(capTokens: number, safetyFactor: number | undefined): number {
+  return safetyFactor === undefined || safetyFactor === 1 ? capTokens : Math.max(1, Math.floor(capTokens / safetyFactor));
+}
+
+function configuredCapOf(ctx: ResultContext): { tokens: number; what: string } {
   const max = ctx.rules?.maxTokens;
   const page = ctx.pages === 'read_result' ? ctx.rules?.pageTokens : undefined;
   if (page !== undefined && page < ctx.capTokens && (max === undefined || page <= max)) return { tokens: page, what: `this tool's pageTokens` };

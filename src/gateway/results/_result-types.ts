@@ -17,6 +17,11 @@ export interface ResultContext {
   rules: ResultRules | undefined;
   /** The global cap on a delivered result, in o200k tokens (default 25,000). */
   capTokens: number;
+  /**
+   * Caps in Claude tokens: o200k counts times this factor must stay within them, so every cap
+   * (capTokens, maxTokens, pageTokens) is divided by it before o200k counts meet it. Absent: 1.
+   */
+  safetyFactor?: number;
   /** Offload a result over the cap (default true); false refuses it. */
   offload: boolean;
   /**

@@ -17,7 +17,7 @@ import {
 import { MAX_TOOL_NAME_CHARS, type ListedToolNames, configRules, matchRules, isToolNameTooLong, splitVisibleName, toolRulesFor, visibleToolName } from '../config/index.js';
 import { isMalformedCatalog, readToolList } from './_tool-list.js';
 import type { Receipt } from '../receipts/index.js';
-import { READ_RESULT_TOOL as READ_RESULT, type ResultContext } from '../results/index.js';
+import { READ_RESULT_TOOL as READ_RESULT, o200kCapOf, type ResultContext } from '../results/index.js';
 import { ArgumentChecker, toolName } from '../trust/index.js';
 import type { CallOutcome, CallTarget, HeldBack, ToolCall } from './_call.js';
 import { CALL_CHECKS } from './checks/index.js';
@@ -109,7 +109,7 @@ export class SessionTools {
     const args = isPlainObject(call.params?.arguments) ? call.params.arguments : undefined;
     const { services, sessionId } = this.context;
     if (name === READ_RESULT && services.config.offload) {
-      return this.finish(started, null, name, call, services.shaper.readResult(args, { sessionId, capTokens: services.config.capTokens }));
+      return this.finish(started, null, name, call, services.shaper.readResult(args, { sessionId, capTokens: o200kCapOf(services.config.capTokens, services.config.claudeSafetyFactor) }));
     }
     if (name === SEARCH_TOOL_NAME && services.config.search.enabled) return this.search(started, call, args);
     const built = await this.catalog();
@@ -121,6 +121,7 @@ export class SessionTools {
       // Matched by upstream and own name; a name no upstream listed has the rules of what it would reach.
       rules: built.catalog.byName.get(name)?.rules ?? (target.upstream === '' ? undefined : toolRulesFor(services.config, target.upstream, target.ownName)),
       capTokens: services.config.capTokens,
+      ...(services.config.claudeSafetyFactor === undefined ? {} : { safetyFactor: services.config.claudeSafetyFactor }),
       offload: services.config.offload,
     };
     const toolCall: ToolCall = { ...call, args, context: this.context, checker, results, sayOnce: (key, line) => this.sayOnce(key, line) };
@@ -180,7 +181,7 @@ export class SessionTools {
     const started = performance.now();
     const { services, sessionId } = this.context;
     const { tool, ownName, args } = route.origin;
-    const context: ResultContext = { sessionId, tool, rules: toolRulesFor(services.config, route.upstream, ownName), capTokens: services.config.capTokens, offload: services.config.offload };
+    const context: ResultContext = { sessionId, tool, rules: toolRulesFor(services.config, route.upstream, ownName), capTokens: services.config.capTokens, ...(services.config.claudeSafetyFactor === undefined ? {} : { safetyFactor: services.config.claudeSafetyFactor }), offload: services.config.offload };
     const outcome = await services.shaper.shapeAsync(result, args, context, call.signal);
     const note = `result of task ${this.context.tasks.visibleId(route.upstream, route.upstreamId)}`;
     // The receipt records the call's arguments, as the direct call's would.
