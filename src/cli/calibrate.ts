@@ -33,7 +33,7 @@ export function setupCalibrate(command: Command, io: CliIo, setExit: (code: numb
         'The key is read from ANTHROPIC_API_KEY (or the variable --claude-key-env names) and is never printed or written. Exit codes: 0 measured; 2 usage error (no key, an unreadable samples folder or table); 3 count_tokens failed.',
       ].join('\n\n'),
     )
-    .requiredOption('--claude-model <model>', 'the model id count_tokens is asked for (required)')
+    .requiredOption('--claude-model <model>', 'the model id count_tokens is asked for')
     .option('--samples <dir>', 'a folder of sample texts, each file one sample (default: the bundled samples)')
     .option('--out <file>', 'the table file to write the entry into (default: only print it)')
     .option('--json', 'print the entry and every sample as JSON')
