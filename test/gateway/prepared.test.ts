@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { prepareUpstreams, startGateway, type UpstreamSpec } from '../../src/gateway/index.js';
 import { configForCommand } from '../../src/gateway/config/index.js';
 import type { ServerNotification, ServerRequest } from '../../src/mcp/index.js';
-import { findMarkedProcesses, markedEnv, pollUntil, waitForNoMarkedProcesses } from '../support/processes.js';
+import { SCRIPTED_SERVER, findMarkedProcesses, markedEnv, pollUntil, waitForNoMarkedProcesses } from '../support/processes.js';
 import { tempDir } from './_gateway-process.js';
 
 const EARLY_TALKER = fileURLToPath(new URL('../servers/early-talker.mjs', import.meta.url));
@@ -74,6 +74,25 @@ describe('prepareUpstreams', () => {
       startGateway({ config, prepared, front: { kind: 'stdio', input: new PassThrough(), output: new PassThrough() }, storeFile }),
     ).rejects.toThrow();
     expect(await waitForNoMarkedProcesses(WAIT_MS)).toEqual([]);
+  });
+
+  it('a session takes an upstream that already ended before it existed: the end is reported, the client is answered', async () => {
+    const config = configForCommand({ command: process.execPath, args: [SCRIPTED_SERVER, 'early-exit'], env: markedEnv() });
+    const prepared = await prepareUpstreams(config, process.env, { start: true });
+    // The server has exited and its end is held before any session exists (the order a loaded machine gives).
+    expect(await waitForNoMarkedProcesses(WAIT_MS)).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const logged: string[] = [];
+    const gateway = await startGateway({ config, prepared, front: { kind: 'stdio', input, output }, log: (line) => logged.push(line) });
+    let written = '';
+    output.on('data', (chunk: Buffer) => (written += chunk.toString('utf8')));
+    input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+    expect(await pollUntil(() => written.includes('"id":1'), WAIT_MS)).toBe(true);
+    expect(logged.join('\n')).toContain('fatal: could not read config file');
+    input.end();
+    await gateway.close();
   });
 
   it('refuses upstreams prepared from another config, and ends them', async () => {

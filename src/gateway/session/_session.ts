@@ -58,9 +58,6 @@ export class GatewaySession {
       onServerRequest: (upstream, request) => this.serverRequest(upstream, request),
       onEnded: (upstream, reason) => this.upstreamEnded(upstream, reason),
     };
-    for (const spec of services.upstreams) {
-      this.upstreams.set(spec.name, started?.take(spec.name, events) ?? new Upstream(spec, events));
-    }
     this.taskRoutes = new TaskRoutes({ namespaced: isNamespaced(services.config), separator: services.config.separator });
     const context = {
       sessionId: this.id,
@@ -76,6 +73,11 @@ export class GatewaySession {
     this.relay = new SessionRelay(context);
     this.tasks = new SessionTasks(context, (route, result, call) => this.tools.shapeTaskResult(route, result, call));
     this.endedPromise = new Promise((resolve) => (this.markEnded = resolve));
+    // Taken only now that the parts their events reach exist: a started upstream that already
+    // ended (or spoke) before this session replays that at once, inside take.
+    for (const spec of services.upstreams) {
+      this.upstreams.set(spec.name, started?.take(spec.name, events) ?? new Upstream(spec, events));
+    }
     front.onmessage = (message) => this.receive(message);
     front.onclose = (reason) => void this.close(reason);
     // The servers start now and boot in their own processes while the client's `initialize` comes
