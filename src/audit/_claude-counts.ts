@@ -5,10 +5,9 @@
  * canonicalSha256 must equal the capture audit measured, so a block left over from other bytes
  * (a re-sweep, an older install) is stale, is not used, and is reported as such.
  */
-import { readFile } from 'node:fs/promises';
 import { isPlainObject } from '../json/index.js';
 import { measurementPath, type Measurement } from '../measure/index.js';
-import { readCaptureIndex, type CaptureIndex } from '../results/index.js';
+import { parseResultsJson, readCaptureIndex, readResultsText, type CaptureIndex } from '../results/index.js';
 
 /** What is known about a capture's Claude count. */
 export type ClaudeCount = { state: 'exact'; claudeTokens: number; from: string } | { state: 'stale'; why: string };
@@ -28,9 +27,12 @@ function countOfBlock(block: unknown, hash: string, from: string): ClaudeCount |
   return { state: 'exact', claudeTokens, from };
 }
 
+/** The server's published record; undefined when it is missing, too large or not JSON (the band converts it then). */
 async function publishedRecord(resultsDir: string, server: string): Promise<unknown> {
+  const file = measurementPath(resultsDir, server);
   try {
-    return JSON.parse(await readFile(measurementPath(resultsDir, server), 'utf8')) as unknown;
+    const text = await readResultsText(file, false);
+    return text === '' ? undefined : parseResultsJson(text, file);
   } catch {
     return undefined;
   }

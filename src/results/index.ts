@@ -5,6 +5,7 @@
 export type { HistoryRow, IsoDate, PublishedServer, PublishedStatus, ResultsState, ToolTokens, ToolVector, ToolVectorsFile } from './_model.js';
 export { STATUS_MEANINGS } from './_model.js';
 export { readResultsState, readSweepRecord, resultsFiles, type SweepEntry, type SweepRecord, type SweepShard } from './_store.js';
+export { parseResultsJson, readResultsText } from './_read-file.js';
 export {
   mergeSweep,
   sweep,

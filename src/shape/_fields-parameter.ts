@@ -1,6 +1,9 @@
 import type * as Zod from 'zod';
 import { JSON_RPC_CODES, McpctxError } from '../errors/index.js';
 
+/** The most of a refused field name a refusal repeats. */
+const MAX_SHOWN_NAME_CHARS = 100;
+
 export interface FieldsParameterOptions {
   /** The fields returned when the caller omits `fields`; default every allowed field. */
   readonly defaults?: readonly string[];
@@ -89,17 +92,20 @@ export function fieldsParameter(allowed: readonly string[], options: FieldsParam
 
   const check = (name: string, argument = 'fields'): void => {
     if (allowedSet.has(name)) return;
-    const data = { field: name, argument, allowed: allowedList, rpcCode: JSON_RPC_CODES.invalidParams };
+    // A caller's name is echoed to the model: bounded, so one huge string is not sent back whole.
+    const field = name.length > MAX_SHOWN_NAME_CHARS ? `${name.slice(0, MAX_SHOWN_NAME_CHARS)}…` : name;
+    const shown = JSON.stringify(field);
+    const data = { field, argument, allowed: allowedList, rpcCode: JSON_RPC_CODES.invalidParams };
     const remedy = `${allowedText} Pass only those in "${argument}".`;
     if (known.has(name)) {
       throw new McpctxError(
         'FIELD_NOT_ALLOWED',
-        `Field ${JSON.stringify(name)} exists in the records but is not in this server's field allowlist, so it can be neither searched nor returned. ${remedy}`,
+        `Field ${shown} exists in the records but is not in this server's field allowlist, so it can be neither searched nor returned. ${remedy}`,
         data,
       );
     }
     const why = options.known === undefined ? 'this tool returns no field of that name' : 'no record has a field of that name';
-    throw new McpctxError('UNKNOWN_FIELD', `Unknown field ${JSON.stringify(name)}: ${why} (names are case-sensitive). ${remedy}`, data);
+    throw new McpctxError('UNKNOWN_FIELD', `Unknown field ${shown}: ${why} (names are case-sensitive). ${remedy}`, data);
   };
 
   const choose = (requested: unknown): string[] => {

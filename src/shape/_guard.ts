@@ -1,5 +1,6 @@
 import { McpctxError } from '../errors/index.js';
 import { isPlainObject } from '../json/index.js';
+import { MAX_SAFETY_FACTOR, o200kCapOf } from '../tokens/index.js';
 import { partsTokensWithin, toolResultParts, type ResultPart } from './_result-parts.js';
 import { toolError, toolErrorFrom, type TextToolResult, type ToolErrorOptions } from './_tool-result.js';
 
@@ -88,11 +89,11 @@ export function guardToolResult<Args extends unknown[], Result extends Guardable
     throw new McpctxError('INVALID_ARGUMENT', `The result cap must be a positive integer of tokens, got ${maxTokens}.`);
   }
   const safetyFactor = options.safetyFactor ?? 1;
-  if (!Number.isFinite(safetyFactor) || safetyFactor <= 0 || safetyFactor > 10) {
-    throw new McpctxError('INVALID_ARGUMENT', `A safety factor must be a number above 0 and at most 10, got ${safetyFactor}.`);
+  if (!Number.isFinite(safetyFactor) || safetyFactor <= 0 || safetyFactor > MAX_SAFETY_FACTOR) {
+    throw new McpctxError('INVALID_ARGUMENT', `A safety factor must be a number above 0 and at most ${MAX_SAFETY_FACTOR}, got ${safetyFactor}.`);
   }
   // The o200k count a result may reach: its estimate (count × factor) must stay within the cap.
-  const o200kCap = Math.max(1, Math.floor(maxTokens / safetyFactor));
+  const o200kCap = o200kCapOf(maxTokens, safetyFactor);
   const maxBinaryBytes = options.maxBinaryBytes ?? DEFAULT_MAX_BINARY_BYTES;
   if (!Number.isSafeInteger(maxBinaryBytes) || maxBinaryBytes < 0) {
     throw new McpctxError('INVALID_ARGUMENT', `The binary cap must be a non-negative integer of bytes, got ${maxBinaryBytes}.`);

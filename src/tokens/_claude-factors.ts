@@ -42,7 +42,7 @@ export interface CalibrationResult {
 }
 
 /** At most this factor is believable; anything above is a counting mistake, not a tokenizer. */
-const MAX_FACTOR = 10;
+export const MAX_SAFETY_FACTOR = 10;
 const MAX_ENTRIES = 10_000;
 
 /** The factor rule: the largest claude/o200k ratio over the samples, rounded up to 2 decimals. */
@@ -114,13 +114,18 @@ export function parseClaudeFactorTable(value: unknown, source = 'the factor tabl
     if (typeof model !== 'string' || model === '') return bad(`${at}.model must be a model id`);
     if (seen.has(model)) bad(`${at}: model ${model} appears twice`);
     seen.add(model);
-    if (typeof factor !== 'number' || !(factor > 0 && factor <= MAX_FACTOR)) return bad(`${at}.factor must be a number above 0 and at most ${MAX_FACTOR}`);
+    if (typeof factor !== 'number' || !(factor > 0 && factor <= MAX_SAFETY_FACTOR)) return bad(`${at}.factor must be a number above 0 and at most ${MAX_SAFETY_FACTOR}`);
     if (typeof measuredOn !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(measuredOn)) return bad(`${at}.measuredOn must be a date YYYY-MM-DD`);
     if (typeof method !== 'string' || method === '') return bad(`${at}.method must name how it was measured`);
     if (typeof samples !== 'number' || !Number.isSafeInteger(samples) || samples < 1) return bad(`${at}.samples must be a positive integer`);
     return { model, factor, measuredOn, method, samples };
   });
   return { version: 1, entries: checked };
+}
+
+/** A cap in Claude tokens as o200k tokens: what an o200k count may reach so that it times the factor stays within the cap. */
+export function o200kCapOf(capTokens: number, safetyFactor: number | undefined): number {
+  return safetyFactor === undefined || safetyFactor === 1 ? capTokens : Math.max(1, Math.floor(capTokens / safetyFactor));
 }
 
 /** The table with `entry` in it, replacing the model's previous entry; entries sorted by model. */

@@ -13,8 +13,10 @@ export { MAX_JSON_DEPTH } from '../json/index.js';
 export { lineAndColumn } from './_text-position.js';
 export {
   CLAUDE_CALIBRATION_METHOD,
+  MAX_SAFETY_FACTOR,
   calibrateClaudeFactor,
   claudeSafetyFactor,
+  o200kCapOf,
   parseClaudeFactorTable,
   safetyFactorOf,
   withClaudeFactor,

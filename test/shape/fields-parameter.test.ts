@@ -30,6 +30,14 @@ describe('fieldsParameter', () => {
     expect(thrown(() => fields.choose(['Title'])).code).toBe('UNKNOWN_FIELD');
   });
 
+  it('repeats at most 100 characters of a huge unknown name, in the message and the data', () => {
+    const error = thrown(() => fields.choose(['x'.repeat(1_000_000)]));
+    expect(error.code).toBe('UNKNOWN_FIELD');
+    expect(error.message.length).toBeLessThan(400);
+    expect(error.message).toContain(`"${'x'.repeat(100)}…"`);
+    expect(String((error.data as { field: string }).field)).toHaveLength(101);
+  });
+
   it('refuses a field that exists but is not allowed with FIELD_NOT_ALLOWED and the allowed list', () => {
     const error = thrown(() => fields.choose(['body']));
     expect(error.code).toBe('FIELD_NOT_ALLOWED');

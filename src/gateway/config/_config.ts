@@ -5,6 +5,7 @@ import { CLIENT_TOP_KEYS, Problems, childPath, configError, parseConfigText, typ
 import { McpctxError } from '../../errors/index.js';
 import type { LaunchSpec } from '../../mcp/index.js';
 import { isPlainObject } from '../../json/index.js';
+import { MAX_SAFETY_FACTOR } from '../../tokens/index.js';
 import { parseNamePatterns, parseSearch, parseToolRules, type Naming } from './_config-rules.js';
 import { DEFAULT_CAP_TOKENS, DEFAULT_SEPARATOR, type GatewayConfig, type PinSettings } from './_config-types.js';
 import { SERVER_NAME, parseServers, type EntryContext } from './_config-upstreams.js';
@@ -178,9 +179,9 @@ function parsePin(value: unknown, problems: Problems, baseDir: string | undefine
   return { pin: { file: baseDir === undefined ? resolve(file) : resolve(baseDir, file), mode } };
 }
 
-/** `claudeSafetyFactor`: absent, or a calibrated factor (0 < f <= 10). */
+/** `claudeSafetyFactor`: absent, or a calibrated factor (0 < f <= MAX_SAFETY_FACTOR). */
 export function claudeSafetyFactorOf(value: unknown, problems: Problems): { claudeSafetyFactor?: number } {
   if (value === undefined) return {};
-  const factor = problems.numberIn(value, 'claudeSafetyFactor', 0, 10);
+  const factor = problems.numberIn(value, 'claudeSafetyFactor', 0, MAX_SAFETY_FACTOR);
   return factor === undefined ? {} : { claudeSafetyFactor: factor };
 }

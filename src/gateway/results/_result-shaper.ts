@@ -15,7 +15,7 @@ import {
   type ResultPart,
   type ToolResultCost,
 } from '../../shape/index.js';
-import { countTokens, isWithinTokenLimit, jsonText, sha256Hex } from '../../tokens/index.js';
+import { countTokens, isWithinTokenLimit, jsonText, o200kCapOf, sha256Hex } from '../../tokens/index.js';
 import { isPlainObject, setOwn } from '../../json/index.js';
 import { TokenCodec, looksLikeGatewayToken, newStoreId } from './_handles.js';
 import { offload } from './_offload.js';
@@ -400,11 +400,6 @@ function capOf(ctx: ResultContext): { tokens: number; what: string } {
   if (factor === 1) return cap;
   // The cap is in Claude tokens; o200k counts times the factor must stay within it.
   return { tokens: o200kCapOf(cap.tokens, factor), what: `${cap.what} (${cap.tokens.toLocaleString('en-US')} Claude tokens ÷ safety factor ${factor}, in o200k tokens)` };
-}
-
-/** A cap in Claude tokens as o200k tokens: what an o200k count may reach so that it times the factor stays within the cap. */
-export function o200kCapOf(capTokens: number, safetyFactor: number | undefined): number {
-  return safetyFactor === undefined || safetyFactor === 1 ? capTokens : Math.max(1, Math.floor(capTokens / safetyFactor));
 }
 
 function configuredCapOf(ctx: ResultContext): { tokens: number; what: string } {

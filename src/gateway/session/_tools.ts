@@ -17,7 +17,8 @@ import {
 import { MAX_TOOL_NAME_CHARS, type ListedToolNames, configRules, matchRules, isToolNameTooLong, splitVisibleName, toolRulesFor, visibleToolName } from '../config/index.js';
 import { isMalformedCatalog, readToolList } from './_tool-list.js';
 import type { Receipt } from '../receipts/index.js';
-import { READ_RESULT_TOOL as READ_RESULT, o200kCapOf, type ResultContext } from '../results/index.js';
+import { READ_RESULT_TOOL as READ_RESULT, type ResultContext } from '../results/index.js';
+import { o200kCapOf } from '../../tokens/index.js';
 import { ArgumentChecker, toolName } from '../trust/index.js';
 import type { CallOutcome, CallTarget, HeldBack, ToolCall } from './_call.js';
 import { CALL_CHECKS } from './checks/index.js';
