@@ -17,6 +17,8 @@ import { clientPlaces, givenPlace } from './_places.js';
 import { readPlaces } from './_read-config.js';
 import { composeSessions, sessionTotals, tokensOf, totalsOf, type SessionComposition, type SessionTotals, type Totals } from './_sessions.js';
 import { suggestDescriptions, type SuggestReport } from './_suggest.js';
+import { proposeGatewayRules, type ProposedGateway } from './_gateway-rules.js';
+import { readWrappedPlaces, sessionWrapped, type SessionWrapped } from './_wrapped.js';
 import type { AuditPlatform, AuditRoots, ClientId, ConfigEntry, DeferralPosture, PlaceReport, PlaceState, SettingsTier } from './_types.js';
 import { deferralRecordOf, noRecordOf, type DeferralRecord, type NoRecord } from './_vendor-records.js';
 
@@ -143,6 +145,10 @@ export interface AuditSession {
   deferral?: SessionDeferral;
   /** Other clients: what the vendor has on record, or that nothing is. */
   vendor?: { record: DeferralRecord } | { none: NoRecord } | { unknown: string };
+  /** The gateway rules `gateway wrap` would write for the launchable servers this session loads. */
+  proposedGateway?: ProposedGateway;
+  /** The session's file was rewritten by `gateway wrap`: the fronted servers before, the gateway after. */
+  wrapped?: SessionWrapped;
 }
 
 export interface AuditReport {
@@ -311,7 +317,9 @@ export async function audit(options: AuditOptions = {}): Promise<AuditReport> {
   const measuring = options.measure !== false;
   // Read before anything is launched: a folder that cannot be read fails the audit early.
   const published = options.published === undefined ? undefined : await readPublished(options.published);
-  const measurements = measuring ? await measureEntries(entries, options) : new Map<string, Measurement>();
+  // A wrapped file's fronted servers are measured from its backup too: the before figure.
+  const wrapped = discovering ? await readWrappedPlaces(places) : [];
+  const measurements = measuring ? await measureEntries([...entries, ...wrapped.flatMap((item) => item.fronted)], options) : new Map<string, Measurement>();
 
   const compositions = composeSessions(places, settings);
   const posture = deferralPosture(options.shellEnv ?? process.env, settings);
@@ -335,6 +343,13 @@ export async function audit(options: AuditOptions = {}): Promise<AuditReport> {
     if (composition.client === 'claude-code') {
       session.deferral = composition.refused === undefined ? claudeDeferral(totals, composition, posture, contextWindow, measurements, counts) : { posture: { posture: 'refused', refusal: 'unreadable-settings', evidence: [], reason: composition.refused }, atSessionStart: { loads: 'unknown', why: composition.refused }, conditions: CLAUDE_CONDITIONS };
     } else session.vendor = vendorOf(composition.client);
+    const launchable = composition.loaded.filter((entry) => whyNotLaunched(entry) === undefined);
+    if (launchable.length > 0) {
+      const servers = launchable.map((entry) => ({ name: entry.name, ...optionalTokens(tokensOf(measurements.get(launchKey(entry)))) }));
+      session.proposedGateway = proposeGatewayRules(servers, { measured: measuring });
+    }
+    const wrappedHere = sessionWrapped(composition, wrapped, measurements);
+    if (wrappedHere !== undefined) session.wrapped = wrappedHere;
     return session;
   });
 
@@ -361,6 +376,10 @@ export async function audit(options: AuditOptions = {}): Promise<AuditReport> {
   if (options.changed !== undefined) report.changed = await joinChanged(options.changed, measuredServers);
   if (options.suggest !== undefined) report.suggest = await suggestFrom(options.suggest, measuredServers);
   return report;
+}
+
+function optionalTokens(tokens: number | undefined): { tokens?: number } {
+  return tokens === undefined ? {} : { tokens };
 }
 
 interface MeasuredServer {
