@@ -116,7 +116,6 @@ export async function planWrap(options: WrapOptions): Promise<WrapPlan | WrapRef
   const target = await realpath(place.path).catch(() => place.path);
   const originalBytes = await readBytes(target);
   const text = originalBytes.toString('utf8');
-  const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
   const document = parseClientDocument(text, place.format);
   if (document === undefined) return { refused: `${place.path} no longer parses as ${place.format}`, kind: 'io' };
   const raws = rawServers(document, place.serversAt);
@@ -161,7 +160,7 @@ export async function planWrap(options: WrapOptions): Promise<WrapPlan | WrapRef
 
   const launch = options.launch ?? defaultLaunch();
   const gatewayLaunch: GatewayLaunch = { command: launch.command, args: [...launch.args, 'gateway', '--config', gatewayPath] };
-  const edited = editClientText(bom === '' ? text : text.slice(1), {
+  const edited = editClientText(text, {
     client,
     format: place.format,
     serversAt: place.serversAt,
@@ -169,7 +168,8 @@ export async function planWrap(options: WrapOptions): Promise<WrapPlan | WrapRef
     add: { name: GATEWAY_ENTRY, command: gatewayLaunch.command, args: gatewayLaunch.args },
   });
   if ('refused' in edited) return state(`${place.path} cannot be rewritten: ${edited.refused}`);
-  const wrappedText = bom + edited.text;
+  // The editor keeps every byte it does not edit, a byte order mark included.
+  const wrappedText = edited.text;
 
   const secrets = [...raws.values()].flatMap(secretValuesOf);
   return {

@@ -30,8 +30,7 @@ type ManifestFields = WrapManifest & { gatewayLaunch?: { command: string; args: 
 /** What wrap wrote, rebuilt from the backup with the same edit (checked against the manifest's hash). */
 function wrappedTextOf(manifest: ManifestFields, backupText: string): string | undefined {
   if (manifest.gatewayLaunch === undefined || !isWrapClient(manifest.client)) return undefined;
-  const bom = backupText.startsWith('\uFEFF') ? '\uFEFF' : '';
-  const edited = editClientText(bom === '' ? backupText : backupText.slice(1), {
+  const edited = editClientText(backupText, {
     client: manifest.client,
     format: manifest.format,
     serversAt: manifest.serversAt,
@@ -39,7 +38,7 @@ function wrappedTextOf(manifest: ManifestFields, backupText: string): string | u
     add: { name: manifest.gatewayEntry, command: manifest.gatewayLaunch.command, args: manifest.gatewayLaunch.args },
   });
   if ('refused' in edited) return undefined;
-  const text = bom + edited.text;
+  const text = edited.text;
   return sha256(Buffer.from(text, 'utf8')) === manifest.wrappedSha256 ? text : undefined;
 }
 
