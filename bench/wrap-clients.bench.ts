@@ -46,6 +46,9 @@ export async function run({ progress }: BenchContext): Promise<BenchReport> {
     title: 'gateway wrap: tokens per request of each client session before and after (everything + filesystem + memory, o200k)',
     table: { columns: ['client', 'scope', 'before tokens/request', 'after tokens/request', 'search'], rows },
     figures,
-    notes: ['after: what the mcpctx-gateway entry lists with the rules wrap proposed (search off below 10,000 tokens, capTokens 25,000); outputSchema is left out by the gateway'],
+    notes: [
+      `the same as a markdown table:\n\n| client | scope | before tokens/request | after tokens/request |\n|---|---|---:|---:|\n${rows.map((row) => `| ${row.slice(0, 4).join(' | ')} |`).join('\n')}\n`,
+      'after: what the mcpctx-gateway entry lists with the rules wrap proposed (search off below 10,000 tokens, capTokens 25,000); outputSchema is left out by the gateway',
+    ],
   };
 }
