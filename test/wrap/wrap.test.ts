@@ -4,10 +4,12 @@
 // client file untouched and removes what was written, entries the session does not load stay in
 // the file with why, env values never printed (canary), the gateway config is 0600, and the rules.
 import { randomUUID } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { audit } from '../../src/audit/index.js';
+import { renderProposedGateway, renderWrapped } from '../../src/cli/_wrap-render.js';
 import type { Measurement } from '../../src/measure/index.js';
 import { applyWrap, planWrap, unwrap, type WrapOptions, type WrapPlan } from '../../src/wrap/index.js';
 import { runCliCaptured } from '../support/cli-run.js';
@@ -205,4 +207,52 @@ describe('rules', () => {
     expect(planned.rules.allow).toEqual(['a/*', 'b/read']);
     expect(planned.gatewayText).toContain('capTokens: 5000');
   });
+
+  it("audit --json proposes the rules per session, and shows a wrapped session's before and after", async () => {
+    write(desktopFile(), JSON.stringify({ mcpServers: { a: entry(), b: entry({ args: ['other.js'] }) } }, null, 2));
+    const roots = { home, cwd, platform: 'linux' as const, systemRoot: join(root, 'system') };
+    const fake = async (): Promise<Measurement> => measured(6_000);
+    const before = await audit({ roots, shellEnv: {}, measureWith: fake });
+    const proposal = before.sessions.find((session) => session.client === 'claude-desktop')?.proposedGateway;
+    expect(proposal?.search).toEqual({ enabled: true, why: '12,000 tokens, above 10,000' });
+    expect(renderProposedGateway(proposal!)).toBe('gateway wrap would write: search on (12,000 tokens, above 10,000); capTokens 25,000');
+    await applyWrap(await plan({ client: 'claude-desktop' }));
+    const after = await audit({ roots, shellEnv: {}, measureWith: fake });
+    const wrapped = after.sessions.find((session) => session.client === 'claude-desktop')?.wrapped;
+    expect(wrapped).toMatchObject({ gatewayEntry: 'mcpctx-gateway', fronted: ['a', 'b'], before: { tokens: 12_000, complete: true }, after: { tokens: 6_000, complete: true } });
+    expect(renderWrapped(wrapped!)).toContain('tokens per request: before 12,000, through the gateway 6,000');
+  });
 });
+
+describe('files', () => {
+  it('follows a symlinked client file: the target is rewritten and restored, the link stays a link', async () => {
+    const real = write(join(root, 'dotfiles', 'claude.json'), JSON.stringify({ mcpServers: { a: entry() } }, null, 2));
+    mkdirSync(dirname(desktopFile()), { recursive: true });
+    symlinkSync(real, desktopFile());
+    const original = readFileSync(real, 'utf8');
+    await applyWrap(await plan({ client: 'claude-desktop' }));
+    expect(lstatSync(desktopFile()).isSymbolicLink()).toBe(true);
+    expect(readFileSync(real, 'utf8')).toContain('mcpctx-gateway');
+    await unwrap({ client: 'claude-desktop', roots: { home, cwd, platform: 'linux', systemRoot: join(root, 'system') } });
+    expect(lstatSync(desktopFile()).isSymbolicLink()).toBe(true);
+    expect(readFileSync(real, 'utf8')).toBe(original);
+  });
+
+  it("resolves VS Code's ${workspaceFolder} and ${userHome} in the gateway config, and leaves other ${NAME} for the gateway", async () => {
+    write(join(cwd, '.vscode', 'mcp.json'), JSON.stringify({ servers: { a: entry({ env: { DATA: '${workspaceFolder}/data', CACHE: '${userHome}/.cache', TOKEN: '${env:TOKEN}' } }) } }));
+    const planned = await plan({ client: 'vscode' });
+    expect(planned.gatewayText).toContain(`DATA: ${cwd}/data`);
+    expect(planned.gatewayText).toContain(`CACHE: ${home}/.cache`);
+    expect(planned.gatewayText).toContain('TOKEN: ${env:TOKEN}');
+  });
+
+  it("fronts Claude Code's local scope when asked, and refuses the choice between user and local without --scope", async () => {
+    write(join(home, '.claude.json'), JSON.stringify({ mcpServers: { a: entry() }, projects: { [cwd]: { mcpServers: { b: entry({ args: ['b.js'] }) } } } }, null, 2));
+    const refused = await planWrap(options({ client: 'claude-code' }));
+    expect(refused).toMatchObject({ kind: 'usage' });
+    const local = await plan({ client: 'claude-code', scope: 'local' });
+    expect(local.fronted.map((server) => server.name)).toEqual(['b']);
+    expect(local.serversAt).toEqual(['projects', cwd, 'mcpServers']);
+  });
+});
+
