@@ -343,13 +343,14 @@ export async function audit(options: AuditOptions = {}): Promise<AuditReport> {
     if (composition.client === 'claude-code') {
       session.deferral = composition.refused === undefined ? claudeDeferral(totals, composition, posture, contextWindow, measurements, counts) : { posture: { posture: 'refused', refusal: 'unreadable-settings', evidence: [], reason: composition.refused }, atSessionStart: { loads: 'unknown', why: composition.refused }, conditions: CLAUDE_CONDITIONS };
     } else session.vendor = vendorOf(composition.client);
-    const launchable = composition.loaded.filter((entry) => whyNotLaunched(entry) === undefined);
+    const wrappedHere = sessionWrapped(composition, wrapped, measurements);
+    if (wrappedHere !== undefined) session.wrapped = wrappedHere;
+    // What `gateway wrap` would front: the launchable servers, the gateway wrap added aside.
+    const launchable = composition.loaded.filter((entry) => whyNotLaunched(entry) === undefined && entry.name !== wrappedHere?.gatewayEntry);
     if (launchable.length > 0) {
       const servers = launchable.map((entry) => ({ name: entry.name, ...optionalTokens(tokensOf(measurements.get(launchKey(entry)))) }));
       session.proposedGateway = proposeGatewayRules(servers, { measured: measuring });
     }
-    const wrappedHere = sessionWrapped(composition, wrapped, measurements);
-    if (wrappedHere !== undefined) session.wrapped = wrappedHere;
     return session;
   });
 

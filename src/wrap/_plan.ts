@@ -59,6 +59,10 @@ export function choosePlace(client: WrapClient, places: readonly PlaceReport[], 
     if (unreadable !== undefined && unreadable.state.state === 'unreadable') return { refused: `${unreadable.path} cannot be read: ${unreadable.state.why}`, kind: 'io' };
   }
   if (withServers.length === 0) return state(`${client}${scope === undefined ? '' : ` (${scope})`} has no servers to front: ${inScope.map((place) => `${place.path} ${place.state.state === 'read' ? 'has none' : place.state.state}`).join('; ')}`);
+  if (withServers.length > 1 && new Set(withServers.map((place) => place.scope)).size === 1) {
+    // VS Code's user scope is two files (mcp.json and settings.json's mcp.servers): a scope cannot tell them apart.
+    return state(`${client} has servers in ${withServers.length} files of its ${withServers[0]?.scope ?? ''} scope (${withServers.map((place) => place.path).join(', ')}); wrap rewrites one file: move the servers into one of them first`);
+  }
   if (withServers.length > 1) {
     const hints = withServers.map(scopeHint);
     return usage(`${client} has servers in ${withServers.length} places; say which with ${hints.join(', or ')}`);

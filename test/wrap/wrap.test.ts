@@ -93,6 +93,15 @@ describe('refusals', () => {
     expect((await plan({ client: 'cursor', scope: 'project' })).fronted.map((server) => server.name)).toEqual(['b']);
   });
 
+  it("refuses VS Code's two user files both holding servers, naming them (exit 1)", async () => {
+    write(join(home, '.config', 'Code', 'User', 'mcp.json'), JSON.stringify({ servers: { a: entry() } }));
+    write(join(home, '.config', 'Code', 'User', 'settings.json'), JSON.stringify({ mcp: { servers: { b: entry() } } }));
+    const result = await cli(['wrap', '--client', 'vscode', '--scope', 'user', '--no-measure']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('settings.json');
+    expect(result.stderr).toContain('move the servers into one of them');
+  });
+
   it("refuses Claude Code's managed file", async () => {
     write(join(root, 'system', 'etc', 'claude-code', 'managed-mcp.json'), JSON.stringify({ mcpServers: { a: entry() } }));
     const refused = await planWrap(options({ client: 'claude-code' }));
@@ -218,7 +227,9 @@ describe('rules', () => {
     expect(renderProposedGateway(proposal!)).toBe('gateway wrap would write: search on (12,000 tokens, above 10,000); capTokens 25,000');
     await applyWrap(await plan({ client: 'claude-desktop' }));
     const after = await audit({ roots, shellEnv: {}, measureWith: fake });
-    const wrapped = after.sessions.find((session) => session.client === 'claude-desktop')?.wrapped;
+    const afterSession = after.sessions.find((session) => session.client === 'claude-desktop');
+    expect(afterSession?.proposedGateway).toBeUndefined();
+    const wrapped = afterSession?.wrapped;
     expect(wrapped).toMatchObject({ gatewayEntry: 'mcpctx-gateway', fronted: ['a', 'b'], before: { tokens: 12_000, complete: true }, after: { tokens: 6_000, complete: true } });
     expect(renderWrapped(wrapped!)).toContain('tokens per request: before 12,000, through the gateway 6,000');
   });
