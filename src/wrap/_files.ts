@@ -1,11 +1,13 @@
 /** The file steps of wrap and unwrap: hashes, exclusive creates, and replacing a file atomically. */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { chmod, copyFile, lstat, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { sha256Hex } from '../tokens/index.js';
 
+/** The file's identity in the manifest: the sha256 of its bytes. */
 export function sha256(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  return sha256Hex(bytes);
 }
 
 export async function exists(path: string): Promise<boolean> {

@@ -3,11 +3,11 @@
  * scope and a short hash of the client file's path), its text (YAML with a header saying it holds
  * env values), and its check by the gateway's own parser before anything is written.
  */
-import { createHash } from 'node:crypto';
 import { posix, win32 } from 'node:path';
 import { stringify } from 'yaml';
 import { parseGatewayConfig } from '../gateway/config/index.js';
 import { isMcpctxError } from '../errors/index.js';
+import { sha256Hex } from '../tokens/index.js';
 import type { AuditRoots, ProposedGateway } from '../audit/index.js';
 import type { GatewayServer } from './_raw-entry.js';
 
@@ -20,7 +20,7 @@ export function wrapFolder(roots: AuditRoots, env: Readonly<Record<string, strin
 }
 
 export function gatewayConfigPath(roots: AuditRoots, env: Readonly<Record<string, string | undefined>>, client: string, scope: string, clientFile: string): string {
-  const hash = createHash('sha256').update(clientFile).digest('hex').slice(0, 8);
+  const hash = sha256Hex(clientFile).slice(0, 8);
   const join = roots.platform === 'win32' ? win32.join : posix.join;
   return join(wrapFolder(roots, env), `${client}-${scope}-${hash}.yaml`);
 }
