@@ -21,7 +21,7 @@ import {
 import { editClientText } from './_client-edit.js';
 import { unifiedDiff } from './_diff.js';
 import { gatewayConfigPath, gatewayProblems, gatewayYamlText } from './_gateway-yaml.js';
-import { gatewayServerOf, parseClientDocument, rawServers, secretValuesOf, toolFiltersOf, type GatewayServer } from './_raw-entry.js';
+import { clientOnlyLaunch, gatewayServerOf, parseClientDocument, rawServers, secretValuesOf, toolFiltersOf, type GatewayServer } from './_raw-entry.js';
 import { redact } from './_redact.js';
 import { GATEWAY_ENTRY, WRAP_CLIENTS, type GatewayLaunch, type NotFronted, type WrapClient, type WrapOptions, type WrapPlan, type WrapRefusal } from './_types.js';
 import { exists, sha256 } from './_files.js';
@@ -130,7 +130,7 @@ export async function planWrap(options: WrapOptions): Promise<WrapPlan | WrapRef
   const candidates: Array<{ entry: ConfigEntry; server: GatewayServer }> = [];
   for (const entry of place.entries) {
     const raw = raws.get(entry.name);
-    const why = raw === undefined ? 'not an object in the file' : whyNotFronted(entry, composition);
+    const why = raw === undefined ? 'not an object in the file' : (whyNotFronted(entry, composition) ?? clientOnlyLaunch(raw));
     if (why !== undefined || raw === undefined) {
       notFronted.push({ name: entry.name, why: why ?? 'not found' });
       continue;

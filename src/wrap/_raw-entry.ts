@@ -128,6 +128,19 @@ export function gatewayServerOf(raw: JsonObject, client: string, folders: EntryF
   return server;
 }
 
+/**
+ * What the client does for an entry at launch that the gateway would not: such an entry stays in
+ * the client's file (fronted, its server would start without what it needs).
+ */
+export function clientOnlyLaunch(raw: JsonObject): string | undefined {
+  if (own(raw, 'env_keys') !== undefined) return "it takes variables from Goose's keyring (env_keys), which the gateway cannot read";
+  if (own(raw, 'env_vars') !== undefined) return 'Codex forwards variables to it by name (env_vars); the gateway entry would not receive them';
+  if (own(raw, 'envFile') !== undefined) return 'it reads an envFile, which the gateway does not';
+  if (own(raw, 'headersHelper') !== undefined) return 'its headers come from a headersHelper command, which the gateway does not run';
+  if (JSON.stringify(raw).includes('${input:')) return 'it uses ${input:ID}, a value VS Code asks its user for; the gateway cannot ask';
+  return undefined;
+}
+
 /** The client's own tool filters on an entry: Gemini `includeTools`/`excludeTools`, Kiro/Windsurf `disabledTools`. */
 export function toolFiltersOf(raw: JsonObject): { includeTools?: string[]; excludeTools?: string[] } {
   const include = strings(own(raw, 'includeTools'));

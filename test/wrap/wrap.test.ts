@@ -153,6 +153,18 @@ describe('wrap and unwrap', () => {
     expect(Object.keys(wrapped.mcpServers).sort()).toEqual(['keyed', 'mcpctx-gateway', 'off', 'pathy']);
   });
 
+  it('leaves in the file what the client does at launch and the gateway would not (keyring, envFile, ${input:})', async () => {
+    write(
+      join(cwd, '.vscode', 'mcp.json'),
+      JSON.stringify({ servers: { a: entry(), asks: entry({ env: { KEY: '${input:api-key}' } }), envy: entry({ args: ['e.js'], envFile: '${workspaceFolder}/.env' }) } }),
+    );
+    const planned = await plan({ client: 'vscode' });
+    expect(planned.fronted.map((server) => server.name)).toEqual(['a']);
+    const why = Object.fromEntries(planned.notFronted.map((item) => [item.name, item.why]));
+    expect(why.asks).toContain('${input:ID}');
+    expect(why.envy).toContain('envFile');
+  });
+
   it('unwrap refuses a file changed since wrap (exit 1), says where the entries are and shows the diff without secrets', async () => {
     write(desktopFile(), JSON.stringify({ mcpServers: { a: entry() } }, null, 2));
     const planned = await plan({ client: 'claude-desktop' });
