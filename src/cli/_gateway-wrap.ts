@@ -62,13 +62,13 @@ export function setupGatewayWrap(gateway: Command, io: CliIo, setExit: (code: nu
         'Exit codes: 0 done (or planned, with --dry-run); 1 refused by the files\' state (already wrapped, no servers, a managed file); 2 usage (unknown client or scope, several places with servers); 3 a file cannot be read or written.',
       ].join('\n\n'),
     )
-    .requiredOption('--client <name>', 'the client: claude-code, claude-desktop, cursor, vscode, windsurf, gemini-cli, zed, goose, codex-cli, kiro (required)')
+    .requiredOption('--client <name>', 'the client: claude-code, claude-desktop, cursor, vscode, windsurf, gemini-cli, zed, goose, codex-cli, kiro')
     .option('--scope <scope>', 'user, project, local or workspace (default: the one place of the client that has servers)')
     .option('--dry-run', 'print the diff of the client file and the gateway config as a new file, write nothing (default: write)')
     .option('--no-measure', 'start no server: search is left off (default: measure the fronted servers once)')
     .option('--search-above <tokens>', 'search on when the fronted servers carry more tokens than this (default: 10000)', parseTokens)
     .option('--cap <tokens>', "the gateway's capTokens (default: 25000)", parseTokens)
-    .option('--deny <pattern>', 'deny this tool, SERVER/tool or a glob (repeatable) (default: none)', collect, [] as string[])
+    .option('--deny <pattern>', 'deny this tool, SERVER/tool or a glob (repeatable)', collect, [] as string[])
     .option('--launch <command>', 'what the client runs to start the gateway, e.g. "npx -y mcpctx" (default: this node and this mcpctx\'s dist/cli/main.js)')
     .option('--home <dir>', 'home folder to read configs from (default: yours)')
     .option('--cwd <dir>', 'project folder for project configs (default: the current folder)')
@@ -123,7 +123,7 @@ export function setupGatewayWrap(gateway: Command, io: CliIo, setExit: (code: nu
         'Exit codes: 0 restored; 1 not wrapped, or changed since; 2 usage (unknown client, several wrapped files without --scope); 3 a file cannot be read or written.',
       ].join('\n\n'),
     )
-    .requiredOption('--client <name>', 'the client wrapped (required)')
+    .requiredOption('--client <name>', 'the client wrapped')
     .option('--scope <scope>', 'the scope wrapped (default: the one wrapped file of the client)')
     .option('--home <dir>', 'home folder to read configs from (default: yours)')
     .option('--cwd <dir>', 'project folder for project configs (default: the current folder)')
