@@ -119,20 +119,21 @@ export function setupGatewayWrap(gateway: Command, io: CliIo, setExit: (code: nu
     .description(
       [
         'Reads the manifest beside the client file. When the file is still exactly what wrap wrote (its sha256), the backup is restored atomically, and the backup, manifest and gateway config are removed.',
-        'When the file changed since, nothing is touched: it says where the fronted entries are (the backup, under its key path) and shows the diff between the file as wrapped and as it is now, for you to merge by hand.',
+        'When the file changed since, nothing is touched: it says where the fronted entries are (the backup, under its key path) and shows the diff between the file as wrapped and as it is now. --merge then edits the file as it is now: the gateway entry out, the fronted entries back in from the backup (at the end of the server map), every other byte kept; refused when a fronted name is back in the file or the result would not read as intended.',
         'Exit codes: 0 restored; 1 not wrapped, or changed since; 2 usage (unknown client, several wrapped files without --scope); 3 a file cannot be read or written.',
       ].join('\n\n'),
     )
     .requiredOption('--client <name>', 'the client wrapped')
     .option('--scope <scope>', 'the scope wrapped (default: the one wrapped file of the client)')
+    .option('--merge', 'when the file changed since wrap, take the gateway entry out and put the fronted entries back from the backup, keeping the rest as it is now (default: refuse)')
     .option('--home <dir>', 'home folder to read configs from (default: yours)')
     .option('--cwd <dir>', 'project folder for project configs (default: the current folder)')
     .option('--json', 'print the result as JSON (default: text)')
     .addHelpText('after', exampleHelp(io, 'gateway unwrap --client claude-desktop'))
-    .action(async (flags: { client: string; scope?: string; home?: string; cwd?: string; json?: boolean }) => {
+    .action(async (flags: { client: string; scope?: string; merge?: boolean; home?: string; cwd?: string; json?: boolean }) => {
       const { unwrap } = await import('../wrap/index.js');
       const { renderUnwrap } = await import('./_wrap-render.js');
-      const result = await unwrap({ client: flags.client, ...(flags.scope === undefined ? {} : { scope: flags.scope }), roots: rootsOf(flags, io) });
+      const result = await unwrap({ client: flags.client, ...(flags.scope === undefined ? {} : { scope: flags.scope }), merge: flags.merge === true, roots: rootsOf(flags, io) });
       if ('refused' in result) {
         setExit(refuse(io, flags.json, result));
         return;

@@ -51,7 +51,8 @@ export function renderWrapPlan(plan: WrapPlan, applied: boolean, invocation: str
 }
 
 export function renderUnwrap(result: UnwrapResult): string {
-  return `unwrapped: ${result.client} ${result.scope} ${result.path} restored byte for byte\nremoved: ${result.removed.join(', ')}\n`;
+  const how = result.restored ? 'restored byte for byte' : 'merged: the gateway entry taken out, the fronted entries put back from the backup, the rest as it is now';
+  return `unwrapped: ${result.client} ${result.scope} ${result.path} ${how}\nremoved: ${result.removed.join(', ')}\n`;
 }
 
 /** A plan as JSON: everything but the texts that hold env values. */

@@ -8,6 +8,7 @@ import { readClientSession, readWrapManifest, resolveRoots, wrapManifestPath, ty
 import { editClientText } from './_client-edit.js';
 import { unifiedDiff } from './_diff.js';
 import { removeQuietly, replaceAtomically, sha256 } from './_files.js';
+import { mergedText } from './_merge.js';
 import { parseClientDocument, rawServers, secretValuesOf } from './_raw-entry.js';
 import { redact } from './_redact.js';
 import { isWrapClient } from './_plan.js';
@@ -17,7 +18,8 @@ export interface UnwrapResult {
   client: string;
   scope: string;
   path: string;
-  restored: true;
+  /** True: the backup went back byte for byte. False: merged (--merge) into a file that changed since. */
+  restored: boolean;
   removed: string[];
 }
 
@@ -42,7 +44,7 @@ function wrappedTextOf(manifest: ManifestFields, backupText: string): string | u
   return sha256(Buffer.from(text, 'utf8')) === manifest.wrappedSha256 ? text : undefined;
 }
 
-export async function unwrap(options: Pick<WrapOptions, 'client' | 'scope' | 'roots'>): Promise<UnwrapResult | WrapRefusal> {
+export async function unwrap(options: Pick<WrapOptions, 'client' | 'scope' | 'roots'> & { merge?: boolean }): Promise<UnwrapResult | WrapRefusal> {
   if (!isWrapClient(options.client)) return { refused: `unknown client "${options.client}"; unwrap takes: ${WRAP_CLIENTS.join(', ')}`, kind: 'usage' };
   const roots = resolveRoots(options.roots);
   const places = (await readClientSession(roots, options.client)).places.filter((place) => options.scope === undefined || place.scope === options.scope);
@@ -61,6 +63,14 @@ export async function unwrap(options: Pick<WrapOptions, 'client' | 'scope' | 'ro
   if (backup === undefined) return { refused: `the backup ${manifest.backup} cannot be read; ${manifest.path} is left as it is`, kind: 'io' };
   if (sha256(backup) !== manifest.originalSha256) return { refused: `the backup ${manifest.backup} is not the file wrap saved (its sha256 differs); ${manifest.path} is left as it is`, kind: 'state' };
   if (current === undefined) return { refused: `${manifest.path} cannot be read; the original is in ${manifest.backup}`, kind: 'io' };
+  const removed = [manifest.backup, wrapManifestPath(manifest.path), manifest.gatewayConfig];
+  if (sha256(current) !== manifest.wrappedSha256 && options.merge === true) {
+    const merged = mergedText(manifest, current.toString('utf8'), backup.toString('utf8'));
+    if ('refused' in merged) return { refused: `${manifest.path} changed since wrap and cannot be merged: ${merged.refused}; the fronted entries are in ${manifest.backup}`, kind: 'state' };
+    await replaceAtomically(target, merged.text);
+    for (const path of removed) await removeQuietly(path);
+    return { client: manifest.client, scope: manifest.scope, path: manifest.path, restored: false, removed };
+  }
   if (sha256(current) !== manifest.wrappedSha256) {
     const backupText = backup.toString('utf8');
     const wrapped = wrappedTextOf(manifest, backupText);
@@ -69,7 +79,7 @@ export async function unwrap(options: Pick<WrapOptions, 'client' | 'scope' | 'ro
     const refusal: WrapRefusal = {
       refused: [
         `${manifest.path} changed since wrap, so it is not replaced.`,
-        `The fronted entries (${manifest.fronted.join(', ')}) are in the backup ${manifest.backup} under ${keyPathText(manifest.serversAt)}: copy them back into ${manifest.path} and remove the ${manifest.gatewayEntry} entry, then delete ${manifest.backup}, ${wrapManifestPath(manifest.path)} and ${manifest.gatewayConfig}.`,
+        `The fronted entries (${manifest.fronted.join(', ')}) are in the backup ${manifest.backup} under ${keyPathText(manifest.serversAt)}: run unwrap again with --merge to put them back into the file as it is now, or copy them back by hand, remove the ${manifest.gatewayEntry} entry, then delete ${manifest.backup}, ${wrapManifestPath(manifest.path)} and ${manifest.gatewayConfig}.`,
       ].join('\n'),
       kind: 'state',
     };
@@ -78,7 +88,6 @@ export async function unwrap(options: Pick<WrapOptions, 'client' | 'scope' | 'ro
   }
   const { mode } = await stat(manifest.backup);
   await replaceAtomically(target, backup, mode & 0o7777);
-  const removed = [manifest.backup, wrapManifestPath(manifest.path), manifest.gatewayConfig];
   for (const path of removed) await removeQuietly(path);
   return { client: manifest.client, scope: manifest.scope, path: manifest.path, restored: true, removed };
 }

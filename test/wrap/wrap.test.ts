@@ -7,12 +7,15 @@ import { randomUUID } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { audit } from '../../src/audit/index.js';
 import { renderProposedGateway, renderWrapped } from '../../src/cli/_wrap-render.js';
 import type { Measurement } from '../../src/measure/index.js';
 import { applyWrap, planWrap, unwrap, type WrapOptions, type WrapPlan } from '../../src/wrap/index.js';
 import { runCliCaptured } from '../support/cli-run.js';
+import { referenceServers, writeClientHome } from './_client-homes.js';
 
 const CANARY = `canary-${randomUUID()}`;
 let root = '';
@@ -178,6 +181,32 @@ describe('wrap and unwrap', () => {
     expect(result.stdout).toContain('+    "added"');
     expect(readFileSync(desktopFile(), 'utf8')).toBe(changed);
     expect(result.stdout + result.stderr).not.toContain(CANARY);
+  });
+
+  it.each([
+    ['claude-code', '"numStartups": 4', '"numStartups": 5'],
+    ['goose', 'GOOSE_PROVIDER: openai', 'GOOSE_PROVIDER: anthropic'],
+    ['codex-cli', 'model = "gpt-5"', 'model = "gpt-5.1"'],
+  ] as const)('unwrap --merge of a %s file changed since wrap keeps the change and puts the fronted entries back', async (client, from, to) => {
+    const fixture = writeClientHome(client, root, referenceServers(join(root, 'data'), {}, { API_KEY: CANARY }));
+    const original = readFileSync(fixture.file, 'utf8');
+    await applyWrap(await plan({ client, roots: { home: fixture.home, cwd: fixture.cwd, platform: 'linux', systemRoot: join(root, 'system') } }));
+    const wrapped = readFileSync(fixture.file, 'utf8');
+    expect(wrapped).toContain(from);
+    writeFileSync(fixture.file, wrapped.replace(from, to));
+    const where = ['--home', fixture.home, '--cwd', fixture.cwd];
+    expect((await runCliCaptured(['gateway', 'unwrap', '--client', client, ...where], root, {})).code).toBe(1);
+    const merged = await runCliCaptured(['gateway', 'unwrap', '--client', client, '--merge', ...where], root, {});
+    expect(merged.stderr).toBe('');
+    expect(merged.code).toBe(0);
+    expect(merged.stdout).toContain('merged');
+    // The original with only the change made since: the same document, the change and the comments kept.
+    const now = readFileSync(fixture.file, 'utf8');
+    const parse = (text: string): unknown => (client === 'goose' ? parseYaml(text) : client === 'codex-cli' ? parseToml(text) : JSON.parse(text));
+    expect(parse(now)).toEqual(parse(original.replace(from, to)));
+    expect(now).toContain(to);
+    if (client !== 'claude-code') expect(now.split('\n')[0]).toBe(original.split('\n')[0]);
+    expect(readdirSync(dirname(fixture.file)).filter((name) => name.includes('mcpctx'))).toEqual([]);
   });
 
   it('a failure midway leaves the client file untouched and removes what it wrote', async () => {
