@@ -21,7 +21,7 @@ import {
 import { editClientText } from './_client-edit.js';
 import { unifiedDiff } from './_diff.js';
 import { gatewayConfigPath, gatewayProblems, gatewayYamlText } from './_gateway-yaml.js';
-import { clientOnlyLaunch, gatewayServerOf, parseClientDocument, rawServers, secretValuesOf, toolFiltersOf, type GatewayServer } from './_raw-entry.js';
+import { clientOnlyLaunch, documentSecrets, gatewayServerOf, parseClientDocument, rawServers, toolFiltersOf, type GatewayServer } from './_raw-entry.js';
 import { redact } from './_redact.js';
 import { GATEWAY_ENTRY, WRAP_CLIENTS, type GatewayLaunch, type NotFronted, type WrapClient, type WrapOptions, type WrapPlan, type WrapRefusal } from './_types.js';
 import { exists, sha256 } from './_files.js';
@@ -175,7 +175,7 @@ export async function planWrap(options: WrapOptions): Promise<WrapPlan | WrapRef
   // The editor keeps every byte it does not edit, a byte order mark included.
   const wrappedText = edited.text;
 
-  const secrets = [...raws.values()].flatMap(secretValuesOf);
+  const secrets = documentSecrets(document);
   return {
     client,
     scope: place.scope,

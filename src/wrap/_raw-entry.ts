@@ -148,17 +148,26 @@ export function toolFiltersOf(raw: JsonObject): { includeTools?: string[]; exclu
   return { ...(include === undefined ? {} : { includeTools: include }), ...(exclude.length === 0 ? {} : { excludeTools: exclude }) };
 }
 
-/** Every literal string value of an entry's env and headers: what printed output must never show. */
-export function secretValuesOf(raw: JsonObject): string[] {
+const SECRET_KEYS = new Set(['env', 'envs', 'headers', 'http_headers']);
+
+/**
+ * Every string under an `env`/`envs`/`headers`/`http_headers` object anywhere in a document (other
+ * projects' entries in ~/.claude.json included, since a diff's context lines may reach them).
+ * Bounded: a config is shallow; deeper nodes are not walked.
+ */
+export function documentSecrets(document: JsonObject): string[] {
   const values: string[] = [];
-  const collect = (value: unknown): void => {
-    if (isPlainObject(value)) for (const item of Object.values(value)) if (typeof item === 'string' && item !== '') values.push(item);
+  const walk = (node: unknown, depth: number): void => {
+    if (depth > 12) return;
+    if (Array.isArray(node)) for (const item of node) walk(item, depth + 1);
+    else if (isPlainObject(node)) {
+      for (const [key, value] of Object.entries(node)) {
+        if (SECRET_KEYS.has(key) && isPlainObject(value)) {
+          for (const item of Object.values(value)) if (typeof item === 'string' && item !== '') values.push(item);
+        } else walk(value, depth + 1);
+      }
+    }
   };
-  const command = own(raw, 'command');
-  collect(own(raw, 'env'));
-  collect(own(raw, 'envs'));
-  if (isPlainObject(command)) collect(own(command, 'env'));
-  collect(own(raw, 'headers'));
-  collect(own(raw, 'http_headers'));
+  walk(document, 0);
   return values;
 }

@@ -9,7 +9,7 @@ import { editClientText } from './_client-edit.js';
 import { unifiedDiff } from './_diff.js';
 import { removeQuietly, replaceAtomically, sha256 } from './_files.js';
 import { mergedText } from './_merge.js';
-import { parseClientDocument, rawServers, secretValuesOf } from './_raw-entry.js';
+import { documentSecrets, parseClientDocument } from './_raw-entry.js';
 import { redact } from './_redact.js';
 import { isWrapClient } from './_plan.js';
 import { WRAP_CLIENTS, type WrapOptions, type WrapRefusal } from './_types.js';
@@ -74,8 +74,11 @@ export async function unwrap(options: Pick<WrapOptions, 'client' | 'scope' | 'ro
   if (sha256(current) !== manifest.wrappedSha256) {
     const backupText = backup.toString('utf8');
     const wrapped = wrappedTextOf(manifest, backupText);
-    const document = parseClientDocument(backupText, manifest.format);
-    const secrets = document === undefined ? [] : [...rawServers(document, manifest.serversAt).values()].flatMap(secretValuesOf);
+    // Both files' values: entries added since hold secrets of their own.
+    const secrets = [backupText, current.toString('utf8')].flatMap((text) => {
+      const document = parseClientDocument(text, manifest.format);
+      return document === undefined ? [] : documentSecrets(document);
+    });
     const refusal: WrapRefusal = {
       refused: [
         `${manifest.path} changed since wrap, so it is not replaced.`,

@@ -172,7 +172,8 @@ describe('wrap and unwrap', () => {
     write(desktopFile(), JSON.stringify({ mcpServers: { a: entry() } }, null, 2));
     const planned = await plan({ client: 'claude-desktop' });
     await applyWrap(planned);
-    const changed = readFileSync(desktopFile(), 'utf8').replace('"mcpServers": {', `"mcpServers": {\n    "added": { "command": "x", "env": { "T": "${CANARY}" } },`);
+    const added = `added-${randomUUID()}`;
+    const changed = readFileSync(desktopFile(), 'utf8').replace('"mcpServers": {', `"mcpServers": {\n    "added": { "command": "x", "env": { "T": "${added}" } },`);
     writeFileSync(desktopFile(), changed);
     const result = await cli(['unwrap', '--client', 'claude-desktop']);
     expect(result.code).toBe(1);
@@ -181,6 +182,7 @@ describe('wrap and unwrap', () => {
     expect(result.stdout).toContain('+    "added"');
     expect(readFileSync(desktopFile(), 'utf8')).toBe(changed);
     expect(result.stdout + result.stderr).not.toContain(CANARY);
+    expect(result.stdout + result.stderr).not.toContain(added);
   });
 
   it.each([
