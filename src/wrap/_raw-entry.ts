@@ -151,7 +151,8 @@ export function toolFiltersOf(raw: JsonObject): { includeTools?: string[]; exclu
 const SECRET_KEYS = new Set(['env', 'envs', 'headers', 'http_headers']);
 
 /**
- * Every string under an `env`/`envs`/`headers`/`http_headers` object anywhere in a document (other
+ * Every string under an `env`/`envs`/`headers`/`http_headers` object, and the user and password
+ * of every URL, anywhere in a document (other
  * projects' entries in ~/.claude.json included, since a diff's context lines may reach them).
  * Bounded: a config is shallow; deeper nodes are not walked.
  */
@@ -164,6 +165,10 @@ export function documentSecrets(document: JsonObject): string[] {
       for (const [key, value] of Object.entries(node)) {
         if (SECRET_KEYS.has(key) && isPlainObject(value)) {
           for (const item of Object.values(value)) if (typeof item === 'string' && item !== '') values.push(item);
+        } else if ((URL_KEYS as readonly string[]).includes(key) && typeof value === 'string') {
+          // A user and password in a URL are credentials too.
+          const userinfo = /^[a-z][a-z0-9+.-]*:\/\/([^/?#@]+)@/i.exec(value)?.[1];
+          if (userinfo !== undefined) values.push(userinfo);
         } else walk(value, depth + 1);
       }
     }

@@ -124,7 +124,8 @@ describe('refusals', () => {
 
 describe('wrap and unwrap', () => {
   it('--dry-run prints both diffs, without env values, and writes nothing', async () => {
-    write(desktopFile(), JSON.stringify({ mcpServers: { a: entry(), b: { url: 'https://example.test/mcp', headers: { 'X-Key': CANARY } } } }, null, 2));
+    const password = `pw-${randomUUID()}`;
+    write(desktopFile(), JSON.stringify({ mcpServers: { a: entry(), b: { url: 'https://example.test/mcp', headers: { 'X-Key': CANARY } }, c: { url: `https://me:${password}@example.test/mcp` } } }, null, 2));
     const before = snapshot(root);
     const text = await cli(['wrap', '--client', 'claude-desktop', '--no-measure', '--dry-run']);
     const json = await cli(['wrap', '--client', 'claude-desktop', '--no-measure', '--dry-run', '--json']);
@@ -134,6 +135,7 @@ describe('wrap and unwrap', () => {
     expect(text.stdout).toContain('--- /dev/null');
     expect(text.stdout).toContain('+    "mcpctx-gateway"');
     for (const output of [text, json]) expect(output.stdout + output.stderr).not.toContain(CANARY);
+    for (const output of [text, json]) expect(output.stdout + output.stderr).not.toContain(password);
     expect(snapshot(root)).toEqual(before);
   });
 
