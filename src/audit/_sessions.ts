@@ -8,6 +8,9 @@
  *   reported per entry and never subtracted (an unread tier could only broaden it).
  * - Every other client: the places it reads (user and project), together.
  * - A file given with `--config`: a session of its own.
+ * Entries a client switch turned off (`_client-switches.ts`) are listed as disabled with the switch;
+ * a Claude Code `.mcp.json` server awaiting approval is listed as pending, not loaded; a Gemini
+ * entry's includeTools/excludeTools count only the tools they keep (`entryTokens`).
  */
 import type { Measurement } from '../measure/index.js';
 import { matchesServerRule } from './_deferral.js';
@@ -34,7 +37,7 @@ export interface SessionComposition {
   client: ClientId;
   /** The config files this session reads. */
   paths: string[];
-  /** The entries it loads, after names shadowed by a higher scope, disabled entries and denied ones are taken out. */
+  /** The entries it loads, after names shadowed by a higher scope, disabled, pending and denied entries are taken out. */
   loaded: ConfigEntry[];
   shadowed: Array<{ name: string; path: string; by: string }>;
   /** Entries turned off: by their own field, or by a client switch named in `by` (file and key). */
