@@ -10,6 +10,7 @@ import { recordedLaunch, type Measurement, type RecordedLaunch } from '../measur
 import { readCaptureIndex, readToolShape } from '../results/index.js';
 import { changedAgainst, type ChangeRow } from './_changed.js';
 import { applyClientSwitches } from './_client-switches.js';
+import { readGeminiEnablement } from './_gemini-enablement.js';
 import { claudeCounts, readPublished, type ClaudeCounts } from './_claude-counts.js';
 import { readSettings, type ClaudeSettingsSource } from './_claude-settings.js';
 import { CLAUDE_DIVERGENCE_BAND, DEFAULT_CONTEXT_WINDOW, deferralPosture, thresholdVerdict } from './_deferral.js';
@@ -325,7 +326,7 @@ export async function audit(options: AuditOptions = {}): Promise<AuditReport> {
   const discovering = options.configs === undefined;
   const settings: ClaudeSettingsSource[] = discovering ? await readSettings(roots) : [];
   // Before anything is launched: an entry a client switch turns off is not started.
-  applyClientSwitches(places, settings);
+  applyClientSwitches(places, settings, discovering ? await readGeminiEnablement(roots) : undefined);
   // An entry read by two places (the user and local scopes share ~/.claude.json) is listed once per place it is in.
   const entries = places.flatMap((place) => place.entries);
   const measuring = options.measure !== false;

@@ -23,13 +23,16 @@
  * Gemini CLI, from its source (google-gemini/gemini-cli 5411f11, packages/cli/src/config/settings.ts
  * and config/mcp/mcpServerEnablement.ts, read 2026-12-05): `mcp.excluded` lists are joined across
  * settings files, `mcp.allowed` lists are intersected, names compare lower-cased and trimmed, and a
- * server outside a defined allowlist or inside an exclusion does not load.
+ * server outside a defined allowlist or inside an exclusion does not load; nor does one that
+ * `gemini mcp disable` turned off (`_gemini-enablement.ts`).
  */
+import type { GeminiEnablement } from './_gemini-enablement.js';
 import type { ConfigEntry, PlaceReport, SettingsSource } from './_types.js';
 
-export function applyClientSwitches(places: readonly PlaceReport[], settings: readonly SettingsSource[]): void {
+/** `geminiEnablement`: `gemini mcp disable`'s file, when discovering (a `--config` file has no client). */
+export function applyClientSwitches(places: readonly PlaceReport[], settings: readonly SettingsSource[], geminiEnablement?: GeminiEnablement): void {
   applyClaudeCode(places.filter((place) => place.client === 'claude-code'), settings);
-  applyGemini(places.filter((place) => place.client === 'gemini-cli'));
+  applyGemini(places.filter((place) => place.client === 'gemini-cli'), geminiEnablement);
 }
 
 function turnOff(entry: ConfigEntry, by: string): void {
@@ -104,7 +107,7 @@ function normalized(name: string): string {
   return name.toLowerCase().trim();
 }
 
-function applyGemini(places: readonly PlaceReport[]): void {
+function applyGemini(places: readonly PlaceReport[], enablement: GeminiEnablement | undefined): void {
   const excluded: NamedIn[] = [];
   const allowed: NamedIn[] = [];
   for (const place of places) {
@@ -122,6 +125,13 @@ function applyGemini(places: readonly PlaceReport[]): void {
       continue;
     }
     const exclusion = excluded.find((list) => list.names.includes(name));
-    if (exclusion !== undefined) turnOff(entry, exclusion.where);
+    if (exclusion !== undefined) {
+      turnOff(entry, exclusion.where);
+      continue;
+    }
+    if (enablement?.disabled.includes(name) === true) turnOff(entry, `${enablement.path} (what gemini mcp disable writes)`);
+    else if (enablement?.state.state === 'unreadable' && !entry.disabled) {
+      (entry.notes ??= []).push(`${enablement.path} exists and cannot be read (${enablement.state.why}): whether gemini mcp disable turned this server off is not known`);
+    }
   }
 }

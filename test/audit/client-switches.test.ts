@@ -1,7 +1,7 @@
 // The clients' own switches and substitutions, on fixture homes with a fake measure (what matters
 // here is what is launched and counted, not a server): Claude Code's /mcp off switch and .mcp.json
-// approvals, Gemini CLI's mcp.excluded / mcp.allowed / includeTools / excludeTools and its bare
-// $VAR, VS Code's ${workspaceFolder}. A switched-off server is not launched and not counted, and
+// approvals, Gemini CLI's mcp.excluded / mcp.allowed / `gemini mcp disable` / includeTools /
+// excludeTools and its bare $VAR, VS Code's ${workspaceFolder}. A switched-off server is not launched and not counted, and
 // says which file and key turned it off; a filtered server counts only the tools that remain.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -167,6 +167,23 @@ describe('Gemini CLI filters', () => {
     expect(filtered.toolFilter).toEqual({ keptTools: 1, ofTools: 3, tokens: 100, note: '1 of 3 tools (includeTools/excludeTools)' });
     expect(entry(report, 'gemini-cli', 'dropped').toolFilter?.note).toBe('1 of 2 tools (excludeTools)');
     expect(report.configs.find((config) => config.client === 'gemini-cli' && config.scope === 'user')?.totals.tokens).toBe(180);
+  });
+
+  it('leaves out what gemini mcp disable turned off, and says so when its file cannot be read', async () => {
+    const home = fixture();
+    home.write(join(home.home, '.gemini', 'settings.json'), { mcpServers: { Off: server('off'), on: server('on') } });
+    const enablement = join(home.home, '.gemini', 'mcp-server-enablement.json');
+    home.write(enablement, { off: { enabled: false }, on: { enabled: true } });
+    const launched: MeasureOptions[] = [];
+    const report = await run(home, { off: { t: 1_000 }, on: { t: 10 } }, launched);
+    expect(launchedScripts(launched)).toEqual(['on.js']);
+    expect(session(report, 'gemini-cli').disabled).toEqual([{ name: 'Off', path: join(home.home, '.gemini', 'settings.json'), by: `${enablement} (what gemini mcp disable writes)` }]);
+    expect(session(report, 'gemini-cli').totals.tokens).toBe(30);
+
+    home.write(enablement, '{ not json');
+    const unknown = await run(home, { off: { t: 1_000 }, on: { t: 10 } });
+    expect(session(unknown, 'gemini-cli').loaded.sort()).toEqual(['Off', 'on']);
+    expect(entry(unknown, 'gemini-cli', 'Off').notes?.join(' ')).toContain('cannot be read (not valid JSON)');
   });
 
   it('reads $VAR as an expansion in Gemini settings only: named, not passed, and a launch it would change is not started', async () => {
