@@ -231,6 +231,15 @@ function expansionVariables(value: string, bareDollar: boolean): string[] {
   return variables;
 }
 
+/** What each client variable `ConfigPlace.substitutes` may hold stands for, for the note. */
+const SUBSTITUTED_AS: Readonly<Record<string, string>> = {
+  workspaceFolder: 'the audited folder',
+  workspaceFolderBasename: "the audited folder's name",
+  userHome: 'the home audited',
+  pathSeparator: 'the path separator',
+  '/': 'the path separator',
+};
+
 /** Collects what an entry says, and why it cannot be launched as written. */
 class EntryReading {
   readonly expansions: Expansion[] = [];
@@ -267,8 +276,8 @@ class EntryReading {
   finalNotes(): string[] {
     const notes = [...this.told];
     if (this.substituted.size > 0) {
-      const names = [...this.substituted].map((name) => `\${${name}}`).join(', ');
-      notes.push(`${names} substituted as ${this.place.client === 'vscode' ? 'VS Code' : this.place.client} does for a ${this.place.scope} file (${this.place.scope === 'workspace' ? 'the audited folder' : 'this home'})`);
+      const names = [...this.substituted].map((name) => `\${${name}} as ${SUBSTITUTED_AS[name] ?? 'the client sets it'}`).join(', ');
+      notes.push(`${names}: substituted as ${this.place.client === 'vscode' ? 'VS Code' : this.place.client} does in a ${this.place.scope} file`);
     }
     if (this.place.client === 'vscode' && this.place.scope !== 'workspace' && this.expansions.some((expansion) => expansion.variables.includes('workspaceFolder'))) {
       notes.push('${workspaceFolder} in a user VS Code file is the folder the window has open; audit does not assume one');
