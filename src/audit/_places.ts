@@ -42,9 +42,11 @@ export function clientPlaces(roots: AuditRoots): ConfigPlace[] {
     platform === 'win32' ? join(appData, 'Code', 'User')
     : platform === 'darwin' ? join(home, 'Library', 'Application Support', 'Code', 'User')
     : join(home, '.config', 'Code', 'User');
-  // VS Code substitutes its predefined variables in MCP entries (code.visualstudio.com/docs/
-  // reference/variables-reference, read 2026-12-05). In a workspace file ${workspaceFolder} is the
-  // folder audited; in a user file it is whatever folder the window has open, so it stays unevaluated.
+  // VS Code substitutes its predefined variables in MCP entries ("You can use predefined variables
+  // in the server configuration, for example to refer to the workspace folder (${workspaceFolder})":
+  // code.visualstudio.com/docs/copilot/reference/mcp-configuration, read 2026-12-05; the names are
+  // its variables reference's). In a workspace file ${workspaceFolder} is the folder audited; in a
+  // user file it is whatever folder the window has open, so it stays unevaluated there.
   const separator = platform === 'win32' ? '\\' : '/';
   const userVariables = { userHome: home, pathSeparator: separator, '/': separator };
   const workspaceVariables = { ...userVariables, workspaceFolder: cwd, workspaceFolderBasename: (platform === 'win32' ? win32 : posix).basename(cwd) };
