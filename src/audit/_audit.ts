@@ -9,6 +9,8 @@ import { McpctxError } from '../errors/index.js';
 import { recordedLaunch, type Measurement, type RecordedLaunch } from '../measure/index.js';
 import { readCaptureIndex, readToolShape } from '../results/index.js';
 import { changedAgainst, type ChangeRow } from './_changed.js';
+import { applyClientSwitches } from './_client-switches.js';
+import { readGeminiEnablement } from './_gemini-enablement.js';
 import { claudeCounts, readPublished, type ClaudeCounts } from './_claude-counts.js';
 import { readSettings, type ClaudeSettingsSource } from './_claude-settings.js';
 import { CLAUDE_DIVERGENCE_BAND, DEFAULT_CONTEXT_WINDOW, deferralPosture, thresholdVerdict } from './_deferral.js';
@@ -17,6 +19,7 @@ import { clientPlaces, givenPlace } from './_places.js';
 import { readPlaces } from './_read-config.js';
 import { composeSessions, sessionTotals, tokensOf, totalsOf, type SessionComposition, type SessionTotals, type Totals } from './_sessions.js';
 import { suggestDescriptions, type SuggestReport } from './_suggest.js';
+import { filteredCatalog, type FilteredCatalog } from './_tool-filter.js';
 import type { AuditPlatform, AuditRoots, ClientId, ConfigEntry, DeferralPosture, PlaceReport, PlaceState, SettingsTier } from './_types.js';
 import { deferralRecordOf, noRecordOf, type DeferralRecord, type NoRecord } from './_vendor-records.js';
 
@@ -68,10 +71,18 @@ export interface AuditEntry {
   envNames: string[];
   headerNames: string[];
   disabled: boolean;
+  /** The client switch that turned it off (file and key), when not its own field. */
+  disabledBy?: string;
+  /** Claude Code `.mcp.json` server not yet approved: measured, not counted in the session. */
+  pendingApproval?: string;
   alwaysLoad: boolean;
   expansions: ConfigEntry['expansions'];
   problem?: string;
+  /** What reading changed or left out without stopping the launch (a url's user and password dropped, `${workspaceFolder}` substituted). */
+  notes?: string[];
   measurement?: MeasurementSummary;
+  /** Gemini CLI's includeTools/excludeTools on the measured catalog: what the session counts for it. */
+  toolFilter?: FilteredCatalog;
   unmeasured?: Unmeasured;
 }
 
@@ -132,6 +143,8 @@ export interface AuditSession {
   loaded: string[];
   shadowed: SessionComposition['shadowed'];
   disabled: SessionComposition['disabled'];
+  /** Claude Code `.mcp.json` servers awaiting approval: not loaded, not counted. */
+  pending: SessionComposition['pending'];
   denied: SessionComposition['denied'];
   denyUnevaluable: SessionComposition['denyUnevaluable'];
   allow?: SessionComposition['allow'];
@@ -208,10 +221,16 @@ function publicEntry(entry: ConfigEntry, measurements: ReadonlyMap<string, Measu
     alwaysLoad: entry.alwaysLoad,
     expansions: entry.expansions,
   };
+  if (entry.disabledBy !== undefined) row.disabledBy = entry.disabledBy;
+  if (entry.pendingApproval !== undefined) row.pendingApproval = entry.pendingApproval;
   if (entry.problem !== undefined) row.problem = entry.problem;
+  if (entry.notes !== undefined) row.notes = entry.notes;
   const measurement = unmeasured === undefined ? measurements.get(launchKey(entry)) : undefined;
   if (measurement !== undefined) row.measurement = summary(measurement);
   else row.unmeasured = unmeasured ?? { reason: 'not-measured' };
+  const tokens = tokensOf(measurement);
+  const filtered = entry.toolFilter === undefined || measurement === undefined || tokens === undefined ? undefined : filteredCatalog(entry.toolFilter, measurement, tokens);
+  if (filtered !== undefined) row.toolFilter = filtered;
   return row;
 }
 
@@ -306,6 +325,8 @@ export async function audit(options: AuditOptions = {}): Promise<AuditReport> {
   const places: PlaceReport[] = await readPlaces(options.configs === undefined ? clientPlaces(roots) : options.configs.map((path) => givenPlace(path)));
   const discovering = options.configs === undefined;
   const settings: ClaudeSettingsSource[] = discovering ? await readSettings(roots) : [];
+  // Before anything is launched: an entry a client switch turns off is not started.
+  applyClientSwitches(places, settings, discovering ? await readGeminiEnablement(roots) : undefined);
   // An entry read by two places (the user and local scopes share ~/.claude.json) is listed once per place it is in.
   const entries = places.flatMap((place) => place.entries);
   const measuring = options.measure !== false;
@@ -325,6 +346,7 @@ export async function audit(options: AuditOptions = {}): Promise<AuditReport> {
       loaded: composition.loaded.map((entry) => entry.name),
       shadowed: composition.shadowed,
       disabled: composition.disabled,
+      pending: composition.pending,
       denied: composition.denied,
       denyUnevaluable: composition.denyUnevaluable,
       totals,

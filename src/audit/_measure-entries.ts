@@ -13,7 +13,8 @@ import type { ConfigEntry } from './_types.js';
 
 /** Why an entry was not launched. */
 export type Unmeasured =
-  | { reason: 'disabled' }
+  /** `by`: the client switch that turned it off (file and key), when not the entry's own field. */
+  | { reason: 'disabled'; by?: string }
   | { reason: 'builtin' }
   | { reason: 'problem'; detail: string }
   | { reason: 'unevaluated-expansion'; detail: string }
@@ -33,7 +34,7 @@ export interface MeasureEntriesOptions {
 
 /** Why `entry` is not launched, or undefined when it is. */
 export function whyNotLaunched(entry: ConfigEntry): Unmeasured | undefined {
-  if (entry.disabled) return { reason: 'disabled' };
+  if (entry.disabled) return entry.disabledBy === undefined ? { reason: 'disabled' } : { reason: 'disabled', by: entry.disabledBy };
   if (entry.transport === 'builtin') return { reason: 'builtin' };
   if (entry.problem !== undefined) return { reason: 'problem', detail: entry.problem };
   const blocking = entry.expansions.filter((expansion) => /^(command|args\[\d+\]|url)$/.test(expansion.where));

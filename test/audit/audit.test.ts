@@ -71,7 +71,8 @@ beforeAll(async () => {
     }),
   );
   write(join(project, '.mcp.json'), json({ mcpServers: { tools: { url: tools.url, headers: { Authorization: `Bearer ${CANARY}` } } } }));
-  write(join(home, '.claude', 'settings.json'), json({ env: { ENABLE_TOOL_SEARCH: 'auto:5', SOME_TOKEN: CANARY }, deniedMcpServers: [{ serverName: 'denied-one' }] }));
+  // The .mcp.json server approved (Claude Code does not load it until it is).
+  write(join(home, '.claude', 'settings.json'), json({ env: { ENABLE_TOOL_SEARCH: 'auto:5', SOME_TOKEN: CANARY }, deniedMcpServers: [{ serverName: 'denied-one' }], enabledMcpjsonServers: ['tools'] }));
   // Claude Desktop: one server, one disabled.
   write(join(home, '.config', 'Claude', 'claude_desktop_config.json'), json({ mcpServers: { everything: stdio('everything'), off: { ...stdio('memory'), disabled: true } } }));
   // Cursor: the same memory launch as Claude Code's (measured once), and a project file.
