@@ -29,7 +29,7 @@ export interface ServerTotal {
   /** Distinct launches with a number, and their sum: each counted once, whichever sessions load it. */
   counted: number;
   tokens: number;
-  /** Distinct servers without a number (failed, not launched, not measured). */
+  /** Distinct servers that are not disabled and have no number (failed, not launched, not measured). */
   uncounted: number;
 }
 
@@ -70,5 +70,6 @@ export function distinctServers(entries: readonly ConfigEntry[], measurements: R
 
 export function serverTotal(servers: readonly AuditServer[]): ServerTotal {
   const counted = servers.filter((server) => server.totalTokens !== null);
-  return { counted: counted.length, tokens: counted.reduce((sum, server) => sum + (server.totalTokens ?? 0), 0), uncounted: servers.length - counted.length };
+  const uncounted = servers.filter((server) => server.totalTokens === null && server.status !== 'disabled');
+  return { counted: counted.length, tokens: counted.reduce((sum, server) => sum + (server.totalTokens ?? 0), 0), uncounted: uncounted.length };
 }
