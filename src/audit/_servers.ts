@@ -2,7 +2,7 @@
  * The servers of an audit, each once: entries that start the same launch (the same server
  * configured for eight clients) are one server, with every place that configures it. Entries that
  * are not launched (disabled, builtin, unevaluated) are grouped the same way under their reason.
- * Sorted by cost, costliest first; servers without a number last, by name.
+ * Sorted by cost, costliest first; servers without a number last (disabled ones at the end), by name.
  */
 import type { Measurement } from '../measure/index.js';
 import { launchKey, whyNotLaunched } from './_measure-entries.js';
@@ -39,6 +39,10 @@ function compareServers(a: AuditServer, b: AuditServer): number {
     if (b.totalTokens === null) return -1;
     return b.totalTokens - a.totalTokens;
   }
+  // Among those without a number, what loads (failed, not measured) before what does not (disabled).
+  const aOff = a.status === 'disabled' ? 1 : 0;
+  const bOff = b.status === 'disabled' ? 1 : 0;
+  if (aOff !== bOff) return aOff - bOff;
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 

@@ -93,15 +93,15 @@ function sessionStartLine(session: AuditSession): string | undefined {
 }
 
 function sessionsSection(report: AuditReport): string[] {
-  const header = `Sessions: tokens every request carries, share of a ${formatCount(report.contextWindow)}-token context window${report.measured ? '' : ' (not measured: --no-measure)'}`;
+  const header = `Sessions: tokens every request carries, share of a ${formatCount(report.contextWindow)}-token context window${report.measured ? '' : ' (--no-measure)'}`;
   if (report.sessions.length === 0) return [header, 'no client config found'];
   const table = renderTable(
     [{ header: 'client', max: 28 }, { header: 'servers', align: 'right' }, { header: 'tokens/request', align: 'right' }, { header: 'window', align: 'right' }, { header: 'deferral', max: 34 }],
     report.sessions.map((session) => [
       sessionLabel(session),
       String(session.loaded.length),
-      session.refused === undefined ? totalText(session.totals) : 'refused',
-      session.refused === undefined ? `${session.totals.complete ? '' : '>= '}${formatShare(session.totals.tokens, report.contextWindow)}` : '-',
+      session.refused !== undefined ? 'refused' : report.measured ? totalText(session.totals) : 'not measured',
+      session.refused === undefined && report.measured ? `${session.totals.complete ? '' : '>= '}${formatShare(session.totals.tokens, report.contextWindow)}` : '-',
       deferralWords(session),
     ]),
   );
@@ -322,8 +322,18 @@ function detailsSection(report: AuditReport): string[] {
   return blocks.filter((block) => block.length > 0).flatMap((block) => ['', ...block]);
 }
 
-export function renderAudit(report: AuditReport, options: AuditRenderOptions = {}): string {
+/** Paths under the audited home written from `~`, so the default report keeps the part that names the file. */
+function homeShortener(home: string): (line: string) => string {
+  if (home.length <= 1) return (line) => line;
+  const prefixes = [`${home}/`, `${home}\\`];
+  return (line) => prefixes.reduce((text, prefix) => text.split(prefix).join(`~${prefix.slice(-1)}`), line);
+}
+
+export function renderAudit(given: AuditReport, options: AuditRenderOptions = {}): string {
   const verbose = options.verbose === true;
+  const shorten = homeShortener(given.roots.home);
+  // The default report names files from ~ (every string of the report, reasons included); --verbose keeps whole paths.
+  const report = verbose ? given : (JSON.parse(JSON.stringify(given), (_key, value: unknown) => (typeof value === 'string' ? shorten(value) : value)) as AuditReport);
   const sections = [sessionsSection(report), serversSection(report), budgetSection(report), changedSection(report), suggestSection(report), notesSection(report, verbose)];
   const lines = sections.filter((section) => section.length > 0).flatMap((section, index) => (index === 0 ? section : ['', ...section]));
   if (verbose) lines.push(...detailsSection(report));

@@ -212,6 +212,8 @@ describe('mcpctx audit report layout', () => {
     expect(run.stdout.replace(/\s+/g, ' ')).toContain('claude-code at session start: cannot be said (the total is a floor');
     expect(run.stdout.match(/1,003 {2}measured/g)).toHaveLength(1);
     expect(run.stdout).toContain('Budget 1 tokens per request, every session: OVER');
+    // Paths under the home are written from ~, so a problem line keeps the file's name and why.
+    expect(run.stdout).toContain('kiro user: ~/.kiro/settings/mcp.json unreadable at line 2');
   });
 });
 
