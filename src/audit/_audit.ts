@@ -8,6 +8,7 @@ import { homedir } from 'node:os';
 import { McpctxError } from '../errors/index.js';
 import { recordedLaunch, type Measurement, type RecordedLaunch } from '../measure/index.js';
 import { readCaptureIndex, readToolShape } from '../results/index.js';
+import { judgeBudget, type AuditBudget } from './_budget.js';
 import { changedAgainst, type ChangeRow } from './_changed.js';
 import { applyClientSwitches } from './_client-switches.js';
 import { readGeminiEnablement } from './_gemini-enablement.js';
@@ -17,6 +18,7 @@ import { CLAUDE_DIVERGENCE_BAND, DEFAULT_CONTEXT_WINDOW, deferralPosture, thresh
 import { launchKey, launchOf, measureEntries, whyNotLaunched, type MeasureEntriesOptions, type Unmeasured } from './_measure-entries.js';
 import { clientPlaces, givenPlace } from './_places.js';
 import { readPlaces } from './_read-config.js';
+import { distinctServers, serverTotal, type AuditServer, type ServerTotal } from './_servers.js';
 import { composeSessions, sessionTotals, tokensOf, totalsOf, type SessionComposition, type SessionTotals, type Totals } from './_sessions.js';
 import { suggestDescriptions, type SuggestReport } from './_suggest.js';
 import { filteredCatalog, type FilteredCatalog } from './_tool-filter.js';
@@ -25,7 +27,7 @@ import { deferralRecordOf, noRecordOf, type DeferralRecord, type NoRecord } from
 
 export const AUDIT_METHOD = 'mcpctx-audit/v1';
 
-export interface AuditOptions extends Pick<MeasureEntriesOptions, 'timeoutMs' | 'runs' | 'concurrency' | 'onMeasured' | 'measureWith'> {
+export interface AuditOptions extends Pick<MeasureEntriesOptions, 'timeoutMs' | 'runs' | 'concurrency' | 'onPlan' | 'onStart' | 'onMeasured' | 'measureWith'> {
   /** Where to look; each defaults to this machine's. */
   roots?: Partial<AuditRoots>;
   /** Read only these files (each its own session, client unknown) instead of discovering. */
@@ -43,8 +45,10 @@ export interface AuditOptions extends Pick<MeasureEntriesOptions, 'timeoutMs' | 
   published?: string;
   /** A results folder whose `tool-shape.json` is the baseline for description suggestions. */
   suggest?: string;
-  /** Tokens the costliest session may carry; over it, `budget.over` is true. */
+  /** Tokens every session may carry: each session is judged (`_budget.ts`), and `budget.verdict` is the worst. */
   budget?: number;
+  /** Accept a session whose total is only a floor under the budget (`--budget-floor-ok`). Default false. */
+  budgetFloorOk?: boolean;
   /** Claude's context window for the `auto` threshold; default 200,000. */
   contextWindow?: number;
 }
@@ -112,7 +116,7 @@ export interface SessionDeferral {
   /** What enters the context at session start under that posture. */
   atSessionStart:
     | { loads: 'everything'; tokens: number; complete: boolean }
-    | { loads: 'pinned-only'; tokens: number; pinned: string[] }
+    | { loads: 'pinned-only'; tokens: number; pinned: string[]; namesAndInstructions: StartLoad }
     | { loads: 'unknown'; why: string };
   threshold?: {
     percent: number;
@@ -126,6 +130,20 @@ export interface SessionDeferral {
   };
   /** Conditions no config states, for the reader to check. */
   conditions: string[];
+}
+
+/**
+ * What a deferring session loads besides the pinned definitions: each deferred server's tool names
+ * and instructions (its `sessionStartTokens`), and each pinned server's instructions (its names
+ * are inside the definitions `tokens` already counts). Wire counts, as measure makes them: Claude
+ * Code prefixes names and truncates instructions at 2 KB, so this is an index, not its exact bill.
+ */
+export interface StartLoad {
+  tokens: number;
+  /** False when a loaded server has no such count (not measured, failed): `tokens` is then a floor. */
+  complete: boolean;
+  /** Loaded servers without a count. */
+  missing: string[];
 }
 
 export interface ThresholdConversion {
@@ -165,10 +183,16 @@ export interface AuditReport {
   places: AuditPlace[];
   settings: AuditSettingsFile[];
   entries: AuditEntry[];
+  /** Each distinct launch once, with every place configuring it, costliest first. */
+  servers: AuditServer[];
+  /** The measured servers counted once each: no session carries this sum, it is what the machine has configured. */
+  serverTotal: ServerTotal;
+  /** The context window shares and the `auto` threshold are stated against. */
+  contextWindow: number;
   /** Per config place (file and scope): never merged across clients. */
   configs: Array<{ client: ClientId; scope: string; path: string; totals: Totals }>;
   sessions: AuditSession[];
-  budget?: { limit: number; costliest: { client: ClientId; tokens: number; complete: boolean } | null; over: boolean };
+  budget?: AuditBudget;
   changed?: { rows: ChangeRow[] } | { problem: string };
   suggest?: SuggestReport | { problem: string };
 }
@@ -257,6 +281,19 @@ function conversionOf(composition: SessionComposition, measurements: ReadonlyMap
   return { conversion, exactClaudeTokens, exactO200kTokens };
 }
 
+function startLoadOf(composition: SessionComposition, measurements: ReadonlyMap<string, Measurement>): StartLoad {
+  const load: StartLoad = { tokens: 0, complete: true, missing: [] };
+  for (const entry of composition.loaded) {
+    const measurement = whyNotLaunched(entry) === undefined ? measurements.get(launchKey(entry)) : undefined;
+    const start = tokensOf(measurement) === undefined ? undefined : measurement?.sessionStart;
+    if (start === undefined || start === null) {
+      load.complete = false;
+      load.missing.push(entry.name);
+    } else load.tokens += entry.alwaysLoad ? start.instructionsTokens : start.total;
+  }
+  return load;
+}
+
 function claudeDeferral(
   totals: SessionTotals,
   composition: SessionComposition,
@@ -272,8 +309,9 @@ function claudeDeferral(
     return deferral;
   }
   if (posture.posture === 'refused') return deferral;
+  const pinnedOnly = { loads: 'pinned-only', tokens: totals.alwaysLoadTokens, pinned, namesAndInstructions: startLoadOf(composition, measurements) } as const;
   if (posture.thresholdPercent === undefined) {
-    deferral.atSessionStart = { loads: 'pinned-only', tokens: totals.alwaysLoadTokens, pinned };
+    deferral.atSessionStart = pinnedOnly;
     return deferral;
   }
   // auto / auto:N: size decides, counted in other units than the client's, so the answer is a range.
@@ -289,7 +327,7 @@ function claudeDeferral(
   } else if (range.verdict === 'straddles') {
     deferral.posture = { posture: 'refused', refusal: 'threshold-straddles', evidence: posture.evidence, reason: `${range.lowTokens}-${range.highTokens} tokens in Claude's units straddles the threshold of ${range.thresholdTokens}` };
   } else if (range.verdict === 'above') {
-    deferral.atSessionStart = { loads: 'pinned-only', tokens: totals.alwaysLoadTokens, pinned };
+    deferral.atSessionStart = pinnedOnly;
   } else {
     deferral.atSessionStart = { loads: 'everything', tokens: totals.tokens, complete: totals.complete };
   }
@@ -320,6 +358,9 @@ function publicSettings(source: ClaudeSettingsSource): AuditSettingsFile {
 export async function audit(options: AuditOptions = {}): Promise<AuditReport> {
   if (options.budget !== undefined && (!Number.isSafeInteger(options.budget) || options.budget < 0)) {
     throw new McpctxError('USAGE', `budget must be a non-negative integer of tokens, got ${String(options.budget)}`);
+  }
+  if (options.contextWindow !== undefined && (!Number.isSafeInteger(options.contextWindow) || options.contextWindow < 1)) {
+    throw new McpctxError('USAGE', `contextWindow must be a positive integer of tokens, got ${String(options.contextWindow)}`);
   }
   const roots = resolveRoots(options.roots);
   const places: PlaceReport[] = await readPlaces(options.configs === undefined ? clientPlaces(roots) : options.configs.map((path) => givenPlace(path)));
@@ -360,6 +401,7 @@ export async function audit(options: AuditOptions = {}): Promise<AuditReport> {
     return session;
   });
 
+  const servers = distinctServers(entries, measurements);
   const report: AuditReport = {
     method: AUDIT_METHOD,
     roots: { home: roots.home, cwd: roots.cwd, platform: roots.platform, systemRoot: roots.systemRoot },
@@ -367,17 +409,14 @@ export async function audit(options: AuditOptions = {}): Promise<AuditReport> {
     places: places.map((place) => ({ client: place.client, scope: place.scope, path: place.path, format: place.format, state: place.state, entries: place.entries.length })),
     settings: settings.map(publicSettings),
     entries: entries.map((entry) => publicEntry(entry, measurements)),
+    servers,
+    serverTotal: serverTotal(servers),
+    contextWindow,
     configs: places.filter((place) => place.state.state === 'read').map((place) => ({ client: place.client, scope: place.scope, path: place.path, totals: totalsOf(place.entries, measurements) })),
     sessions,
   };
   if (options.budget !== undefined) {
-    const countable = sessions.filter((session) => session.refused === undefined);
-    const costliest = countable.reduce<AuditSession | undefined>((best, session) => (best === undefined || session.totals.tokens > best.totals.tokens ? session : best), undefined);
-    report.budget = {
-      limit: options.budget,
-      costliest: costliest === undefined ? null : { client: costliest.client, tokens: costliest.totals.tokens, complete: costliest.totals.complete },
-      over: costliest !== undefined && costliest.totals.tokens > options.budget,
-    };
+    report.budget = judgeBudget({ limit: options.budget, floorOk: options.budgetFloorOk === true, measured: measuring, sessions, places });
   }
   const measuredServers = uniqueMeasured(entries, measurements);
   if (options.changed !== undefined) report.changed = await joinChanged(options.changed, measuredServers);

@@ -25,8 +25,12 @@ export interface MeasureEntriesOptions {
   runs?: number;
   /** Launches at once. Default 2. */
   concurrency?: number;
-  /** Called as each launch ends (progress for long audits). */
-  onMeasured?: (done: number, total: number, measurement: Measurement) => void;
+  /** Called once before any launch, with how many launches there are and how many run at once. */
+  onPlan?: (total: number, concurrency: number) => void;
+  /** Called as each launch starts; `ordinal` is its 1-based place in the order launches start. */
+  onStart?: (ordinal: number, total: number, name: string) => void;
+  /** Called as each launch ends (progress for long audits); `ordinal` is the one `onStart` gave it. */
+  onMeasured?: (done: number, total: number, measurement: Measurement, ordinal: number) => void;
   /** The measuring function (tests inject a fake); default `measureServer`. */
   measureWith?: typeof measureServer;
 }
@@ -85,19 +89,24 @@ export async function measureEntries(entries: readonly ConfigEntry[], options: M
   const queue = [...jobs];
   const total = queue.length;
   let done = 0;
+  let started = 0;
   const worker = async (): Promise<void> => {
     for (let job = queue.shift(); job !== undefined; job = queue.shift()) {
       const [key, entry] = job;
+      started += 1;
+      const ordinal = started;
+      options.onStart?.(ordinal, total, entry.name);
       const measureOptions: Parameters<typeof measureServer>[0] = { name: entry.name, launch: launchOf(entry) };
       if (options.timeoutMs !== undefined) measureOptions.timeoutMs = options.timeoutMs;
       if (options.runs !== undefined) measureOptions.runs = options.runs;
       const measurement = await measure(measureOptions);
       results.set(key, measurement);
       done += 1;
-      options.onMeasured?.(done, total, measurement);
+      options.onMeasured?.(done, total, measurement, ordinal);
     }
   };
   const concurrency = Math.max(1, Math.min(options.concurrency ?? 2, total));
+  options.onPlan?.(total, concurrency);
   await Promise.all(Array.from({ length: concurrency }, worker));
   return results;
 }

@@ -14,9 +14,12 @@ export {
   type AuditSettingsFile,
   type MeasurementSummary,
   type SessionDeferral,
+  type StartLoad,
   type ThresholdConversion,
 } from './_audit.js';
+export type { AuditBudget, BudgetVerdict, SessionBudget } from './_budget.js';
 export type { ChangeRow, ChangeState } from './_changed.js';
+export type { AuditServer, ServerTotal } from './_servers.js';
 export type { Unmeasured } from './_measure-entries.js';
 export type { AllowVerdict, SessionTotals, Totals } from './_sessions.js';
 export type { DescriptionSuggestion, SuggestReport } from './_suggest.js';
