@@ -23,7 +23,7 @@ import { composeSessions, sessionTotals, tokensOf, totalsOf, type SessionComposi
 import { suggestDescriptions, type SuggestReport } from './_suggest.js';
 import { filteredCatalog, type FilteredCatalog } from './_tool-filter.js';
 import type { AuditPlatform, AuditRoots, ClientId, ConfigEntry, DeferralPosture, PlaceReport, PlaceState, SettingsTier } from './_types.js';
-import { deferralRecordOf, noRecordOf, type DeferralRecord, type NoRecord } from './_vendor-records.js';
+import { CLAUDE_CODE_POSTURE_SOURCES, deferralRecordOf, noRecordOf, type DeferralRecord, type NoRecord, type RecordSource } from './_vendor-records.js';
 
 export const AUDIT_METHOD = 'mcpctx-audit/v1';
 
@@ -130,6 +130,8 @@ export interface SessionDeferral {
   };
   /** Conditions no config states, for the reader to check. */
   conditions: string[];
+  /** Where the rules this posture was read by come from: the vendor's pages, with their dates. */
+  sources: readonly RecordSource[];
 }
 
 /**
@@ -303,7 +305,7 @@ function claudeDeferral(
   counts: ClaudeCounts,
 ): SessionDeferral {
   const pinned = composition.loaded.filter((entry) => entry.alwaysLoad).map((entry) => entry.name);
-  const deferral: SessionDeferral = { posture, atSessionStart: { loads: 'unknown', why: posture.reason }, conditions: CLAUDE_CONDITIONS };
+  const deferral: SessionDeferral = { posture, atSessionStart: { loads: 'unknown', why: posture.reason }, conditions: CLAUDE_CONDITIONS, sources: CLAUDE_CODE_POSTURE_SOURCES };
   if (posture.posture === 'up-front') {
     deferral.atSessionStart = { loads: 'everything', tokens: totals.tokens, complete: totals.complete };
     return deferral;
@@ -396,7 +398,7 @@ export async function audit(options: AuditOptions = {}): Promise<AuditReport> {
     if (composition.managedExclusive === true) session.managedExclusive = true;
     if (composition.refused !== undefined) session.refused = composition.refused;
     if (composition.client === 'claude-code') {
-      session.deferral = composition.refused === undefined ? claudeDeferral(totals, composition, posture, contextWindow, measurements, counts) : { posture: { posture: 'refused', refusal: 'unreadable-settings', evidence: [], reason: composition.refused }, atSessionStart: { loads: 'unknown', why: composition.refused }, conditions: CLAUDE_CONDITIONS };
+      session.deferral = composition.refused === undefined ? claudeDeferral(totals, composition, posture, contextWindow, measurements, counts) : { posture: { posture: 'refused', refusal: 'unreadable-settings', evidence: [], reason: composition.refused }, atSessionStart: { loads: 'unknown', why: composition.refused }, conditions: CLAUDE_CONDITIONS, sources: CLAUDE_CODE_POSTURE_SOURCES };
     } else session.vendor = vendorOf(composition.client);
     return session;
   });

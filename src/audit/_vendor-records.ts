@@ -13,7 +13,7 @@ export interface RecordSource {
   kind: 'documentation' | 'engineering-blog' | 'public-source';
   title: string;
   address: string;
-  /** The date the source carries. */
+  /** The date the source carries, or `undated` for a page that shows none. */
   dated: string;
   /** When this project read it. */
   read: string;
@@ -115,7 +115,7 @@ export const CLAUDE_CODE_POSTURE_SOURCES: readonly RecordSource[] = Object.freez
     kind: 'documentation',
     title: 'Claude Code docs, "Connect Claude Code to tools via MCP": Configure tool search (ENABLE_TOOL_SEARCH, auto, auto:N)',
     address: 'https://code.claude.com/docs/en/mcp#configure-tool-search',
-    dated: 'undated page',
+    dated: 'undated',
     read: '2026-12-05',
   },
   {

@@ -7,7 +7,7 @@
 // report, which holds no env or header value; table cells go through renderTable, which strips
 // control characters.
 import { basename } from 'node:path';
-import type { AuditEntry, AuditReport, AuditServer, AuditSession, PlaceState, SessionBudget, StartLoad, Totals } from '../audit/index.js';
+import type { AuditEntry, AuditReport, AuditServer, AuditSession, PlaceState, RecordSource, SessionBudget, StartLoad, Totals } from '../audit/index.js';
 import { plural, printableText } from '../text/index.js';
 import { ellipsize, formatCount, formatShare, renderTable } from './_table.js';
 
@@ -106,7 +106,26 @@ function sessionsSection(report: AuditReport): string[] {
     ]),
   );
   const starts = report.sessions.flatMap((session) => sessionStartLine(session) ?? []).flatMap((line) => wrap(line));
-  return [header, ...table.trimEnd().split('\n'), ...starts];
+  const adjustments = report.sessions.flatMap((session) => sessionAdjustments(session, report.entries)).flatMap((line) => wrap(line));
+  return [header, ...table.trimEnd().split('\n'), ...starts, ...adjustments];
+}
+
+/**
+ * What a session counts differently from the servers table: entries awaiting the client's approval
+ * (measured, not counted) and catalogs the client filters (only the kept tools counted).
+ */
+function sessionAdjustments(session: AuditSession, entries: readonly AuditEntry[]): string[] {
+  const label = sessionLabel(session);
+  const lines: string[] = [];
+  if (session.pending.length > 0) {
+    lines.push(`${label}: ${session.pending.map((item) => item.name).join(', ')} not counted: awaiting approval (${session.pending[0]?.why ?? ''})`);
+  }
+  const loaded = new Set(session.loaded);
+  for (const entry of entries) {
+    if (entry.toolFilter === undefined || !loaded.has(entry.name) || !session.paths.includes(entry.path)) continue;
+    lines.push(`${label}: ${entry.name} counts ${entry.toolFilter.note}, ${formatCount(entry.toolFilter.tokens)} tokens`);
+  }
+  return lines;
 }
 
 /** "claude-code user, cursor user +3": the first two places, and how many more. */
@@ -233,6 +252,10 @@ function entryStatus(entry: AuditEntry): string {
 function entryNote(entry: AuditEntry): string {
   const notes: string[] = [];
   if (entry.alwaysLoad) notes.push('alwaysLoad');
+  if (entry.disabledBy !== undefined) notes.push(`off by ${entry.disabledBy}`);
+  if (entry.pendingApproval !== undefined) notes.push(`pending: ${entry.pendingApproval}`);
+  if (entry.toolFilter !== undefined) notes.push(`${entry.toolFilter.note}: ${formatCount(entry.toolFilter.tokens)} tokens counted`);
+  notes.push(...(entry.notes ?? []));
   if (entry.unmeasured !== undefined && 'detail' in entry.unmeasured) notes.push(entry.unmeasured.detail);
   else if (entry.problem !== undefined) notes.push(entry.problem);
   if (entry.measurement !== undefined && entry.measurement.status !== 'measured') notes.push(entry.measurement.note);
@@ -257,12 +280,17 @@ function configsSection(report: AuditReport): string[] {
   return ['Per config file (never merged across clients; >= is a floor)', ...table.trimEnd().split('\n')];
 }
 
+function sourceText(source: RecordSource): string {
+  return `${source.title}, ${source.address}, ${source.dated === 'undated' ? 'undated' : `dated ${source.dated}`}, read ${source.read}`;
+}
+
 function deferralDetail(session: AuditSession): string[] {
   if (session.deferral === undefined) return [];
   const lines: string[] = [];
   const { posture, threshold } = session.deferral;
   const evidence = posture.evidence.map((item) => `${item.variable}${item.value === undefined ? '' : `=${item.value}`} from ${item.source}`).join(', ');
   lines.push(`  deferral: ${posture.posture === 'refused' ? `no answer (${posture.refusal})` : posture.posture}: ${posture.reason}${evidence === '' ? '' : ` [${evidence}]`}`);
+  for (const source of session.deferral.sources) lines.push(`    rules from: ${sourceText(source)}`);
   if (threshold !== undefined) {
     lines.push(
       `  threshold: ${threshold.percent}% of a ${formatCount(threshold.contextWindow)}-token window = ${formatCount(threshold.thresholdTokens)}; the definitions it would defer${session.totals.alwaysLoadTokens > 0 ? ` (all but ${formatCount(session.totals.alwaysLoadTokens)} pinned with alwaysLoad)` : ''} are ${formatCount(threshold.lowTokens)}-${formatCount(threshold.highTokens)} in Claude's units: ${threshold.verdict}`,
@@ -285,7 +313,7 @@ function vendorDetail(session: AuditSession): string[] {
     return [
       `  vendor record (not measured here): ${record.states}`,
       ...record.conditions.map((condition) => `    but: ${condition}`),
-      ...record.sources.map((source) => `    source: ${source.title}, ${source.address}, dated ${source.dated}, read ${source.read}`),
+      ...record.sources.map((source) => `    source: ${sourceText(source)}`),
     ];
   }
   if ('none' in session.vendor) return [`  no deferral on record for ${session.client} (searched: ${session.vendor.none.searched}): every request carries the whole total, and so does the context`];

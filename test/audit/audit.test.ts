@@ -252,6 +252,9 @@ describe('audit on a fixture machine with ten clients', () => {
     expect(deferral?.threshold).toMatchObject({ percent: 5, contextWindow: 200_000, thresholdTokens: 10_000 });
     expect(deferral?.threshold?.lowTokens).toBeLessThan(total);
     expect(deferral?.threshold?.highTokens).toBeGreaterThan(total);
+    // The rules that reading applies are the vendor's, cited with their dates.
+    expect(deferral?.sources.map((source) => source.address)).toContain('https://code.claude.com/docs/en/mcp#configure-tool-search');
+    expect(renderAudit(report, { verbose: true })).toMatch(/rules from: .*code\.claude\.com\/docs\/en\/mcp#configure-tool-search, undated, read \d{4}-\d{2}-\d{2}/);
   });
 
   it('sums the other clients\' sessions and prints their vendor records', () => {

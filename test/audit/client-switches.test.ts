@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { audit, type AuditReport } from '../../src/audit/index.js';
+import { renderAudit } from '../../src/cli/_audit-render.js';
 import type { LaunchSpec } from '../../src/mcp/index.js';
 import type { MeasureOptions, Measurement } from '../../src/measure/index.js';
 
@@ -112,6 +113,10 @@ describe("Claude Code's own off switches", () => {
     expect(entry(report, 'claude-code', 'b').disabledBy).toBe(by.b);
     expect(entry(report, 'claude-code', 'p-ask').measurement?.totalTokens).toBe(720);
     expect(entry(report, 'claude-code', 'p-ask').pendingApproval).toContain('not counted');
+
+    // The report says it where the session total is read, and the details name the switch.
+    expect(renderAudit(report)).toMatch(/claude-code: p-ask not counted: awaiting approval/);
+    expect(renderAudit(report, { verbose: true })).toContain('off by');
   });
 
   it('takes enableAllProjectMcpServers and the older approvals kept in ~/.claude.json, and says when only the checked-in settings approve', async () => {
@@ -167,6 +172,9 @@ describe('Gemini CLI filters', () => {
     expect(filtered.toolFilter).toEqual({ keptTools: 1, ofTools: 3, tokens: 100, note: '1 of 3 tools (includeTools/excludeTools)' });
     expect(entry(report, 'gemini-cli', 'dropped').toolFilter?.note).toBe('1 of 2 tools (excludeTools)');
     expect(report.configs.find((config) => config.client === 'gemini-cli' && config.scope === 'user')?.totals.tokens).toBe(180);
+    const text = renderAudit(report);
+    expect(text).toContain('gemini-cli: filtered counts 1 of 3 tools (includeTools/excludeTools), 100 tokens');
+    expect(text).toContain('gemini-cli: dropped counts 1 of 2 tools (excludeTools), 50 tokens');
   });
 
   it('leaves out what gemini mcp disable turned off, and says so when its file cannot be read', async () => {

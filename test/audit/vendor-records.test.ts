@@ -20,7 +20,7 @@ function expectVendorSource(client: string, source: RecordSource): void {
   expect(surfaces, `no vendor surfaces listed for ${client}`).toBeDefined();
   expect(surfaces?.some((surface) => surface.test(source.address)), `${client}: ${source.address} is not a surface its vendor controls`).toBe(true);
   expect(source.read).toMatch(ISO_DAY);
-  expect(source.dated).toMatch(/^\d{4}-\d{2}(-\d{2})?$|^undated page$/);
+  expect(source.dated).toMatch(/^\d{4}-\d{2}(-\d{2})?$|^undated$/);
   expect(source.title.length).toBeGreaterThan(0);
 }
 
