@@ -8,23 +8,28 @@ import { homedir } from 'node:os';
 import { McpctxError } from '../errors/index.js';
 import { recordedLaunch, type Measurement, type RecordedLaunch } from '../measure/index.js';
 import { readCaptureIndex, readToolShape } from '../results/index.js';
+import { judgeBudget, type AuditBudget } from './_budget.js';
 import { changedAgainst, type ChangeRow } from './_changed.js';
+import { applyClientSwitches } from './_client-switches.js';
+import { readGeminiEnablement } from './_gemini-enablement.js';
 import { claudeCounts, readPublished, type ClaudeCounts } from './_claude-counts.js';
 import { readSettings, type ClaudeSettingsSource } from './_claude-settings.js';
 import { CLAUDE_DIVERGENCE_BAND, DEFAULT_CONTEXT_WINDOW, deferralPosture, thresholdVerdict } from './_deferral.js';
 import { launchKey, launchOf, measureEntries, whyNotLaunched, type MeasureEntriesOptions, type Unmeasured } from './_measure-entries.js';
 import { clientPlaces, givenPlace } from './_places.js';
 import { readPlaces } from './_read-config.js';
+import { distinctServers, serverTotal, type AuditServer, type ServerTotal } from './_servers.js';
 import { composeSessions, sessionTotals, tokensOf, totalsOf, type SessionComposition, type SessionTotals, type Totals } from './_sessions.js';
 import { suggestDescriptions, type SuggestReport } from './_suggest.js';
 import { proposeGatewayRules, type ProposedGateway } from './_gateway-rules.js';
 import { readWrappedPlaces, sessionWrapped, type SessionWrapped } from './_wrapped.js';
+import { filteredCatalog, type FilteredCatalog } from './_tool-filter.js';
 import type { AuditPlatform, AuditRoots, ClientId, ConfigEntry, DeferralPosture, PlaceReport, PlaceState, SettingsTier } from './_types.js';
-import { deferralRecordOf, noRecordOf, type DeferralRecord, type NoRecord } from './_vendor-records.js';
+import { CLAUDE_CODE_POSTURE_SOURCES, deferralRecordOf, noRecordOf, type DeferralRecord, type NoRecord, type RecordSource } from './_vendor-records.js';
 
 export const AUDIT_METHOD = 'mcpctx-audit/v1';
 
-export interface AuditOptions extends Pick<MeasureEntriesOptions, 'timeoutMs' | 'runs' | 'concurrency' | 'onMeasured' | 'measureWith'> {
+export interface AuditOptions extends Pick<MeasureEntriesOptions, 'timeoutMs' | 'runs' | 'concurrency' | 'onPlan' | 'onStart' | 'onMeasured' | 'measureWith'> {
   /** Where to look; each defaults to this machine's. */
   roots?: Partial<AuditRoots>;
   /** Read only these files (each its own session, client unknown) instead of discovering. */
@@ -42,8 +47,10 @@ export interface AuditOptions extends Pick<MeasureEntriesOptions, 'timeoutMs' | 
   published?: string;
   /** A results folder whose `tool-shape.json` is the baseline for description suggestions. */
   suggest?: string;
-  /** Tokens the costliest session may carry; over it, `budget.over` is true. */
+  /** Tokens every session may carry: each session is judged (`_budget.ts`), and `budget.verdict` is the worst. */
   budget?: number;
+  /** Accept a session whose total is only a floor under the budget (`--budget-floor-ok`). Default false. */
+  budgetFloorOk?: boolean;
   /** Claude's context window for the `auto` threshold; default 200,000. */
   contextWindow?: number;
 }
@@ -70,10 +77,18 @@ export interface AuditEntry {
   envNames: string[];
   headerNames: string[];
   disabled: boolean;
+  /** The client switch that turned it off (file and key), when not its own field. */
+  disabledBy?: string;
+  /** Claude Code `.mcp.json` server not yet approved: measured, not counted in the session. */
+  pendingApproval?: string;
   alwaysLoad: boolean;
   expansions: ConfigEntry['expansions'];
   problem?: string;
+  /** What reading changed or left out without stopping the launch (a url's user and password dropped, `${workspaceFolder}` substituted). */
+  notes?: string[];
   measurement?: MeasurementSummary;
+  /** Gemini CLI's includeTools/excludeTools on the measured catalog: what the session counts for it. */
+  toolFilter?: FilteredCatalog;
   unmeasured?: Unmeasured;
 }
 
@@ -103,7 +118,7 @@ export interface SessionDeferral {
   /** What enters the context at session start under that posture. */
   atSessionStart:
     | { loads: 'everything'; tokens: number; complete: boolean }
-    | { loads: 'pinned-only'; tokens: number; pinned: string[] }
+    | { loads: 'pinned-only'; tokens: number; pinned: string[]; namesAndInstructions: StartLoad }
     | { loads: 'unknown'; why: string };
   threshold?: {
     percent: number;
@@ -117,6 +132,22 @@ export interface SessionDeferral {
   };
   /** Conditions no config states, for the reader to check. */
   conditions: string[];
+  /** Where the rules this posture was read by come from: the vendor's pages, with their dates. */
+  sources: readonly RecordSource[];
+}
+
+/**
+ * What a deferring session loads besides the pinned definitions: each deferred server's tool names
+ * and instructions (its `sessionStartTokens`), and each pinned server's instructions (its names
+ * are inside the definitions `tokens` already counts). Wire counts, as measure makes them: Claude
+ * Code prefixes names and truncates instructions at 2 KB, so this is an index, not its exact bill.
+ */
+export interface StartLoad {
+  tokens: number;
+  /** False when a loaded server has no such count (not measured, failed): `tokens` is then a floor. */
+  complete: boolean;
+  /** Loaded servers without a count. */
+  missing: string[];
 }
 
 export interface ThresholdConversion {
@@ -134,6 +165,8 @@ export interface AuditSession {
   loaded: string[];
   shadowed: SessionComposition['shadowed'];
   disabled: SessionComposition['disabled'];
+  /** Claude Code `.mcp.json` servers awaiting approval: not loaded, not counted. */
+  pending: SessionComposition['pending'];
   denied: SessionComposition['denied'];
   denyUnevaluable: SessionComposition['denyUnevaluable'];
   allow?: SessionComposition['allow'];
@@ -158,10 +191,16 @@ export interface AuditReport {
   places: AuditPlace[];
   settings: AuditSettingsFile[];
   entries: AuditEntry[];
+  /** Each distinct launch once, with every place configuring it, costliest first. */
+  servers: AuditServer[];
+  /** The measured servers counted once each: no session carries this sum, it is what the machine has configured. */
+  serverTotal: ServerTotal;
+  /** The context window shares and the `auto` threshold are stated against. */
+  contextWindow: number;
   /** Per config place (file and scope): never merged across clients. */
   configs: Array<{ client: ClientId; scope: string; path: string; totals: Totals }>;
   sessions: AuditSession[];
-  budget?: { limit: number; costliest: { client: ClientId; tokens: number; complete: boolean } | null; over: boolean };
+  budget?: AuditBudget;
   changed?: { rows: ChangeRow[] } | { problem: string };
   suggest?: SuggestReport | { problem: string };
 }
@@ -214,10 +253,16 @@ function publicEntry(entry: ConfigEntry, measurements: ReadonlyMap<string, Measu
     alwaysLoad: entry.alwaysLoad,
     expansions: entry.expansions,
   };
+  if (entry.disabledBy !== undefined) row.disabledBy = entry.disabledBy;
+  if (entry.pendingApproval !== undefined) row.pendingApproval = entry.pendingApproval;
   if (entry.problem !== undefined) row.problem = entry.problem;
+  if (entry.notes !== undefined) row.notes = entry.notes;
   const measurement = unmeasured === undefined ? measurements.get(launchKey(entry)) : undefined;
   if (measurement !== undefined) row.measurement = summary(measurement);
   else row.unmeasured = unmeasured ?? { reason: 'not-measured' };
+  const tokens = tokensOf(measurement);
+  const filtered = entry.toolFilter === undefined || measurement === undefined || tokens === undefined ? undefined : filteredCatalog(entry.toolFilter, measurement, tokens);
+  if (filtered !== undefined) row.toolFilter = filtered;
   return row;
 }
 
@@ -244,6 +289,19 @@ function conversionOf(composition: SessionComposition, measurements: ReadonlyMap
   return { conversion, exactClaudeTokens, exactO200kTokens };
 }
 
+function startLoadOf(composition: SessionComposition, measurements: ReadonlyMap<string, Measurement>): StartLoad {
+  const load: StartLoad = { tokens: 0, complete: true, missing: [] };
+  for (const entry of composition.loaded) {
+    const measurement = whyNotLaunched(entry) === undefined ? measurements.get(launchKey(entry)) : undefined;
+    const start = tokensOf(measurement) === undefined ? undefined : measurement?.sessionStart;
+    if (start === undefined || start === null) {
+      load.complete = false;
+      load.missing.push(entry.name);
+    } else load.tokens += entry.alwaysLoad ? start.instructionsTokens : start.total;
+  }
+  return load;
+}
+
 function claudeDeferral(
   totals: SessionTotals,
   composition: SessionComposition,
@@ -253,14 +311,15 @@ function claudeDeferral(
   counts: ClaudeCounts,
 ): SessionDeferral {
   const pinned = composition.loaded.filter((entry) => entry.alwaysLoad).map((entry) => entry.name);
-  const deferral: SessionDeferral = { posture, atSessionStart: { loads: 'unknown', why: posture.reason }, conditions: CLAUDE_CONDITIONS };
+  const deferral: SessionDeferral = { posture, atSessionStart: { loads: 'unknown', why: posture.reason }, conditions: CLAUDE_CONDITIONS, sources: CLAUDE_CODE_POSTURE_SOURCES };
   if (posture.posture === 'up-front') {
     deferral.atSessionStart = { loads: 'everything', tokens: totals.tokens, complete: totals.complete };
     return deferral;
   }
   if (posture.posture === 'refused') return deferral;
+  const pinnedOnly = { loads: 'pinned-only', tokens: totals.alwaysLoadTokens, pinned, namesAndInstructions: startLoadOf(composition, measurements) } as const;
   if (posture.thresholdPercent === undefined) {
-    deferral.atSessionStart = { loads: 'pinned-only', tokens: totals.alwaysLoadTokens, pinned };
+    deferral.atSessionStart = pinnedOnly;
     return deferral;
   }
   // auto / auto:N: size decides, counted in other units than the client's, so the answer is a range.
@@ -276,7 +335,7 @@ function claudeDeferral(
   } else if (range.verdict === 'straddles') {
     deferral.posture = { posture: 'refused', refusal: 'threshold-straddles', evidence: posture.evidence, reason: `${range.lowTokens}-${range.highTokens} tokens in Claude's units straddles the threshold of ${range.thresholdTokens}` };
   } else if (range.verdict === 'above') {
-    deferral.atSessionStart = { loads: 'pinned-only', tokens: totals.alwaysLoadTokens, pinned };
+    deferral.atSessionStart = pinnedOnly;
   } else {
     deferral.atSessionStart = { loads: 'everything', tokens: totals.tokens, complete: totals.complete };
   }
@@ -308,10 +367,15 @@ export async function audit(options: AuditOptions = {}): Promise<AuditReport> {
   if (options.budget !== undefined && (!Number.isSafeInteger(options.budget) || options.budget < 0)) {
     throw new McpctxError('USAGE', `budget must be a non-negative integer of tokens, got ${String(options.budget)}`);
   }
+  if (options.contextWindow !== undefined && (!Number.isSafeInteger(options.contextWindow) || options.contextWindow < 1)) {
+    throw new McpctxError('USAGE', `contextWindow must be a positive integer of tokens, got ${String(options.contextWindow)}`);
+  }
   const roots = resolveRoots(options.roots);
   const places: PlaceReport[] = await readPlaces(options.configs === undefined ? clientPlaces(roots) : options.configs.map((path) => givenPlace(path)));
   const discovering = options.configs === undefined;
   const settings: ClaudeSettingsSource[] = discovering ? await readSettings(roots) : [];
+  // Before anything is launched: an entry a client switch turns off is not started.
+  applyClientSwitches(places, settings, discovering ? await readGeminiEnablement(roots) : undefined);
   // An entry read by two places (the user and local scopes share ~/.claude.json) is listed once per place it is in.
   const entries = places.flatMap((place) => place.entries);
   const measuring = options.measure !== false;
@@ -333,6 +397,7 @@ export async function audit(options: AuditOptions = {}): Promise<AuditReport> {
       loaded: composition.loaded.map((entry) => entry.name),
       shadowed: composition.shadowed,
       disabled: composition.disabled,
+      pending: composition.pending,
       denied: composition.denied,
       denyUnevaluable: composition.denyUnevaluable,
       totals,
@@ -341,19 +406,25 @@ export async function audit(options: AuditOptions = {}): Promise<AuditReport> {
     if (composition.managedExclusive === true) session.managedExclusive = true;
     if (composition.refused !== undefined) session.refused = composition.refused;
     if (composition.client === 'claude-code') {
-      session.deferral = composition.refused === undefined ? claudeDeferral(totals, composition, posture, contextWindow, measurements, counts) : { posture: { posture: 'refused', refusal: 'unreadable-settings', evidence: [], reason: composition.refused }, atSessionStart: { loads: 'unknown', why: composition.refused }, conditions: CLAUDE_CONDITIONS };
+      session.deferral = composition.refused === undefined ? claudeDeferral(totals, composition, posture, contextWindow, measurements, counts) : { posture: { posture: 'refused', refusal: 'unreadable-settings', evidence: [], reason: composition.refused }, atSessionStart: { loads: 'unknown', why: composition.refused }, conditions: CLAUDE_CONDITIONS, sources: CLAUDE_CODE_POSTURE_SOURCES };
     } else session.vendor = vendorOf(composition.client);
     const wrappedHere = sessionWrapped(composition, wrapped, measurements);
     if (wrappedHere !== undefined) session.wrapped = wrappedHere;
     // What `gateway wrap` would front: the launchable servers, the gateway wrap added aside.
     const launchable = composition.loaded.filter((entry) => whyNotLaunched(entry) === undefined && entry.name !== wrappedHere?.gatewayEntry);
     if (launchable.length > 0) {
-      const servers = launchable.map((entry) => ({ name: entry.name, ...optionalTokens(tokensOf(measurements.get(launchKey(entry)))) }));
+      const servers = launchable.map((entry) => ({
+        name: entry.name,
+        ...optionalTokens(tokensOf(measurements.get(launchKey(entry)))),
+        ...(entry.toolFilter?.include === undefined ? {} : { includeTools: entry.toolFilter.include }),
+        ...(entry.toolFilter?.exclude === undefined ? {} : { excludeTools: entry.toolFilter.exclude }),
+      }));
       session.proposedGateway = proposeGatewayRules(servers, { measured: measuring });
     }
     return session;
   });
 
+  const servers = distinctServers(entries, measurements);
   const report: AuditReport = {
     method: AUDIT_METHOD,
     roots: { home: roots.home, cwd: roots.cwd, platform: roots.platform, systemRoot: roots.systemRoot },
@@ -361,17 +432,14 @@ export async function audit(options: AuditOptions = {}): Promise<AuditReport> {
     places: places.map((place) => ({ client: place.client, scope: place.scope, path: place.path, format: place.format, state: place.state, entries: place.entries.length })),
     settings: settings.map(publicSettings),
     entries: entries.map((entry) => publicEntry(entry, measurements)),
+    servers,
+    serverTotal: serverTotal(servers),
+    contextWindow,
     configs: places.filter((place) => place.state.state === 'read').map((place) => ({ client: place.client, scope: place.scope, path: place.path, totals: totalsOf(place.entries, measurements) })),
     sessions,
   };
   if (options.budget !== undefined) {
-    const countable = sessions.filter((session) => session.refused === undefined);
-    const costliest = countable.reduce<AuditSession | undefined>((best, session) => (best === undefined || session.totals.tokens > best.totals.tokens ? session : best), undefined);
-    report.budget = {
-      limit: options.budget,
-      costliest: costliest === undefined ? null : { client: costliest.client, tokens: costliest.totals.tokens, complete: costliest.totals.complete },
-      over: costliest !== undefined && costliest.totals.tokens > options.budget,
-    };
+    report.budget = judgeBudget({ limit: options.budget, floorOk: options.budgetFloorOk === true, measured: measuring, sessions, places });
   }
   const measuredServers = uniqueMeasured(entries, measurements);
   if (options.changed !== undefined) report.changed = await joinChanged(options.changed, measuredServers);

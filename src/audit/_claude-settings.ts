@@ -135,6 +135,14 @@ async function readSettingsFile(place: SettingsPlace): Promise<ClaudeSettingsSou
   }
   if (Object.hasOwn(settings, 'allowedMcpServers')) result.allowedMcpServers = serverRules('allowedMcpServers', settings.allowedMcpServers);
   if (Object.hasOwn(settings, 'deniedMcpServers')) result.deniedMcpServers = serverRules('deniedMcpServers', settings.deniedMcpServers);
+  // The .mcp.json approvals (Claude Code settings reference, keys enabledMcpjsonServers,
+  // disabledMcpjsonServers, enableAllProjectMcpServers): names only; a value of the wrong type
+  // approves or rejects nothing, as a list that is not a list of names cannot name a server.
+  const enabled = nameList(settings, 'enabledMcpjsonServers');
+  if (enabled !== undefined) result.enabledMcpjsonServers = enabled;
+  const disabled = nameList(settings, 'disabledMcpjsonServers');
+  if (disabled !== undefined) result.disabledMcpjsonServers = disabled;
+  if (Object.hasOwn(settings, 'enableAllProjectMcpServers') && settings.enableAllProjectMcpServers === true) result.enableAllProjectMcpServers = true;
   if (Object.hasOwn(settings, 'allowManagedMcpServersOnly')) {
     const only = settings.allowManagedMcpServersOnly;
     result.allowManagedMcpServersOnly = typeof only === 'boolean' ? only : 'unreadable';
@@ -163,6 +171,13 @@ function parseStrictJson(text: string): { value: unknown } | { unreadable: Place
   if (first === undefined) return { value };
   const { line, column } = lineAndColumn(text, first.offset);
   return { unreadable: { state: 'unreadable', why: `JSON parse error: ${jsonc().printParseErrorCode(first.error)}`, line, column } };
+}
+
+/** The strings of a list of server names at `key`, or undefined when the key is not a list. */
+function nameList(object: Readonly<Record<string, unknown>>, key: string): string[] | undefined {
+  if (!Object.hasOwn(object, key)) return undefined;
+  const value = object[key];
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : undefined;
 }
 
 function envSetting(value: unknown): EnvSetting {

@@ -4,11 +4,13 @@
  * measured once per launch. The same readers audit uses, so wrap fronts what audit counts.
  */
 import { readSettings } from './_claude-settings.js';
+import { applyClientSwitches } from './_client-switches.js';
+import { readGeminiEnablement } from './_gemini-enablement.js';
 import { launchKey, measureEntries, whyNotLaunched, type MeasureEntriesOptions } from './_measure-entries.js';
 import { clientPlaces } from './_places.js';
-import { readPlace, readPlaces } from './_read-config.js';
+import { readPlaces } from './_read-config.js';
 import { composeSessions, tokensOf, type SessionComposition } from './_sessions.js';
-import type { AuditRoots, ClientId, ConfigEntry, ConfigPlace, PlaceReport } from './_types.js';
+import type { AuditRoots, ClientId, ConfigEntry, PlaceReport } from './_types.js';
 
 export interface ClientSession {
   places: PlaceReport[];
@@ -19,13 +21,10 @@ export interface ClientSession {
 export async function readClientSession(roots: AuditRoots, client: ClientId): Promise<ClientSession> {
   const places = await readPlaces(clientPlaces(roots).filter((place) => place.client === client));
   const settings = client === 'claude-code' ? await readSettings(roots) : [];
+  // The client's own off switches, as audit applies them: what they turn off is not fronted.
+  applyClientSwitches(places, settings, client === 'gemini-cli' ? await readGeminiEnablement(roots) : undefined);
   const [composition] = composeSessions(places, settings);
   return { places, composition };
-}
-
-/** Reads one file as if it were `place` (a backup of the place's file). */
-export async function readPlaceAs(place: ConfigPlace, path: string): Promise<PlaceReport> {
-  return readPlace({ ...place, path });
 }
 
 /** Catalog tokens per entry name (undefined: not launched, or no number), each launch measured once. */

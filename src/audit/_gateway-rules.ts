@@ -68,7 +68,9 @@ export function proposeGatewayRules(servers: readonly RuleInput[], options: Gate
     searchAbove,
   };
   if (servers.some((server) => server.includeTools !== undefined)) {
-    proposal.allow = servers.flatMap((server) => (server.includeTools === undefined ? [`${server.name}/*`] : server.includeTools.map((tool) => `${server.name}/${tool}`)));
+    // Gemini's `run_shell_command(git)` keeps the tool `run_shell_command`: the gateway allows by tool name.
+    const toolName = (item: string): string => item.replace(/\(.*$/s, '');
+    proposal.allow = servers.flatMap((server) => (server.includeTools === undefined ? [`${server.name}/*`] : [...new Set(server.includeTools.map((tool) => `${server.name}/${toolName(tool)}`))]));
   }
   return proposal;
 }

@@ -13,7 +13,8 @@ import type { ConfigEntry } from './_types.js';
 
 /** Why an entry was not launched. */
 export type Unmeasured =
-  | { reason: 'disabled' }
+  /** `by`: the client switch that turned it off (file and key), when not the entry's own field. */
+  | { reason: 'disabled'; by?: string }
   | { reason: 'builtin' }
   | { reason: 'problem'; detail: string }
   | { reason: 'unevaluated-expansion'; detail: string }
@@ -24,8 +25,12 @@ export interface MeasureEntriesOptions {
   runs?: number;
   /** Launches at once. Default 2. */
   concurrency?: number;
-  /** Called as each launch ends (progress for long audits). */
-  onMeasured?: (done: number, total: number, measurement: Measurement) => void;
+  /** Called once before any launch, with how many launches there are and how many run at once. */
+  onPlan?: (total: number, concurrency: number) => void;
+  /** Called as each launch starts; `ordinal` is its 1-based place in the order launches start. */
+  onStart?: (ordinal: number, total: number, name: string) => void;
+  /** Called as each launch ends (progress for long audits); `ordinal` is the one `onStart` gave it. */
+  onMeasured?: (done: number, total: number, measurement: Measurement, ordinal: number) => void;
   /** The measuring function (tests inject a fake); default `measureServer`. */
   measureWith?: typeof measureServer;
 }
@@ -33,7 +38,7 @@ export interface MeasureEntriesOptions {
 
 /** Why `entry` is not launched, or undefined when it is. */
 export function whyNotLaunched(entry: ConfigEntry): Unmeasured | undefined {
-  if (entry.disabled) return { reason: 'disabled' };
+  if (entry.disabled) return entry.disabledBy === undefined ? { reason: 'disabled' } : { reason: 'disabled', by: entry.disabledBy };
   if (entry.transport === 'builtin') return { reason: 'builtin' };
   if (entry.problem !== undefined) return { reason: 'problem', detail: entry.problem };
   const blocking = entry.expansions.filter((expansion) => /^(command|args\[\d+\]|url)$/.test(expansion.where));
@@ -84,19 +89,24 @@ export async function measureEntries(entries: readonly ConfigEntry[], options: M
   const queue = [...jobs];
   const total = queue.length;
   let done = 0;
+  let started = 0;
   const worker = async (): Promise<void> => {
     for (let job = queue.shift(); job !== undefined; job = queue.shift()) {
       const [key, entry] = job;
+      started += 1;
+      const ordinal = started;
+      options.onStart?.(ordinal, total, entry.name);
       const measureOptions: Parameters<typeof measureServer>[0] = { name: entry.name, launch: launchOf(entry) };
       if (options.timeoutMs !== undefined) measureOptions.timeoutMs = options.timeoutMs;
       if (options.runs !== undefined) measureOptions.runs = options.runs;
       const measurement = await measure(measureOptions);
       results.set(key, measurement);
       done += 1;
-      options.onMeasured?.(done, total, measurement);
+      options.onMeasured?.(done, total, measurement, ordinal);
     }
   };
   const concurrency = Math.max(1, Math.min(options.concurrency ?? 2, total));
+  options.onPlan?.(total, concurrency);
   await Promise.all(Array.from({ length: concurrency }, worker));
   return results;
 }

@@ -12,15 +12,20 @@ export function clientPlaces(roots: AuditRoots): ConfigPlace[] {
   const { home, cwd, platform } = roots;
   const appData = roots.appData ?? join(home, 'AppData', 'Roaming');
   const places: ConfigPlace[] = [];
-  const add = (client: ClientId, scope: string, path: string, serversAt: readonly string[], format: ConfigFormat = 'json'): void => {
-    places.push({ client, scope, path, format, serversAt });
+  const add = (client: ClientId, scope: string, path: string, serversAt: readonly string[], format: ConfigFormat = 'json', extra: Partial<ConfigPlace> = {}): ConfigPlace => {
+    const place: ConfigPlace = { client, scope, path, format, serversAt, ...extra };
+    places.push(place);
+    return place;
   };
 
   // Claude Code: ~/.claude.json holds user servers at the top and per-project ("local") servers
   // under projects.<cwd>; the project's .mcp.json is shared; managed-mcp.json is set by an admin.
   const claudeJson = join(home, '.claude.json');
   add('claude-code', 'user', claudeJson, ['mcpServers']);
-  add('claude-code', 'local', claudeJson, ['projects', cwd, 'mcpServers']);
+  // Beside them, what /mcp and the .mcp.json approval prompt write for this project (_client-switches.ts).
+  add('claude-code', 'local', claudeJson, ['projects', cwd, 'mcpServers'], 'json', {
+    switchPaths: [['disabledMcpServers'], ['disabledMcpjsonServers'], ['enabledMcpjsonServers'], ['enableAllProjectMcpServers']],
+  });
   add('claude-code', 'project', join(cwd, '.mcp.json'), ['mcpServers']);
   add('claude-code', 'managed', managedMcpPath(roots, join), ['mcpServers']);
 
@@ -37,14 +42,25 @@ export function clientPlaces(roots: AuditRoots): ConfigPlace[] {
     platform === 'win32' ? join(appData, 'Code', 'User')
     : platform === 'darwin' ? join(home, 'Library', 'Application Support', 'Code', 'User')
     : join(home, '.config', 'Code', 'User');
-  add('vscode', 'user', join(codeUser, 'mcp.json'), ['servers'], 'jsonc');
-  add('vscode', 'user', join(codeUser, 'settings.json'), ['mcp', 'servers'], 'jsonc');
-  add('vscode', 'workspace', join(cwd, '.vscode', 'mcp.json'), ['servers'], 'jsonc');
+  // VS Code substitutes its predefined variables in MCP entries ("You can use predefined variables
+  // in the server configuration, for example to refer to the workspace folder (${workspaceFolder})":
+  // code.visualstudio.com/docs/copilot/reference/mcp-configuration, read 2026-12-05; the names are
+  // its variables reference's). In a workspace file ${workspaceFolder} is the folder audited; in a
+  // user file it is whatever folder the window has open, so it stays unevaluated there.
+  const separator = platform === 'win32' ? '\\' : '/';
+  const userVariables = { userHome: home, pathSeparator: separator, '/': separator };
+  const workspaceVariables = { ...userVariables, workspaceFolder: cwd, workspaceFolderBasename: (platform === 'win32' ? win32 : posix).basename(cwd) };
+  add('vscode', 'user', join(codeUser, 'mcp.json'), ['servers'], 'jsonc', { substitutes: userVariables });
+  add('vscode', 'user', join(codeUser, 'settings.json'), ['mcp', 'servers'], 'jsonc', { substitutes: userVariables });
+  add('vscode', 'workspace', join(cwd, '.vscode', 'mcp.json'), ['servers'], 'jsonc', { substitutes: workspaceVariables });
 
   add('windsurf', 'user', join(home, '.codeium', 'windsurf', 'mcp_config.json'), ['mcpServers']);
 
-  add('gemini-cli', 'user', join(home, '.gemini', 'settings.json'), ['mcpServers']);
-  add('gemini-cli', 'project', join(cwd, '.gemini', 'settings.json'), ['mcpServers']);
+  // Gemini CLI resolves $VAR as well as ${VAR} in every string of its settings (packages/cli/src/
+  // utils/envVarResolver.ts at google-gemini/gemini-cli 5411f11, read 2026-12-05).
+  const gemini = { bareDollarVariables: true, switchPaths: [['mcp', 'excluded'], ['mcp', 'allowed']] };
+  add('gemini-cli', 'user', join(home, '.gemini', 'settings.json'), ['mcpServers'], 'json', gemini);
+  add('gemini-cli', 'project', join(cwd, '.gemini', 'settings.json'), ['mcpServers'], 'json', gemini);
 
   const zedUser = platform === 'win32' ? join(appData, 'Zed', 'settings.json') : join(home, '.config', 'zed', 'settings.json');
   add('zed', 'user', zedUser, ['context_servers'], 'jsonc');

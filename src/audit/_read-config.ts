@@ -4,7 +4,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { lazyRequire } from '../lazy/index.js';
 import { EXPANSION, SERVER_MAP_PATHS, URL_KEYS, expansionName, firstLine, parseJsonText, parseYamlText } from '../config/index.js';
 import { isPlainObject, type JsonObject, setOwn } from '../json/index.js';
-import type { ConfigEntry, ConfigFormat, ConfigPlace, EntryTransport, Expansion, PlaceReport, PlaceState } from './_types.js';
+import type { ConfigEntry, ConfigFormat, ConfigPlace, EntryTransport, Expansion, PlaceReport, PlaceState, ToolFilter } from './_types.js';
 
 const toml = lazyRequire<typeof SmolToml>('smol-toml');
 
@@ -38,9 +38,23 @@ export async function readPlace(place: ConfigPlace): Promise<PlaceReport> {
   if ('state' in parsed) return report(parsed.state);
   const located = locateServers(parsed.ok, place.serversAt);
   if ('state' in located) return report(located.state);
-  const { servers, at } = located.ok;
+  const { servers, at, holder } = located.ok;
   const entries = servers === undefined ? [] : Object.entries(servers).map(([name, raw]) => readEntry(place, name, raw));
-  return report({ state: 'read' }, entries, at);
+  const read = report({ state: 'read' }, entries, at);
+  if (holder !== undefined && place.switchPaths !== undefined) read.switches = switchesIn(holder, place.switchPaths);
+  return read;
+}
+
+/** Lists of names and booleans at `paths` under `holder`; nothing else is kept (a value could be a secret). */
+function switchesIn(holder: JsonObject, paths: ReadonlyArray<readonly string[]>): Record<string, string[] | boolean> {
+  const switches: Record<string, string[] | boolean> = {};
+  for (const path of paths) {
+    let node: unknown = holder;
+    for (const key of path) node = isPlainObject(node) ? field(node, key) : undefined;
+    if (typeof node === 'boolean') setOwn(switches, path.join('.'), node);
+    else if (Array.isArray(node)) setOwn(switches, path.join('.'), node.filter((item): item is string => typeof item === 'string'));
+  }
+  return switches;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -159,6 +173,8 @@ interface Located {
   /** Undefined when the key path is not in the document: read, no entries. */
   servers: JsonObject | undefined;
   at: readonly string[];
+  /** The object the last key is looked up in, when the path reaches it (the client's switches sit there). */
+  holder?: JsonObject;
 }
 
 function locateServers(document: JsonObject, serversAt: readonly string[]): Step<Located> {
@@ -172,14 +188,16 @@ function locateServers(document: JsonObject, serversAt: readonly string[]): Step
 
 function serversUnder(document: JsonObject, path: readonly string[]): Step<Located> {
   let node: unknown = document;
+  let holder: JsonObject | undefined;
   for (const [depth, key] of path.entries()) {
     if (!isPlainObject(node)) return unreadable(`${keyPathText(path.slice(0, depth))} is ${kindOf(node)}, not an object`);
+    if (depth === path.length - 1) holder = node;
     node = field(node, key);
     // An empty YAML section (`extensions:`) is null: nothing configured there, as when the key is missing.
-    if (node === undefined || node === null) return { ok: { servers: undefined, at: path } };
+    if (node === undefined || node === null) return { ok: holder === undefined ? { servers: undefined, at: path } : { servers: undefined, at: path, holder } };
   }
   if (!isPlainObject(node)) return unreadable(`${keyPathText(path)} is ${kindOf(node)}, not an object of servers by name`);
-  return { ok: { servers: node, at: path } };
+  return { ok: holder === undefined ? { servers: node, at: path } : { servers: node, at: path, holder } };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -191,15 +209,36 @@ const BUILTIN_TYPES = new Set(['builtin', 'platform']);
 /** `type`/`transport` values that mean a URL, across clients (`streamable_http` is Goose's). */
 const REMOTE_TYPE = /^(?:http|sse|streamable[-_]?http)$/i;
 
-/** Every variable the `${...}` references of a value name (`${VAR}`, `${env:VAR}`, `${VAR:-default}`), in order. */
-function expansionVariables(value: string): string[] {
+/** Gemini CLI's bare `$VAR` (a word after a dollar sign), beside the `${...}` form every client has. */
+const BARE_DOLLAR = /\$(\w+)/g;
+
+/**
+ * Every variable the `${...}` references of a value name (`${VAR}`, `${env:VAR}`, `${VAR:-default}`),
+ * and with `bareDollar` also `$VAR`, in order.
+ */
+function expansionVariables(value: string, bareDollar: boolean): string[] {
   const variables: string[] = [];
   for (const match of value.matchAll(EXPANSION)) {
     const { name } = expansionName(match[1] ?? '');
     if (name !== '' && !variables.includes(name)) variables.push(name);
   }
+  if (bareDollar) {
+    for (const match of value.matchAll(BARE_DOLLAR)) {
+      const name = match[1] ?? '';
+      if (!variables.includes(name)) variables.push(name);
+    }
+  }
   return variables;
 }
+
+/** What each client variable `ConfigPlace.substitutes` may hold stands for, for the note. */
+const SUBSTITUTED_AS: Readonly<Record<string, string>> = {
+  workspaceFolder: 'the audited folder',
+  workspaceFolderBasename: "the audited folder's name",
+  userHome: 'the home audited',
+  pathSeparator: 'the path separator',
+  '/': 'the path separator',
+};
 
 /** Collects what an entry says, and why it cannot be launched as written. */
 class EntryReading {
@@ -208,10 +247,42 @@ class EntryReading {
   readonly blockers: string[] = [];
   /** Lesser findings, told only alongside a blocker (a skipped variable does not stop a launch). */
   readonly notes: string[] = [];
+  /** Findings told whether or not the entry launches (`ConfigEntry.notes`). */
+  readonly told: string[] = [];
+  /** Names of the client's own variables substituted, for one note. */
+  readonly substituted = new Set<string>();
+
+  constructor(private readonly place: ConfigPlace) {}
+
+  /** The value with the client's own variables substituted (VS Code's `${workspaceFolder}`), scanned for the rest. */
+  resolve(where: string, value: string): string {
+    const substitutes = this.place.substitutes ?? {};
+    const resolved = value.replace(EXPANSION, (match, inside: string) => {
+      const name = inside.trim();
+      if (!Object.hasOwn(substitutes, name)) return match;
+      this.substituted.add(name);
+      return substitutes[name] ?? match;
+    });
+    this.scan(where, resolved);
+    return resolved;
+  }
 
   scan(where: string, value: string): void {
-    const variables = expansionVariables(value);
+    const variables = expansionVariables(value, this.place.bareDollarVariables === true);
     if (variables.length > 0) this.expansions.push({ where, variables });
+  }
+
+  /** Notes for `ConfigEntry.notes`: what was substituted, and a client variable left for a folder not known here. */
+  finalNotes(): string[] {
+    const notes = [...this.told];
+    if (this.substituted.size > 0) {
+      const names = [...this.substituted].map((name) => `\${${name}} as ${SUBSTITUTED_AS[name] ?? 'the client sets it'}`).join(', ');
+      notes.push(`${names}: substituted as ${this.place.client === 'vscode' ? 'VS Code' : this.place.client} does in a ${this.place.scope} file`);
+    }
+    if (this.place.client === 'vscode' && this.place.scope !== 'workspace' && this.expansions.some((expansion) => expansion.variables.includes('workspaceFolder'))) {
+      notes.push('${workspaceFolder} in a user VS Code file is the folder the window has open; audit does not assume one');
+    }
+    return notes;
   }
 
   problem(): string | undefined {
@@ -238,7 +309,7 @@ function readEntry(place: ConfigPlace, name: string, raw: unknown): ConfigEntry 
     launchEnv: {},
   };
   if (!isPlainObject(raw)) return { ...entry, problem: `the entry is ${kindOf(raw)}, not an object` };
-  const reading = new EntryReading();
+  const reading = new EntryReading(place);
 
   // Zed's older form nests the launch in `command: { path, args, env }`; Goose calls it `cmd`.
   let commandValue = field(raw, 'command') ?? field(raw, 'cmd');
@@ -275,12 +346,36 @@ function readEntry(place: ConfigPlace, name: string, raw: unknown): ConfigEntry 
   if (url !== undefined) entry.url = url.value;
   entry.disabled = field(raw, 'disabled') === true || field(raw, 'enabled') === false;
   entry.alwaysLoad = field(raw, 'alwaysLoad') === true;
+  if (place.client === 'gemini-cli') {
+    const filter = readToolFilter(raw, reading);
+    if (filter !== undefined) entry.toolFilter = filter;
+  }
   entry.expansions = reading.expansions;
   entry.envNames.sort();
   entry.headerNames = [...new Set(entry.headerNames)].sort();
   const problem = reading.problem();
   if (problem !== undefined) entry.problem = problem;
+  const notes = reading.finalNotes();
+  if (notes.length > 0) entry.notes = notes;
   return entry;
+}
+
+/**
+ * Gemini CLI's `includeTools` / `excludeTools` (lists of tool names). A list of the wrong type is
+ * told and left out: Gemini would refuse the settings file, which this does not model.
+ */
+function readToolFilter(raw: JsonObject, reading: EntryReading): ToolFilter | undefined {
+  const filter: ToolFilter = {};
+  for (const key of ['includeTools', 'excludeTools'] as const) {
+    const value = field(raw, key);
+    if (absent(value)) continue;
+    if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
+      reading.told.push(`${key} is ${kindOf(value)}, not a list of tool names, and is not applied`);
+      continue;
+    }
+    filter[key === 'includeTools' ? 'include' : 'exclude'] = [...(value as string[])];
+  }
+  return filter.include === undefined && filter.exclude === undefined ? undefined : filter;
 }
 
 function transportOf(type: string | undefined, command: string | undefined, url: string | undefined): EntryTransport {
@@ -319,8 +414,7 @@ function readCommand(value: unknown, reading: EntryReading): string | undefined 
     reading.blockers.push('command is empty');
     return undefined;
   }
-  reading.scan('command', value);
-  return value;
+  return reading.resolve('command', value);
 }
 
 function readArgs(value: unknown, reading: EntryReading): string[] | undefined {
@@ -334,9 +428,7 @@ function readArgs(value: unknown, reading: EntryReading): string[] | undefined {
     reading.blockers.push(`args[${wrong}] is ${kindOf(value[wrong])}, not a string`);
     return undefined;
   }
-  const args = value as string[];
-  args.forEach((arg, index) => reading.scan(`args[${index}]`, arg));
-  return [...args];
+  return (value as string[]).map((arg, index) => reading.resolve(`args[${index}]`, arg));
 }
 
 /** Literal values go to `launchEnv`; a value holding an expansion is named, never evaluated. */
@@ -353,8 +445,8 @@ function readEnv(value: unknown, entry: ConfigEntry, reading: EntryReading): voi
       continue;
     }
     const before = reading.expansions.length;
-    reading.scan(`env.${name}`, setting);
-    if (reading.expansions.length === before) setOwn(entry.launchEnv, name, setting);
+    const resolved = reading.resolve(`env.${name}`, setting);
+    if (reading.expansions.length === before) setOwn(entry.launchEnv, name, resolved);
   }
 }
 
@@ -367,10 +459,39 @@ function readUrl(raw: JsonObject, reading: EntryReading): { key: string; value: 
       reading.blockers.push(`${key} is ${typeof value === 'string' ? 'empty' : `${kindOf(value)}, not a string`}`);
       return undefined;
     }
-    reading.scan('url', value);
-    return { key, value };
+    return { key, value: checkedUrl(value, reading) };
   }
   return undefined;
+}
+
+/** The scheme and the authority's user information (`https://user:pass@`): what a client would send as Basic credentials. */
+const URL_USERINFO = /^(\s*[A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/\\?#]*@/;
+
+/**
+ * The url as audit reaches it. A user and password in it are dropped, never kept or printed: audit
+ * sends no credential from a config (header values are not sent either), and `fetch` refuses a
+ * URL holding one, which used to end the whole audit. A url that is not http(s) cannot be launched
+ * and says why, without repeating it (it may hold a secret).
+ */
+function checkedUrl(value: string, reading: EntryReading): string {
+  let url = value;
+  const userinfo = URL_USERINFO.exec(url);
+  if (userinfo !== null) {
+    const what = userinfo[0].slice(userinfo[1]?.length ?? 0, -1).includes(':') ? 'a user name and password' : 'a user name';
+    url = url.replace(URL_USERINFO, '$1');
+    reading.told.push(
+      `the url holds ${what}; audit does not send credentials from a url and reaches the server without them (put them in a header read from an environment variable)`,
+    );
+  }
+  url = reading.resolve('url', url);
+  if (reading.expansions.some((expansion) => expansion.where === 'url')) return url;
+  if (!URL.canParse(url.trim())) {
+    reading.blockers.push('url is not a valid URL');
+    return url;
+  }
+  const parsed = new URL(url.trim());
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') reading.blockers.push(`url must start with http:// or https://, not ${parsed.protocol}`);
+  return url;
 }
 
 /**

@@ -8,10 +8,14 @@
  *   reported per entry and never subtracted (an unread tier could only broaden it).
  * - Every other client: the places it reads (user and project), together.
  * - A file given with `--config`: a session of its own.
+ * Entries a client switch turned off (`_client-switches.ts`) are listed as disabled with the switch;
+ * a Claude Code `.mcp.json` server awaiting approval is listed as pending, not loaded; a Gemini
+ * entry's includeTools/excludeTools count only the tools they keep (`entryTokens`).
  */
 import type { Measurement } from '../measure/index.js';
 import { matchesServerRule } from './_deferral.js';
 import { launchKey, whyNotLaunched, type Unmeasured } from './_measure-entries.js';
+import { filteredCatalog } from './_tool-filter.js';
 import type { ClientId, ConfigEntry, PlaceReport, ServerRule, SettingsSource } from './_types.js';
 
 /** A total that may be a floor: entries that load but have no number make it one. */
@@ -33,10 +37,13 @@ export interface SessionComposition {
   client: ClientId;
   /** The config files this session reads. */
   paths: string[];
-  /** The entries it loads, after names shadowed by a higher scope, disabled entries and denied ones are taken out. */
+  /** The entries it loads, after names shadowed by a higher scope, disabled, pending and denied entries are taken out. */
   loaded: ConfigEntry[];
   shadowed: Array<{ name: string; path: string; by: string }>;
-  disabled: Array<{ name: string; path: string }>;
+  /** Entries turned off: by their own field, or by a client switch named in `by` (file and key). */
+  disabled: Array<{ name: string; path: string; by?: string }>;
+  /** Claude Code `.mcp.json` servers awaiting approval: measured, not loaded, not counted. */
+  pending: Array<{ name: string; path: string; why: string }>;
   denied: Array<{ name: string; path: string; rule: string; source: string }>;
   /** Deny rules that could not be evaluated against an entry (a `${}` on either side): the entry stays in. */
   denyUnevaluable: Array<{ name: string; rule: string; source: string }>;
@@ -62,6 +69,16 @@ export function tokensOf(measurement: Measurement | undefined): number | undefin
   return measurement.totalTokens ?? undefined;
 }
 
+/**
+ * What `entry` costs a session: the measurement's number, less the tools the entry's own filter
+ * (Gemini CLI's includeTools/excludeTools) removes. The measurement itself stays the server's.
+ */
+export function entryTokens(entry: ConfigEntry, measurement: Measurement | undefined): number | undefined {
+  const tokens = tokensOf(measurement);
+  if (tokens === undefined || measurement === undefined || entry.toolFilter === undefined) return tokens;
+  return filteredCatalog(entry.toolFilter, measurement, tokens)?.tokens ?? tokens;
+}
+
 function uncountedWhy(entry: ConfigEntry, measurement: Measurement | undefined, unmeasured: Unmeasured | undefined): string {
   if (unmeasured !== undefined) return 'detail' in unmeasured ? `${unmeasured.reason}: ${unmeasured.detail}` : unmeasured.reason;
   if (measurement === undefined) return 'not measured (--no-measure)';
@@ -75,7 +92,7 @@ export function totalsOf(entries: readonly ConfigEntry[], measurements: Readonly
     if (entry.disabled) continue;
     const unmeasured = whyNotLaunched(entry);
     const measurement = unmeasured === undefined ? measurements.get(launchKey(entry)) : undefined;
-    const tokens = tokensOf(measurement);
+    const tokens = entryTokens(entry, measurement);
     if (tokens === undefined) {
       totals.complete = false;
       totals.uncounted.push({ name: entry.name, why: uncountedWhy(entry, measurement, unmeasured) });
@@ -95,7 +112,7 @@ export function sessionTotals(composition: SessionComposition, measurements: Rea
     if (whyNotLaunched(entry) !== undefined) continue;
     const key = launchKey(entry);
     byLaunch.set(key, [...(byLaunch.get(key) ?? []), entry.name]);
-    if (entry.alwaysLoad) alwaysLoadTokens += tokensOf(measurements.get(key)) ?? 0;
+    if (entry.alwaysLoad) alwaysLoadTokens += entryTokens(entry, measurements.get(key)) ?? 0;
   }
   return { ...totals, alwaysLoadTokens, collapsed: [...byLaunch.values()].filter((names) => names.length > 1) };
 }
@@ -147,7 +164,7 @@ function applyPolicy(composition: SessionComposition, settings: readonly Setting
 }
 
 function emptyComposition(client: ClientId, paths: string[]): SessionComposition {
-  return { client, paths, loaded: [], shadowed: [], disabled: [], denied: [], denyUnevaluable: [] };
+  return { client, paths, loaded: [], shadowed: [], disabled: [], pending: [], denied: [], denyUnevaluable: [] };
 }
 
 /** Entries of `places` in order, a name loading once: the first place holding it wins. */
@@ -161,7 +178,8 @@ function loadInOrder(composition: SessionComposition, places: readonly PlaceRepo
         continue;
       }
       holder.set(entry.name, entry);
-      if (entry.disabled) composition.disabled.push({ name: entry.name, path: entry.path });
+      if (entry.disabled) composition.disabled.push(entry.disabledBy === undefined ? { name: entry.name, path: entry.path } : { name: entry.name, path: entry.path, by: entry.disabledBy });
+      else if (entry.pendingApproval !== undefined) composition.pending.push({ name: entry.name, path: entry.path, why: entry.pendingApproval });
       else composition.loaded.push(entry);
     }
   }

@@ -50,6 +50,20 @@ export interface ConfigPlace {
   format: ConfigFormat;
   /** Where the servers sit inside the document, as a key path (`['mcpServers']`, `['mcp', 'servers']`, `['projects', <cwd>, 'mcpServers']`). */
   serversAt: readonly string[];
+  /**
+   * Variables the client itself substitutes in this file's entries, by name (VS Code's
+   * `${workspaceFolder}` is the audited folder in a workspace file): replaced, never reported as
+   * unevaluated. Values are paths, safe to print.
+   */
+  substitutes?: Readonly<Record<string, string>>;
+  /** The client expands `$VAR` as well as `${VAR}` in this file (Gemini CLI's settings). */
+  bareDollarVariables?: boolean;
+  /**
+   * The client's own switches beside the server map, as key paths from the object holding it
+   * (`['disabledMcpServers']` in Claude Code's `projects[<cwd>]`, `['mcp', 'excluded']` in Gemini's
+   * settings): read into `PlaceReport.switches`, lists of names and booleans only.
+   */
+  switchPaths?: ReadonlyArray<readonly string[]>;
 }
 
 /** What reading a place found: read, absent, or unreadable with why (and where, for a parse error: 1-based). */
@@ -88,11 +102,25 @@ export interface ConfigEntry {
   /** Names of the headers the entry sends (sorted), never their values. */
   headerNames: string[];
   disabled: boolean;
+  /**
+   * Set when a switch outside the entry turned it off (Claude Code's `disabledMcpServers`, Gemini
+   * CLI's `mcp.excluded`): which file and key. Absent when the entry's own field did, or nothing did.
+   */
+  disabledBy?: string;
+  /**
+   * Claude Code: a `.mcp.json` server neither approved nor rejected in any place read. Claude Code
+   * asks at session start and does not load it until approved: it is measured, not counted.
+   */
+  pendingApproval?: string;
+  /** Gemini CLI's `includeTools`/`excludeTools`: the session counts only the tools they keep. */
+  toolFilter?: ToolFilter;
   /** Claude Code's `alwaysLoad: true`: loads at session start whatever deferral says. */
   alwaysLoad: boolean;
   expansions: Expansion[];
   /** Why the entry cannot be launched as written (no command or url, a field of the wrong type). Absent when it can. */
   problem?: string;
+  /** What reading changed or left out that does not stop the launch (a url's user and password dropped, a variable substituted). */
+  notes?: string[];
   /**
    * The variables to start the server with: the entry's literal values, without the ones holding an
    * expansion (they are not evaluated). Never printed, never written: only `envNames` is.
@@ -100,11 +128,24 @@ export interface ConfigEntry {
   launchEnv: Record<string, string>;
 }
 
+/** Gemini CLI's per-server tool filter: `excludeTools` names win over `includeTools`. */
+export interface ToolFilter {
+  /** `includeTools`: a tool is kept when an item equals its name or starts with `<name>(`. */
+  include?: string[];
+  /** `excludeTools`: exact tool names removed. */
+  exclude?: string[];
+}
+
 /** A place with what reading it found. */
 export interface PlaceReport extends ConfigPlace {
   state: PlaceState;
   /** Entries in file order; empty unless `state` is read. */
   entries: ConfigEntry[];
+  /**
+   * What the place's `switchPaths` hold, by the path joined with dots: the strings of a list (server
+   * names), or a boolean. A path that is absent or holds anything else is left out.
+   */
+  switches?: Record<string, string[] | boolean>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -135,6 +176,10 @@ export interface SettingsSource {
   deniedMcpServers?: ServerRule[];
   /** `allowManagedMcpServersOnly` when the file sets it: true/false, or unreadable (not a boolean). */
   allowManagedMcpServersOnly?: boolean | 'unreadable';
+  /** `.mcp.json` approvals: `enabledMcpjsonServers` / `disabledMcpjsonServers` (names), `enableAllProjectMcpServers`. */
+  enabledMcpjsonServers?: string[];
+  disabledMcpjsonServers?: string[];
+  enableAllProjectMcpServers?: boolean;
 }
 
 /** Where a variable's value came from: the shell, or a settings file. */

@@ -13,7 +13,7 @@ export interface RecordSource {
   kind: 'documentation' | 'engineering-blog' | 'public-source';
   title: string;
   address: string;
-  /** The date the source carries. */
+  /** The date the source carries, or `undated` for a page that shows none. */
   dated: string;
   /** When this project read it. */
   read: string;
@@ -49,45 +49,88 @@ export const DEFERRAL_RECORDS: readonly DeferralRecord[] = Object.freeze([
         title: 'Dynamic context discovery',
         address: 'https://cursor.com/blog/dynamic-context-discovery',
         dated: '2026-01-06',
-        read: '2026-12-02',
+        read: '2026-12-05',
       },
     ],
   },
   {
     client: 'codex-cli',
     states:
-      'an experimental feature flag, search_tool, keeps MCP tools out of the model\'s tool list until the model selects them through a search tool (search_tool_bm25)',
+      'MCP tools are deferred behind its tool_search tool by default: the model first receives tool_search, searches, and gets the matching MCP tool definitions in the next request; the earlier feature flag (tool_search_always_defer_mcp_tools) is retired and ignored',
     conditions: [
-      'behind a feature flag at the commit cited: not the default there',
-      'later reports (openai/codex issues #11821, #33608) describe the behaviour changing between releases; which release the audited machine runs is not read',
+      'only where the model and the provider support tool_search and namespaced tools; otherwise MCP tools are exposed directly, every definition up front',
+      'the default since the change cited (merged 2026-06-22); releases before it deferred only behind a feature flag or at 100 tools or more, and which release the audited machine runs is not read',
     ],
     sources: [
       {
         kind: 'public-source',
-        title: 'openai/codex pull request #10657 "feat: search_tool" (merged)',
-        address: 'https://github.com/openai/codex/pull/10657',
-        dated: '2026-02-04',
-        read: '2026-12-02',
+        title: 'openai/codex pull request #29486 "Use tool search for MCP tools by default" (merged)',
+        address: 'https://github.com/openai/codex/pull/29486',
+        dated: '2026-06-22',
+        read: '2026-12-05',
       },
     ],
   },
   {
     client: 'vscode',
     states:
-      'with a setting enabled, when the tool count is over a threshold, tools are grouped into virtual tools that show their members only when the model calls the group; built-in tools are never grouped',
+      'when the number of tools in a chat request is over the setting github.copilot.chat.virtualTools.threshold (default 128), tools are grouped into virtual tools whose members the model activates on demand; built-in tools are never grouped',
     conditions: [
-      'behind the setting github.copilot.chat.virtualTools.enabled at the commit cited',
-      'the threshold value is not stated in the commit message',
+      'the threshold counts tools, not tokens, and counts every tool in the window (built-in, extension and MCP): a session under it sends every definition up front',
+      'the setting is marked experimental in the settings reference; 0 disables virtual tools',
+      'the setting replaced github.copilot.chat.virtualTools.enabled (a boolean) in the change cited; this audit does not read VS Code\'s settings for its value',
     ],
     sources: [
       {
+        kind: 'documentation',
+        title: 'GitHub Copilot in VS Code settings reference, Agent settings: github.copilot.chat.virtualTools.threshold',
+        address: 'https://code.visualstudio.com/docs/copilot/reference/copilot-settings',
+        dated: '2026-05-20',
+        read: '2026-12-05',
+      },
+      {
         kind: 'public-source',
-        title: 'commit 2732a9f48f7025e44fb218e5adf3710c494baf32 "tools: initial implementation of virtual tools (#310)"',
-        address: 'https://gitmorph.com/microsoft/vscode/commit/2732a9f48f7025e44fb218e5adf3710c494baf32',
-        dated: '2025-07-19',
-        read: '2026-12-02',
+        title: 'microsoft/vscode-copilot-chat pull request #396 "tools: simplify virtual tool enablement" (merged): the setting configures the threshold',
+        address: 'https://github.com/microsoft/vscode-copilot-chat/pull/396',
+        dated: '2025-07-30',
+        read: '2026-12-05',
+      },
+      {
+        kind: 'public-source',
+        title: 'microsoft/vscode-copilot-chat pull request #310 "tools: initial implementation of virtual tools" (merged): grouping, activation on call, built-in tools never grouped',
+        address: 'https://github.com/microsoft/vscode-copilot-chat/pull/310',
+        dated: '2025-07-18',
+        read: '2026-12-05',
       },
     ],
+  },
+]);
+
+/**
+ * Where Claude Code's deferral rules come from. Its posture is read from the machine, not taken from a
+ * record, but the rules that reading applies (`_deferral.ts`) are the vendor's: printed beside the posture.
+ */
+export const CLAUDE_CODE_POSTURE_SOURCES: readonly RecordSource[] = Object.freeze([
+  {
+    kind: 'documentation',
+    title: 'Claude Code docs, "Connect Claude Code to tools via MCP": Configure tool search (ENABLE_TOOL_SEARCH, auto, auto:N)',
+    address: 'https://code.claude.com/docs/en/mcp#configure-tool-search',
+    dated: 'undated',
+    read: '2026-12-05',
+  },
+  {
+    kind: 'public-source',
+    title: 'anthropics/claude-code release v2.1.7: MCP tool search auto mode on by default, deferring once descriptions exceed 10% of the context window',
+    address: 'https://github.com/anthropics/claude-code/releases/tag/v2.1.7',
+    dated: '2026-01-14',
+    read: '2026-12-05',
+  },
+  {
+    kind: 'public-source',
+    title: 'anthropics/claude-code CHANGELOG.md 2.1.9: the auto:N threshold syntax',
+    address: 'https://github.com/anthropics/claude-code/blob/main/CHANGELOG.md',
+    dated: '2026-01',
+    read: '2026-12-05',
   },
 ]);
 
@@ -95,10 +138,10 @@ export const DEFERRAL_RECORDS: readonly DeferralRecord[] = Object.freeze([
 export const NO_RECORD: readonly NoRecord[] = Object.freeze([
   { client: 'claude-desktop', searched: 'its MCP configuration page, read 2026-09-06 (closed source)' },
   { client: 'windsurf', searched: 'its MCP configuration page, read 2026-09-06 (it states a cap of 100 tools, which is not deferral; closed source)' },
-  { client: 'gemini-cli', searched: 'its MCP configuration page, read 2026-09-06, and its source, searched 2026-09-07' },
+  { client: 'gemini-cli', searched: 'its MCP configuration page, read 2026-09-06, and its source, searched 2026-09-07; its tracker re-searched 2026-12-05: the request for a tool search tool (google-gemini/gemini-cli issue #17322) was closed as stale, not implemented' },
   { client: 'zed', searched: 'its MCP configuration page, read 2026-09-06, and its source, searched 2026-09-07' },
   { client: 'goose', searched: 'its MCP configuration page, read 2026-09-06, and its source, searched 2026-09-07' },
-  { client: 'kiro', searched: 'its MCP configuration page, read 2026-09-06 (closed source)' },
+  { client: 'kiro', searched: 'its MCP configuration page, read 2026-09-06 (closed source); its tracker re-searched 2026-12-05: the request for deferred loading (kirodotdev/Kiro issue #6304) was closed as a duplicate, not implemented' },
 ]);
 
 export function deferralRecordOf(client: ClientId): DeferralRecord | undefined {

@@ -82,7 +82,9 @@ export async function readWrappedPlaces(places: readonly PlaceReport[]): Promise
     if (manifest === undefined || 'problem' in manifest) continue;
     // ~/.claude.json holds two scopes: the manifest names the one wrapped.
     if (manifest.scope !== place.scope || manifest.client !== place.client) continue;
-    const backup = await readPlace({ client: place.client, scope: place.scope, path: manifest.backup, format: place.format, serversAt: manifest.serversAt });
+    // The place as read (its substitutes and variable forms), pointed at the backup.
+    const { state: _state, entries: _entries, switches: _switches, ...configPlace } = place;
+    const backup = await readPlace({ ...configPlace, path: manifest.backup, serversAt: manifest.serversAt });
     const item: WrappedPlace = { place, manifest, fronted: backup.entries.filter((entry) => manifest.fronted.includes(entry.name)) };
     if (backup.state.state !== 'read') item.problem = `the backup ${manifest.backup} is ${backup.state.state}${backup.state.state === 'unreadable' ? `: ${backup.state.why}` : ''}`;
     wrapped.push(item);

@@ -5,17 +5,32 @@ export type Align = 'left' | 'right';
 export interface Column {
   header: string;
   align?: Align;
+  /** Widest the column may be: a longer cell is cut and ends in an ellipsis. Default: no limit. */
+  max?: number;
+}
+
+/** `text` cut to `width` characters, the last one an ellipsis when anything was cut. */
+export function ellipsize(text: string, width: number): string {
+  return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
 }
 
 /**
- * A plain-text table: padded columns, a rule under the header, no colour (pipes stay clean).
- * Cells may hold what a server sent (tool names): escape sequences and control characters are
- * removed, so a server cannot colour, move or rewrite the terminal.
+ * A plain-text table: padded columns, a rule under the header, no colour (pipes stay clean), and
+ * optional footer rows under a second rule (a total). Cells may hold what a server sent (tool
+ * names): escape sequences and control characters are removed, so a server cannot colour, move or
+ * rewrite the terminal.
  */
-export function renderTable(columns: readonly Column[], cells: ReadonlyArray<readonly string[]>): string {
-  const rows = cells.map((row) => row.map((cell) => printableText(cell, 'note')));
+export function renderTable(columns: readonly Column[], cells: ReadonlyArray<readonly string[]>, footer: ReadonlyArray<readonly string[]> = []): string {
+  const clean = (row: readonly string[]): string[] =>
+    row.map((cell, index) => {
+      const text = printableText(cell, 'note');
+      const max = columns[index]?.max;
+      return max === undefined ? text : ellipsize(text, max);
+    });
+  const rows = cells.map(clean);
+  const footRows = footer.map(clean);
   const widths = columns.map((column, index) =>
-    Math.max(column.header.length, ...rows.map((row) => (row[index] ?? '').length)),
+    Math.max(column.header.length, ...[...rows, ...footRows].map((row) => (row[index] ?? '').length)),
   );
   const line = (cells: readonly string[]): string =>
     columns
@@ -28,7 +43,8 @@ export function renderTable(columns: readonly Column[], cells: ReadonlyArray<rea
       .trimEnd();
   const header = line(columns.map((column) => column.header));
   const rule = widths.map((width) => '-'.repeat(width)).join('  ');
-  return [header, rule, ...rows.map(line)].join('\n') + '\n';
+  const foot = footRows.length > 0 ? [rule, ...footRows.map(line)] : [];
+  return [header, rule, ...rows.map(line), ...foot].join('\n') + '\n';
 }
 
 export function formatCount(value: number | null | undefined): string {

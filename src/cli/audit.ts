@@ -2,9 +2,10 @@ import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { audit, type AuditOptions, type AuditPlatform } from '../audit/index.js';
 import { DEFAULT_RUNS, DEFAULT_TIMEOUT_MS } from '../measure/index.js';
-import { printableText } from '../text/index.js';
+import { plural, printableText } from '../text/index.js';
 import { renderAudit } from './_audit-render.js';
 import { exampleHelp } from './_help.js';
+import { formatCount } from './_table.js';
 import { EXIT, type CliIo } from './_io.js';
 import { parsePositiveInteger, parseTimeoutMs } from './_parse.js';
 
@@ -15,6 +16,9 @@ interface AuditFlags {
   platform?: AuditPlatform;
   systemRoot?: string;
   budget?: number;
+  budgetFloorOk?: boolean;
+  contextWindow?: number;
+  verbose?: boolean;
   changed?: string;
   published?: string;
   suggest?: string;
@@ -35,6 +39,12 @@ function parseTokens(value: string): number {
   return Number(value);
 }
 
+function parseWindow(value: string): number {
+  const tokens = parseTokens(value);
+  if (tokens < 1) throw new InvalidArgumentError('expected a positive number of tokens');
+  return tokens;
+}
+
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
@@ -47,7 +57,9 @@ export function setupAudit(command: Command, io: CliIo, setExit: (code: number) 
         'Totals are per config file (never merged across clients) and per session: Claude Code loads ~/.claude.json with <cwd>/.mcp.json, or managed-mcp.json alone when it exists; deniedMcpServers is applied, allowedMcpServers reported. Every request carries a session\'s total in its tools array, deferred or not; what deferral changes is what enters the context at session start.',
         'Claude Code\'s deferral posture is read from the shell and the env blocks of its settings files (managed and drop-ins, .claude/settings.local.json, .claude/settings.json, ~/.claude/settings.json): CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS, ENABLE_TOOL_SEARCH, ANTHROPIC_BASE_URL. Conflicts, unreadable files or values and undocumented values are refused, with why, rather than guessed. For auto / auto:N the threshold question is a range through the published Claude divergence band (0.19x-1.93x) against the stated context window; a server whose capture has a Claude count in --published RESULTS (or in its own measurement) is converted with that exact count, and a count computed from other bytes is named as stale and not used. Other clients: what their vendor has on record, with source and date.',
         '--changed RESULTS joins each measured server to RESULTS/capture-index.json by canonical hash, never by name: behind (with the tokens moving to current would add), current, or unidentified. --suggest RESULTS lists descriptions at or above the p90 of RESULTS/tool-shape.json.',
-        'Exit codes: 0 done; 1 --budget N and the costliest session is over N; 2 usage; 3 the audit could not run.',
+        '--budget N judges every session and fails closed: exit 1 when any session carries more than N, or when a total is unknown (composition refused, nothing measured, a file that cannot be read, no session at all) or only a floor under N; a floor already over N is a proven OVER. --budget-floor-ok accepts a floor under N, and says so.',
+        'The report leads with the sessions (tokens every request carries, share of --context-window, deferred or not), then each server once by cost with where it is configured, the budget verdict and the problems; --verbose adds places, settings files, per-file totals, posture evidence, vendor sources and the conditions to check. Progress goes to stderr.',
+        'Exit codes: 0 done (and --budget within for every session); 1 --budget over or not proven within; 2 usage; 3 the audit could not run.',
       ].join('\n\n'),
     )
     .option('--config <path>', 'audit this config file instead of discovering (repeatable; each is its own session) (default: discover every known client config)', collect)
@@ -55,7 +67,10 @@ export function setupAudit(command: Command, io: CliIo, setExit: (code: number) 
     .option('--cwd <dir>', 'project folder for project configs (default: the current folder)')
     .option('--platform <name>', 'whose config paths to read: linux, darwin or win32 (default: this one)', parsePlatform)
     .option('--system-root <dir>', 'prefix of system-wide paths such as /etc/claude-code (default: /)')
-    .option('--budget <tokens>', 'exit 1 when the costliest session carries more than this many tokens (default: no budget, exit 0)', parseTokens)
+    .option('--budget <tokens>', 'exit 1 unless every session is proven to carry at most this many tokens per request (default: no budget, exit 0)', parseTokens)
+    .option('--budget-floor-ok', 'with --budget, accept a session whose total is only a floor under the budget (default: a floor fails the budget)')
+    .option('--context-window <tokens>', 'the context window shares and the auto threshold are stated against (default: 200000)', parseWindow)
+    .option('--verbose', 'print the details: places, settings files, per-file totals, composition, posture evidence, vendor sources (default: the answer only)')
     .option('--changed <results>', 'a results folder (capture-index.json): are the measured servers behind what was published? (default: not compared)')
     .option('--published <results>', 'a results folder (capture-index.json and records): servers whose capture has a Claude count there are converted exactly in the auto threshold (default: the divergence band for every server)')
     .option('--suggest <results>', 'a results folder (tool-shape.json): descriptions at or above its 90th percentile (default: no suggestions)')
@@ -75,18 +90,28 @@ export function setupAudit(command: Command, io: CliIo, setExit: (code: number) 
       options.roots = roots;
       if (flags.config !== undefined) options.configs = flags.config.map((path) => resolve(io.cwd, path));
       if (flags.budget !== undefined) options.budget = flags.budget;
+      if (flags.budgetFloorOk === true) options.budgetFloorOk = true;
+      if (flags.contextWindow !== undefined) options.contextWindow = flags.contextWindow;
       if (flags.changed !== undefined) options.changed = resolve(io.cwd, flags.changed);
       if (flags.published !== undefined) options.published = resolve(io.cwd, flags.published);
       if (flags.suggest !== undefined) options.suggest = resolve(io.cwd, flags.suggest);
       if (flags.timeout !== undefined) options.timeoutMs = flags.timeout;
       if (flags.runs !== undefined) options.runs = flags.runs;
       if (flags.concurrency !== undefined) options.concurrency = flags.concurrency;
-      options.onMeasured = (done, total, measurement) => {
-        const tokens = measurement.totalTokens === null ? '' : ` ${measurement.totalTokens} tokens`;
-        io.stderr.write(`${printableText(`measured ${done}/${total} ${measurement.name}: ${measurement.status}${tokens}`, 'note')}\n`);
+      const progress = (text: string): void => {
+        io.stderr.write(`${printableText(text, 'note')}\n`);
+      };
+      options.onPlan = (total, concurrency) => {
+        if (total > 0) progress(`measuring ${plural(total, 'server')} (concurrency ${concurrency})`);
+      };
+      options.onStart = (ordinal, total, name) => progress(`[${ordinal}/${total}] started ${name}`);
+      options.onMeasured = (_done, total, measurement, ordinal) => {
+        const tokens = measurement.totalTokens === null ? '' : ` ${formatCount(measurement.totalTokens)} tokens`;
+        const seconds = (measurement.timings.elapsedMs / 1000).toFixed(1);
+        progress(`[${ordinal}/${total}] ${measurement.name}: ${measurement.status}${tokens} in ${seconds}s`);
       };
       const report = await audit(options);
-      io.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderAudit(report));
-      setExit(report.budget?.over === true ? EXIT.finding : EXIT.ok);
+      io.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderAudit(report, { verbose: flags.verbose === true }));
+      setExit(report.budget !== undefined && report.budget.verdict !== 'within' ? EXIT.finding : EXIT.ok);
     });
 }

@@ -76,7 +76,8 @@ export function choosePlace(client: WrapClient, places: readonly PlaceReport[], 
 function whyNotFronted(entry: ConfigEntry, composition: SessionComposition): string | undefined {
   if (entry.name === GATEWAY_ENTRY) return 'it is the gateway entry wrap adds';
   if (!composition.loaded.includes(entry)) {
-    if (entry.disabled) return 'disabled in the file';
+    if (entry.disabled) return entry.disabledBy === undefined ? 'disabled in the file' : `turned off by ${entry.disabledBy}`;
+    if (entry.pendingApproval !== undefined) return `not loaded: ${entry.pendingApproval}`;
     const denied = composition.denied.find((item) => item.name === entry.name && item.path === entry.path);
     if (denied !== undefined) return `denied by ${denied.rule} in ${denied.source}`;
     const shadowed = composition.shadowed.find((item) => item.name === entry.name && item.path === entry.path);

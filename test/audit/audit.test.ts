@@ -71,7 +71,8 @@ beforeAll(async () => {
     }),
   );
   write(join(project, '.mcp.json'), json({ mcpServers: { tools: { url: tools.url, headers: { Authorization: `Bearer ${CANARY}` } } } }));
-  write(join(home, '.claude', 'settings.json'), json({ env: { ENABLE_TOOL_SEARCH: 'auto:5', SOME_TOKEN: CANARY }, deniedMcpServers: [{ serverName: 'denied-one' }] }));
+  // The .mcp.json server approved (Claude Code does not load it until it is).
+  write(join(home, '.claude', 'settings.json'), json({ env: { ENABLE_TOOL_SEARCH: 'auto:5', SOME_TOKEN: CANARY }, deniedMcpServers: [{ serverName: 'denied-one' }], enabledMcpjsonServers: ['tools'] }));
   // Claude Desktop: one server, one disabled.
   write(join(home, '.config', 'Claude', 'claude_desktop_config.json'), json({ mcpServers: { everything: stdio('everything'), off: { ...stdio('memory'), disabled: true } } }));
   // Cursor: the same memory launch as Claude Code's (measured once), and a project file.
@@ -251,6 +252,9 @@ describe('audit on a fixture machine with ten clients', () => {
     expect(deferral?.threshold).toMatchObject({ percent: 5, contextWindow: 200_000, thresholdTokens: 10_000 });
     expect(deferral?.threshold?.lowTokens).toBeLessThan(total);
     expect(deferral?.threshold?.highTokens).toBeGreaterThan(total);
+    // The rules that reading applies are the vendor's, cited with their dates.
+    expect(deferral?.sources.map((source) => source.address)).toContain('https://code.claude.com/docs/en/mcp#configure-tool-search');
+    expect(renderAudit(report, { verbose: true })).toMatch(/rules from: .*code\.claude\.com\/docs\/en\/mcp#configure-tool-search, undated, read \d{4}-\d{2}-\d{2}/);
   });
 
   it('sums the other clients\' sessions and prints their vendor records', () => {
@@ -270,8 +274,9 @@ describe('audit on a fixture machine with ten clients', () => {
 
   it('holds the canary nowhere: not in the report, not in the printed tables', () => {
     expect(JSON.stringify(report)).not.toContain('canary-');
-    const printed = renderAudit(report);
+    const printed = renderAudit(report, { verbose: true });
     expect(printed).toContain('Per config file');
+    expect(renderAudit(report)).not.toContain('canary-');
     expect(printed).not.toContain('canary-');
   });
 });

@@ -72,8 +72,8 @@ describe('exact Claude counts in the auto threshold', () => {
       conversion: { exact: [{ name: 'big', claudeTokens: 26_000, from: 'the published record of big-server' }], band: ['small'], stale: [] },
     });
     expect(exact.deferral?.posture.posture).toBe('deferred');
-    expect(exact.deferral?.atSessionStart).toEqual({ loads: 'pinned-only', tokens: 0, pinned: [] });
-    expect(renderAudit(report)).toContain("converted to Claude's units: 1 server by exact Claude count (big 26,000 from the published record of big-server), 1 server through the divergence band");
+    expect(exact.deferral?.atSessionStart).toMatchObject({ loads: 'pinned-only', tokens: 0, pinned: [] });
+    expect(renderAudit(report, { verbose: true })).toContain("converted to Claude's units: 1 server by exact Claude count (big 26,000 from the published record of big-server), 1 server through the divergence band");
   });
 
   it('ignores a published count computed from other bytes, converts that server through the band, and says so', async () => {
@@ -84,6 +84,6 @@ describe('exact Claude counts in the auto threshold', () => {
       band: ['big', 'small'],
       stale: [{ name: 'big', why: `the Claude count in the published record of big-server was computed from capture ${OLDER.slice(0, 12)}, not ${BIG.slice(0, 12)} measured here: not used` }],
     });
-    expect(renderAudit(report)).toContain('stale Claude count: big: the Claude count in the published record of big-server was computed from capture aaaaaaaaaaaa');
+    expect(renderAudit(report, { verbose: true })).toContain('stale Claude count: big: the Claude count in the published record of big-server was computed from capture aaaaaaaaaaaa');
   });
 });
