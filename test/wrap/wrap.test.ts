@@ -158,6 +158,13 @@ describe('wrap and unwrap', () => {
     expect(Object.keys(wrapped.mcpServers).sort()).toEqual(['keyed', 'mcpctx-gateway', 'off', 'pathy']);
   });
 
+  it("leaves in the file what Claude Code's own switches turn off (/mcp's disabledMcpServers), with the switch named", async () => {
+    write(join(home, '.claude.json'), JSON.stringify({ mcpServers: { a: entry(), b: entry({ args: ['b.js'] }) }, projects: { [cwd]: { disabledMcpServers: ['b'] } } }, null, 2));
+    const planned = await plan({ client: 'claude-code', scope: 'user' });
+    expect(planned.fronted.map((server) => server.name)).toEqual(['a']);
+    expect(planned.notFronted).toEqual([{ name: 'b', why: expect.stringContaining('disabledMcpServers') }]);
+  });
+
   it('leaves in the file what the client does at launch and the gateway would not (keyring, envFile, ${input:})', async () => {
     write(
       join(cwd, '.vscode', 'mcp.json'),
@@ -259,6 +266,9 @@ describe('rules', () => {
     expect(planned.rules.capTokens).toBe(5_000);
     expect(planned.rules.deny).toEqual(['*/write_*', 'a/delete_all']);
     expect(planned.rules.allow).toEqual(['a/*', 'b/read']);
+    // Gemini's `tool(arg)` form keeps the tool: allowed by its name.
+    write(join(home, '.gemini', 'settings.json'), JSON.stringify({ mcpServers: { a: entry({ includeTools: ['run(git)', 'run(ls)', 'read'] }) } }));
+    expect((await plan({ client: 'gemini-cli' })).rules.allow).toEqual(['a/run', 'a/read']);
     expect(planned.gatewayText).toContain('capTokens: 5000');
   });
 
