@@ -167,6 +167,12 @@ function deletionOf(text: string, property: JsonNode, isLast: boolean): TextEdit
     // The last property is where the added one goes: blank lines after it stay between the two.
     return { start, end: isLast ? lineEnd : swallowBlankLines(text, start, lineEnd), insert: '' };
   }
+  // Not first on its line: when it is the last there, the spaces before it go (none are left dangling at the line's end).
+  if (comma !== undefined && restIsTrivia(text, comma)) {
+    let start = property.offset;
+    while (start > 0 && (text[start - 1] === ' ' || text[start - 1] === '\t')) start -= 1;
+    return { start, end: comma, insert: '' };
+  }
   return { start: property.offset, end: comma === undefined ? end : skipSpaces(text, end), insert: '' };
 }
 

@@ -118,6 +118,15 @@ export function linesAt(text: string, at: number, lines: readonly string[], eol:
   return { start: at, end: at, insert: lines.map((line) => line + eol).join('') };
 }
 
+/**
+ * Whole lines `[start, end)` replaced by `lines`: they end with a line break when the replaced
+ * lines did (a last line without one stays without one).
+ */
+export function replaceLines(text: string, start: number, end: number, lines: readonly string[], eol: string): TextEdit {
+  const closed = end > start ? text[end - 1] === '\n' : end < text.length || text.endsWith('\n') || text === '';
+  return { start, end, insert: lines.join(eol) + (closed ? eol : '') };
+}
+
 /** `projects["/home/me/app"].mcpServers`: keys that are not plain words are quoted. */
 export function keyPathText(path: readonly string[]): string {
   if (path.length === 0) return '(top)';

@@ -4,7 +4,7 @@ import { lineAndColumn } from '../tokens/index.js';
 import { isPlainObject } from '../json/index.js';
 import { firstLine } from '../config/index.js';
 import type { ServerMapEdit } from './_edit-types.js';
-import { type Spliced, type TextEdit, applyEdits, isBlankLine, keyPathText, lineEndingOf, lineStartOf, linesAt, swallowBlankLines } from './_edit-text.js';
+import { type Spliced, type TextEdit, applyEdits, keyPathText, lineEndingOf, linesAt, replaceLines, swallowBlankLines } from './_edit-text.js';
 import { type TomlStatement, tomlStatements } from './_toml-statements.js';
 
 const toml = lazyRequire<typeof SmolToml>('smol-toml');
@@ -65,10 +65,9 @@ export function editTomlText(text: string, edit: ServerMapEdit): Spliced {
   if ('refused' in sections) return sections;
   const edits: TextEdit[] = [];
   const lastSection = sections.list.at(-1);
+  const removed = (section: Section): boolean => section.server !== undefined && removing.has(section.server);
   for (const section of sections.list) {
-    if (section.server === undefined || !removing.has(section.server)) continue;
-    const end = section === lastSection ? section.end : swallowBlankLines(text, section.start, section.end);
-    edits.push({ start: section.start, end, insert: '' });
+    if (section !== lastSection && removed(section)) edits.push({ start: section.start, end: swallowBlankLines(text, section.start, section.end), insert: '' });
   }
   const eol = lineEndingOf(text);
   const table = [`[${[...mapAt, edit.addName].map(tomlKey).join('.')}]`, ...Object.entries(edit.addValue).map(([key, value]) => `${tomlKey(key)} = ${tomlValue(value)}`)];
@@ -79,9 +78,9 @@ export function editTomlText(text: string, edit: ServerMapEdit): Spliced {
     const insert = [...lead, ...table].join(eol) + (text === '' || text.endsWith('\n') ? eol : '');
     edits.push({ start: text.length, end: text.length, insert });
   } else {
-    const removedLast = lastSection.server !== undefined && removing.has(lastSection.server);
-    const blankAbove = lastSection.start === 0 || isBlankLine(text, lineStartOf(text, lastSection.start - 1));
-    edits.push(linesAt(text, lastSection.end, removedLast && blankAbove ? table : ['', ...table], eol));
+    // After the map's last section, a blank line between; in its place when that section is removed.
+    if (removed(lastSection)) edits.push(replaceLines(text, lastSection.start, lastSection.end, table, eol));
+    else edits.push(linesAt(text, lastSection.end, ['', ...table], eol));
   }
   const result = applyEdits(text, edits);
   return result === undefined ? { refused: 'the edits to the file overlap (a layout mcpctx does not handle); edit the file by hand' } : { text: result };

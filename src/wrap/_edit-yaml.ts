@@ -16,6 +16,7 @@ import {
   lineStartOf,
   linesAt,
   nextLineStartOf,
+  replaceLines,
   startsItsLine,
   swallowBlankLines,
 } from './_edit-text.js';
@@ -50,8 +51,9 @@ export function editYamlText(text: string, edit: ServerMapEdit): Spliced {
   const { isMap, isScalar, isAlias } = yaml();
   const eol = lineEndingOf(text);
   const node: unknown = document.contents;
-  if (node === null && edit.remove.length === 0 && text.trim() === '') {
-    return addMissing(text, [], edit, eol, indentUnitOf(text));
+  if (node === null && edit.remove.length === 0 && edit.serversAt.length === 1) {
+    // A file of comments (or nothing): the map goes at its end.
+    return addMissing(text, edit.serversAt, edit, eol, indentUnitOf(text));
   }
   if (!isMap(node)) return { refused: 'the file does not hold a mapping at the top' };
   let map: YAMLMap = node;
@@ -63,7 +65,7 @@ export function editYamlText(text: string, edit: ServerMapEdit): Spliced {
     const isLast = depth === edit.serversAt.length - 1;
     if (pair === undefined) {
       if (edit.remove.length > 0) return { refused: `there is no ${here} in the file, so ${edit.remove.join(', ')} cannot be taken out of it` };
-      if (depth === 0 && !map.flow && map.range != null) return addMissing(text, edit.serversAt, edit, eol, indentUnitOf(text));
+      if (edit.serversAt.length === 1 && !map.flow && map.range != null) return addMissing(text, edit.serversAt, edit, eol, indentUnitOf(text));
       return { refused: `there is no ${here} in the file to add the entry to; add an empty ${here} mapping first` };
     }
     if (isAlias(value)) return { refused: `${here} is an alias (*${value.source}); edit the mapping it points to by hand` };
@@ -113,16 +115,16 @@ export function editYamlText(text: string, edit: ServerMapEdit): Spliced {
   if (lastEntry === undefined) return { refused: `${keyPathText(edit.serversAt)} is empty in a form mcpctx does not edit; edit it by hand` };
 
   const mapIndent = indentOfLine(text, lastEntry.start);
+  const unit = entryUnit(text, entries[0]?.start ?? lastEntry.start, mapIndent.length) ?? indentUnitOf(text);
+  const added = entryLines(edit.addName, edit.addValue, mapIndent, unit);
   const edits: TextEdit[] = [];
-  let lastEnd = 0;
   for (const entry of entries) {
     const span = entrySpan(text, entry.start, mapIndent.length);
-    if (entry === lastEntry) lastEnd = span.end;
-    if (!removing.has(entry.name)) continue;
-    edits.push({ start: span.start, end: entry === lastEntry ? span.end : swallowBlankLines(text, span.start, span.end), insert: '' });
+    const removed = removing.has(entry.name);
+    // The added entry goes where the last one ends (in its place when that one is removed).
+    if (entry === lastEntry) edits.push(removed ? replaceLines(text, span.start, span.end, added, eol) : linesAt(text, span.end, added, eol));
+    else if (removed) edits.push({ start: span.start, end: swallowBlankLines(text, span.start, span.end), insert: '' });
   }
-  const unit = entryUnit(text, entries[0]?.start ?? lastEntry.start, mapIndent.length) ?? indentUnitOf(text);
-  edits.push(linesAt(text, lastEnd, entryLines(edit.addName, edit.addValue, mapIndent, unit), eol));
   return applied(text, edits);
 }
 
@@ -160,7 +162,10 @@ function entrySpan(text: string, keyStart: number, mapIndent: number): { start: 
   let end = nextLineStartOf(text, keyStart);
   for (let at = end; at < text.length; at = nextLineStartOf(text, at)) {
     if (isBlankLine(text, at)) continue;
-    if (indentWidth(text, at) <= mapIndent) break;
+    const width = indentWidth(text, at);
+    // A list under the entry's key may sit at the key's own indent (`args:` then `- -y`).
+    const indentless = width === mapIndent && /^-(?:[ \t]|\r?\n|$)/.test(text.slice(at + width, nextLineStartOf(text, at)));
+    if (width < mapIndent || (width === mapIndent && !indentless)) break;
     end = nextLineStartOf(text, at);
   }
   return { start, end };
