@@ -27,8 +27,9 @@ const yaml = lazyRequire<typeof Yaml>('yaml');
  * The YAML editor (Goose's config.yaml): the `yaml` parser gives each key's offset; an entry of a
  * block mapping is its key's line and every following line indented deeper than the key (blank
  * lines between them included, blank lines after it not). Choices:
- * - A comment line indented deeper than the entry's key is inside the entry and goes with it; a
- *   comment at the key's indent or shallower stays (it sits between entries or above the next one).
+ * - A comment line inside an entry (before one of its lines, or indented deeper than its key) goes
+ *   with it; a comment after the entry's last line at the key's indent or shallower stays (it sits
+ *   between entries or above the next one).
  * - The added entry goes after the map's last entry, at the map's indent, nested one unit deeper
  *   (the unit the file's entries use), lists and empty maps in flow style (`[a, b]`, `{}`).
  * - Flow mappings (`{a: 1}`) holding entries, anchors and aliases in or on the map are refused:
@@ -156,13 +157,18 @@ function indentWidth(text: string, lineStart: number): number {
   return /^[ \t]*/.exec(text.slice(lineStart, nextLineStartOf(text, lineStart)))?.[0].length ?? 0;
 }
 
-/** An entry's lines: its key's line and every later line deeper than `mapIndent`, up to its last non-blank one. */
+/**
+ * An entry's lines: its key's line and every later line deeper than `mapIndent` (or a list item at
+ * it), up to its last such line; comment and blank lines after that last line are not the entry's.
+ */
 function entrySpan(text: string, keyStart: number, mapIndent: number): { start: number; end: number } {
   const start = lineStartOf(text, keyStart);
   let end = nextLineStartOf(text, keyStart);
   for (let at = end; at < text.length; at = nextLineStartOf(text, at)) {
     if (isBlankLine(text, at)) continue;
     const width = indentWidth(text, at);
+    // A comment at the key's indent or shallower is the entry's only when the entry goes on after it.
+    if (width <= mapIndent && text[at + width] === '#') continue;
     // A list under the entry's key may sit at the key's own indent (`args:` then `- -y`).
     const indentless = width === mapIndent && /^-(?:[ \t]|\r?\n|$)/.test(text.slice(at + width, nextLineStartOf(text, at)));
     if (width < mapIndent || (width === mapIndent && !indentless)) break;

@@ -88,3 +88,10 @@ describe('TOML layouts', () => {
     expect(edited('', edit('codex-cli', 'toml', ['mcp_servers'], []))).toBe(`${table}\n`);
   });
 });
+
+describe('YAML comments around entries', () => {
+  it('takes a shallow comment between two lines of a removed entry, keeps one after it', () => {
+    const text = 'extensions:\n  a:\n    cmd: x\n# inside a\n    args: [1]\n  # above b\n  b:\n    cmd: y\n';
+    expect(edited(text, edit('goose', 'yaml', ['extensions'], ['a']))).toBe(`extensions:\n  # above b\n  b:\n    cmd: y\n${gooseEntry}\n`);
+  });
+});

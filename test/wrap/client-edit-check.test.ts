@@ -1,0 +1,28 @@
+// The check after every splice: when a format's editor gives text that does not read as the
+// intended document (here a stand-in editor that also drops an unrelated key, or breaks the
+// syntax), the edit is refused and nothing is written.
+import { describe, expect, it, vi } from 'vitest';
+
+vi.mock('../../src/wrap/_edit-json.js', () => ({
+  editJsonText: (text: string) => ({ text: text.includes('"broken"') ? '{' : '{"mcpServers": {"gw": {"command": "c", "args": []}}}' }),
+}));
+
+const { editClientText } = await import('../../src/wrap/_client-edit.js');
+
+describe('the check after the splice', () => {
+  const edit = { client: 'cursor' as const, format: 'json' as const, serversAt: ['mcpServers'], remove: ['a'], add: { name: 'gw', command: 'c', args: [] } };
+
+  it('refuses a result whose text outside the map reads differently', () => {
+    const result = editClientText('{"theme": "dark", "mcpServers": {"a": {}}}', edit);
+    expect(result).toEqual({ refused: 'the edited file would not read as intended (mcpServers or the rest of the file came out different); nothing was changed: edit it by hand' });
+  });
+
+  it('refuses a result that does not parse', () => {
+    const result = editClientText('{"broken": 1, "mcpServers": {"a": {}}}', edit);
+    expect('refused' in result && result.refused).toMatch(/^the edited file would not read as intended \(.* at line 1, column 2\)/);
+  });
+
+  it('passes a result that is what was intended', () => {
+    expect(editClientText('{"mcpServers": {"a": {}}}', edit)).toEqual({ text: '{"mcpServers": {"gw": {"command": "c", "args": []}}}' });
+  });
+});
