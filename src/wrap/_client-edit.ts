@@ -124,10 +124,21 @@ function checkResult(before: string, after: string, format: ClientFileFormat, ed
   const expected = withMap(old.value, edit);
   if (expected === undefined) return `${keyPathText(edit.serversAt)} is not where it was expected`;
   if (!isDeepStrictEqual(plain(now.value), plain(expected))) return `${keyPathText(edit.serversAt)} or the rest of the file came out different`;
+  // A strict JSON file (Claude Desktop reads its file with JSON.parse) stays strict: no comma or comment of ours may creep in.
+  if (format === 'json' && strictJson(before) && !strictJson(after)) return 'the result is no longer strict JSON';
   const map = mapOf(now.value, edit.serversAt);
   const names = map === undefined ? [] : Object.keys(map);
   if (names.at(-1) !== edit.addName) return `the entry ${JSON.stringify(edit.addName)} is not the map's last`;
   return undefined;
+}
+
+function strictJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function mapOf(document: unknown, path: readonly string[]): JsonObject | undefined {

@@ -4,7 +4,11 @@
 import { describe, expect, it, vi } from 'vitest';
 
 vi.mock('../../src/wrap/_edit-json.js', () => ({
-  editJsonText: (text: string) => ({ text: text.includes('"broken"') ? '{' : '{"mcpServers": {"gw": {"command": "c", "args": []}}}' }),
+  editJsonText: (text: string) => {
+    if (text.includes('"broken"')) return { text: '{' };
+    if (text.includes('"trailing"')) return { text: '{"trailing": 1, "mcpServers": {"gw": {"command": "c", "args": []},}}' };
+    return { text: '{"mcpServers": {"gw": {"command": "c", "args": []}}}' };
+  },
 }));
 
 const { editClientText } = await import('../../src/wrap/_client-edit.js');
@@ -20,6 +24,12 @@ describe('the check after the splice', () => {
   it('refuses a result that does not parse', () => {
     const result = editClientText('{"broken": 1, "mcpServers": {"a": {}}}', edit);
     expect('refused' in result && result.refused).toMatch(/^the edited file would not read as intended \(.* at line 1, column 2\)/);
+  });
+
+  it('refuses a result that reads right but is no longer strict JSON, for a strict JSON file', () => {
+    expect(editClientText('{"trailing": 1, "mcpServers": {"a": {}}}', edit)).toEqual({ refused: 'the edited file would not read as intended (the result is no longer strict JSON); nothing was changed: edit it by hand' });
+    // A JSONC file may have trailing commas.
+    expect(editClientText('{"trailing": 1, "mcpServers": {"a": {}}}', { ...edit, format: 'jsonc' })).toEqual({ text: '{"trailing": 1, "mcpServers": {"gw": {"command": "c", "args": []},}}' });
   });
 
   it('passes a result that is what was intended', () => {

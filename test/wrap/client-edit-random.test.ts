@@ -26,6 +26,8 @@ interface Written {
   text: string;
   serversAt: string[];
   names: string[];
+  /** No comments and no trailing commas: JSON.parse reads it. */
+  strict: boolean;
 }
 
 function randomDocument(random: () => number): Written {
@@ -34,16 +36,17 @@ function randomDocument(random: () => number): Written {
   const unit = pick(['  ', '    ', '\t', ' ']);
   const multiline = random() < 0.8;
   const trailing = random() < 0.3;
+  const commented = random() < 0.6;
   let comments = 0;
   const gap = (depth: number): string => (multiline ? eol + unit.repeat(depth) : pick(['', ' ']));
   const comment = (depth: number): string => {
-    if (random() >= 0.3) return '';
+    if (!commented || random() >= 0.3) return '';
     comments += 1;
     if (multiline && random() < 0.5) return `// note ${comments} "quoted" { , }${eol}${unit.repeat(depth)}`;
     return `/* note ${comments} , } */${pick(['', ' '])}`;
   };
   const sameLine = (): string => {
-    if (!multiline || random() >= 0.2) return '';
+    if (!commented || !multiline || random() >= 0.2) return '';
     comments += 1;
     return pick([` // after ${comments}`, ` /* after ${comments} */`]);
   };
@@ -73,15 +76,16 @@ function randomDocument(random: () => number): Written {
   const after: Array<[string, string]> = random() < 0.6 ? [['tipsHistory', object([['x', '1']], 1)]] : [];
   const serversAt = nested ? ['projects', '/home/me/app', 'mcpServers'] : ['mcpServers'];
   const holder: [string, string] = nested ? ['projects', object([['/home/me/other', '{}'], ['/home/me/app', object([['allowedTools', '[]'], ['mcpServers', map]], 2)]], 1)] : ['mcpServers', map];
-  const text = pick(['', `// settings${eol}`, `/* top */ `]) + object([...before, holder, ...after], 0) + pick(['', eol, `${eol}${eol}`]);
-  return { text, serversAt, names };
+  const text = (commented ? pick(['', `// settings${eol}`, `/* top */ `]) : '') + object([...before, holder, ...after], 0) + pick(['', eol, `${eol}${eol}`]);
+  return { text, serversAt, names, strict: !trailing && comments === 0 && text.trimStart().startsWith('{') };
 }
 
 describe('random JSONC documents', () => {
   it('edits 200 of them exactly, keeping the text around the map', () => {
+    let strictCount = 0;
     for (let seed = 1; seed <= 200; seed++) {
       const random = generator(seed);
-      const { text, serversAt, names } = randomDocument(random);
+      const { text, serversAt, names, strict } = randomDocument(random);
       const remove = names.filter(() => random() < 0.5);
       const addName = random() < 0.2 && remove.length > 0 ? (remove[0] as string) : 'mcpctx-gateway';
       const result = editClientText(text, { client: 'cursor', format: 'jsonc', serversAt, remove, add: { name: addName, command: 'mcpctx', args: ['gateway', 'run'] } });
@@ -106,8 +110,14 @@ describe('random JSONC documents', () => {
       const newNode = findNodeAtLocation(parseTree(result.text, [], { allowTrailingComma: true })!, serversAt)!;
       expect(result.text.slice(0, newNode.offset), context).toBe(text.slice(0, oldNode.offset));
       expect(result.text.slice(newNode.offset + newNode.length), context).toBe(text.slice(oldNode.offset + oldNode.length));
+      if (strict) {
+        strictCount += 1;
+        expect(() => JSON.parse(result.text) as unknown, context).not.toThrow();
+      }
       // Only the file's own line ending is written.
       if (text.includes('\r\n')) expect(result.text.replace(/\r\n/g, ''), context).not.toContain('\n');
     }
+    // Enough of them are plain JSON for the JSON.parse check to mean something.
+    expect(strictCount).toBeGreaterThanOrEqual(20);
   });
 });
