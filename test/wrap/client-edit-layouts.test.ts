@@ -73,6 +73,11 @@ describe('TOML layouts', () => {
     expect(edited(text, edit('codex-cli', 'toml', ['mcp_servers'], ['a']))).toBe(`# about b\n[mcp_servers.b] # b!\ncommand = "b"\n\n${table}\n`);
   });
 
+  it('takes the comment lines right above a removed header, keeps those a blank line away', () => {
+    const text = '# Codex\nmodel = "m"\n\n# servers below\n\n# the a server\n# (local)\n[mcp_servers.a]\ncommand = "a"\n\n# the b server\n[mcp_servers.b]\ncommand = "b"\n';
+    expect(edited(text, edit('codex-cli', 'toml', ['mcp_servers'], ['a', 'b']))).toBe(`# Codex\nmodel = "m"\n\n# servers below\n\n${table}\n`);
+  });
+
   it('puts the table in place of a removed last section, keeping the missing final newline', () => {
     expect(edited('[mcp_servers.a]\ncommand = "a"\n\n[mcp_servers.b]\ncommand = "b"', edit('codex-cli', 'toml', ['mcp_servers'], ['b']))).toBe(`[mcp_servers.a]\ncommand = "a"\n\n${table}`);
   });

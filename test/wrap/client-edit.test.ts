@@ -401,7 +401,8 @@ notifications = true
     expectOutsideUnchanged(codex, after, 'approval_policy = "on-request"\n', '\n[tui]\nnotifications = true\n');
     expect(after).not.toContain('MEMORY_FILE_PATH');
     expect(after).not.toContain('enabled = false\n\n[mcp_servers.memory.env]');
-    expect(after).toContain('# The memory server keeps notes across sessions.\n');
+    // The comment right above a removed table's header is that table's (see _edit-toml.ts).
+    expect(after).not.toContain('# The memory server keeps notes');
     expect(after).toContain('[mcp_servers."docs site"]\nurl = "https://docs.example.com/mcp"\nenabled = false\n\n[mcp_servers.mcpctx-gateway]\ncommand = "npx"\nargs = ["-y", "mcpctx", "gateway", "run", "--config", "/home/me/.config/mcpctx/gateway.json"]\n\n[tui]\n');
   });
 });
