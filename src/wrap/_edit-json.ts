@@ -8,6 +8,7 @@ import {
   type Spliced,
   type TextEdit,
   applyEdits,
+  commentLinesAbove,
   indentOfLine,
   indentUnitOf,
   keyPathText,
@@ -24,9 +25,9 @@ const jsonc = lazyRequire<typeof JsoncParser>('jsonc-parser');
  * The JSON / JSONC editor: jsonc-parser's tree gives each property's offsets, and only those
  * ranges change. Choices, so the rest of the file reads as before:
  * - A removed property goes with the comma after it and, when it sits on lines of its own, with
- *   those whole lines, a comment at the end of its last line included. A comment on the lines
- *   just above it stays: it may describe the map or the next entry as well, and a stale comment
- *   is cheaper than a lost one.
+ *   those whole lines, a comment at the end of its last line included, and the comment lines right
+ *   above it (left behind, `// the memory server` would sit above another entry). Comment lines
+ *   right after the map's `{` stay, even above a removed first entry: they may describe the map.
  * - The added property goes after the map's last property (kept or removed), with that property's
  *   indent, and carries a trailing comma exactly when the map's last property had one.
  * - A map written on one line gets the entry on that line, compact.
@@ -157,11 +158,16 @@ function commaEnd(text: string, property: JsonNode): number | undefined {
 }
 
 /** The range a removed property takes with it (see editJsonText for what goes). */
-function deletionOf(text: string, property: JsonNode, isLast: boolean): TextEdit {
+/** A line that is only a `//` comment or one `/* ... *\/` comment. */
+function isCommentLine(line: string): boolean {
+  return /^[ \t]*(?:\/\/.*|\/\*(?:(?!\*\/).)*\*\/[ \t]*)$/.test(line);
+}
+
+function deletionOf(text: string, property: JsonNode, isLast: boolean, opener: number): TextEdit {
   const comma = commaEnd(text, property);
   const end = comma ?? property.offset + property.length;
   if (startsItsLine(text, property.offset)) {
-    const start = lineStartOf(text, property.offset);
+    const start = commentLinesAbove(text, lineStartOf(text, property.offset), isCommentLine, opener);
     if (!restIsTrivia(text, end)) return { start, end, insert: '' };
     const lineEnd = nextLineStartOf(text, end);
     // The last property is where the added one goes: blank lines after it stay between the two.
@@ -184,7 +190,7 @@ function spliceObject(text: string, object: JsonNode, remove: ReadonlySet<string
   let lastDeletion: TextEdit | undefined;
   for (const property of properties) {
     if (!remove.has(keyOf(property))) continue;
-    const deletion = deletionOf(text, property, property === last);
+    const deletion = deletionOf(text, property, property === last, lineStartOf(text, object.offset));
     edits.push(deletion);
     if (property === last) lastDeletion = deletion;
   }

@@ -119,6 +119,23 @@ export function linesAt(text: string, at: number, lines: readonly string[], eol:
 }
 
 /**
+ * The start of the comment lines right above the line starting at `lineStart` (contiguous, each
+ * only a comment as `isComment` says), or `lineStart` when there are none, or when they follow
+ * the map's opening line directly (`openerLineStart`): comments there may describe the map.
+ */
+export function commentLinesAbove(text: string, lineStart: number, isComment: (line: string) => boolean, openerLineStart: number): number {
+  let start = lineStart;
+  // Each step moves up one line, so the text's length bounds the loop.
+  while (start > 0) {
+    const previous = lineStartOf(text, start - 1);
+    if (!isComment(text.slice(previous, start).replace(/\r?\n$/, ''))) break;
+    start = previous;
+  }
+  if (start === lineStart) return lineStart;
+  return start > 0 && lineStartOf(text, start - 1) === openerLineStart ? lineStart : start;
+}
+
+/**
  * Whole lines `[start, end)` replaced by `lines`: they end with a line break when the replaced
  * lines did (a last line without one stays without one).
  */

@@ -8,6 +8,7 @@ import {
   type Spliced,
   type TextEdit,
   applyEdits,
+  commentLinesAbove,
   indentOfLine,
   indentUnitOf,
   isBlankLine,
@@ -28,8 +29,9 @@ const yaml = lazyRequire<typeof Yaml>('yaml');
  * block mapping is its key's line and every following line indented deeper than the key (blank
  * lines between them included, blank lines after it not). Choices:
  * - A comment line inside an entry (before one of its lines, or indented deeper than its key) goes
- *   with it; a comment after the entry's last line at the key's indent or shallower stays (it sits
- *   between entries or above the next one).
+ *   with it, and so do the comment lines right above its key (left behind, `# the memory server`
+ *   would sit above another entry), except right under the map's own key (`extensions:`), where
+ *   they may describe the map.
  * - The added entry goes after the map's last entry, at the map's indent, nested one unit deeper
  *   (the unit the file's entries use), lists and empty maps in flow style (`[a, b]`, `{}`).
  * - Flow mappings (`{a: 1}`) holding entries, anchors and aliases in or on the map are refused:
@@ -58,6 +60,7 @@ export function editYamlText(text: string, edit: ServerMapEdit): Spliced {
   }
   if (!isMap(node)) return { refused: 'the file does not hold a mapping at the top' };
   let map: YAMLMap = node;
+  let mapKeyLine = 0;
   for (const [depth, key] of edit.serversAt.entries()) {
     const here = keyPathText(edit.serversAt.slice(0, depth + 1));
     if (map.anchor !== undefined) return { refused: `${keyPathText(edit.serversAt.slice(0, depth))} carries an anchor (&${map.anchor}) that other parts of the file may repeat; edit it by hand` };
@@ -92,6 +95,7 @@ export function editYamlText(text: string, edit: ServerMapEdit): Spliced {
       return { refused: `${here} is a flow mapping ({...}); mcpctx edits block mappings only: write one entry per line, then wrap again` };
     }
     map = value;
+    mapKeyLine = lineStartOf(text, keyNode.range?.[0] ?? 0);
   }
 
   if (map.anchor !== undefined) return { refused: `${keyPathText(edit.serversAt)} carries an anchor (&${map.anchor}) that other parts of the file may repeat; edit it by hand` };
@@ -119,8 +123,10 @@ export function editYamlText(text: string, edit: ServerMapEdit): Spliced {
   const unit = entryUnit(text, entries[0]?.start ?? lastEntry.start, mapIndent.length) ?? indentUnitOf(text);
   const added = entryLines(edit.addName, edit.addValue, mapIndent, unit);
   const edits: TextEdit[] = [];
+  const isShallowComment = (line: string): boolean => /^[ \t]*#/.test(line) && (/^[ \t]*/.exec(line)?.[0].length ?? 0) <= mapIndent.length;
   for (const entry of entries) {
-    const span = entrySpan(text, entry.start, mapIndent.length);
+    const own = entrySpan(text, entry.start, mapIndent.length);
+    const span = removing.has(entry.name) ? { start: commentLinesAbove(text, own.start, isShallowComment, mapKeyLine), end: own.end } : own;
     const removed = removing.has(entry.name);
     // The added entry goes where the last one ends (in its place when that one is removed).
     if (entry === lastEntry) edits.push(removed ? replaceLines(text, span.start, span.end, added, eol) : linesAt(text, span.end, added, eol));

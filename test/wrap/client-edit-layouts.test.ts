@@ -35,6 +35,13 @@ describe('JSON layouts', () => {
     expect(edited('{\n  "mcpServers": null\n}\n', edit('cursor', 'json', ['mcpServers'], []))).toBe('{\n  "mcpServers": {\n    "gw": {\n      "command": "c",\n      "args": []\n    }\n  }\n}\n');
   });
 
+  it('takes the comment lines right above a removed entry, but not those right after the map\'s brace', () => {
+    const text = '{\n  "servers": {\n    // servers of this workspace\n    "a": {},\n    // the b server\n    /* local */\n    "b": {},\n    "c": {}\n  }\n}\n';
+    expect(edited(text, edit('vscode', 'jsonc', ['servers'], ['a', 'b']))).toBe(
+      '{\n  "servers": {\n    // servers of this workspace\n    "c": {},\n    "gw": {\n      "type": "stdio",\n      "command": "c",\n      "args": []\n    }\n  }\n}\n',
+    );
+  });
+
   it('takes every copy of a duplicated name (the reader would see the last)', () => {
     expect(edited('{"mcpServers": {"a": 1, "b": 2, "a": 3}}', edit('cursor', 'json', ['mcpServers'], ['a']))).toBe('{"mcpServers": {"b": 2, "gw": {"command":"c","args":[]}}}');
   });
@@ -95,6 +102,11 @@ describe('TOML layouts', () => {
 });
 
 describe('YAML comments around entries', () => {
+  it('takes the comment lines right above a removed key, but not those right under `extensions:`', () => {
+    const text = 'extensions:\n  # my servers\n  a:\n    cmd: a\n  # the b server\n  b:\n    cmd: b\n  c:\n    cmd: c\n';
+    expect(edited(text, edit('goose', 'yaml', ['extensions'], ['a', 'b']))).toBe(`extensions:\n  # my servers\n  c:\n    cmd: c\n${gooseEntry}\n`);
+  });
+
   it('takes a shallow comment between two lines of a removed entry, keeps one after it', () => {
     const text = 'extensions:\n  a:\n    cmd: x\n# inside a\n    args: [1]\n  # above b\n  b:\n    cmd: y\n';
     expect(edited(text, edit('goose', 'yaml', ['extensions'], ['a']))).toBe(`extensions:\n  # above b\n  b:\n    cmd: y\n${gooseEntry}\n`);
