@@ -22,6 +22,8 @@ interface Written {
   names: string[];
   /** Where the map's first entry (YAML) or first server table (TOML) starts: the text before it must not change. */
   firstEntryAt: number;
+  /** Each entry's own text by name (comments inside it included): a kept one must be in the result as it was. */
+  own: Record<string, string>;
 }
 
 const NAMES = ['developer', 'memory', 'fs', 'github', 'x-y', 'everything', 'z9'];
@@ -37,6 +39,7 @@ function randomYaml(random: () => number): Written {
   const names = NAMES.filter(() => random() < 0.5);
   const before = lines.join(eol) + eol;
   const entries: string[] = [];
+  const ownText: Record<string, string> = {};
   for (const name of names) {
     const own: string[] = [];
     if (random() < 0.3) own.push(`${unit}# about ${name}`);
@@ -52,14 +55,15 @@ function randomYaml(random: () => number): Written {
     if (random() < 0.5) own.push(`${inner}envs: {}`);
     else own.push(`${inner}envs:`, `${inner}${unit}KEY: value`);
     own.push(`${inner}timeout: 300`);
+    ownText[name] = own.join(eol);
     if (random() < 0.3) own.push('');
     entries.push(own.join(eol));
   }
   const after = [random() < 0.5 ? 'GOOSE_MODE: smart_approve' : '# the end', ''].join(eol);
-  if (names.length === 0) return { text: `${before}${unit}placeholder:${eol}${unit}${unit}cmd: x${eol}${after}`, names: ['placeholder'], firstEntryAt: before.length };
+  if (names.length === 0) return { text: `${before}${unit}placeholder:${eol}${unit}${unit}cmd: x${eol}${after}`, names: ['placeholder'], firstEntryAt: before.length, own: {} };
   const text = before + entries.join(eol) + eol + after;
   const firstEntryAt = before.length;
-  return { text: random() < 0.2 ? text.replace(/(\r?\n)$/, '') : text, names, firstEntryAt };
+  return { text: random() < 0.2 ? text.replace(/(\r?\n)$/, '') : text, names, firstEntryAt, own: ownText };
 }
 
 function randomToml(random: () => number): Written {
@@ -70,6 +74,7 @@ function randomToml(random: () => number): Written {
   if (names.length === 0) names.push('only');
   const blocks: string[] = [];
   const later: string[] = [];
+  const ownText: Record<string, string> = {};
   for (const name of names) {
     const own: string[] = [];
     if (random() < 0.3) own.push(`# about ${name}`);
@@ -83,15 +88,16 @@ function randomToml(random: () => number): Written {
     const envPlace = random();
     if (envPlace < 0.3) later.push(env.join(eol));
     else if (envPlace < 0.5) own.push('', ...env);
+    ownText[name] = own.join(eol);
     blocks.push(own.join(eol));
   }
   const tail = ['[tui]', 'notifications = true', ...later.flatMap((block) => ['', block])].join(eol);
   const text = head + blocks.join(eol + eol) + eol + eol + tail + (random() < 0.2 ? '' : eol);
-  return { text, names, firstEntryAt: head.length };
+  return { text, names, firstEntryAt: head.length, own: ownText };
 }
 
 function check(format: ClientFileFormat, client: 'goose' | 'codex-cli', serversAt: string[], written: Written, random: () => number, label: string): void {
-  const { text, names, firstEntryAt } = written;
+  const { text, names, firstEntryAt, own } = written;
   const remove = names.filter(() => random() < 0.5);
   const add = { name: 'mcpctx-gateway', command: 'mcpctx', args: ['gateway', 'run'] };
   const result = editClientText(text, { client, format, serversAt, remove, add });
@@ -108,6 +114,7 @@ function check(format: ClientFileFormat, client: 'goose' | 'codex-cli', serversA
   after[serversAt[0] as string] = oldMap;
   expect(after, context).toEqual(before);
   expect(result.text.slice(0, firstEntryAt), context).toBe(text.slice(0, firstEntryAt));
+  for (const name of kept) if (own[name] !== undefined) expect(result.text, context).toContain(own[name]);
   if (text.includes('\r\n')) expect(result.text.replace(/\r\n/g, ''), context).not.toContain('\n');
 }
 

@@ -110,6 +110,11 @@ describe('random JSONC documents', () => {
       const newNode = findNodeAtLocation(parseTree(result.text, [], { allowTrailingComma: true })!, serversAt)!;
       expect(result.text.slice(0, newNode.offset), context).toBe(text.slice(0, oldNode.offset));
       expect(result.text.slice(newNode.offset + newNode.length), context).toBe(text.slice(oldNode.offset + oldNode.length));
+      // Each kept entry's text, comments inside it included, is in the result as it was.
+      for (const property of oldNode.children ?? []) {
+        if (remove.includes(String(property.children?.[0]?.value))) continue;
+        expect(result.text, context).toContain(text.slice(property.offset, property.offset + property.length));
+      }
       if (strict) {
         strictCount += 1;
         expect(() => JSON.parse(result.text) as unknown, context).not.toThrow();
