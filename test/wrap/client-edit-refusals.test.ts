@@ -95,7 +95,9 @@ describe('refusals', () => {
     expect(refusal('mcp_servers = { a = { command = "a" } }\n', edit('codex-cli', 'toml', ['mcp_servers'], ['a']))).toMatch(/mcp_servers is written as one inline table \(line 1\).*\[mcp_servers\.NAME\] table/);
     expect(refusal('[mcp_servers]\na = { command = "a" }\n', edit('codex-cli', 'toml', ['mcp_servers'], ['a']))).toMatch(/server "a" is written as an inline table under \[mcp_servers\] \(line 2\)/);
     expect(refusal('mcp_servers.a.command = "a"\n', edit('codex-cli', 'toml', ['mcp_servers'], ['a']))).toMatch(/server "a" is written as dotted keys under the top of the file \(line 1\)/);
-    expect(refusal('[[mcp_servers]]\ncommand = "a"\n', edit('codex-cli', 'toml', ['mcp_servers'], []))).toMatch(/array of tables/);
+    expect(refusal('[[mcp_servers]]\ncommand = "a"\n', edit('codex-cli', 'toml', ['mcp_servers'], []))).toMatch(/mcp_servers is an array of tables/);
+    expect(refusal('[[mcp_servers.a]]\ncommand = "a"\n', edit('codex-cli', 'toml', ['mcp_servers'], ['a']))).toMatch(/line 1 makes mcp_servers an array of tables/);
+    expect(refusal('[mcp_servers.a]\ncommand = "a"\n[mcp_servers]\nb.command = "b"\n', edit('codex-cli', 'toml', ['mcp_servers'], ['a']))).toMatch(/server "b" is written as dotted keys under \[mcp_servers\] \(line 4\)/);
   });
 
   it('refuses YAML flow mappings and anchors/aliases in the map', () => {
@@ -103,6 +105,8 @@ describe('refusals', () => {
     expect(refusal('base: &b {cmd: a}\nextensions:\n  a: *b\n', edit('goose', 'yaml', ['extensions'], ['a']))).toMatch(/holds an alias \(\*b\)/);
     expect(refusal('extensions:\n  a: &x\n    cmd: a\n  b: *x\n', edit('goose', 'yaml', ['extensions'], ['a']))).toMatch(/holds an (anchor|alias)/);
     expect(refusal('extensions: &e\n  a:\n    cmd: a\nother: *e\n', edit('goose', 'yaml', ['extensions'], ['a']))).toMatch(/anchor \(&e\)/);
+    expect(refusal('extensions:\n  ? a\n  : cmd: a\n', edit('goose', 'yaml', ['extensions'], ['a']))).toMatch(/does not start its own line \(a\)/);
+    expect(refusal('extensions:\n  ? [a, b]\n  : cmd: a\n', edit('goose', 'yaml', ['extensions'], []))).toMatch(/a key that is not a plain name/);
   });
 
   it('refuses a document that does not parse, saying where', () => {
