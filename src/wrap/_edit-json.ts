@@ -7,14 +7,16 @@ import type { ServerMapEdit } from './_edit-types.js';
 import {
   type Spliced,
   type TextEdit,
-  applyEdits,
   commentLinesAbove,
   indentOfLine,
   indentUnitOf,
   keyPathText,
   lineEndingOf,
   lineStartOf,
+  namesProblem,
   nextLineStartOf,
+  noMapToRemoveFrom,
+  spliced,
   startsItsLine,
   swallowBlankLines,
 } from './_edit-text.js';
@@ -55,38 +57,28 @@ export function editJsonText(text: string, edit: ServerMapEdit): Spliced {
     const here = keyPathText(edit.serversAt.slice(0, depth + 1));
     const value = property?.children?.[1];
     if (property === undefined || value === undefined) {
-      if (edit.remove.length > 0) return { refused: `there is no ${here} in the file, so ${edit.remove.join(', ')} cannot be taken out of it` };
+      if (edit.remove.length > 0) return noMapToRemoveFrom(here, edit.remove);
       // Nothing to take out: the missing part of the path is written with the entry inside.
       const nested = nestedValue(edit.serversAt.slice(depth + 1), edit.addName, edit.addValue);
-      return applied(text, spliceObject(text, node, new Set(), key, nested, style));
+      return spliced(text, spliceObject(text, node, new Set(), key, nested, style));
     }
     if (value.type === 'null' && edit.remove.length === 0 && depth === edit.serversAt.length - 1) {
       const indent = indentOfLine(text, property.offset);
       const body = objectText({ [edit.addName]: edit.addValue }, indent, style);
-      return applied(text, [{ start: value.offset, end: value.offset + value.length, insert: body }]);
+      return spliced(text, [{ start: value.offset, end: value.offset + value.length, insert: body }]);
     }
     if (value.type !== 'object') return { refused: `${here} is a JSON ${value.type}, not an object of servers by name` };
     node = value;
   }
 
-  const names = new Set((node.children ?? []).map(keyOf));
-  const absent = edit.remove.filter((name) => !names.has(name));
-  if (absent.length > 0) return { refused: `${absent.map((name) => JSON.stringify(name)).join(', ')} ${absent.length === 1 ? 'is' : 'are'} not in ${keyPathText(edit.serversAt)}` };
-  const removing = new Set(edit.remove);
-  if (names.has(edit.addName) && !removing.has(edit.addName)) {
-    return { refused: `${keyPathText(edit.serversAt)} already has a server named ${JSON.stringify(edit.addName)}; choose another name for the gateway's entry` };
-  }
-  return applied(text, spliceObject(text, node, removing, edit.addName, edit.addValue, style));
+  const problem = namesProblem(new Set((node.children ?? []).map(keyOf)), edit.remove, edit.addName, edit.serversAt);
+  if (problem !== undefined) return { refused: problem };
+  return spliced(text, spliceObject(text, node, new Set(edit.remove), edit.addName, edit.addValue, style));
 }
 
 interface Style {
   readonly eol: string;
   readonly unit: string;
-}
-
-function applied(text: string, edits: readonly TextEdit[]): Spliced {
-  const result = applyEdits(text, edits);
-  return result === undefined ? { refused: 'the edits to the file overlap (a layout mcpctx does not handle); edit the file by hand' } : { text: result };
 }
 
 function keyOf(property: JsonNode): string {

@@ -13,6 +13,29 @@ export interface TextEdit {
 
 export type Spliced = { text: string } | { refused: string };
 
+/** The edits applied, or the refusal for edits that overlap. */
+export function spliced(text: string, edits: readonly TextEdit[]): Spliced {
+  const result = applyEdits(text, edits);
+  return result === undefined ? { refused: 'the edits to the file overlap (a layout mcpctx does not handle); edit the file by hand' } : { text: result };
+}
+
+/**
+ * Why the names in the map do not allow the edit: a name to remove that is not there, or the
+ * added name already there and not removed. Undefined when they allow it.
+ */
+export function namesProblem(names: ReadonlySet<string>, remove: readonly string[], addName: string, serversAt: readonly string[]): string | undefined {
+  const here = keyPathText(serversAt);
+  const absent = remove.filter((name) => !names.has(name));
+  if (absent.length > 0) return `${absent.map((name) => JSON.stringify(name)).join(', ')} ${absent.length === 1 ? 'is' : 'are'} not in ${here}`;
+  if (names.has(addName) && !remove.includes(addName)) return `${here} already has a server named ${JSON.stringify(addName)}; choose another name for the gateway's entry`;
+  return undefined;
+}
+
+/** The refusal for a server map that is not in the file when entries must come out of it. */
+export function noMapToRemoveFrom(here: string, remove: readonly string[]): { refused: string } {
+  return { refused: `there is no ${here} in the file, so ${remove.join(', ')} cannot be taken out of it` };
+}
+
 /**
  * The edits applied to `text`, or undefined when two of them overlap (an editor's bug, refused
  * rather than guessed at). Insertions at the same offset keep their order; an insertion at the end

@@ -4,7 +4,7 @@ import { lineAndColumn } from '../tokens/index.js';
 import { isPlainObject } from '../json/index.js';
 import { firstLine } from '../config/index.js';
 import type { ServerMapEdit } from './_edit-types.js';
-import { type Spliced, type TextEdit, applyEdits, keyPathText, lineEndingOf, linesAt, replaceLines, swallowBlankLines } from './_edit-text.js';
+import { type Spliced, type TextEdit, keyPathText, lineEndingOf, linesAt, namesProblem, replaceLines, spliced, swallowBlankLines } from './_edit-text.js';
 import { type TomlStatement, tomlStatements } from './_toml-statements.js';
 
 const toml = lazyRequire<typeof SmolToml>('smol-toml');
@@ -52,13 +52,9 @@ export function editTomlText(text: string, edit: ServerMapEdit): Spliced {
   if (node !== undefined && !isPlainObject(node)) {
     return { refused: `${here} is ${Array.isArray(node) ? 'an array of tables ([[...]]); Codex reads a table of servers by name' : `a ${typeof node}, not a table of servers by name`}` };
   }
-  const names = new Set(node === undefined ? [] : Object.keys(node));
-  const absent = edit.remove.filter((name) => !names.has(name));
-  if (absent.length > 0) return { refused: `${absent.map((name) => JSON.stringify(name)).join(', ')} ${absent.length === 1 ? 'is' : 'are'} not in ${here}` };
+  const problem = namesProblem(new Set(node === undefined ? [] : Object.keys(node)), edit.remove, edit.addName, mapAt);
+  if (problem !== undefined) return { refused: problem };
   const removing = new Set(edit.remove);
-  if (names.has(edit.addName) && !removing.has(edit.addName)) {
-    return { refused: `${here} already has a server named ${JSON.stringify(edit.addName)}; choose another name for the gateway's entry` };
-  }
 
   // What the text says: every server written as sections, nothing written otherwise.
   const sections = serverSections(text, statements, mapAt);
@@ -82,8 +78,7 @@ export function editTomlText(text: string, edit: ServerMapEdit): Spliced {
     if (removed(lastSection)) edits.push(replaceLines(text, lastSection.lead, lastSection.end, table, eol));
     else edits.push(linesAt(text, lastSection.end, ['', ...table], eol));
   }
-  const result = applyEdits(text, edits);
-  return result === undefined ? { refused: 'the edits to the file overlap (a layout mcpctx does not handle); edit the file by hand' } : { text: result };
+  return spliced(text, edits);
 }
 
 interface Section {

@@ -7,7 +7,6 @@ import type { ServerMapEdit } from './_edit-types.js';
 import {
   type Spliced,
   type TextEdit,
-  applyEdits,
   commentLinesAbove,
   indentOfLine,
   indentUnitOf,
@@ -16,8 +15,11 @@ import {
   lineEndingOf,
   lineStartOf,
   linesAt,
+  namesProblem,
   nextLineStartOf,
+  noMapToRemoveFrom,
   replaceLines,
+  spliced,
   startsItsLine,
   swallowBlankLines,
 } from './_edit-text.js';
@@ -68,7 +70,7 @@ export function editYamlText(text: string, edit: ServerMapEdit): Spliced {
     const value = pair?.value;
     const isLast = depth === edit.serversAt.length - 1;
     if (pair === undefined) {
-      if (edit.remove.length > 0) return { refused: `there is no ${here} in the file, so ${edit.remove.join(', ')} cannot be taken out of it` };
+      if (edit.remove.length > 0) return noMapToRemoveFrom(here, edit.remove);
       if (edit.serversAt.length === 1 && !map.flow && map.range != null) return addMissing(text, edit.serversAt, edit, eol, indentUnitOf(text));
       return { refused: `there is no ${here} in the file to add the entry to; add an empty ${here} mapping first` };
     }
@@ -79,7 +81,7 @@ export function editYamlText(text: string, edit: ServerMapEdit): Spliced {
       const unit = indentUnitOf(text);
       const indent = indentOfLine(text, keyNode.range[0]) + unit;
       const at = nextLineStartOf(text, keyNode.range[0]);
-      return applied(text, [linesAt(text, at, entryLines(edit.addName, edit.addValue, indent, unit), eol)]);
+      return spliced(text, [linesAt(text, at, entryLines(edit.addName, edit.addValue, indent, unit), eol)]);
     }
     if (!isMap(value)) return { refused: `${here} is ${isScalar(value) ? `a ${value.value === null ? 'null' : typeof value.value} value` : 'a list'}, not a mapping of servers by name` };
     if (value.flow) {
@@ -90,7 +92,7 @@ export function editYamlText(text: string, edit: ServerMapEdit): Spliced {
         let start = value.range[0];
         while (start > 0 && (text[start - 1] === ' ' || text[start - 1] === '\t')) start -= 1;
         const at = nextLineStartOf(text, value.range[1]);
-        return applied(text, [{ start, end: value.range[1], insert: '' }, linesAt(text, at, entryLines(edit.addName, edit.addValue, indent, unit), eol)]);
+        return spliced(text, [{ start, end: value.range[1], insert: '' }, linesAt(text, at, entryLines(edit.addName, edit.addValue, indent, unit), eol)]);
       }
       return { refused: `${here} is a flow mapping ({...}); mcpctx edits block mappings only: write one entry per line, then wrap again` };
     }
@@ -109,13 +111,9 @@ export function editYamlText(text: string, edit: ServerMapEdit): Spliced {
     if (!startsItsLine(text, key.range[0])) return { refused: `${keyPathText(edit.serversAt)} has an entry that does not start its own line (${String(key.value)}); edit it by hand` };
     entries.push({ name: String(key.value), start: key.range[0] });
   }
-  const names = new Set(entries.map((entry) => entry.name));
-  const absent = edit.remove.filter((name) => !names.has(name));
-  if (absent.length > 0) return { refused: `${absent.map((name) => JSON.stringify(name)).join(', ')} ${absent.length === 1 ? 'is' : 'are'} not in ${keyPathText(edit.serversAt)}` };
+  const problem = namesProblem(new Set(entries.map((entry) => entry.name)), edit.remove, edit.addName, edit.serversAt);
+  if (problem !== undefined) return { refused: problem };
   const removing = new Set(edit.remove);
-  if (names.has(edit.addName) && !removing.has(edit.addName)) {
-    return { refused: `${keyPathText(edit.serversAt)} already has a server named ${JSON.stringify(edit.addName)}; choose another name for the gateway's entry` };
-  }
   const lastEntry = entries.at(-1);
   if (lastEntry === undefined) return { refused: `${keyPathText(edit.serversAt)} is empty in a form mcpctx does not edit; edit it by hand` };
 
@@ -125,26 +123,21 @@ export function editYamlText(text: string, edit: ServerMapEdit): Spliced {
   const edits: TextEdit[] = [];
   const isShallowComment = (line: string): boolean => /^[ \t]*#/.test(line) && (/^[ \t]*/.exec(line)?.[0].length ?? 0) <= mapIndent.length;
   for (const entry of entries) {
-    const own = entrySpan(text, entry.start, mapIndent.length);
-    const span = removing.has(entry.name) ? { start: commentLinesAbove(text, own.start, isShallowComment, mapKeyLine), end: own.end } : own;
     const removed = removing.has(entry.name);
+    const own = entrySpan(text, entry.start, mapIndent.length);
+    const span = removed ? { start: commentLinesAbove(text, own.start, isShallowComment, mapKeyLine), end: own.end } : own;
     // The added entry goes where the last one ends (in its place when that one is removed).
     if (entry === lastEntry) edits.push(removed ? replaceLines(text, span.start, span.end, added, eol) : linesAt(text, span.end, added, eol));
     else if (removed) edits.push({ start: span.start, end: swallowBlankLines(text, span.start, span.end), insert: '' });
   }
-  return applied(text, edits);
-}
-
-function applied(text: string, edits: readonly TextEdit[]): Spliced {
-  const result = applyEdits(text, edits);
-  return result === undefined ? { refused: 'the edits to the file overlap (a layout mcpctx does not handle); edit the file by hand' } : { text: result };
+  return spliced(text, edits);
 }
 
 /** A top-level `extensions:` that is not there yet, added at the end of the file with the entry in it. */
 function addMissing(text: string, serversAt: readonly string[], edit: ServerMapEdit, eol: string, unit: string): Spliced {
   const [key] = serversAt;
   const lines = key === undefined ? entryLines(edit.addName, edit.addValue, '', unit) : [`${yamlScalar(key)}:`, ...entryLines(edit.addName, edit.addValue, unit, unit)];
-  return applied(text, [linesAt(text, text.length, lines, eol)]);
+  return spliced(text, [linesAt(text, text.length, lines, eol)]);
 }
 
 /** What in `map` an anchor (`&x`) or an alias (`*x`) is, or undefined. */
