@@ -1,3 +1,5 @@
+import { childPath } from '../config/index.js';
+
 /**
  * Text facts and splices shared by the JSON, YAML and TOML editors of a client's config: line
  * positions, the file's line ending and indent unit, and applying edits at offsets. Everything the
@@ -167,8 +169,7 @@ export function replaceLines(text: string, start: number, end: number, lines: re
   return { start, end, insert: lines.join(eol) + (closed ? eol : '') };
 }
 
-/** `projects["/home/me/app"].mcpServers`: keys that are not plain words are quoted. */
+/** `projects["/home/me/app"].mcpServers` (config's childPath per key); `(top)` for the document itself. */
 export function keyPathText(path: readonly string[]): string {
-  if (path.length === 0) return '(top)';
-  return path.map((key, index) => (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) ? (index === 0 ? key : `.${key}`) : `[${JSON.stringify(key)}]`)).join('');
+  return path.length === 0 ? '(top)' : path.reduce(childPath, '');
 }
