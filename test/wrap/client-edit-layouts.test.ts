@@ -2,7 +2,10 @@
 // blank lines, lists at the key's indent, headers inside multi-line strings, no final newline.
 import { describe, expect, it } from 'vitest';
 import type { ClientEdit, ClientFileFormat, GatewayEntry, WrapClientId } from '../../src/wrap/_client-edit.js';
-import { edited } from './_client-edit-support.js';
+import { editJsonText } from '../../src/wrap/_edit-json.js';
+import { editTomlText } from '../../src/wrap/_edit-toml.js';
+import { editYamlText } from '../../src/wrap/_edit-yaml.js';
+import { edited, mapIn, parseAs } from './_client-edit-support.js';
 
 const gateway: GatewayEntry = { name: 'gw', command: 'c', args: [] };
 const gooseEntry = ['  gw:', '    name: gw', '    type: stdio', '    cmd: c', '    args: []', '    enabled: true', '    envs: {}', '    timeout: 300'].join('\n');
@@ -110,5 +113,20 @@ describe('YAML comments around entries', () => {
   it('takes a shallow comment between two lines of a removed entry, keeps one after it', () => {
     const text = 'extensions:\n  a:\n    cmd: x\n# inside a\n    args: [1]\n  # above b\n  b:\n    cmd: y\n';
     expect(edited(text, edit('goose', 'yaml', ['extensions'], ['a']))).toBe(`extensions:\n  # above b\n  b:\n    cmd: y\n${gooseEntry}\n`);
+  });
+});
+
+describe('entries with nested values (what unwrap --merge puts back through the same editors)', () => {
+  const value = { command: 'npx', args: ['-y', 'pkg'], env: { KEY: 'v "q"', 'ODD KEY': 'C:\\x' }, timeout: 30, enabled: false, tools: { search: { approval: 'never' } }, list: [{ a: 1 }, { b: [true] }] };
+
+  it.each<[ClientFileFormat, string[], string]>([
+    ['jsonc', ['servers'], '{\n  // c\n  "servers": {\n    "a": {}\n  }\n}\n'],
+    ['yaml', ['extensions'], 'extensions:\n  a:\n    cmd: a\n'],
+    ['toml', ['mcp_servers'], '[mcp_servers.a]\ncommand = "a"\n'],
+  ])('writes them so %s reads them back', (format, serversAt, text) => {
+    const editor = format === 'yaml' ? editYamlText : format === 'toml' ? editTomlText : editJsonText;
+    const result = editor(text, { serversAt, remove: ['a'], addName: 'restored one', addValue: value });
+    if ('refused' in result) throw new Error(result.refused);
+    expect(mapIn(parseAs(result.text, format), serversAt)).toEqual({ 'restored one': value });
   });
 });
