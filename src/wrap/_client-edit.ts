@@ -72,15 +72,18 @@ function editChecked(text: string, edit: ClientEdit): EditResult {
 }
 
 /**
- * The entry that starts the gateway, in the shape each client documents (and the audit reads back):
+ * The entry that starts the gateway, in the shape each client documents (and the audit reads back).
+ * Checked on 2026-12-05 against the vendors' own pages:
  * - Claude Code: `type: "stdio"` and `env` are what `claude mcp add` writes
  *   (https://docs.anthropic.com/en/docs/claude-code/mcp).
  * - VS Code: `type` is required in mcp.json (https://code.visualstudio.com/docs/copilot/chat/mcp-servers).
- * - Zed: `source: "custom"` marks a server that is not an extension
- *   (https://zed.dev/docs/ai/mcp, context_servers).
- * - Goose: extensions in config.yaml carry name, type, cmd, args, enabled, envs, timeout
- *   (https://block.github.io/goose/docs/guides/config-files).
- * - Codex: `[mcp_servers.NAME]` with `command` and `args` (https://developers.openai.com/codex/mcp).
+ * - Zed: a server that is not an extension is `"source": "custom"` with command, args, env
+ *   ("As Custom Servers", https://zed.dev/docs/ai/mcp, zed-industries/zed docs/src/ai/mcp.md).
+ * - Goose: a stdio extension in config.yaml carries type, name, enabled, cmd, args, envs, timeout
+ *   (https://block.github.io/goose/docs/guides/config-files, "Common extension shapes"; its
+ *   `env_keys: []` is optional and left out).
+ * - Codex: `[mcp_servers.NAME]` with `command` and `args` (https://developers.openai.com/codex/mcp,
+ *   "Configure with config.toml").
  * - Claude Desktop, Cursor, Windsurf, Gemini CLI, Kiro and a file of no known client: `command` and `args`.
  */
 export function entryFor(client: WrapClientId, add: GatewayEntry): JsonObject {
@@ -124,10 +127,21 @@ function checkResult(before: string, after: string, format: ClientFileFormat, ed
   const expected = withMap(old.value, edit);
   if (expected === undefined) return `${keyPathText(edit.serversAt)} is not where it was expected`;
   if (!isDeepStrictEqual(plain(now.value), plain(expected))) return `${keyPathText(edit.serversAt)} or the rest of the file came out different`;
+  // A strict JSON file (Claude Desktop reads its file with JSON.parse) stays strict: no comma or comment of ours may creep in.
+  if (format === 'json' && strictJson(before) && !strictJson(after)) return 'the result is no longer strict JSON';
   const map = mapOf(now.value, edit.serversAt);
   const names = map === undefined ? [] : Object.keys(map);
   if (names.at(-1) !== edit.addName) return `the entry ${JSON.stringify(edit.addName)} is not the map's last`;
   return undefined;
+}
+
+function strictJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function mapOf(document: unknown, path: readonly string[]): JsonObject | undefined {

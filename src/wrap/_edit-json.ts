@@ -7,13 +7,16 @@ import type { ServerMapEdit } from './_edit-types.js';
 import {
   type Spliced,
   type TextEdit,
-  applyEdits,
+  commentLinesAbove,
   indentOfLine,
   indentUnitOf,
   keyPathText,
   lineEndingOf,
   lineStartOf,
+  namesProblem,
   nextLineStartOf,
+  noMapToRemoveFrom,
+  spliced,
   startsItsLine,
   swallowBlankLines,
 } from './_edit-text.js';
@@ -24,9 +27,9 @@ const jsonc = lazyRequire<typeof JsoncParser>('jsonc-parser');
  * The JSON / JSONC editor: jsonc-parser's tree gives each property's offsets, and only those
  * ranges change. Choices, so the rest of the file reads as before:
  * - A removed property goes with the comma after it and, when it sits on lines of its own, with
- *   those whole lines, a comment at the end of its last line included. A comment on the lines
- *   just above it stays: it may describe the map or the next entry as well, and a stale comment
- *   is cheaper than a lost one.
+ *   those whole lines, a comment at the end of its last line included, and the comment lines right
+ *   above it (left behind, `// the memory server` would sit above another entry). Comment lines
+ *   right after the map's `{` stay, even above a removed first entry: they may describe the map.
  * - The added property goes after the map's last property (kept or removed), with that property's
  *   indent, and carries a trailing comma exactly when the map's last property had one.
  * - A map written on one line gets the entry on that line, compact.
@@ -54,38 +57,28 @@ export function editJsonText(text: string, edit: ServerMapEdit): Spliced {
     const here = keyPathText(edit.serversAt.slice(0, depth + 1));
     const value = property?.children?.[1];
     if (property === undefined || value === undefined) {
-      if (edit.remove.length > 0) return { refused: `there is no ${here} in the file, so ${edit.remove.join(', ')} cannot be taken out of it` };
+      if (edit.remove.length > 0) return noMapToRemoveFrom(here, edit.remove);
       // Nothing to take out: the missing part of the path is written with the entry inside.
       const nested = nestedValue(edit.serversAt.slice(depth + 1), edit.addName, edit.addValue);
-      return applied(text, spliceObject(text, node, new Set(), key, nested, style));
+      return spliced(text, spliceObject(text, node, new Set(), key, nested, style));
     }
     if (value.type === 'null' && edit.remove.length === 0 && depth === edit.serversAt.length - 1) {
       const indent = indentOfLine(text, property.offset);
       const body = objectText({ [edit.addName]: edit.addValue }, indent, style);
-      return applied(text, [{ start: value.offset, end: value.offset + value.length, insert: body }]);
+      return spliced(text, [{ start: value.offset, end: value.offset + value.length, insert: body }]);
     }
     if (value.type !== 'object') return { refused: `${here} is a JSON ${value.type}, not an object of servers by name` };
     node = value;
   }
 
-  const names = new Set((node.children ?? []).map(keyOf));
-  const absent = edit.remove.filter((name) => !names.has(name));
-  if (absent.length > 0) return { refused: `${absent.map((name) => JSON.stringify(name)).join(', ')} ${absent.length === 1 ? 'is' : 'are'} not in ${keyPathText(edit.serversAt)}` };
-  const removing = new Set(edit.remove);
-  if (names.has(edit.addName) && !removing.has(edit.addName)) {
-    return { refused: `${keyPathText(edit.serversAt)} already has a server named ${JSON.stringify(edit.addName)}; choose another name for the gateway's entry` };
-  }
-  return applied(text, spliceObject(text, node, removing, edit.addName, edit.addValue, style));
+  const problem = namesProblem(new Set((node.children ?? []).map(keyOf)), edit.remove, edit.addName, edit.serversAt);
+  if (problem !== undefined) return { refused: problem };
+  return spliced(text, spliceObject(text, node, new Set(edit.remove), edit.addName, edit.addValue, style));
 }
 
 interface Style {
   readonly eol: string;
   readonly unit: string;
-}
-
-function applied(text: string, edits: readonly TextEdit[]): Spliced {
-  const result = applyEdits(text, edits);
-  return result === undefined ? { refused: 'the edits to the file overlap (a layout mcpctx does not handle); edit the file by hand' } : { text: result };
 }
 
 function keyOf(property: JsonNode): string {
@@ -157,15 +150,26 @@ function commaEnd(text: string, property: JsonNode): number | undefined {
 }
 
 /** The range a removed property takes with it (see editJsonText for what goes). */
-function deletionOf(text: string, property: JsonNode, isLast: boolean): TextEdit {
+/** A line that is only a `//` comment or one `/* ... *\/` comment. */
+function isCommentLine(line: string): boolean {
+  return /^[ \t]*(?:\/\/.*|\/\*(?:(?!\*\/).)*\*\/[ \t]*)$/.test(line);
+}
+
+function deletionOf(text: string, property: JsonNode, isLast: boolean, opener: number): TextEdit {
   const comma = commaEnd(text, property);
   const end = comma ?? property.offset + property.length;
   if (startsItsLine(text, property.offset)) {
-    const start = lineStartOf(text, property.offset);
+    const start = commentLinesAbove(text, lineStartOf(text, property.offset), isCommentLine, opener);
     if (!restIsTrivia(text, end)) return { start, end, insert: '' };
     const lineEnd = nextLineStartOf(text, end);
     // The last property is where the added one goes: blank lines after it stay between the two.
     return { start, end: isLast ? lineEnd : swallowBlankLines(text, start, lineEnd), insert: '' };
+  }
+  // Not first on its line: when it is the last there, the spaces before it go (none are left dangling at the line's end).
+  if (comma !== undefined && restIsTrivia(text, comma)) {
+    let start = property.offset;
+    while (start > 0 && (text[start - 1] === ' ' || text[start - 1] === '\t')) start -= 1;
+    return { start, end: comma, insert: '' };
   }
   return { start: property.offset, end: comma === undefined ? end : skipSpaces(text, end), insert: '' };
 }
@@ -178,7 +182,7 @@ function spliceObject(text: string, object: JsonNode, remove: ReadonlySet<string
   let lastDeletion: TextEdit | undefined;
   for (const property of properties) {
     if (!remove.has(keyOf(property))) continue;
-    const deletion = deletionOf(text, property, property === last);
+    const deletion = deletionOf(text, property, property === last, lineStartOf(text, object.offset));
     edits.push(deletion);
     if (property === last) lastDeletion = deletion;
   }

@@ -1,3 +1,5 @@
+import { childPath } from '../config/index.js';
+
 /**
  * Text facts and splices shared by the JSON, YAML and TOML editors of a client's config: line
  * positions, the file's line ending and indent unit, and applying edits at offsets. Everything the
@@ -12,6 +14,29 @@ export interface TextEdit {
 }
 
 export type Spliced = { text: string } | { refused: string };
+
+/** The edits applied, or the refusal for edits that overlap. */
+export function spliced(text: string, edits: readonly TextEdit[]): Spliced {
+  const result = applyEdits(text, edits);
+  return result === undefined ? { refused: 'the edits to the file overlap (a layout mcpctx does not handle); edit the file by hand' } : { text: result };
+}
+
+/**
+ * Why the names in the map do not allow the edit: a name to remove that is not there, or the
+ * added name already there and not removed. Undefined when they allow it.
+ */
+export function namesProblem(names: ReadonlySet<string>, remove: readonly string[], addName: string, serversAt: readonly string[]): string | undefined {
+  const here = keyPathText(serversAt);
+  const absent = remove.filter((name) => !names.has(name));
+  if (absent.length > 0) return `${absent.map((name) => JSON.stringify(name)).join(', ')} ${absent.length === 1 ? 'is' : 'are'} not in ${here}`;
+  if (names.has(addName) && !remove.includes(addName)) return `${here} already has a server named ${JSON.stringify(addName)}; choose another name for the gateway's entry`;
+  return undefined;
+}
+
+/** The refusal for a server map that is not in the file when entries must come out of it. */
+export function noMapToRemoveFrom(here: string, remove: readonly string[]): { refused: string } {
+  return { refused: `there is no ${here} in the file, so ${remove.join(', ')} cannot be taken out of it` };
+}
 
 /**
  * The edits applied to `text`, or undefined when two of them overlap (an editor's bug, refused
@@ -118,8 +143,33 @@ export function linesAt(text: string, at: number, lines: readonly string[], eol:
   return { start: at, end: at, insert: lines.map((line) => line + eol).join('') };
 }
 
-/** `projects["/home/me/app"].mcpServers`: keys that are not plain words are quoted. */
+/**
+ * The start of the comment lines right above the line starting at `lineStart` (contiguous, each
+ * only a comment as `isComment` says), or `lineStart` when there are none, or when they follow
+ * the map's opening line directly (`openerLineStart`): comments there may describe the map.
+ */
+export function commentLinesAbove(text: string, lineStart: number, isComment: (line: string) => boolean, openerLineStart: number): number {
+  let start = lineStart;
+  // Each step moves up one line, so the text's length bounds the loop.
+  while (start > 0) {
+    const previous = lineStartOf(text, start - 1);
+    if (!isComment(text.slice(previous, start).replace(/\r?\n$/, ''))) break;
+    start = previous;
+  }
+  if (start === lineStart) return lineStart;
+  return start > 0 && lineStartOf(text, start - 1) === openerLineStart ? lineStart : start;
+}
+
+/**
+ * Whole lines `[start, end)` replaced by `lines`: they end with a line break when the replaced
+ * lines did (a last line without one stays without one).
+ */
+export function replaceLines(text: string, start: number, end: number, lines: readonly string[], eol: string): TextEdit {
+  const closed = end > start ? text[end - 1] === '\n' : end < text.length || text.endsWith('\n') || text === '';
+  return { start, end, insert: lines.join(eol) + (closed ? eol : '') };
+}
+
+/** `projects["/home/me/app"].mcpServers` (config's childPath per key); `(top)` for the document itself. */
 export function keyPathText(path: readonly string[]): string {
-  if (path.length === 0) return '(top)';
-  return path.map((key, index) => (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) ? (index === 0 ? key : `.${key}`) : `[${JSON.stringify(key)}]`)).join('');
+  return path.length === 0 ? '(top)' : path.reduce(childPath, '');
 }

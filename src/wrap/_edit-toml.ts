@@ -4,7 +4,7 @@ import { lineAndColumn } from '../tokens/index.js';
 import { isPlainObject } from '../json/index.js';
 import { firstLine } from '../config/index.js';
 import type { ServerMapEdit } from './_edit-types.js';
-import { type Spliced, type TextEdit, applyEdits, isBlankLine, keyPathText, lineEndingOf, lineStartOf, linesAt, swallowBlankLines } from './_edit-text.js';
+import { type Spliced, type TextEdit, keyPathText, lineEndingOf, linesAt, namesProblem, replaceLines, spliced, swallowBlankLines } from './_edit-text.js';
 import { type TomlStatement, tomlStatements } from './_toml-statements.js';
 
 const toml = lazyRequire<typeof SmolToml>('smol-toml');
@@ -15,9 +15,9 @@ const toml = lazyRequire<typeof SmolToml>('smol-toml');
  * `[mcp_servers.NAME]` and its sub-tables (`[mcp_servers.NAME.env]`, wherever they sit in the
  * file). Each such section is its header line through its last key line. Choices:
  * - Comment lines right above a header (no blank line between) belong to that header: they stay
- *   when the section above is removed, and stay when their own section is removed (a comment
- *   about a server is cheaper to delete by hand than a lost one). Comment lines at a section's
- *   end followed by a blank line are the section's and go with it.
+ *   when the section above is removed, and go with their own section (in TOML a comment sits on
+ *   the table it describes; left behind, `# the memory server` would sit above the gateway's
+ *   table). Comment lines at a section's end followed by a blank line are the section's too.
  * - The added server is a new `[mcp_servers.NAME]` table after the map's last section, a blank
  *   line before it, in the file's line ending.
  * - Refused, by name: the map as one inline table (`mcp_servers = {...}`), a server written as an
@@ -52,23 +52,18 @@ export function editTomlText(text: string, edit: ServerMapEdit): Spliced {
   if (node !== undefined && !isPlainObject(node)) {
     return { refused: `${here} is ${Array.isArray(node) ? 'an array of tables ([[...]]); Codex reads a table of servers by name' : `a ${typeof node}, not a table of servers by name`}` };
   }
-  const names = new Set(node === undefined ? [] : Object.keys(node));
-  const absent = edit.remove.filter((name) => !names.has(name));
-  if (absent.length > 0) return { refused: `${absent.map((name) => JSON.stringify(name)).join(', ')} ${absent.length === 1 ? 'is' : 'are'} not in ${here}` };
+  const problem = namesProblem(new Set(node === undefined ? [] : Object.keys(node)), edit.remove, edit.addName, mapAt);
+  if (problem !== undefined) return { refused: problem };
   const removing = new Set(edit.remove);
-  if (names.has(edit.addName) && !removing.has(edit.addName)) {
-    return { refused: `${here} already has a server named ${JSON.stringify(edit.addName)}; choose another name for the gateway's entry` };
-  }
 
   // What the text says: every server written as sections, nothing written otherwise.
   const sections = serverSections(text, statements, mapAt);
   if ('refused' in sections) return sections;
   const edits: TextEdit[] = [];
   const lastSection = sections.list.at(-1);
+  const removed = (section: Section): boolean => section.server !== undefined && removing.has(section.server);
   for (const section of sections.list) {
-    if (section.server === undefined || !removing.has(section.server)) continue;
-    const end = section === lastSection ? section.end : swallowBlankLines(text, section.start, section.end);
-    edits.push({ start: section.start, end, insert: '' });
+    if (section !== lastSection && removed(section)) edits.push({ start: section.lead, end: swallowBlankLines(text, section.lead, section.end), insert: '' });
   }
   const eol = lineEndingOf(text);
   const table = [`[${[...mapAt, edit.addName].map(tomlKey).join('.')}]`, ...Object.entries(edit.addValue).map(([key, value]) => `${tomlKey(key)} = ${tomlValue(value)}`)];
@@ -79,12 +74,11 @@ export function editTomlText(text: string, edit: ServerMapEdit): Spliced {
     const insert = [...lead, ...table].join(eol) + (text === '' || text.endsWith('\n') ? eol : '');
     edits.push({ start: text.length, end: text.length, insert });
   } else {
-    const removedLast = lastSection.server !== undefined && removing.has(lastSection.server);
-    const blankAbove = lastSection.start === 0 || isBlankLine(text, lineStartOf(text, lastSection.start - 1));
-    edits.push(linesAt(text, lastSection.end, removedLast && blankAbove ? table : ['', ...table], eol));
+    // After the map's last section, a blank line between; in its place when that section is removed.
+    if (removed(lastSection)) edits.push(replaceLines(text, lastSection.lead, lastSection.end, table, eol));
+    else edits.push(linesAt(text, lastSection.end, ['', ...table], eol));
   }
-  const result = applyEdits(text, edits);
-  return result === undefined ? { refused: 'the edits to the file overlap (a layout mcpctx does not handle); edit the file by hand' } : { text: result };
+  return spliced(text, edits);
 }
 
 interface Section {
@@ -92,6 +86,8 @@ interface Section {
   readonly server: string | undefined;
   readonly start: number;
   readonly end: number;
+  /** Where the comment lines right above the header start (the header's own start when there are none). */
+  readonly lead: number;
 }
 
 function startsWith(path: readonly string[], prefix: readonly string[]): boolean {
@@ -107,12 +103,16 @@ function serverSections(text: string, statements: readonly TomlStatement[], mapA
   const here = keyPathText(mapAt);
   const list: Section[] = [];
   let table: readonly string[] = [];
-  let current: { server: string | undefined; start: number; end: number; pendingComments: number | undefined } | undefined;
+  let current: { server: string | undefined; start: number; end: number; lead: number; pendingComments: number | undefined } | undefined;
+  let commentRun: number | undefined;
   const close = (): void => {
-    if (current !== undefined) list.push({ server: current.server, start: current.start, end: current.end });
+    if (current !== undefined) list.push({ server: current.server, start: current.start, end: current.end, lead: current.lead });
     current = undefined;
   };
   for (const statement of statements) {
+    const lead = commentRun ?? statement.start;
+    if (statement.kind === 'comment') commentRun ??= statement.start;
+    else commentRun = undefined;
     if (statement.kind === 'header') {
       close();
       table = statement.path;
@@ -121,7 +121,7 @@ function serverSections(text: string, statements: readonly TomlStatement[], mapA
       if (statement.array && statement.path.length <= mapAt.length + 1) {
         return { refused: `line ${lineOf(text, statement.start)} makes ${here} an array of tables ([[...]]), which mcpctx does not edit; write each server as a [${keyPathText([...mapAt, 'NAME'])}] table` };
       }
-      current = { server, start: statement.start, end: statement.end, pendingComments: undefined };
+      current = { server, start: statement.start, end: statement.end, lead, pendingComments: undefined };
       continue;
     }
     if (statement.kind === 'key') {

@@ -7,7 +7,7 @@ import type { ServerMapEdit } from './_edit-types.js';
 import {
   type Spliced,
   type TextEdit,
-  applyEdits,
+  commentLinesAbove,
   indentOfLine,
   indentUnitOf,
   isBlankLine,
@@ -15,7 +15,11 @@ import {
   lineEndingOf,
   lineStartOf,
   linesAt,
+  namesProblem,
   nextLineStartOf,
+  noMapToRemoveFrom,
+  replaceLines,
+  spliced,
   startsItsLine,
   swallowBlankLines,
 } from './_edit-text.js';
@@ -26,8 +30,10 @@ const yaml = lazyRequire<typeof Yaml>('yaml');
  * The YAML editor (Goose's config.yaml): the `yaml` parser gives each key's offset; an entry of a
  * block mapping is its key's line and every following line indented deeper than the key (blank
  * lines between them included, blank lines after it not). Choices:
- * - A comment line indented deeper than the entry's key is inside the entry and goes with it; a
- *   comment at the key's indent or shallower stays (it sits between entries or above the next one).
+ * - A comment line inside an entry (before one of its lines, or indented deeper than its key) goes
+ *   with it, and so do the comment lines right above its key (left behind, `# the memory server`
+ *   would sit above another entry), except right under the map's own key (`extensions:`), where
+ *   they may describe the map.
  * - The added entry goes after the map's last entry, at the map's indent, nested one unit deeper
  *   (the unit the file's entries use), lists and empty maps in flow style (`[a, b]`, `{}`).
  * - Flow mappings (`{a: 1}`) holding entries, anchors and aliases in or on the map are refused:
@@ -50,11 +56,13 @@ export function editYamlText(text: string, edit: ServerMapEdit): Spliced {
   const { isMap, isScalar, isAlias } = yaml();
   const eol = lineEndingOf(text);
   const node: unknown = document.contents;
-  if (node === null && edit.remove.length === 0 && text.trim() === '') {
-    return addMissing(text, [], edit, eol, indentUnitOf(text));
+  if (node === null && edit.remove.length === 0 && edit.serversAt.length === 1) {
+    // A file of comments (or nothing): the map goes at its end.
+    return addMissing(text, edit.serversAt, edit, eol, indentUnitOf(text));
   }
   if (!isMap(node)) return { refused: 'the file does not hold a mapping at the top' };
   let map: YAMLMap = node;
+  let mapKeyLine = 0;
   for (const [depth, key] of edit.serversAt.entries()) {
     const here = keyPathText(edit.serversAt.slice(0, depth + 1));
     if (map.anchor !== undefined) return { refused: `${keyPathText(edit.serversAt.slice(0, depth))} carries an anchor (&${map.anchor}) that other parts of the file may repeat; edit it by hand` };
@@ -62,8 +70,8 @@ export function editYamlText(text: string, edit: ServerMapEdit): Spliced {
     const value = pair?.value;
     const isLast = depth === edit.serversAt.length - 1;
     if (pair === undefined) {
-      if (edit.remove.length > 0) return { refused: `there is no ${here} in the file, so ${edit.remove.join(', ')} cannot be taken out of it` };
-      if (depth === 0 && !map.flow && map.range != null) return addMissing(text, edit.serversAt, edit, eol, indentUnitOf(text));
+      if (edit.remove.length > 0) return noMapToRemoveFrom(here, edit.remove);
+      if (edit.serversAt.length === 1 && !map.flow && map.range != null) return addMissing(text, edit.serversAt, edit, eol, indentUnitOf(text));
       return { refused: `there is no ${here} in the file to add the entry to; add an empty ${here} mapping first` };
     }
     if (isAlias(value)) return { refused: `${here} is an alias (*${value.source}); edit the mapping it points to by hand` };
@@ -73,7 +81,7 @@ export function editYamlText(text: string, edit: ServerMapEdit): Spliced {
       const unit = indentUnitOf(text);
       const indent = indentOfLine(text, keyNode.range[0]) + unit;
       const at = nextLineStartOf(text, keyNode.range[0]);
-      return applied(text, [linesAt(text, at, entryLines(edit.addName, edit.addValue, indent, unit), eol)]);
+      return spliced(text, [linesAt(text, at, entryLines(edit.addName, edit.addValue, indent, unit), eol)]);
     }
     if (!isMap(value)) return { refused: `${here} is ${isScalar(value) ? `a ${value.value === null ? 'null' : typeof value.value} value` : 'a list'}, not a mapping of servers by name` };
     if (value.flow) {
@@ -84,11 +92,12 @@ export function editYamlText(text: string, edit: ServerMapEdit): Spliced {
         let start = value.range[0];
         while (start > 0 && (text[start - 1] === ' ' || text[start - 1] === '\t')) start -= 1;
         const at = nextLineStartOf(text, value.range[1]);
-        return applied(text, [{ start, end: value.range[1], insert: '' }, linesAt(text, at, entryLines(edit.addName, edit.addValue, indent, unit), eol)]);
+        return spliced(text, [{ start, end: value.range[1], insert: '' }, linesAt(text, at, entryLines(edit.addName, edit.addValue, indent, unit), eol)]);
       }
       return { refused: `${here} is a flow mapping ({...}); mcpctx edits block mappings only: write one entry per line, then wrap again` };
     }
     map = value;
+    mapKeyLine = lineStartOf(text, keyNode.range?.[0] ?? 0);
   }
 
   if (map.anchor !== undefined) return { refused: `${keyPathText(edit.serversAt)} carries an anchor (&${map.anchor}) that other parts of the file may repeat; edit it by hand` };
@@ -102,40 +111,33 @@ export function editYamlText(text: string, edit: ServerMapEdit): Spliced {
     if (!startsItsLine(text, key.range[0])) return { refused: `${keyPathText(edit.serversAt)} has an entry that does not start its own line (${String(key.value)}); edit it by hand` };
     entries.push({ name: String(key.value), start: key.range[0] });
   }
-  const names = new Set(entries.map((entry) => entry.name));
-  const absent = edit.remove.filter((name) => !names.has(name));
-  if (absent.length > 0) return { refused: `${absent.map((name) => JSON.stringify(name)).join(', ')} ${absent.length === 1 ? 'is' : 'are'} not in ${keyPathText(edit.serversAt)}` };
+  const problem = namesProblem(new Set(entries.map((entry) => entry.name)), edit.remove, edit.addName, edit.serversAt);
+  if (problem !== undefined) return { refused: problem };
   const removing = new Set(edit.remove);
-  if (names.has(edit.addName) && !removing.has(edit.addName)) {
-    return { refused: `${keyPathText(edit.serversAt)} already has a server named ${JSON.stringify(edit.addName)}; choose another name for the gateway's entry` };
-  }
   const lastEntry = entries.at(-1);
   if (lastEntry === undefined) return { refused: `${keyPathText(edit.serversAt)} is empty in a form mcpctx does not edit; edit it by hand` };
 
   const mapIndent = indentOfLine(text, lastEntry.start);
-  const edits: TextEdit[] = [];
-  let lastEnd = 0;
-  for (const entry of entries) {
-    const span = entrySpan(text, entry.start, mapIndent.length);
-    if (entry === lastEntry) lastEnd = span.end;
-    if (!removing.has(entry.name)) continue;
-    edits.push({ start: span.start, end: entry === lastEntry ? span.end : swallowBlankLines(text, span.start, span.end), insert: '' });
-  }
   const unit = entryUnit(text, entries[0]?.start ?? lastEntry.start, mapIndent.length) ?? indentUnitOf(text);
-  edits.push(linesAt(text, lastEnd, entryLines(edit.addName, edit.addValue, mapIndent, unit), eol));
-  return applied(text, edits);
-}
-
-function applied(text: string, edits: readonly TextEdit[]): Spliced {
-  const result = applyEdits(text, edits);
-  return result === undefined ? { refused: 'the edits to the file overlap (a layout mcpctx does not handle); edit the file by hand' } : { text: result };
+  const added = entryLines(edit.addName, edit.addValue, mapIndent, unit);
+  const edits: TextEdit[] = [];
+  const isShallowComment = (line: string): boolean => /^[ \t]*#/.test(line) && (/^[ \t]*/.exec(line)?.[0].length ?? 0) <= mapIndent.length;
+  for (const entry of entries) {
+    const removed = removing.has(entry.name);
+    const own = entrySpan(text, entry.start, mapIndent.length);
+    const span = removed ? { start: commentLinesAbove(text, own.start, isShallowComment, mapKeyLine), end: own.end } : own;
+    // The added entry goes where the last one ends (in its place when that one is removed).
+    if (entry === lastEntry) edits.push(removed ? replaceLines(text, span.start, span.end, added, eol) : linesAt(text, span.end, added, eol));
+    else if (removed) edits.push({ start: span.start, end: swallowBlankLines(text, span.start, span.end), insert: '' });
+  }
+  return spliced(text, edits);
 }
 
 /** A top-level `extensions:` that is not there yet, added at the end of the file with the entry in it. */
 function addMissing(text: string, serversAt: readonly string[], edit: ServerMapEdit, eol: string, unit: string): Spliced {
   const [key] = serversAt;
   const lines = key === undefined ? entryLines(edit.addName, edit.addValue, '', unit) : [`${yamlScalar(key)}:`, ...entryLines(edit.addName, edit.addValue, unit, unit)];
-  return applied(text, [linesAt(text, text.length, lines, eol)]);
+  return spliced(text, [linesAt(text, text.length, lines, eol)]);
 }
 
 /** What in `map` an anchor (`&x`) or an alias (`*x`) is, or undefined. */
@@ -154,13 +156,21 @@ function indentWidth(text: string, lineStart: number): number {
   return /^[ \t]*/.exec(text.slice(lineStart, nextLineStartOf(text, lineStart)))?.[0].length ?? 0;
 }
 
-/** An entry's lines: its key's line and every later line deeper than `mapIndent`, up to its last non-blank one. */
+/**
+ * An entry's lines: its key's line and every later line deeper than `mapIndent` (or a list item at
+ * it), up to its last such line; comment and blank lines after that last line are not the entry's.
+ */
 function entrySpan(text: string, keyStart: number, mapIndent: number): { start: number; end: number } {
   const start = lineStartOf(text, keyStart);
   let end = nextLineStartOf(text, keyStart);
   for (let at = end; at < text.length; at = nextLineStartOf(text, at)) {
     if (isBlankLine(text, at)) continue;
-    if (indentWidth(text, at) <= mapIndent) break;
+    const width = indentWidth(text, at);
+    // A comment at the key's indent or shallower is the entry's only when the entry goes on after it.
+    if (width <= mapIndent && text[at + width] === '#') continue;
+    // A list under the entry's key may sit at the key's own indent (`args:` then `- -y`).
+    const indentless = width === mapIndent && /^-(?:[ \t]|\r?\n|$)/.test(text.slice(at + width, nextLineStartOf(text, at)));
+    if (width < mapIndent || (width === mapIndent && !indentless)) break;
     end = nextLineStartOf(text, at);
   }
   return { start, end };

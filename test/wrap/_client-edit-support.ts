@@ -47,6 +47,8 @@ export function expectOutsideUnchanged(before: string, after: string, start: str
 
 /** The map's names in order and each entry's value: kept ones as they were, the added one last. */
 export function expectMap(after: string, format: ClientFileFormat, path: readonly string[], before: unknown, kept: readonly string[], added: { name: string; value: unknown }): void {
+  // Plain JSON files stay plain JSON: their clients read them with JSON.parse.
+  if (format === 'json') expect(() => JSON.parse(after.replace(/^\uFEFF/, '')) as unknown).not.toThrow();
   const map = mapIn(parseAs(after, format), path);
   const old = mapIn(before, path);
   expect(Object.keys(map)).toEqual([...kept, added.name]);
