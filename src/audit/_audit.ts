@@ -21,6 +21,8 @@ import { readPlaces } from './_read-config.js';
 import { distinctServers, serverTotal, type AuditServer, type ServerTotal } from './_servers.js';
 import { composeSessions, sessionTotals, tokensOf, totalsOf, type SessionComposition, type SessionTotals, type Totals } from './_sessions.js';
 import { suggestDescriptions, type SuggestReport } from './_suggest.js';
+import { proposeGatewayRules, type ProposedGateway } from './_gateway-rules.js';
+import { readWrappedPlaces, sessionWrapped, type SessionWrapped } from './_wrapped.js';
 import { filteredCatalog, type FilteredCatalog } from './_tool-filter.js';
 import type { AuditPlatform, AuditRoots, ClientId, ConfigEntry, DeferralPosture, PlaceReport, PlaceState, SettingsTier } from './_types.js';
 import { CLAUDE_CODE_POSTURE_SOURCES, deferralRecordOf, noRecordOf, type DeferralRecord, type NoRecord, type RecordSource } from './_vendor-records.js';
@@ -176,6 +178,10 @@ export interface AuditSession {
   deferral?: SessionDeferral;
   /** Other clients: what the vendor has on record, or that nothing is. */
   vendor?: { record: DeferralRecord } | { none: NoRecord } | { unknown: string };
+  /** The gateway rules `gateway wrap` would write for the launchable servers this session loads. */
+  proposedGateway?: ProposedGateway;
+  /** The session's file was rewritten by `gateway wrap`: the fronted servers before, the gateway after. */
+  wrapped?: SessionWrapped;
 }
 
 export interface AuditReport {
@@ -375,7 +381,9 @@ export async function audit(options: AuditOptions = {}): Promise<AuditReport> {
   const measuring = options.measure !== false;
   // Read before anything is launched: a folder that cannot be read fails the audit early.
   const published = options.published === undefined ? undefined : await readPublished(options.published);
-  const measurements = measuring ? await measureEntries(entries, options) : new Map<string, Measurement>();
+  // A wrapped file's fronted servers are measured from its backup too: the before figure.
+  const wrapped = discovering ? await readWrappedPlaces(places) : [];
+  const measurements = measuring ? await measureEntries([...entries, ...wrapped.flatMap((item) => item.fronted)], options) : new Map<string, Measurement>();
 
   const compositions = composeSessions(places, settings);
   const posture = deferralPosture(options.shellEnv ?? process.env, settings);
@@ -400,6 +408,19 @@ export async function audit(options: AuditOptions = {}): Promise<AuditReport> {
     if (composition.client === 'claude-code') {
       session.deferral = composition.refused === undefined ? claudeDeferral(totals, composition, posture, contextWindow, measurements, counts) : { posture: { posture: 'refused', refusal: 'unreadable-settings', evidence: [], reason: composition.refused }, atSessionStart: { loads: 'unknown', why: composition.refused }, conditions: CLAUDE_CONDITIONS, sources: CLAUDE_CODE_POSTURE_SOURCES };
     } else session.vendor = vendorOf(composition.client);
+    const wrappedHere = sessionWrapped(composition, wrapped, measurements);
+    if (wrappedHere !== undefined) session.wrapped = wrappedHere;
+    // What `gateway wrap` would front: the launchable servers, the gateway wrap added aside.
+    const launchable = composition.loaded.filter((entry) => whyNotLaunched(entry) === undefined && entry.name !== wrappedHere?.gatewayEntry);
+    if (launchable.length > 0) {
+      const servers = launchable.map((entry) => ({
+        name: entry.name,
+        ...optionalTokens(tokensOf(measurements.get(launchKey(entry)))),
+        ...(entry.toolFilter?.include === undefined ? {} : { includeTools: entry.toolFilter.include }),
+        ...(entry.toolFilter?.exclude === undefined ? {} : { excludeTools: entry.toolFilter.exclude }),
+      }));
+      session.proposedGateway = proposeGatewayRules(servers, { measured: measuring });
+    }
     return session;
   });
 
@@ -424,6 +445,10 @@ export async function audit(options: AuditOptions = {}): Promise<AuditReport> {
   if (options.changed !== undefined) report.changed = await joinChanged(options.changed, measuredServers);
   if (options.suggest !== undefined) report.suggest = await suggestFrom(options.suggest, measuredServers);
   return report;
+}
+
+function optionalTokens(tokens: number | undefined): { tokens?: number } {
+  return tokens === undefined ? {} : { tokens };
 }
 
 interface MeasuredServer {

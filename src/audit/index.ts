@@ -16,18 +16,28 @@ export {
   type SessionDeferral,
   type StartLoad,
   type ThresholdConversion,
+  resolveRoots,
 } from './_audit.js';
+// For `gateway wrap`: one client's session read as audit reads it, the rules audit proposes, and
+// the manifest a wrapped file carries.
+export { measureEntryTokens, readClientSession, type ClientSession } from './_client-session.js';
+export { DEFAULT_SEARCH_ABOVE, proposeGatewayRules, type GatewayRuleOptions, type ProposedGateway, type RuleInput } from './_gateway-rules.js';
+export { WRAP_BACKUP_SUFFIX, WRAP_METHOD, readWrapManifest, wrapManifestPath, type SessionWrapped, type WrapManifest } from './_wrapped.js';
+export { whyNotLaunched } from './_measure-entries.js';
 export type { AuditBudget, BudgetVerdict, SessionBudget } from './_budget.js';
 export type { ChangeRow, ChangeState } from './_changed.js';
 export type { AuditServer, ServerTotal } from './_servers.js';
 export type { Unmeasured } from './_measure-entries.js';
-export type { AllowVerdict, SessionTotals, Totals } from './_sessions.js';
+export type { AllowVerdict, SessionComposition, SessionTotals, Totals } from './_sessions.js';
 export type { DescriptionSuggestion, SuggestReport } from './_suggest.js';
 export type {
   AuditPlatform,
   AuditRoots,
   ClientId,
   ConfigEntry,
+  ConfigFormat,
+  ConfigPlace,
+  PlaceReport,
   DeferralPosture,
   PlaceState,
   PostureEvidence,

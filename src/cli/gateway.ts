@@ -7,6 +7,7 @@ import { McpctxError } from '../errors/index.js';
 import { DEFAULT_TIMEOUTS, configForCommand, loadGatewayConfig, type GatewayConfig } from '../gateway/config/index.js';
 import { prepareUpstreams } from '../gateway/upstream/index.js';
 import { MCPCTX_CLIENT_INFO } from '../mcp/index.js';
+import { setupGatewayWrap } from './_gateway-wrap.js';
 import { exampleHelp } from './_help.js';
 import { EXIT, invocationOf, type CliIo } from './_io.js';
 import { collectEnv, parsePositiveInteger, parseTimeoutMs } from './_parse.js';
@@ -150,6 +151,8 @@ export function setupGateway(command: Command, io: CliIo, setExit: (code: number
       io.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderGatewayReport(report));
       setExit(EXIT.ok);
     });
+
+  setupGatewayWrap(gateway, io, setExit);
 }
 
 async function runGateway(upstream: readonly string[], flags: GatewayFlags, io: CliIo): Promise<number> {
