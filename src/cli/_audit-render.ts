@@ -10,6 +10,7 @@ import { basename } from 'node:path';
 import type { AuditEntry, AuditReport, AuditServer, AuditSession, PlaceState, RecordSource, SessionBudget, StartLoad, Totals } from '../audit/index.js';
 import { plural, printableText } from '../text/index.js';
 import { ellipsize, formatCount, formatShare, renderTable } from './_table.js';
+import { renderProposedGateway, renderWrapped, wrappedLine } from './_wrap-render.js';
 
 export interface AuditRenderOptions {
   /** Print the details behind the answer too. */
@@ -107,7 +108,8 @@ function sessionsSection(report: AuditReport): string[] {
   );
   const starts = report.sessions.flatMap((session) => sessionStartLine(session) ?? []).flatMap((line) => wrap(line));
   const adjustments = report.sessions.flatMap((session) => sessionAdjustments(session, report.entries)).flatMap((line) => wrap(line));
-  return [header, ...table.trimEnd().split('\n'), ...starts, ...adjustments];
+  const wrapped = report.sessions.flatMap((session) => (session.wrapped === undefined ? [] : wrap(wrappedLine(sessionLabel(session), session.wrapped))));
+  return [header, ...table.trimEnd().split('\n'), ...starts, ...adjustments, ...wrapped];
 }
 
 /**
@@ -329,6 +331,8 @@ function sessionDetail(session: AuditSession): string[] {
   for (const item of session.denied) lines.push(`  ${item.name} denied by ${item.rule} in ${item.source}`);
   for (const item of session.denyUnevaluable) lines.push(`  deny rule ${item.rule} in ${item.source} cannot be evaluated against ${item.name}: left in`);
   for (const item of session.allow ?? []) if (item.verdict !== 'allowed') lines.push(`  allowlist: ${item.name} ${item.verdict} (reported, not subtracted)`);
+  if (session.wrapped !== undefined) lines.push(...renderWrapped(session.wrapped).trimEnd().split('\n').map((line) => `  ${line}`));
+  if (session.proposedGateway !== undefined) lines.push(`  ${renderProposedGateway(session.proposedGateway)}`);
   return [...lines, ...deferralDetail(session), ...vendorDetail(session)];
 }
 

@@ -1,9 +1,8 @@
-// Text of `gateway wrap`, `gateway unwrap`, and the audit's proposed-gateway and wrapped lines
-// (the lead wires the last two into the audit render). Only names, paths, numbers and redacted diffs.
+// Text of `gateway wrap`, `gateway unwrap`, and the audit's proposed-gateway and wrapped lines.
+// Only names, paths, numbers and redacted diffs.
 import type { ProposedGateway, SessionWrapped } from '../audit/index.js';
 import type { UnwrapResult, WrapPlan } from '../wrap/index.js';
-
-const n = (value: number): string => value.toLocaleString('en-US');
+import { formatCount as n } from './_table.js';
 
 /** One line: what `gateway wrap` would write for a session's servers. */
 export function renderProposedGateway(proposal: ProposedGateway): string {
@@ -17,7 +16,13 @@ function tokensText(value: { tokens: number; complete: boolean }): string {
   return value.complete ? n(value.tokens) : `>= ${n(value.tokens)}`;
 }
 
-/** Before and after of a wrapped session. */
+/** The before and after of a wrapped session in one sentence, for the sessions part of the audit. */
+export function wrappedLine(label: string, wrapped: SessionWrapped): string {
+  const after = wrapped.after.complete ? `${n(wrapped.after.tokens)} through the gateway` : 'the gateway not measured';
+  return `${label}: wrapped by mcpctx gateway: ${wrapped.fronted.join(', ')} cost ${tokensText(wrapped.before)} tokens per request before, ${after}`;
+}
+
+/** Before and after of a wrapped session, with where its files are. */
 export function renderWrapped(wrapped: SessionWrapped): string {
   const lines = [
     `wrapped: ${wrapped.fronted.join(', ')} behind ${wrapped.gatewayEntry} (${wrapped.gatewayConfig})`,

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditReport } from '../../src/audit/index.js';
+import { renderAudit } from '../../src/cli/_audit-render.js';
 import { runCliCaptured } from '../support/cli-run.js';
 import { markedEnv, waitForNoMarkedProcesses } from '../support/processes.js';
 import { PROJECT_ROOT } from '../support/real-servers.js';
@@ -57,6 +58,10 @@ describe('gateway wrap, audit, unwrap for each client', () => {
     expect(session?.wrapped?.after.complete).toBe(true);
     expect(session?.wrapped?.after.tokens).toBeGreaterThan(0);
     expect(session?.totals.tokens).toBe(session?.wrapped?.after.tokens);
+    // The text report puts the two figures side by side, under the sessions table.
+    const text = renderAudit(report);
+    expect(text).toContain(`${client}: wrapped by mcpctx gateway: `);
+    expect(text.replace(/\n\s+/g, ' ')).toContain(`cost ${BEFORE.toLocaleString('en-US')} tokens per request before, ${(session?.wrapped?.after.tokens ?? 0).toLocaleString('en-US')} through the gateway`);
 
     const unwrapped = await runCliCaptured(['gateway', 'unwrap', '--client', client, ...where]);
     expect(unwrapped.code).toBe(0);
