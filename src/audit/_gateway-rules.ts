@@ -1,7 +1,7 @@
 /**
  * The gateway rules `audit` suggests for a set of servers, and `gateway wrap` writes: tool search on
  * when the fronted catalog is large, a result cap, and the denies the user lists plus the client's
- * own tool filters (Gemini CLI's includeTools/excludeTools) restated as gateway rules.
+ * own tool filters (Gemini CLI includeTools/excludeTools, Codex CLI enabled_tools/disabled_tools, Kiro and Windsurf disabledTools) restated as gateway rules.
  */
 
 /** Default total above which search is proposed: o200k tokens of the fronted catalog. */
@@ -13,9 +13,9 @@ export const DEFAULT_PROPOSED_CAP = 25_000;
 export interface RuleInput {
   name: string;
   tokens?: number;
-  /** Tools the client's config lets through (Gemini `includeTools`): only these are allowed. */
+  /** Tools the client's config lets through (Gemini `includeTools`, Codex `enabled_tools`): only these are allowed. */
   includeTools?: readonly string[];
-  /** Tools the client's config hides (Gemini `excludeTools`). */
+  /** Tools the client's config hides (Gemini `excludeTools`, Codex `disabled_tools`, Kiro and Windsurf `disabledTools`). */
   excludeTools?: readonly string[];
 }
 

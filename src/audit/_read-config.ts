@@ -346,10 +346,8 @@ function readEntry(place: ConfigPlace, name: string, raw: unknown): ConfigEntry 
   if (url !== undefined) entry.url = url.value;
   entry.disabled = field(raw, 'disabled') === true || field(raw, 'enabled') === false;
   entry.alwaysLoad = field(raw, 'alwaysLoad') === true;
-  if (place.client === 'gemini-cli') {
-    const filter = readToolFilter(raw, reading);
-    if (filter !== undefined) entry.toolFilter = filter;
-  }
+  const filter = readToolFilter(raw, reading, TOOL_FILTER_KEYS[place.client]);
+  if (filter !== undefined) entry.toolFilter = filter;
   entry.expansions = reading.expansions;
   entry.envNames.sort();
   entry.headerNames = [...new Set(entry.headerNames)].sort();
@@ -361,21 +359,38 @@ function readEntry(place: ConfigPlace, name: string, raw: unknown): ConfigEntry 
 }
 
 /**
- * Gemini CLI's `includeTools` / `excludeTools` (lists of tool names). A list of the wrong type is
- * told and left out: Gemini would refuse the settings file, which this does not model.
+ * The keys each client reads as a per-server tool filter: Gemini CLI's `includeTools`/`excludeTools`
+ * (its MCP configuration page), Codex CLI's `enabled_tools`/`disabled_tools` (openai/codex pull
+ * request #5367, merged 2025-10-20), Kiro's and Windsurf's `disabledTools` (their MCP pages). Read
+ * 2026-12-05. Other clients have none, so the same keys in their files are not applied.
  */
-function readToolFilter(raw: JsonObject, reading: EntryReading): ToolFilter | undefined {
-  const filter: ToolFilter = {};
-  for (const key of ['includeTools', 'excludeTools'] as const) {
+const TOOL_FILTER_KEYS: Partial<Record<ConfigPlace['client'], { include?: string; exclude: string }>> = {
+  'gemini-cli': { include: 'includeTools', exclude: 'excludeTools' },
+  'codex-cli': { include: 'enabled_tools', exclude: 'disabled_tools' },
+  kiro: { exclude: 'disabledTools' },
+  windsurf: { exclude: 'disabledTools' },
+};
+
+/**
+ * A client's tool filter (lists of tool names). A list of the wrong type is told and left out: the
+ * client would refuse its settings file, which this does not model.
+ */
+function readToolFilter(raw: JsonObject, reading: EntryReading, keys: { include?: string; exclude: string } | undefined): ToolFilter | undefined {
+  if (keys === undefined) return undefined;
+  const lists: { include?: string[]; exclude?: string[] } = {};
+  const applied: string[] = [];
+  for (const [side, key] of [['include', keys.include], ['exclude', keys.exclude]] as const) {
+    if (key === undefined) continue;
     const value = field(raw, key);
     if (absent(value)) continue;
     if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
       reading.told.push(`${key} is ${kindOf(value)}, not a list of tool names, and is not applied`);
       continue;
     }
-    filter[key === 'includeTools' ? 'include' : 'exclude'] = [...(value as string[])];
+    lists[side] = [...(value as string[])];
+    applied.push(key);
   }
-  return filter.include === undefined && filter.exclude === undefined ? undefined : filter;
+  return applied.length === 0 ? undefined : { ...lists, keys: applied.join('/') };
 }
 
 function transportOf(type: string | undefined, command: string | undefined, url: string | undefined): EntryTransport {

@@ -1,9 +1,9 @@
 /**
- * Gemini CLI's per-server `includeTools` / `excludeTools`, applied to a measured catalog: the
- * session pays only for the tools they keep. Semantics from Gemini CLI's `isEnabled`
- * (packages/core/src/tools/mcp-client.ts at google-gemini/gemini-cli 5411f11, read 2026-12-05): an
- * `excludeTools` name removes the tool whatever `includeTools` says; with `includeTools` set, a tool
- * stays only when an item equals its name or starts with `<name>(`.
+ * A client's per-server tool filter applied to a measured catalog: the session pays only for the
+ * tools it keeps. Semantics from Gemini CLI's `isEnabled` (packages/core/src/tools/mcp-client.ts at
+ * google-gemini/gemini-cli 5411f11, read 2026-12-05), which Codex CLI's enabled/disabled lists
+ * share: an excluded name removes the tool whatever the allow list says; with an allow list, a tool
+ * stays only when an item equals its name (or, Gemini's form, starts with `<name>(`).
  */
 import type { Measurement } from '../measure/index.js';
 import type { ToolFilter } from './_types.js';
@@ -13,7 +13,7 @@ export interface FilteredCatalog {
   ofTools: number;
   /** Tokens of the kept tools, each counted as its own definition (`perTool`). */
   tokens: number;
-  /** "3 of 12 tools (includeTools/excludeTools)": for a row. */
+  /** "3 of 12 tools (includeTools/excludeTools)", with the keys as the client spells them: for a row. */
   note: string;
 }
 
@@ -31,7 +31,6 @@ export function filteredCatalog(filter: ToolFilter, measurement: Measurement, to
   const perTool = measurement.perTool;
   if (perTool === null || perTool === undefined) return undefined;
   const kept = perTool.filter((tool) => keepsTool(filter, tool.name));
-  const keys = [filter.include === undefined ? undefined : 'includeTools', filter.exclude === undefined ? undefined : 'excludeTools'].filter((key) => key !== undefined).join('/');
   const tokens = kept.length === perTool.length ? totalTokens : kept.reduce((sum, tool) => sum + tool.tokens, 0);
-  return { keptTools: kept.length, ofTools: perTool.length, tokens, note: `${kept.length} of ${perTool.length} tools (${keys})` };
+  return { keptTools: kept.length, ofTools: perTool.length, tokens, note: `${kept.length} of ${perTool.length} tools (${filter.keys})` };
 }

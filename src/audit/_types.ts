@@ -128,12 +128,17 @@ export interface ConfigEntry {
   launchEnv: Record<string, string>;
 }
 
-/** Gemini CLI's per-server tool filter: `excludeTools` names win over `includeTools`. */
+/**
+ * A client's per-server tool filter (Gemini CLI `includeTools`/`excludeTools`, Codex CLI
+ * `enabled_tools`/`disabled_tools`, Kiro and Windsurf `disabledTools`): excluded names win.
+ */
 export interface ToolFilter {
-  /** `includeTools`: a tool is kept when an item equals its name or starts with `<name>(`. */
+  /** The allow list: a tool is kept when an item equals its name or starts with `<name>(` (Gemini's argument form). */
   include?: string[];
-  /** `excludeTools`: exact tool names removed. */
+  /** Exact tool names removed. */
   exclude?: string[];
+  /** The config keys the lists came from, as the client spells them (`includeTools/excludeTools`), for the report. */
+  keys: string;
 }
 
 /** A place with what reading it found. */

@@ -21,7 +21,7 @@ import {
 import { editClientText } from './_client-edit.js';
 import { unifiedDiff } from './_diff.js';
 import { gatewayConfigPath, gatewayProblems, gatewayYamlText } from './_gateway-yaml.js';
-import { clientOnlyLaunch, documentSecrets, gatewayServerOf, parseClientDocument, rawServers, toolFiltersOf, type GatewayServer } from './_raw-entry.js';
+import { clientOnlyLaunch, documentSecrets, gatewayServerOf, parseClientDocument, rawServers, type GatewayServer } from './_raw-entry.js';
 import { redact } from './_redact.js';
 import { GATEWAY_ENTRY, WRAP_CLIENTS, type GatewayLaunch, type NotFronted, type WrapClient, type WrapOptions, type WrapPlan, type WrapRefusal } from './_types.js';
 import { exists, sha256 } from './_files.js';
@@ -155,7 +155,11 @@ export async function planWrap(options: WrapOptions): Promise<WrapPlan | WrapRef
     return count === undefined ? { name: entry.name } : { name: entry.name, tokens: count };
   });
   const rules = proposeGatewayRules(
-    candidates.map(({ entry }, index) => ({ ...(fronted[index] ?? { name: entry.name }), ...toolFiltersOf(raws.get(entry.name) ?? {}) })),
+    candidates.map(({ entry }, index) => ({
+      ...(fronted[index] ?? { name: entry.name }),
+      ...(entry.toolFilter?.include === undefined ? {} : { includeTools: entry.toolFilter.include }),
+      ...(entry.toolFilter?.exclude === undefined ? {} : { excludeTools: entry.toolFilter.exclude }),
+    })),
     { measured, ...(options.searchAbove === undefined ? {} : { searchAbove: options.searchAbove }), ...(options.capTokens === undefined ? {} : { capTokens: options.capTokens }), deny: options.deny ?? [] },
   );
   const servers = Object.fromEntries(candidates.map(({ entry, server }) => [entry.name, server]));

@@ -141,13 +141,6 @@ export function clientOnlyLaunch(raw: JsonObject): string | undefined {
   return undefined;
 }
 
-/** The client's own tool filters on an entry: Gemini `includeTools`/`excludeTools`, Kiro/Windsurf `disabledTools`. */
-export function toolFiltersOf(raw: JsonObject): { includeTools?: string[]; excludeTools?: string[] } {
-  const include = strings(own(raw, 'includeTools'));
-  const exclude = [...(strings(own(raw, 'excludeTools')) ?? []), ...(strings(own(raw, 'disabledTools')) ?? [])];
-  return { ...(include === undefined ? {} : { includeTools: include }), ...(exclude.length === 0 ? {} : { excludeTools: exclude }) };
-}
-
 const SECRET_KEYS = new Set(['env', 'envs', 'headers', 'http_headers']);
 
 /**

@@ -212,6 +212,27 @@ describe('Gemini CLI filters', () => {
   });
 });
 
+describe("Codex CLI's and Kiro's tool filters", () => {
+  it('count only the tools enabled_tools/disabled_tools and disabledTools keep; the same keys in another client are not applied', async () => {
+    const home = fixture();
+    home.write(
+      join(home.home, '.codex', 'config.toml'),
+      ['[mcp_servers.picked]', 'command = "node"', 'args = ["picked.js"]', 'enabled_tools = ["read", "write"]', 'disabled_tools = ["write"]', ''].join('\n'),
+    );
+    home.write(join(home.home, '.kiro', 'settings', 'mcp.json'), { mcpServers: { trimmed: server('trimmed', { disabledTools: ['big'] }) } });
+    // Cursor has no tool filter: its disabledTools is a key it does not read.
+    home.write(join(home.home, '.cursor', 'mcp.json'), { mcpServers: { whole: server('whole', { disabledTools: ['big'] }) } });
+    const report = await run(home, { picked: { read: 100, write: 200, list: 300 }, trimmed: { big: 5_000, small: 50 }, whole: { big: 5_000, small: 50 } });
+
+    expect(entry(report, 'codex-cli', 'picked').toolFilter).toEqual({ keptTools: 1, ofTools: 3, tokens: 100, note: '1 of 3 tools (enabled_tools/disabled_tools)' });
+    expect(session(report, 'codex-cli').totals.tokens).toBe(100);
+    expect(entry(report, 'kiro', 'trimmed').toolFilter?.note).toBe('1 of 2 tools (disabledTools)');
+    expect(session(report, 'kiro').totals.tokens).toBe(50);
+    expect(entry(report, 'cursor', 'whole').toolFilter).toBeUndefined();
+    expect(session(report, 'cursor').totals.tokens).toBe(5_070);
+  });
+});
+
 describe("VS Code's ${workspaceFolder}", () => {
   it('is the audited folder in a workspace file; ${input:...} still stops the launch; in a user file it stays unevaluated with a note', async () => {
     const home = fixture();
