@@ -55,3 +55,15 @@ export function expectMap(after: string, format: ClientFileFormat, path: readonl
   for (const name of kept) expect(map[name]).toEqual(old[name]);
   expect(map[added.name]).toEqual(added.value);
 }
+
+/** mulberry32: a small seeded generator, so every run builds the same documents. */
+export function generator(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -3,18 +3,7 @@
 // the document unchanged. Seeded, so a failure names the text that broke.
 import { describe, expect, it } from 'vitest';
 import { editClientText, type ClientEdit, type ClientFileFormat, type WrapClientId } from '../../src/wrap/_client-edit.js';
-import { parseAs } from './_client-edit-support.js';
-
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { generator, parseAs } from './_client-edit-support.js';
 
 const SOURCES: Array<{ format: ClientFileFormat; client: WrapClientId; serversAt: string[]; text: string }> = [
   {

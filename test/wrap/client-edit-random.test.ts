@@ -6,21 +6,9 @@ import type * as JsoncParser from 'jsonc-parser';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { editClientText } from '../../src/wrap/_client-edit.js';
-import { parseAs } from './_client-edit-support.js';
+import { generator, parseAs } from './_client-edit-support.js';
 
 const { findNodeAtLocation, parseTree } = createRequire(import.meta.url)('jsonc-parser') as typeof JsoncParser;
-
-/** mulberry32: a small seeded generator, so every run builds the same documents. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Written {
   text: string;
