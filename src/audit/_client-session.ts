@@ -30,7 +30,7 @@ export async function readClientSession(roots: AuditRoots, client: ClientId): Pr
 /** Catalog tokens per entry name (undefined: not launched, or no number), each launch measured once. */
 export async function measureEntryTokens(
   entries: readonly ConfigEntry[],
-  options: Pick<MeasureEntriesOptions, 'timeoutMs' | 'runs' | 'concurrency' | 'measureWith'> = {},
+  options: Pick<MeasureEntriesOptions, 'timeoutMs' | 'runs' | 'concurrency' | 'measureWith' | 'onPlan' | 'onStart' | 'onMeasured'> = {},
 ): Promise<Map<string, number | undefined>> {
   const measurements = await measureEntries(entries, options);
   return new Map(entries.map((entry) => [entry.name, whyNotLaunched(entry) === undefined ? tokensOf(measurements.get(launchKey(entry))) : undefined]));

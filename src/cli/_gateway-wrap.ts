@@ -5,6 +5,8 @@ import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { exampleHelp } from './_help.js';
 import { EXIT, type CliIo } from './_io.js';
+import { shellWord } from './_invocation.js';
+import { measureProgress } from './_measure-progress.js';
 import { parsePositiveInteger, parseTimeoutMs } from './_parse.js';
 
 interface WrapFlags {
@@ -30,6 +32,14 @@ function parseTokens(value: string): number {
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+/** The unwrap that undoes this wrap, with the folders this run was given. */
+function undoInvocation(io: CliIo, flags: { home?: string; cwd?: string }, plan: { client: string; scope: string }): string {
+  const words = [io.invocation ?? 'mcpctx', 'gateway unwrap', '--client', plan.client, '--scope', plan.scope];
+  if (flags.home !== undefined) words.push('--home', shellWord(resolve(io.cwd, flags.home)));
+  if (flags.cwd !== undefined) words.push('--cwd', shellWord(resolve(io.cwd, flags.cwd)));
+  return words.join(' ');
 }
 
 function rootsOf(flags: { home?: string; cwd?: string }, io: CliIo): { home?: string; cwd: string } {
@@ -58,7 +68,7 @@ export function setupGatewayWrap(gateway: Command, io: CliIo, setExit: (code: nu
       [
         "Reads the client's config as audit does and fronts the servers of one place (--scope; when omitted, the one place of that client that has servers) that the client's session loads and mcpctx can launch. Disabled, denied, shadowed, builtin and unlaunchable entries stay in the file, listed with why.",
         'Writes, in this order: a backup beside the client file (FILE.mcpctx-backup, same mode; one that exists means already wrapped), the gateway config in your config folder (mcpctx/wrap/CLIENT-SCOPE-HASH.yaml, mode 0600: it holds env values copied from the client file), a manifest beside the client file (FILE.mcpctx-wrap.json), then the client file rewritten atomically with the fronted entries replaced by one entry, mcpctx-gateway. Comments and formatting of the file are kept. A failure midway removes what was written.',
-        'Rules, as audit suggests them: search on when the fronted servers carry more than --search-above tokens (measured once, runs 1; --no-measure leaves search off and says so), capTokens --cap, deny each --deny plus the client\'s own tool filters (Gemini excludeTools, Kiro/Windsurf disabledTools; includeTools becomes allow).',
+        'Rules, as audit suggests them: search on when the fronted servers carry more than --search-above tokens (measured once, runs 1, progress on stderr; --no-measure leaves search off and says so), capTokens --cap, deny each --deny plus the client\'s own tool filters (Gemini excludeTools, Codex disabled_tools, Kiro/Windsurf disabledTools; Gemini includeTools and Codex enabled_tools become allow).',
         'Exit codes: 0 done (or planned, with --dry-run); 1 refused by the files\' state (already wrapped, no servers, a managed file); 2 usage (unknown client or scope, several places with servers); 3 a file cannot be read or written.',
       ].join('\n\n'),
     )
@@ -96,6 +106,7 @@ export function setupGatewayWrap(gateway: Command, io: CliIo, setExit: (code: nu
         ...(launchWords === undefined ? {} : { launch: { command: launchWords[0] ?? '', args: launchWords.slice(1) } }),
         ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
         runs: flags.runs,
+        progress: measureProgress(io),
       });
       if ('refused' in plan) {
         setExit(refuse(io, flags.json, plan));
@@ -109,7 +120,7 @@ export function setupGatewayWrap(gateway: Command, io: CliIo, setExit: (code: nu
         }
       }
       const applied = flags.dryRun !== true;
-      io.stdout.write(flags.json === true ? `${JSON.stringify(wrapPlanJson(plan, applied), null, 2)}\n` : renderWrapPlan(plan, applied, io.invocation ?? 'mcpctx'));
+      io.stdout.write(flags.json === true ? `${JSON.stringify(wrapPlanJson(plan, applied), null, 2)}\n` : renderWrapPlan(plan, applied, undoInvocation(io, flags, plan)));
       setExit(EXIT.ok);
     });
 

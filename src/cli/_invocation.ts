@@ -24,6 +24,6 @@ export function invocationAnywhere(script: string, cwd: string): string {
 }
 
 /** A path as one shell word: quoted when it holds a character a shell would split on or expand. */
-function shellWord(path: string): string {
+export function shellWord(path: string): string {
   return /^[\w./@+-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
 }

@@ -33,7 +33,7 @@ export function renderWrapped(wrapped: SessionWrapped): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function renderWrapPlan(plan: WrapPlan, applied: boolean, invocation: string): string {
+export function renderWrapPlan(plan: WrapPlan, applied: boolean, undo: string): string {
   const lines: string[] = [];
   lines.push(`${applied ? 'wrapped' : 'would wrap (dry run, nothing written)'}: ${plan.client} ${plan.scope} ${plan.path}`);
   const fronted = plan.fronted.map((server) => (server.tokens === undefined ? server.name : `${server.name} (${n(server.tokens)} tokens)`));
@@ -50,7 +50,7 @@ export function renderWrapPlan(plan: WrapPlan, applied: boolean, invocation: str
   if (!applied) {
     lines.push('', plan.clientDiff.trimEnd(), '', plan.gatewayDiff.trimEnd());
   } else {
-    lines.push(`undo: ${invocation} gateway unwrap --client ${plan.client} --scope ${plan.scope}`);
+    lines.push(`undo: ${undo}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -2,10 +2,9 @@ import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { audit, type AuditOptions, type AuditPlatform } from '../audit/index.js';
 import { DEFAULT_RUNS, DEFAULT_TIMEOUT_MS } from '../measure/index.js';
-import { plural, printableText } from '../text/index.js';
 import { renderAudit } from './_audit-render.js';
+import { measureProgress } from './_measure-progress.js';
 import { exampleHelp } from './_help.js';
-import { formatCount } from './_table.js';
 import { EXIT, type CliIo } from './_io.js';
 import { parsePositiveInteger, parseTimeoutMs } from './_parse.js';
 
@@ -98,18 +97,7 @@ export function setupAudit(command: Command, io: CliIo, setExit: (code: number) 
       if (flags.timeout !== undefined) options.timeoutMs = flags.timeout;
       if (flags.runs !== undefined) options.runs = flags.runs;
       if (flags.concurrency !== undefined) options.concurrency = flags.concurrency;
-      const progress = (text: string): void => {
-        io.stderr.write(`${printableText(text, 'note')}\n`);
-      };
-      options.onPlan = (total, concurrency) => {
-        if (total > 0) progress(`measuring ${plural(total, 'server')} (concurrency ${concurrency})`);
-      };
-      options.onStart = (ordinal, total, name) => progress(`[${ordinal}/${total}] started ${name}`);
-      options.onMeasured = (_done, total, measurement, ordinal) => {
-        const tokens = measurement.totalTokens === null ? '' : ` ${formatCount(measurement.totalTokens)} tokens`;
-        const seconds = (measurement.timings.elapsedMs / 1000).toFixed(1);
-        progress(`[${ordinal}/${total}] ${measurement.name}: ${measurement.status}${tokens} in ${seconds}s`);
-      };
+      Object.assign(options, measureProgress(io));
       const report = await audit(options);
       io.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderAudit(report, { verbose: flags.verbose === true }));
       setExit(report.budget !== undefined && report.budget.verdict !== 'within' ? EXIT.finding : EXIT.ok);

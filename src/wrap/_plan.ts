@@ -147,7 +147,7 @@ export async function planWrap(options: WrapOptions): Promise<WrapPlan | WrapRef
   const tokens = measured
     ? await measureEntryTokens(
         candidates.map(({ entry }) => entry),
-        { ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), runs: options.runs ?? 1, ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }), ...(options.measureWith === undefined ? {} : { measureWith: options.measureWith }) },
+        { ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }), runs: options.runs ?? 1, ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }), ...(options.measureWith === undefined ? {} : { measureWith: options.measureWith }), ...options.progress },
       )
     : new Map<string, number | undefined>();
   const fronted = candidates.map(({ entry }) => {

@@ -1,4 +1,4 @@
-import type { AuditRoots, ConfigFormat, ProposedGateway } from '../audit/index.js';
+import type { AuditOptions, AuditRoots, ConfigFormat, ProposedGateway } from '../audit/index.js';
 import type { measureServer } from '../measure/index.js';
 
 /** Every client audit reads, and so every client wrap takes (a `--config` file has no client to wrap). */
@@ -30,6 +30,8 @@ export interface WrapOptions {
   runs?: number;
   concurrency?: number;
   measureWith?: typeof measureServer;
+  /** Progress of measuring the fronted servers (as audit reports it). */
+  progress?: Pick<AuditOptions, 'onPlan' | 'onStart' | 'onMeasured'>;
 }
 
 /** Why nothing was done: `usage` (the command can be fixed: exit 2), `state` (the files are not in a state to do it: exit 1), `io` (exit 3). */

@@ -123,6 +123,19 @@ describe('refusals', () => {
 });
 
 describe('wrap and unwrap', () => {
+  it('tells its progress on stderr while it measures, and the undo names the folders it was given', async () => {
+    const memory = join(process.cwd(), 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
+    write(desktopFile(), JSON.stringify({ mcpServers: { memory: { command: process.execPath, args: [memory], env: { MEMORY_FILE_PATH: join(root, 'memory.json') } } } }, null, 2));
+    const result = await cli(['wrap', '--client', 'claude-desktop', '--launch', 'npx -y mcpctx']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('measuring 1 server (concurrency 1)');
+    expect(result.stderr).toMatch(/\[1\/1\] started memory\n/);
+    expect(result.stderr).toMatch(/\[1\/1\] memory: measured [\d,]+ tokens in /);
+    expect(result.stdout).not.toContain('started memory');
+    expect(result.stdout).toContain(`undo: `);
+    expect(result.stdout).toMatch(new RegExp(`gateway unwrap --client claude-desktop --scope user --home \\S*${home.split('/').pop() ?? ''} --cwd \\S*project`));
+  }, 60_000);
+
   it('--dry-run prints both diffs, without env values, and writes nothing', async () => {
     const password = `pw-${randomUUID()}`;
     write(desktopFile(), JSON.stringify({ mcpServers: { a: entry(), b: { url: 'https://example.test/mcp', headers: { 'X-Key': CANARY } }, c: { url: `https://me:${password}@example.test/mcp` } } }, null, 2));
