@@ -64,11 +64,18 @@ function editChecked(text: string, edit: ClientEdit): EditResult {
   const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
   const body = text.slice(bom.length);
   const mapEdit: ServerMapEdit = { serversAt: edit.serversAt, remove: edit.remove, addName: edit.add.name, addValue: entryFor(edit.client, edit.add) };
-  const spliced = edit.format === 'yaml' ? editYamlText(body, mapEdit) : edit.format === 'toml' ? editTomlText(body, mapEdit) : editJsonText(body, mapEdit);
+  const spliced = spliceServerMap(body, edit.format, mapEdit);
   if ('refused' in spliced) return spliced;
   const mismatch = checkResult(body, spliced.text, edit.format, mapEdit);
   if (mismatch !== undefined) return { refused: `the edited file would not read as intended (${mismatch}); nothing was changed: edit it by hand` };
   return { text: bom + spliced.text };
+}
+
+/** One splice of the server map by the format's editor, unchecked (the caller checks the whole result). */
+export function spliceServerMap(body: string, format: ClientFileFormat, edit: ServerMapEdit): EditResult {
+  if (format === 'yaml') return editYamlText(body, edit);
+  if (format === 'toml') return editTomlText(body, edit);
+  return editJsonText(body, edit);
 }
 
 /**
@@ -126,7 +133,7 @@ function checkResult(before: string, after: string, format: ClientFileFormat, ed
   if ('failed' in old) return old.failed;
   const expected = withMap(old.value, edit);
   if (expected === undefined) return `${keyPathText(edit.serversAt)} is not where it was expected`;
-  if (!isDeepStrictEqual(plain(now.value), plain(expected))) return `${keyPathText(edit.serversAt)} or the rest of the file came out different`;
+  if (!isDeepStrictEqual(plainValue(now.value), plainValue(expected))) return `${keyPathText(edit.serversAt)} or the rest of the file came out different`;
   // A strict JSON file (Claude Desktop reads its file with JSON.parse) stays strict: no comma or comment of ours may creep in.
   if (format === 'json' && strictJson(before) && !strictJson(after)) return 'the result is no longer strict JSON';
   const map = mapOf(now.value, edit.serversAt);
@@ -180,10 +187,10 @@ function withMap(document: unknown, edit: ServerMapEdit): unknown {
  * map is built with `{}`), so the comparison sees keys and values only. A stack overflow on a
  * hostile nesting is caught by editClientText.
  */
-function plain(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(plain);
+export function plainValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plainValue);
   if (!isPlainObject(value)) return value;
   const copy: JsonObject = {};
-  for (const [key, inner] of Object.entries(value)) setOwn<unknown>(copy, key, plain(inner));
+  for (const [key, inner] of Object.entries(value)) setOwn<unknown>(copy, key, plainValue(inner));
   return copy;
 }

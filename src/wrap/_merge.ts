@@ -8,17 +8,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { WrapManifest } from '../audit/index.js';
 import { isPlainObject, type JsonObject } from '../json/index.js';
-import { editJsonText } from './_edit-json.js';
-import { editTomlText } from './_edit-toml.js';
-import { editYamlText } from './_edit-yaml.js';
+import { plainValue, spliceServerMap } from './_client-edit.js';
 import type { ServerMapEdit } from './_edit-types.js';
 import { parseClientDocument, rawServers } from './_raw-entry.js';
-
-function spliceOnce(text: string, format: WrapManifest['format'], edit: ServerMapEdit): { text: string } | { refused: string } {
-  if (format === 'yaml') return editYamlText(text, edit);
-  if (format === 'toml') return editTomlText(text, edit);
-  return editJsonText(text, edit);
-}
 
 /** The document with its server map replaced, for the check. */
 function withServers(document: JsonObject, serversAt: readonly string[], servers: JsonObject): JsonObject {
@@ -32,11 +24,6 @@ function withServers(document: JsonObject, serversAt: readonly string[], servers
   const last = serversAt.at(-1);
   if (last !== undefined) node[last] = servers;
   return copy;
-}
-
-/** Plain JSON values (TOML dates and the like compared by their JSON form). */
-function plain(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value)) as unknown;
 }
 
 export function mergedText(manifest: WrapManifest, currentText: string, backupText: string): { text: string } | { refused: string } {
@@ -55,7 +42,7 @@ export function mergedText(manifest: WrapManifest, currentText: string, backupTe
 
   for (const [index, name] of manifest.fronted.entries()) {
     const edit: ServerMapEdit = { serversAt: manifest.serversAt, remove: index === 0 ? [manifest.gatewayEntry] : [], addName: name, addValue: backupServers.get(name) as JsonObject };
-    const spliced = spliceOnce(text, manifest.format, edit);
+    const spliced = spliceServerMap(text, manifest.format, edit);
     if ('refused' in spliced) return spliced;
     text = spliced.text;
   }
@@ -64,7 +51,7 @@ export function mergedText(manifest: WrapManifest, currentText: string, backupTe
   for (const [name, entry] of currentServers) if (name !== manifest.gatewayEntry) expectedServers[name] = entry;
   for (const name of manifest.fronted) expectedServers[name] = backupServers.get(name) as JsonObject;
   const merged = parseClientDocument(text, manifest.format);
-  if (merged === undefined || !isDeepStrictEqual(plain(merged), plain(withServers(current, manifest.serversAt, expectedServers)))) {
+  if (merged === undefined || !isDeepStrictEqual(plainValue(merged), plainValue(withServers(current, manifest.serversAt, expectedServers)))) {
     return { refused: 'the merged file would not read as the current one with the entries put back; merge by hand' };
   }
   return { text: bom + text };
