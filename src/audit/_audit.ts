@@ -27,7 +27,8 @@ import { filteredCatalog, type FilteredCatalog } from './_tool-filter.js';
 import type { AuditPlatform, AuditRoots, ClientId, ConfigEntry, DeferralPosture, PlaceReport, PlaceState, SettingsTier } from './_types.js';
 import { CLAUDE_CODE_POSTURE_SOURCES, deferralRecordOf, noRecordOf, type DeferralRecord, type NoRecord, type RecordSource } from './_vendor-records.js';
 
-export const AUDIT_METHOD = 'mcpctx-audit/v1';
+/** v2 (2026-12-05): `budget` judges every session (its v1 shape, the costliest session's total, is gone); servers, serverTotal, contextWindow, wrapped and proposedGateway added. */
+export const AUDIT_METHOD = 'mcpctx-audit/v2';
 
 export interface AuditOptions extends Pick<MeasureEntriesOptions, 'timeoutMs' | 'runs' | 'concurrency' | 'onPlan' | 'onStart' | 'onMeasured' | 'measureWith'> {
   /** Where to look; each defaults to this machine's. */
