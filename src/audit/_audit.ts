@@ -201,6 +201,8 @@ export interface AuditReport {
   /** Per config place (file and scope): never merged across clients. */
   configs: Array<{ client: ClientId; scope: string; path: string; totals: Totals }>;
   sessions: AuditSession[];
+  /** Wrap manifests beside a client file that could not be read (`gateway wrap`'s before figure is then missing). */
+  wrapProblems?: string[];
   budget?: AuditBudget;
   changed?: { rows: ChangeRow[] } | { problem: string };
   suggest?: SuggestReport | { problem: string };
@@ -383,7 +385,7 @@ export async function audit(options: AuditOptions = {}): Promise<AuditReport> {
   // Read before anything is launched: a folder that cannot be read fails the audit early.
   const published = options.published === undefined ? undefined : await readPublished(options.published);
   // A wrapped file's fronted servers are measured from its backup too: the before figure.
-  const wrapped = discovering ? await readWrappedPlaces(places) : [];
+  const { wrapped, problems: wrapProblems } = discovering ? await readWrappedPlaces(places) : { wrapped: [], problems: [] };
   const measurements = measuring ? await measureEntries([...entries, ...wrapped.flatMap((item) => item.fronted)], options) : new Map<string, Measurement>();
 
   const compositions = composeSessions(places, settings);
@@ -439,6 +441,7 @@ export async function audit(options: AuditOptions = {}): Promise<AuditReport> {
     configs: places.filter((place) => place.state.state === 'read').map((place) => ({ client: place.client, scope: place.scope, path: place.path, totals: totalsOf(place.entries, measurements) })),
     sessions,
   };
+  if (wrapProblems.length > 0) report.wrapProblems = wrapProblems;
   if (options.budget !== undefined) {
     report.budget = judgeBudget({ limit: options.budget, floorOk: options.budgetFloorOk === true, measured: measuring, sessions, places });
   }

@@ -4,7 +4,7 @@
  * server: what the gateway lists) and before (the fronted entries read from the backup with the
  * same reader, measured). The manifest's shape lives here so audit needs nothing of wrap.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { Measurement } from '../measure/index.js';
 import { isPlainObject } from '../json/index.js';
 import { launchKey, whyNotLaunched } from './_measure-entries.js';
@@ -15,6 +15,7 @@ import type { ConfigEntry, ConfigFormat, PlaceReport } from './_types.js';
 export const WRAP_MANIFEST_SUFFIX = '.mcpctx-wrap.json';
 export const WRAP_BACKUP_SUFFIX = '.mcpctx-backup';
 export const WRAP_METHOD = 'mcpctx-wrap/v1';
+const MAX_MANIFEST_BYTES = 1024 * 1024;
 
 export interface WrapManifest {
   method: typeof WRAP_METHOD;
@@ -44,6 +45,8 @@ export async function readWrapManifest(clientFile: string): Promise<WrapManifest
   const at = wrapManifestPath(clientFile);
   let text: string;
   try {
+    // A manifest is a few hundred bytes; anything far larger is not one, and is not read whole.
+    if ((await stat(at)).size > MAX_MANIFEST_BYTES) return { problem: `${at} is over ${MAX_MANIFEST_BYTES / 1024} KiB, larger than a manifest` };
     text = await readFile(at, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
@@ -74,12 +77,18 @@ export interface WrappedPlace {
   problem?: string;
 }
 
-export async function readWrappedPlaces(places: readonly PlaceReport[]): Promise<WrappedPlace[]> {
+/** The wrapped places among `places`, and why a manifest beside one could not be read (said, never skipped in silence). */
+export async function readWrappedPlaces(places: readonly PlaceReport[]): Promise<{ wrapped: WrappedPlace[]; problems: string[] }> {
   const wrapped: WrappedPlace[] = [];
+  const problems: string[] = [];
   for (const place of places) {
     if (place.state.state !== 'read') continue;
     const manifest = await readWrapManifest(place.path);
-    if (manifest === undefined || 'problem' in manifest) continue;
+    if (manifest === undefined) continue;
+    if ('problem' in manifest) {
+      problems.push(`${manifest.problem}: the session is shown as the file is, without its before figure`);
+      continue;
+    }
     // ~/.claude.json holds two scopes: the manifest names the one wrapped.
     if (manifest.scope !== place.scope || manifest.client !== place.client) continue;
     // The place as read (its substitutes and variable forms), pointed at the backup.
@@ -89,7 +98,7 @@ export async function readWrappedPlaces(places: readonly PlaceReport[]): Promise
     if (backup.state.state !== 'read') item.problem = `the backup ${manifest.backup} is ${backup.state.state}${backup.state.state === 'unreadable' ? `: ${backup.state.why}` : ''}`;
     wrapped.push(item);
   }
-  return wrapped;
+  return { wrapped, problems: [...new Set(problems)] };
 }
 
 export interface SessionWrapped {

@@ -208,6 +208,7 @@ function problems(report: AuditReport): string[] {
     else if (place.state.state === 'absent' && place.scope === 'given') out.push(`${place.path}: no such file (given with --config)`);
   }
   for (const file of report.settings) if (file.state.state === 'unreadable') out.push(`Claude Code settings ${file.path} ${stateText(file.state)}`);
+  out.push(...(report.wrapProblems ?? []));
   for (const server of report.servers) {
     if (server.totalTokens !== null || ['disabled', 'builtin', 'not-measured'].includes(server.status)) continue;
     out.push(`${server.name}: ${server.status}${server.note === undefined ? '' : `: ${server.note}`}`);

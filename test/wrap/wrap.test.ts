@@ -11,6 +11,7 @@ import { parse as parseToml } from 'smol-toml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { audit } from '../../src/audit/index.js';
+import { renderAudit } from '../../src/cli/_audit-render.js';
 import { renderProposedGateway, renderWrapped } from '../../src/cli/_wrap-render.js';
 import type { Measurement } from '../../src/measure/index.js';
 import { applyWrap, planWrap, unwrap, type WrapOptions, type WrapPlan } from '../../src/wrap/index.js';
@@ -300,6 +301,13 @@ describe('rules', () => {
     const wrapped = afterSession?.wrapped;
     expect(wrapped).toMatchObject({ gatewayEntry: 'mcpctx-gateway', fronted: ['a', 'b'], before: { tokens: 12_000, complete: true }, after: { tokens: 6_000, complete: true } });
     expect(renderWrapped(wrapped!)).toContain('tokens per request: before 12,000, through the gateway 6,000');
+
+    // A manifest that cannot be read is said, not skipped in silence: the session shows as the file is.
+    writeFileSync(`${desktopFile()}.mcpctx-wrap.json`, '{ not json');
+    const broken = await audit({ roots, shellEnv: {}, measureWith: fake });
+    expect(broken.sessions.find((session) => session.client === 'claude-desktop')?.wrapped).toBeUndefined();
+    expect(broken.wrapProblems).toEqual([`${desktopFile()}.mcpctx-wrap.json is not JSON: the session is shown as the file is, without its before figure`]);
+    expect(renderAudit(broken)).toContain('claude_desktop_config.json.mcpctx-wrap.json is not JSON');
   });
 });
 
