@@ -7,9 +7,9 @@
 // report, which holds no env or header value; table cells go through renderTable, which strips
 // control characters.
 import { basename } from 'node:path';
-import type { AuditEntry, AuditReport, AuditServer, AuditSession, PlaceState, RecordSource, SessionBudget, StartLoad, Totals } from '../audit/index.js';
+import type { AuditEntry, AuditReport, AuditServer, AuditSession, PlaceState, RecordSource, SessionBudget, StartLoad } from '../audit/index.js';
 import { plural, printableText } from '../text/index.js';
-import { ellipsize, formatCount, formatShare, renderTable } from './_table.js';
+import { ellipsize, formatCount, formatShare, formatTotal, renderTable } from './_table.js';
 import { renderProposedGateway, renderWrapped, wrappedLine } from './_wrap-render.js';
 
 export interface AuditRenderOptions {
@@ -46,10 +46,6 @@ function stateText(state: PlaceState): string {
   return `unreadable${where}: ${state.why}`;
 }
 
-function totalText(totals: Totals): string {
-  return `${totals.complete ? '' : '>= '}${formatCount(totals.tokens)}`;
-}
-
 function sessionLabel(session: { client: string; paths: readonly string[] }): string {
   return session.client === 'custom' ? `given ${session.paths.map((path) => basename(path)).join(', ')}` : session.client;
 }
@@ -80,7 +76,7 @@ function sessionStartLine(session: AuditSession): string | undefined {
   const start = session.deferral?.atSessionStart;
   if (start === undefined || session.refused !== undefined) return undefined;
   const label = sessionLabel(session);
-  if (start.loads === 'everything') return `${label} at session start: everything, ${start.complete ? '' : '>= '}${formatCount(start.tokens)} tokens`;
+  if (start.loads === 'everything') return `${label} at session start: everything, ${formatTotal(start)} tokens`;
   if (start.loads === 'unknown') {
     // A refusal decided after the posture was read (a floor, a straddle) is the reason, not the posture's own words.
     const posture = session.deferral?.posture;
@@ -101,7 +97,7 @@ function sessionsSection(report: AuditReport): string[] {
     report.sessions.map((session) => [
       sessionLabel(session),
       String(session.loaded.length),
-      session.refused !== undefined ? 'refused' : report.measured ? totalText(session.totals) : 'not measured',
+      session.refused !== undefined ? 'refused' : report.measured ? formatTotal(session.totals) : 'not measured',
       session.refused === undefined && report.measured ? `${session.totals.complete ? '' : '>= '}${formatShare(session.totals.tokens, report.contextWindow)}` : '-',
       deferralWords(session),
     ]),
@@ -279,7 +275,7 @@ function entriesSection(report: AuditReport): string[] {
 
 function configsSection(report: AuditReport): string[] {
   if (report.configs.length === 0) return [];
-  const table = renderTable([{ header: 'client' }, { header: 'scope' }, { header: 'tokens', align: 'right' }, { header: 'path' }], report.configs.map((config) => [config.client, config.scope, totalText(config.totals), config.path]));
+  const table = renderTable([{ header: 'client' }, { header: 'scope' }, { header: 'tokens', align: 'right' }, { header: 'path' }], report.configs.map((config) => [config.client, config.scope, formatTotal(config.totals), config.path]));
   return ['Per config file (never merged across clients; >= is a floor)', ...table.trimEnd().split('\n')];
 }
 
@@ -326,7 +322,7 @@ function vendorDetail(session: AuditSession): string[] {
 function sessionDetail(session: AuditSession): string[] {
   const lines = [`${sessionLabel(session)}: ${session.paths.join(' + ')}`];
   if (session.refused !== undefined) return [...lines, `  refused: ${session.refused}`];
-  lines.push(`  every request carries ${totalText(session.totals)} tokens of tool definitions (${plural(session.loaded.length, 'server')} loaded${session.managedExclusive === true ? ', managed-mcp.json alone' : ''})`);
+  lines.push(`  every request carries ${formatTotal(session.totals)} tokens of tool definitions (${plural(session.loaded.length, 'server')} loaded${session.managedExclusive === true ? ', managed-mcp.json alone' : ''})`);
   for (const item of session.totals.uncounted) lines.push(`  not counted: ${item.name} (${item.why})`);
   for (const item of session.shadowed) lines.push(`  ${item.name} in ${item.path} does not load: the same name in ${item.by} wins`);
   for (const item of session.denied) lines.push(`  ${item.name} denied by ${item.rule} in ${item.source}`);

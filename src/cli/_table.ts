@@ -51,6 +51,11 @@ export function formatCount(value: number | null | undefined): string {
   return value === null || value === undefined ? '-' : value.toLocaleString('en-US');
 }
 
+/** A total that may be a floor: `>= 1,234` when not every part was counted. */
+export function formatTotal(total: { tokens: number; complete: boolean }): string {
+  return `${total.complete ? '' : '>= '}${formatCount(total.tokens)}`;
+}
+
 export function formatShare(part: number, whole: number): string {
   return whole > 0 ? `${((part / whole) * 100).toFixed(1)}%` : '-';
 }

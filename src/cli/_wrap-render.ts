@@ -2,7 +2,7 @@
 // Only names, paths, numbers and redacted diffs.
 import type { ProposedGateway, SessionWrapped } from '../audit/index.js';
 import type { UnwrapResult, WrapPlan } from '../wrap/index.js';
-import { formatCount as n } from './_table.js';
+import { formatCount as n, formatTotal } from './_table.js';
 
 /** One line: what `gateway wrap` would write for a session's servers. */
 export function renderProposedGateway(proposal: ProposedGateway): string {
@@ -12,21 +12,17 @@ export function renderProposedGateway(proposal: ProposedGateway): string {
   return `gateway wrap would write: ${parts.join('; ')}`;
 }
 
-function tokensText(value: { tokens: number; complete: boolean }): string {
-  return value.complete ? n(value.tokens) : `>= ${n(value.tokens)}`;
-}
-
 /** The before and after of a wrapped session in one sentence, for the sessions part of the audit. */
 export function wrappedLine(label: string, wrapped: SessionWrapped): string {
   const after = wrapped.after.complete ? `${n(wrapped.after.tokens)} through the gateway` : 'the gateway not measured';
-  return `${label}: wrapped by mcpctx gateway: ${wrapped.fronted.join(', ')} cost ${tokensText(wrapped.before)} tokens per request before, ${after}`;
+  return `${label}: wrapped by mcpctx gateway: ${wrapped.fronted.join(', ')} cost ${formatTotal(wrapped.before)} tokens per request before, ${after}`;
 }
 
 /** Before and after of a wrapped session, with where its files are. */
 export function renderWrapped(wrapped: SessionWrapped): string {
   const lines = [
     `wrapped: ${wrapped.fronted.join(', ')} behind ${wrapped.gatewayEntry} (${wrapped.gatewayConfig})`,
-    `  tokens per request: before ${tokensText(wrapped.before)}, through the gateway ${wrapped.after.complete ? n(wrapped.after.tokens) : 'not measured'}`,
+    `  tokens per request: before ${formatTotal(wrapped.before)}, through the gateway ${wrapped.after.complete ? n(wrapped.after.tokens) : 'not measured'}`,
     `  backup ${wrapped.backup}; manifest ${wrapped.manifest}`,
   ];
   if (wrapped.problem !== undefined) lines.push(`  ${wrapped.problem}`);
@@ -38,7 +34,7 @@ export function renderWrapPlan(plan: WrapPlan, applied: boolean, undo: string): 
   lines.push(`${applied ? 'wrapped' : 'would wrap (dry run, nothing written)'}: ${plan.client} ${plan.scope} ${plan.path}`);
   const fronted = plan.fronted.map((server) => (server.tokens === undefined ? server.name : `${server.name} (${n(server.tokens)} tokens)`));
   lines.push(`fronted: ${fronted.join(', ')}`);
-  if (plan.rules.frontedTokens !== null) lines.push(`fronted total: ${tokensText(plan.rules.frontedTokens)} tokens per request before`);
+  if (plan.rules.frontedTokens !== null) lines.push(`fronted total: ${formatTotal(plan.rules.frontedTokens)} tokens per request before`);
   for (const item of plan.notFronted) lines.push(`left in the file: ${item.name}: ${item.why}`);
   lines.push(`search: ${plan.rules.search.enabled ? 'on' : 'off'} (${plan.rules.search.why})`);
   lines.push(`capTokens: ${n(plan.rules.capTokens)}`);
