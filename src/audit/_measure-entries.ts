@@ -33,6 +33,8 @@ export interface MeasureEntriesOptions {
   onMeasured?: (done: number, total: number, measurement: Measurement, ordinal: number) => void;
   /** The measuring function (tests inject a fake); default `measureServer`. */
   measureWith?: typeof measureServer;
+  /** The user's environment: where the stored OAuth logins of url entries are found. Default process.env. */
+  shellEnv?: Readonly<Record<string, string | undefined>>;
 }
 
 
@@ -98,6 +100,7 @@ export async function measureEntries(entries: readonly ConfigEntry[], options: M
       options.onStart?.(ordinal, total, entry.name);
       const measureOptions: Parameters<typeof measureServer>[0] = { name: entry.name, launch: launchOf(entry) };
       if (options.timeoutMs !== undefined) measureOptions.timeoutMs = options.timeoutMs;
+      if (options.shellEnv !== undefined) measureOptions.env = options.shellEnv;
       if (options.runs !== undefined) measureOptions.runs = options.runs;
       const measurement = await measure(measureOptions);
       results.set(key, measurement);

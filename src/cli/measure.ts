@@ -3,7 +3,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { McpctxError } from '../errors/index.js';
 import { DEFAULT_RUNS, DEFAULT_TIMEOUT_MS, PROBE_CAPABILITIES, bandFor, checkProbeCapabilities, probeCapabilities, addClaudeDivergence, type ClaudeTokenCounter, checkMeasurementTarget, loadServersFile, measureServer, recordedLaunch, writeMeasurement, type MeasureOptions, type Measurement, type ServersFile } from '../measure/index.js';
 import { printableText } from '../text/index.js';
-import { DECLARABLE_CAPABILITIES, DEFAULT_PROTOCOL_VERSION, checkRemoteSpec, type RemoteSpec } from '../mcp/index.js';
+import { DECLARABLE_CAPABILITIES, DEFAULT_PROTOCOL_VERSION, checkRemoteSpec, type RemoteAuthMode, type RemoteSpec } from '../mcp/index.js';
 import { DEFAULT_CLAUDE_KEY_ENV, claudeCounter, type ClaudeFlags } from './_claude.js';
 import { exampleHelp } from './_help.js';
 import { EXIT, invocationOf, type CliIo } from './_io.js';
@@ -18,6 +18,7 @@ interface MeasureFlags extends ClaudeFlags {
   url?: string;
   header: Record<string, string>;
   transport?: NonNullable<RemoteSpec['transport']>;
+  auth?: RemoteAuthMode;
   capabilities?: string[];
   probe?: string[];
   protocolVersion: string;
@@ -36,7 +37,7 @@ export function setupMeasure(command: Command, io: CliIo, setExit: (code: number
       [
         'Launch an MCP server over stdio (or reach one over HTTP with --url), initialize it, list every tool (all pages) and count the catalog as it came off the wire: o200k_base tokens of JSON.stringify(tools) (methodology mcpctx-catalog/v1). Start, initialize, tools/list and the counting share one --timeout budget.',
         'The server gets a minimal environment (PATH, HOME, USER, SHELL, TERM, LANG) plus the --env values; values are never printed or written, only their names. Argument values that look like credentials (after --token, --api-key, --password, --secret, --auth...; --flag=value and NAME=value forms of those; a URL password; ghp_, sk-, xox?-, AKIA... tokens) are recorded as [redacted] unless --record-args. Every figure is counted on the bytes the server sent; if its catalog holds an --env value, the value is redacted in what is printed and written, and the record says so (verify then reports it as not re-derivable).',
-        'Remote servers: --url URL measures a server over streamable HTTP, or over the older HTTP+SSE transport when the POST is refused with a 4xx and a GET gives an event stream (--transport forces one). --header NAME=ENV_NAME sends header NAME with the value of the environment variable ENV_NAME (--header Authorization=MY_TOKEN sends $MY_TOKEN, which should hold "Bearer ..."); only the header and variable names are recorded. A URL\'s user, password and credential-looking query values are not recorded. HTTP 401/403 gives the status remote-auth-wall, with the WWW-Authenticate challenge in the note. A redirect (301, 302, 303, 307, 308) is followed only on the URL\'s own origin (scheme, host and port), at most 5 in a row; 301, 302, 307 and 308 re-send the same method and body, 303 is fetched with GET. A redirect to another origin, or an HTTP+SSE endpoint event naming one, is refused before anything (headers included) is sent there: status redirect-refused.',
+        'Remote servers: --url URL measures a server over streamable HTTP, or over the older HTTP+SSE transport when the POST is refused with a 4xx and a GET gives an event stream (--transport forces one). --header NAME=ENV_NAME sends header NAME with the value of the environment variable ENV_NAME (--header Authorization=MY_TOKEN sends $MY_TOKEN, which should hold "Bearer ..."); only the header and variable names are recorded. A URL\'s user, password and credential-looking query values are not recorded. HTTP 401/403 gives the status remote-auth-wall, with the WWW-Authenticate challenge and what to do in the note. A server behind OAuth is measured with the login stored by mcpctx auth login URL (refreshed before it expires and after a 401); without one, the note gives that command. A redirect (301, 302, 303, 307, 308) is followed only on the URL\'s own origin (scheme, host and port), at most 5 in a row; 301, 302, 307 and 308 re-send the same method and body, 303 is fetched with GET. A redirect to another origin, or an HTTP+SSE endpoint event naming one, is refused before anything (headers included) is sent there: status redirect-refused.',
         'Statuses: measured, dynamic (the catalog changed between captures), auth-required, startup-failure, timeout, protocol-mismatch (the server refused by naming the protocol: no initialize handler, JSON-RPC -32601, as a 2026-07-28 server with server/discover, or a refused protocol version; the note quotes its data.supported when it sent one), remote-auth-wall, protocol-limit (the server answered but broke a bound of the harness: the bytes of a frame or event, the page count, the tool count, the catalog bytes, nesting; the note names the bound and the value), redirect-refused (sent to another origin, or more than 5 redirects). An empty tools/list is measured (zero tools), with a note saying whether the server declared a tools capability at initialize.',
         'The default name is the npm package with its scope (@eslint/mcp: eslint-mcp), else the script or command name. --out never replaces the measurement of another server (another command or arguments) under the same name: it refuses before measuring; pass --name. With --servers, each result is written as soon as it is known.',
         '--servers FILE takes a YAML or JSON list of servers, or an MCP client config with an "mcpServers" map (Claude Desktop, Cursor; VS Code\'s "servers" map too). An entry with url instead of command is a remote server: headers is a map of Header-Name: ENV_VAR_NAME (the variable\'s name, never the value), type sse forces HTTP+SSE, http or streamable-http streamable HTTP; without type the transport is detected.',
@@ -57,6 +58,11 @@ export function setupMeasure(command: Command, io: CliIo, setExit: (code: number
       {} as Record<string, string>,
     )
     .option('--transport <kind>', 'with --url: auto, streamable-http or sse (default: auto: streamable HTTP, else HTTP+SSE)', parseTransport)
+    .option(
+      '--auth <mode>',
+      'with --url: oauth (the server uses OAuth: send the login stored by mcpctx auth login URL, and say to log in when there is none) or none (never send a stored login) (default: the stored login when there is one)',
+      parseAuthMode,
+    )
     .option('--json', 'print the measurement object(s) exactly, as JSON')
     .option('--out <dir>', 'also write DIR/<name>/measurement.json, each as soon as it is measured (default: print only)')
     .option(
@@ -173,6 +179,11 @@ async function addClaudeBlock(measurement: Measurement, model: string, count: Cl
   }
 }
 
+function parseAuthMode(value: string): RemoteAuthMode {
+  if (value === 'oauth' || value === 'none') return value;
+  throw new InvalidArgumentError(`expected oauth or none, got "${value}"`);
+}
+
 function parseTransport(value: string): NonNullable<RemoteSpec['transport']> {
   if (value === 'auto' || value === 'streamable-http' || value === 'sse') return value;
   throw new InvalidArgumentError(`expected auto, streamable-http or sse, got "${value}"`);
@@ -187,7 +198,12 @@ function jobFromUrl(server: string[], flags: MeasureFlags, io: CliIo): MeasureOp
   if (MALFORMED_HEADER in flags.header) {
     throw new McpctxError('USAGE', '--header takes NAME=ENV_NAME: the header name and the name of the environment variable that holds its value (--header Authorization=MY_TOKEN sends $MY_TOKEN), never the value itself');
   }
-  const launch: RemoteSpec = { url: flags.url ?? '', headers: flags.header, ...(flags.transport === undefined ? {} : { transport: flags.transport }) };
+  const launch: RemoteSpec = {
+    url: flags.url ?? '',
+    headers: flags.header,
+    ...(flags.transport === undefined ? {} : { transport: flags.transport }),
+    ...(flags.auth === undefined ? {} : { auth: flags.auth }),
+  };
   checkRemoteSpec(launch);
   return {
     name: flags.name ?? defaultUrlName(launch.url),
@@ -207,8 +223,8 @@ export function defaultUrlName(url: string): string {
 }
 
 function jobFromFlags(server: string[], flags: MeasureFlags, io: CliIo): MeasureOptions {
-  if (Object.keys(flags.header).length > 0 || flags.transport !== undefined) {
-    throw new McpctxError('USAGE', '--header and --transport are for a remote server: give --url URL (or url: entries in a --servers file)');
+  if (Object.keys(flags.header).length > 0 || flags.transport !== undefined || flags.auth !== undefined) {
+    throw new McpctxError('USAGE', '--header, --transport and --auth are for a remote server: give --url URL (or url: entries in a --servers file)');
   }
   const [command, ...args] = server;
   if (command === undefined) {
@@ -231,8 +247,8 @@ function jobFromFlags(server: string[], flags: MeasureFlags, io: CliIo): Measure
 async function jobsFromFile(server: string[], flags: MeasureFlags, io: CliIo): Promise<ServersFile['servers']> {
   if (server.length > 0) throw new McpctxError('USAGE', '--servers FILE and a server command are exclusive; give one');
   if (flags.url !== undefined) throw new McpctxError('USAGE', '--servers FILE and --url are exclusive; give one (a servers file takes url: entries)');
-  if (Object.keys(flags.header).length > 0 || flags.transport !== undefined) {
-    throw new McpctxError('USAGE', '--header and --transport go with --url; in a servers file, give each url entry its headers: and type:');
+  if (Object.keys(flags.header).length > 0 || flags.transport !== undefined || flags.auth !== undefined) {
+    throw new McpctxError('USAGE', '--header, --transport and --auth go with --url; in a servers file, give each url entry its headers:, type: and auth:');
   }
   const file = await loadServersFile(resolve(io.cwd, flags.servers ?? ''));
   // Flags given on the command line apply to every entry that does not set its own.

@@ -121,6 +121,7 @@ export function setupSweep(command: Command, io: CliIo, setExit: (code: number) 
         container: { image: flags.dockerImage, network: flags.dockerNetwork as DockerNetwork, memory: flags.dockerMemory, cpus: flags.dockerCpus, pids: flags.dockerPids, npmCache: flags.dockerNpmCache ?? null },
         // The command's own environment decides whether docker is there (tests pass none).
         path: io.env.PATH ?? '',
+        env: io.env,
         onProgress:
           flags.progress === true || io.stderr.isTTY === true
             ? (step) =>

@@ -76,6 +76,8 @@ export type McpctxErrorCode =
   | 'RESULT_TOO_LARGE'
   /** A remote server answered 401 or 403. data: `status`, `wwwAuthenticate` (redacted). */
   | 'AUTH_REQUIRED'
+  /** An OAuth login step failed (discovery, registration, the browser's redirect, the token request). data: `step`, `oauthError` (the server's error code), `url`. */
+  | 'AUTH_FLOW'
   /** A server cannot be reached at all (no such command, nobody answering the URL). data: `upstream` or `url`, `errno`; `upstreams` (every name) when no gateway upstream can start. */
   | 'UNREACHABLE'
   /** A remote server answered with an HTTP status that is not a protocol answer. data: `status`, `bodyStart` (redacted), `tried` (transports). */
@@ -206,6 +208,7 @@ export type McpctxErrorData = {
   INVALID_QUERY: WireData;
   RESULT_TOO_LARGE: WireData;
   AUTH_REQUIRED: WireData & { status?: number; wwwAuthenticate?: string | null };
+  AUTH_FLOW: WireData & { step?: string; oauthError?: string; url?: string };
   UNREACHABLE: WireData & { upstream?: string; upstreams?: readonly string[]; url?: string; errno?: string };
   HTTP_STATUS: WireData & { status?: number | null; bodyStart?: string; tried?: readonly string[] };
   REDIRECT_REFUSED: WireData & { status?: number | null; from?: string; to?: string; hops?: number; limit?: number };

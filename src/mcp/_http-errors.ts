@@ -6,13 +6,13 @@ import type { Redactor } from './_redact.js';
 // name the endpoint (never its query or a header value) and quote what the server said, scrubbed.
 
 /** 401/403: the server wants credentials; its `WWW-Authenticate` challenge quoted (scrubbed). */
-export function authRequiredError(endpoint: string, what: string, response: Response, redactor: Redactor): McpctxError {
+export function authRequiredError(endpoint: string, what: string, response: Response, redactor: Redactor, advice?: string): McpctxError {
   const status = response.status;
   const challenge = response.headers.get('www-authenticate');
   const quoted = challenge === null ? null : describeBody(challenge, redactor);
   return new McpctxError(
     'AUTH_REQUIRED',
-    `the MCP server at ${endpoint} refused ${what} with HTTP ${status}${quoted === null ? '' : ` (WWW-Authenticate: ${quoted})`}; check the credentials in its headers`,
+    `the MCP server at ${endpoint} refused ${what} with HTTP ${status}${quoted === null ? '' : ` (WWW-Authenticate: ${quoted})`}; ${advice ?? 'check the credentials in its headers'}`,
     { status, wwwAuthenticate: challenge === null ? null : redactor.text(challenge) },
   );
 }

@@ -4,6 +4,7 @@ import { jsonText } from '../tokens/index.js';
 import { Deadline } from './_deadline.js';
 import { DEFAULT_MAX_FRAME_BYTES } from './_frames.js';
 import { describeBody, mediaType, readBodyStart, readBoundedBody, readEvents } from './_http-body.js';
+import { bearerBesides, sendAuthorized, type BearerSource } from './_bearer.js';
 import { authRequiredError, unreachableError } from './_http-errors.js';
 import { checkHeaders, isHeaderSafe, parseUrl, secretsOf } from './_http-options.js';
 import type { JsonObject } from '../json/index.js';
@@ -16,6 +17,8 @@ export interface HttpTransportOptions {
   url: string;
   /** Resolved header values (e.g. Authorization); never written to any error, log or property. */
   headers?: Readonly<Record<string, string>>;
+  /** Where the Authorization value comes from (a stored OAuth login); not with an Authorization header. */
+  bearer?: BearerSource;
   /** Largest JSON body or SSE event accepted; default DEFAULT_MAX_FRAME_BYTES. */
   maxFrameBytes?: number;
   /** Open the GET stream for server-initiated messages once a session exists; default true (405 = server has none: fine). */
@@ -61,6 +64,7 @@ export class HttpClientTransport implements Transport, BoundedTransport {
   readonly #url: URL;
   readonly #headers: ReadonlyArray<readonly [string, string]>;
   readonly #redactor: Redactor;
+  readonly #bearer: BearerSource | undefined;
   /** The URL without credentials, query or fragment: what messages name. */
   readonly endpoint: string;
   private readonly maxFrameBytes: number;
@@ -83,6 +87,7 @@ export class HttpClientTransport implements Transport, BoundedTransport {
     this.endpoint = `${this.#url.origin}${this.#url.pathname}`;
     this.#headers = checkHeaders(options.headers ?? {});
     this.#redactor = new Redactor(secretsOf(this.#headers, this.#url));
+    this.#bearer = bearerBesides(options.bearer, this.#headers);
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.listen = options.listen ?? true;
     this.sendTimeoutMs = options.sendTimeoutMs ?? 30_000;
@@ -182,7 +187,7 @@ export class HttpClientTransport implements Transport, BoundedTransport {
     const status = response.status;
     if (status === 401 || status === 403) {
       await response.body?.cancel().catch(() => {});
-      throw authRequiredError(this.endpoint, what, response, this.#redactor);
+      throw authRequiredError(this.endpoint, what, response, this.#redactor, this.#bearer?.advice());
     }
     if (status === 404 && this.session !== undefined) {
       await response.body?.cancel().catch(() => {});
@@ -409,10 +414,12 @@ export class HttpClientTransport implements Transport, BoundedTransport {
     };
     let response: Response;
     try {
-      response = await fetchOnOrigin(
-        this.#url,
-        { method, headers: this.requestHeaders(method, lastEventId), body, signal: controller.signal },
-        { endpoint: this.endpoint, what, redactor: this.#redactor },
+      response = await sendAuthorized(this.#bearer, this.#redactor, (authorization) =>
+        fetchOnOrigin(
+          this.#url,
+          { method, headers: this.requestHeaders(method, lastEventId, authorization), body, signal: controller.signal },
+          { endpoint: this.endpoint, what, redactor: this.#redactor },
+        ),
       );
     } catch (error) {
       const failure = this.fetchError(error, controller.signal, what);
@@ -423,8 +430,9 @@ export class HttpClientTransport implements Transport, BoundedTransport {
     return { response, signal: controller.signal, end };
   }
 
-  private requestHeaders(method: string, lastEventId: string | undefined): Record<string, string> {
+  private requestHeaders(method: string, lastEventId: string | undefined, authorization: string | undefined): Record<string, string> {
     const headers: Record<string, string> = Object.fromEntries(this.#headers);
+    if (authorization !== undefined) headers.authorization = authorization;
     if (method === 'POST') {
       headers.accept = 'application/json, text/event-stream';
       headers['content-type'] = 'application/json';

@@ -4,6 +4,7 @@ import { jsonText } from '../tokens/index.js';
 import { Deadline } from './_deadline.js';
 import { DEFAULT_MAX_FRAME_BYTES } from './_frames.js';
 import { describeBody, mediaType, readBodyStart, readEvents } from './_http-body.js';
+import { bearerBesides, sendAuthorized, type BearerSource } from './_bearer.js';
 import { authRequiredError, unreachableError } from './_http-errors.js';
 import { checkHeaders, parseUrl, secretsOf } from './_http-options.js';
 import type { JsonObject } from '../json/index.js';
@@ -17,6 +18,8 @@ export interface LegacySseTransportOptions {
   url: string;
   /** Resolved header values (e.g. Authorization), sent on the GET and every POST; never written to any error. */
   headers?: Readonly<Record<string, string>>;
+  /** Where the Authorization value comes from (a stored OAuth login); not with an Authorization header. */
+  bearer?: BearerSource;
   /** Largest SSE event accepted; default DEFAULT_MAX_FRAME_BYTES. */
   maxFrameBytes?: number;
   /** Budget of opening the stream when `start()` opens it (the SDK passes no deadline). Default 30,000 ms. */
@@ -45,6 +48,7 @@ export class LegacySseClientTransport implements Transport, BoundedTransport {
   readonly #url: URL;
   readonly #headers: ReadonlyArray<readonly [string, string]>;
   readonly #redactor: Redactor;
+  readonly #bearer: BearerSource | undefined;
   #postUrl: URL | undefined;
   #streamUrl: URL;
   /** The stream URL without credentials, query or fragment: what messages name. */
@@ -68,6 +72,7 @@ export class LegacySseClientTransport implements Transport, BoundedTransport {
     this.endpoint = `${this.#url.origin}${this.#url.pathname}`;
     this.#headers = checkHeaders(options.headers ?? {});
     this.#redactor = new Redactor(secretsOf(this.#headers, this.#url));
+    this.#bearer = bearerBesides(options.bearer, this.#headers);
     this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.connectTimeoutMs = options.connectTimeoutMs ?? 30_000;
     this.sendTimeoutMs = options.sendTimeoutMs ?? 30_000;
@@ -122,22 +127,24 @@ export class LegacySseClientTransport implements Transport, BoundedTransport {
     try {
       let response: Response;
       try {
-        response = await fetchOnOrigin(
-          postUrl,
-          {
-            method: 'POST',
-            headers: { ...Object.fromEntries(this.#headers), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-            body,
-            signal: controller.signal,
-          },
-          { endpoint: this.endpoint, what, redactor: this.#redactor },
+        response = await sendAuthorized(this.#bearer, this.#redactor, (authorization) =>
+          fetchOnOrigin(
+            postUrl,
+            {
+              method: 'POST',
+              headers: { ...this.headersWith(authorization), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+              body,
+              signal: controller.signal,
+            },
+            { endpoint: this.endpoint, what, redactor: this.#redactor },
+          ),
         );
       } catch (error) {
         throw this.fetchError(error, controller.signal, what);
       }
       if (response.status === 401 || response.status === 403) {
         await response.body?.cancel().catch(() => {});
-        throw authRequiredError(this.endpoint, what, response, this.#redactor);
+        throw authRequiredError(this.endpoint, what, response, this.#redactor, this.#bearer?.advice());
       }
       if (!response.ok) {
         const text = await readBodyStart(response, ERROR_BODY_READ_BYTES).catch(() => '');
@@ -155,6 +162,12 @@ export class LegacySseClientTransport implements Transport, BoundedTransport {
     } finally {
       this.untrack(controller);
     }
+  }
+
+  private headersWith(authorization: string | undefined): Record<string, string> {
+    const headers: Record<string, string> = Object.fromEntries(this.#headers);
+    if (authorization !== undefined) headers.authorization = authorization;
+    return headers;
   }
 
   /** Ends the stream and every POST in flight, then onclose once. Nothing to DELETE in this transport. */
@@ -175,10 +188,12 @@ export class LegacySseClientTransport implements Transport, BoundedTransport {
     const controller = this.track(deadline, 'the server to name its message endpoint in its event stream');
     let response: Response;
     try {
-      response = await fetchOnOrigin(
-        this.#url,
-        { method: 'GET', headers: { ...Object.fromEntries(this.#headers), accept: 'text/event-stream' }, signal: controller.signal },
-        { endpoint: this.endpoint, what, redactor: this.#redactor },
+      response = await sendAuthorized(this.#bearer, this.#redactor, (authorization) =>
+        fetchOnOrigin(
+          this.#url,
+          { method: 'GET', headers: { ...this.headersWith(authorization), accept: 'text/event-stream' }, signal: controller.signal },
+          { endpoint: this.endpoint, what, redactor: this.#redactor },
+        ),
       );
     } catch (error) {
       this.untrack(controller);
@@ -211,7 +226,7 @@ export class LegacySseClientTransport implements Transport, BoundedTransport {
     const status = response.status;
     if (status === 401 || status === 403) {
       await response.body?.cancel().catch(() => {});
-      throw authRequiredError(this.endpoint, what, response, this.#redactor);
+      throw authRequiredError(this.endpoint, what, response, this.#redactor, this.#bearer?.advice());
     }
     if (!response.ok) {
       const text = await readBodyStart(response, ERROR_BODY_READ_BYTES).catch(() => '');

@@ -24,7 +24,7 @@ interface Secret {
  * non-ASCII also as `\u00e9`), and URL-encoded (`a b&c` as `a%20b%26c` or `a+b%26c`).
  */
 export class Redactor {
-  private readonly secrets: Secret[];
+  private secrets: Secret[];
 
   /** `env`: name to value (or name/value pairs, when names repeat); values shorter than `minChars` are left alone. */
   constructor(
@@ -71,6 +71,14 @@ export class Redactor {
       if (result.includes(form)) result = result.split(form).join(`[redacted:${name}]`);
     }
     return result;
+  }
+
+  /** Adds a secret learned after construction (an access token fetched or refreshed mid-session). */
+  learn(name: string, value: string, minChars: number = MIN_SECRET_CHARS): void {
+    if (value.length < minChars) return;
+    const known = new Set(this.secrets.map(({ form }) => form));
+    const added = writtenForms(value).filter((form) => !known.has(form)).map((form) => ({ name, form }));
+    if (added.length > 0) this.secrets = [...this.secrets, ...added].sort((a, b) => b.form.length - a.form.length);
   }
 
   /** Names of the secrets `text` holds, sorted. */

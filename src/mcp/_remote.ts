@@ -1,6 +1,7 @@
 import { McpctxError } from '../errors/index.js';
 import type { Deadline } from './_deadline.js';
 import { HttpClientTransport } from './_http-transport.js';
+import type { BearerSource } from './_bearer.js';
 import { checkHeaders, parseUrl } from './_http-options.js';
 import { credentialsInArgs, isEnvName, namesCredential } from './_launch.js';
 import { LegacySseClientTransport } from './_legacy-sse-transport.js';
@@ -22,7 +23,18 @@ export interface RemoteSpec {
   headers?: Readonly<Record<string, string>>;
   /** `auto` (default): streamable HTTP, then HTTP+SSE when the POST is refused with a 4xx and the GET gives an event stream. */
   transport?: 'auto' | RemoteTransportKind;
+  /**
+   * `oauth`: the server uses OAuth; a stored login (`mcpctx auth login URL`) is used, and a refusal
+   * names the login command. `none`: never send a stored login. Unset: a stored login is used when
+   * there is one.
+   */
+  auth?: RemoteAuthMode;
 }
+
+export type RemoteAuthMode = 'oauth' | 'none';
+
+/** Gives the bearer for a remote spec (src/auth reads its stored logins), or undefined for none. */
+export type BearerResolver = (remote: RemoteSpec) => BearerSource | undefined;
 
 /** True for a remote spec (it has `url`), false for a stdio launch (it has `command`). */
 export function isRemoteSpec(launch: object): launch is RemoteSpec {
@@ -76,6 +88,9 @@ export function checkRemoteSpec(spec: RemoteSpec): void {
   for (const [header, envName] of Object.entries(spec.headers ?? {})) checkHeaderEnvName(header, envName);
   // The names only: a placeholder stands for each value, which is read later from the environment.
   checkHeaders(Object.fromEntries(Object.keys(spec.headers ?? {}).map((header) => [header, 'value'])));
+  if (spec.auth !== undefined && spec.auth !== 'oauth' && spec.auth !== 'none') {
+    throw new McpctxError('USAGE', `unknown remote auth ${JSON.stringify(spec.auth)}; choose oauth (use the login of mcpctx auth login) or none`, { value: spec.auth });
+  }
   if (spec.transport !== undefined && !TRANSPORT_CHOICES.includes(spec.transport)) {
     throw new McpctxError('USAGE', `unknown remote transport ${JSON.stringify(spec.transport)}; choose from ${TRANSPORT_CHOICES.join(', ')}`, {
       transport: spec.transport,
@@ -157,6 +172,8 @@ export interface RemoteSessionOptions {
   clientInfo?: { name: string; version: string };
   /** Largest JSON body or SSE event accepted. */
   maxFrameBytes?: number;
+  /** Where a stored OAuth login comes from; without it, only the spec's headers are sent. */
+  bearerFor?: BearerResolver;
 }
 
 /**
@@ -167,6 +184,7 @@ export interface RemoteSessionOptions {
 export class RemoteSession {
   private readonly options: RemoteSessionOptions;
   private readonly resolved: ResolvedHeaders;
+  private readonly bearer: BearerSource | undefined;
   private current: RawClient | undefined;
   private used: RemoteTransportKind | undefined;
   private endedBeforeClose = false;
@@ -175,6 +193,9 @@ export class RemoteSession {
   constructor(options: RemoteSessionOptions) {
     this.options = options;
     this.resolved = resolveRemoteHeaders(options.remote, options.env);
+    // A configured Authorization header is the user's choice of credential: no stored login beside it.
+    const hasAuthorization = Object.keys(this.resolved.headers).some((name) => name.toLowerCase() === 'authorization');
+    this.bearer = options.remote.auth === 'none' || hasAuthorization ? undefined : options.bearerFor?.(options.remote);
   }
 
   /** The raw client of the transport in use (after `initialize`). */
@@ -236,7 +257,7 @@ export class RemoteSession {
   }
 
   private open(kind: RemoteTransportKind): { client: RawClient; legacy?: LegacySseClientTransport } {
-    const common = { url: this.options.remote.url, headers: this.resolved.headers, maxFrameBytes: this.options.maxFrameBytes };
+    const common = { url: this.options.remote.url, headers: this.resolved.headers, bearer: this.bearer, maxFrameBytes: this.options.maxFrameBytes };
     // No GET stream for streamable HTTP: a measurement needs no server-initiated messages beyond those on its POSTs.
     const legacy = kind === 'sse' ? new LegacySseClientTransport(common) : undefined;
     const transport = legacy ?? new HttpClientTransport({ ...common, listen: false });

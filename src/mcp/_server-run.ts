@@ -2,7 +2,7 @@ import { McpctxError } from '../errors/index.js';
 import { Deadline } from './_deadline.js';
 import type { LaunchSpec } from './_launch.js';
 import type { RawClient } from './_raw-client.js';
-import { RemoteSession, isRemoteSpec, type RemoteDiagnostics, type RemoteSpec } from './_remote.js';
+import { RemoteSession, isRemoteSpec, type BearerResolver, type RemoteDiagnostics, type RemoteSpec } from './_remote.js';
 import { ServerSession, type ServerDiagnostics } from './_server-session.js';
 import type { InitializeOutcome } from './_session.js';
 import type { StdioTransportOptions } from './_stdio-transport.js';
@@ -18,6 +18,8 @@ export interface ServerRunOptions {
   timeoutMs: number;
   /** Names the operation in a deadline error ("measurement exceeded its 30000 ms budget ..."). */
   label: string;
+  /** For a remote server: where a stored OAuth login comes from (src/auth's `bearerForRemote`). */
+  bearerFor?: BearerResolver;
   /** For stdio; of these, a remote server takes only `maxFrameBytes`. */
   transport?: StdioTransportOptions;
   /**
@@ -82,6 +84,7 @@ export async function runServer<T, R>(
         protocolVersion: options.protocolVersion,
         capabilities: options.clientCapabilities,
         maxFrameBytes: options.transport?.maxFrameBytes,
+        bearerFor: options.bearerFor,
       })
     : new ServerSession({
         launch,

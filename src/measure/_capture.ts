@@ -1,7 +1,9 @@
 import { type McpctxError } from '../errors/index.js';
+import { bearerForRemote } from '../auth/index.js';
 import {
   listAllTools,
   runServer,
+  type BearerResolver,
   type InitializeOutcome,
   type LaunchSpec,
   type RemoteDiagnostics,
@@ -24,6 +26,8 @@ export interface CaptureOptions {
   maxPages?: number;
   maxTools?: number;
   transport?: StdioTransportOptions;
+  /** Where a remote server's stored OAuth login comes from; default the logins of `mcpctx auth login`. */
+  bearerFor?: BearerResolver;
 }
 
 export interface CaptureTimings {
@@ -66,7 +70,7 @@ export async function captureCatalog(options: CaptureOptions): Promise<Capture> 
   let listMs = 0;
   let countMs = 0;
   const run = await runServer(
-    { ...options, label: 'measurement', whileStarting: () => void warmUpTokenizer() },
+    { ...options, bearerFor: options.bearerFor ?? bearerForRemote({ env: options.env }), label: 'measurement', whileStarting: () => void warmUpTokenizer() },
     async (client, deadline, handshake) => {
       const mark = performance.now();
       const pages = await listAllTools(client, { deadline, maxPages: options.maxPages, maxTools: options.maxTools });

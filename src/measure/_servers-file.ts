@@ -33,7 +33,7 @@ export interface ServersFile {
 const LAUNCH_KEYS = ['command', 'args', 'env', 'cwd'];
 const OPTION_KEYS = ['capabilities', 'protocolVersion', 'timeoutMs', 'runs', 'notApplicable'];
 /** Keys that name a remote server instead of a command. */
-const REMOTE_KEYS = ['url', 'headers', 'type', 'transportType'];
+const REMOTE_KEYS = ['url', 'headers', 'type', 'transportType', 'auth'];
 const LIST_KEYS = new Set(['name', ...LAUNCH_KEYS, ...OPTION_KEYS, ...REMOTE_KEYS]);
 // Settings MCP clients keep beside a server in their config (Claude Desktop, Cursor, Cline,
 // Windsurf): about how the client uses the server, not how it starts, so they are ignored.
@@ -157,6 +157,7 @@ function serverEntry(entry: unknown, mapName: string | undefined, where: string,
 function stdioLaunch(entry: Record<string, unknown>, place: string, folder: string, type: string | undefined): ServerEntry['launch'] {
   if (type !== undefined && !STDIO_TYPES.has(type)) throw invalidEntry(place, `has type ${type} but command instead of url; a remote server needs url`);
   if (entry.headers !== undefined) throw invalidEntry(place, 'has headers, which only a remote server (url) takes; a command gets env');
+  if (entry.auth !== undefined) throw invalidEntry(place, 'has auth, which only a remote server (url) takes');
   return {
     command: requiredString(entry.command, place, 'command'),
     args: stringList(entry.args, place, 'args'),
@@ -189,6 +190,12 @@ function remoteLaunch(entry: Record<string, unknown>, place: string, type: strin
   }
   const transport = type === undefined ? undefined : REMOTE_TYPES.get(type);
   if (transport !== undefined) spec.transport = transport;
+  if (entry.auth !== undefined) {
+    if (entry.auth !== 'oauth' && entry.auth !== 'none') {
+      throw invalidEntry(place, 'auth must be oauth (use the login stored by mcpctx auth login URL) or none (never send one)');
+    }
+    spec.auth = entry.auth;
+  }
   try {
     checkRemoteSpec(spec);
   } catch (error) {

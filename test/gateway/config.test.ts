@@ -48,6 +48,16 @@ describe('parseGatewayConfig: defaults and shapes', () => {
     expect(config.skipped).toEqual(['old']);
   });
 
+  it('reads auth: oauth or none on a url upstream, and refuses anything else naming the field', () => {
+    const config = parseGatewayConfig('mcpServers:\n  a:\n    url: https://a.example/mcp\n    auth: oauth\n  b:\n    url: https://b.example/mcp\n    auth: none\n');
+    expect(config.upstreams).toEqual([
+      { name: 'a', kind: 'http', url: 'https://a.example/mcp', headers: {}, auth: 'oauth' },
+      { name: 'b', kind: 'http', url: 'https://b.example/mcp', headers: {}, auth: 'none' },
+    ]);
+    expect(() => parseGatewayConfig('mcpServers:\n  a:\n    url: https://a.example/mcp\n    auth: basic\n')).toThrow(/mcpServers\.a\.auth.*must be oauth/);
+    expect(() => parseGatewayConfig('mcpServers:\n  a:\n    command: node\n    auth: oauth\n')).toThrow(/auth.*belongs to url servers/);
+  });
+
   it('reads the JSON clients write, comments and trailing commas included, with line numbers for errors', () => {
     const jsonc = `{
   // the servers, as in mcp.json

@@ -190,6 +190,7 @@ describe('loadServersFile', () => {
           notion: { type: 'http', url: 'https://x.example/mcp' },
           cline: { transportType: 'streamable-http', url: 'https://y.example/mcp' },
           plain: { url: 'http://127.0.0.1:3000/mcp', timeoutMs: 5000 },
+          saas: { url: 'https://z.example/mcp', auth: 'oauth' },
         },
       }),
     );
@@ -199,6 +200,7 @@ describe('loadServersFile', () => {
       { name: 'notion', launch: { url: 'https://x.example/mcp', transport: 'streamable-http' } },
       { name: 'cline', launch: { url: 'https://y.example/mcp', transport: 'streamable-http' } },
       { name: 'plain', launch: { url: 'http://127.0.0.1:3000/mcp' }, timeoutMs: 5000 },
+      { name: 'saas', launch: { url: 'https://z.example/mcp', auth: 'oauth' } },
     ]);
   });
 
@@ -210,6 +212,8 @@ describe('loadServersFile', () => {
     ['a url that is not http(s)', { url: 'ftp://x.example/mcp' }, 'must start with http:// or https://'],
     ['a url carrying a password', { url: 'https://me:hunter2-password@x.example/mcp' }, 'carries credentials'],
     ['type sse without a url', { type: 'sse' }, 'needs url'],
+    ['an auth other than oauth or none', { url: 'https://x.example/mcp', auth: 'basic' }, 'auth must be oauth'],
+    ['auth on a command entry', { command: 'node', auth: 'oauth' }, 'auth'],
   ])('refuses %s', async (_what, entry, message) => {
     const file = join(scratch, `bad-remote-${randomUUID()}.json`);
     await writeFile(file, JSON.stringify({ mcpServers: { bad: entry } }));

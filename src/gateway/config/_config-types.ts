@@ -1,4 +1,4 @@
-import type { LaunchSpec } from '../../mcp/index.js';
+import type { LaunchSpec, RemoteAuthMode } from '../../mcp/index.js';
 import type { FieldSpec, TextFormat } from '../../shape/index.js';
 
 export interface StdioUpstream {
@@ -21,6 +21,8 @@ export interface HttpUpstream {
   readonly transport?: 'sse';
   /** header name -> template with ${ENV} references (never a resolved value) */
   readonly headers: Readonly<Record<string, string>>;
+  /** `oauth`: use the stored login of `mcpctx auth login` (also used, when there is one, if unset); `none`: never. */
+  readonly auth?: RemoteAuthMode;
   /** As for a stdio upstream: why it cannot be served as written. */
   readonly cannotServe?: string;
 }

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { CLIENT_ENTRY_KEYS, URL_KEYS, childPath, type Problems } from '../../config/index.js';
-import { isEnvName, type LaunchSpec } from '../../mcp/index.js';
+import { isEnvName, type LaunchSpec, type RemoteAuthMode } from '../../mcp/index.js';
 import type { UpstreamSpec } from './_config-types.js';
 import { fillFolders, inputReference, templateProblem } from './_env-templates.js';
 import { foreignKeys, ignoredKeysNote } from './_foreign-keys.js';
@@ -9,7 +9,7 @@ import { isPlainObject, setOwn, type JsonObject } from '../../json/index.js';
 export const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 const STDIO_KEYS = ['command', 'args', 'env', 'cwd'];
-const HTTP_KEYS = ['url', 'headers'];
+const HTTP_KEYS = ['url', 'headers', 'auth'];
 /** `transportType` is Cline's `type`; `serverUrl` (Windsurf) and `httpUrl` (Gemini) are `url`. */
 const ENTRY_KEYS = [...STDIO_KEYS, ...HTTP_KEYS, 'type', 'transportType', 'disabled', ...URL_KEYS.filter((key) => key !== 'url'), 'envFile', 'headersHelper'];
 /** How clients spell the streamable HTTP transport, case and separators aside: `http` (VS Code, Claude Code), `streamableHttp` (Cline). */
@@ -109,11 +109,22 @@ function parseEntry(name: string, fields: JsonObject, at: string, problems: Prob
     for (const key of STDIO_KEYS) if (fields[key] !== undefined) problems.add(childPath(at, key), 'belongs to command servers, not to a url');
     const url = parseUrl(fields[urlKey as string], childPath(at, urlKey as string), problems);
     const headers = fields.headers === undefined ? {} : parseHeaders(fields.headers, childPath(at, 'headers'), problems);
-    spec = url === undefined || headers === undefined ? undefined : { name, kind: 'http', url, headers, ...(type === 'sse' ? { transport: 'sse' as const } : {}) };
+    const auth = fields.auth === undefined ? undefined : authOf(fields.auth, childPath(at, 'auth'), problems);
+    spec =
+      url === undefined || headers === undefined || auth === null
+        ? undefined
+        : { name, kind: 'http', url, headers, ...(type === 'sse' ? { transport: 'sse' as const } : {}), ...(auth === undefined ? {} : { auth }) };
   }
   if (spec === undefined) return undefined;
   const cannotServe = askedInput(spec);
   return cannotServe === undefined ? spec : { ...spec, cannotServe };
+}
+
+/** `oauth` or `none`; null (with a problem) for anything else. */
+function authOf(value: unknown, path: string, problems: Problems): RemoteAuthMode | null {
+  if (value === 'oauth' || value === 'none') return value;
+  problems.add(path, 'must be oauth (use the login stored by mcpctx auth login) or none (never send one)');
+  return null;
 }
 
 /** The transport a `type` names: undefined when not given, `invalid` (with a problem) when no client means it. */

@@ -1,6 +1,7 @@
 import { McpctxError, isMcpctxError } from '../../errors/index.js';
 import {
   BoundedStdioTransport,
+  type BearerSource,
   type Deadline,
   HttpClientTransport,
   LegacySseClientTransport,
@@ -10,6 +11,7 @@ import {
 } from '../../mcp/index.js';
 import { isPlainObject, type JsonObject } from '../../json/index.js';
 import type { ResolvedUpstream } from '../config/index.js';
+import { bearerForRemote } from '../../auth/index.js';
 
 export interface UpstreamEvents {
   onNotification(upstream: Upstream, notification: ServerNotification): void;
@@ -44,8 +46,8 @@ export class Upstream {
       spec.kind === 'stdio'
         ? new BoundedStdioTransport(spec.launch)
         : spec.transport === 'sse'
-          ? new LegacySseClientTransport({ url: spec.url, headers: spec.resolvedHeaders })
-          : new HttpClientTransport({ url: spec.url, headers: spec.resolvedHeaders });
+          ? new LegacySseClientTransport({ url: spec.url, headers: spec.resolvedHeaders, bearer: bearerOf(spec) })
+          : new HttpClientTransport({ url: spec.url, headers: spec.resolvedHeaders, bearer: bearerOf(spec) });
     this.stdio = transport instanceof BoundedStdioTransport ? transport : undefined;
     this.client = new RawClient(transport, {
       onNotification: (notification) => events.onNotification(this, notification),
@@ -165,4 +167,12 @@ export class Upstream {
       upstream: this.name,
     });
   }
+}
+
+const storedLogins = bearerForRemote();
+
+/** The stored OAuth login of an HTTP upstream, unless it sends its own Authorization header or says `auth: none`. */
+function bearerOf(spec: Extract<ResolvedUpstream, { kind: 'http' }>): BearerSource | undefined {
+  if (Object.keys(spec.resolvedHeaders).some((name) => name.toLowerCase() === 'authorization')) return undefined;
+  return storedLogins({ url: spec.url, ...(spec.auth === undefined ? {} : { auth: spec.auth }) });
 }

@@ -33,6 +33,8 @@ export interface SweepOptions {
   now?: () => Date;
   /** Called as each server ends, in the order they end. */
   onProgress?: (progress: SweepProgress) => void;
+  /** Where header values and the stored OAuth logins of url entries are read; default process.env. */
+  env?: NodeJS.ProcessEnv;
   /** Tests: the measurement function (default measureServer) and the PATH searched for docker. */
   measure?: MeasureFunction;
   path?: string;
@@ -121,7 +123,8 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
     // A remote entry is reached over the network from this host: never wrapped, recorded as host.
     const boxed = container !== null && 'command' in entry.launch ? container : null;
     const job: ServerEntry = boxed !== null ? { ...entry, launch: dockerLaunch(entry.launch, boxed), isolationKind: 'docker' } : entry;
-    const { notApplicable, ...measureOptions } = job;
+    const { notApplicable, ...entryOptions } = job;
+    const measureOptions = options.env === undefined ? entryOptions : { ...entryOptions, env: options.env };
     const retried = await measureWithRetries(measureOptions, measure);
     const measured = applyNotApplicable(retried.measurement, notApplicable);
     // The limits go into the record, so a reader knows how it was measured (and the launch args show the same flags).
