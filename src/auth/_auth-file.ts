@@ -108,7 +108,8 @@ function corrupt(file: string, why: string): McpctxError {
 function loginsOf(value: unknown, file: string): KeptLogins {
   if (!isPlainObject(value)) throw corrupt(file, 'it is not a JSON object');
   const format = ownValue(value, 'format');
-  if (format !== AUTH_FILE_FORMAT) throw corrupt(file, typeof format === 'string' ? `its format is ${JSON.stringify(format.slice(0, 40))}, not ${AUTH_FILE_FORMAT}` : `it has no format ${AUTH_FILE_FORMAT}`);
+  // The value found is not repeated: whatever the file holds may be a token.
+  if (format !== AUTH_FILE_FORMAT) throw corrupt(file, `its format is not ${AUTH_FILE_FORMAT}`);
   const logins = ownValue(value, 'logins');
   if (!isPlainObject(logins)) throw corrupt(file, 'it has no logins object');
   const kept = emptyLogins();
