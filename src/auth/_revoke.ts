@@ -75,14 +75,35 @@ function networkReason(error: unknown): string {
   return typeof cause?.code === 'string' ? cause.code : 'network error';
 }
 
+/** The most of an error answer's body read for its `error` code; the rest is dropped unread. */
+const MAX_ERROR_BODY_BYTES = 16 * 1024;
+
 /** The OAuth `error` code of an error answer (RFC 6749 5.2), when it is a short token-like word; the rest of the body is not repeated. */
 async function oauthError(response: Response): Promise<string | undefined> {
   try {
-    const text = (await response.text()).slice(0, 64 * 1024);
+    const text = await boundedText(response, MAX_ERROR_BODY_BYTES);
     const value: unknown = JSON.parse(text);
     const error = typeof value === 'object' && value !== null ? ownValue(value as Record<string, unknown>, 'error') : undefined;
     return typeof error === 'string' && /^[\w.-]{1,64}$/.test(error) ? error : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The body's first `limit` bytes as text (the stream is cancelled past them), so a flood is not buffered. */
+async function boundedText(response: Response, limit: number): Promise<string> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      chunks.push(read.value);
+      size += read.value.byteLength;
+      if (size >= limit) break;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
 }
