@@ -157,6 +157,23 @@ describe('the auth file', () => {
     expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).logins as object)).toEqual(['constructor', 'https://c.example.com/mcp']);
   });
 
+  it('update: the same login back writes nothing, undefined removes it, another resource is refused', async () => {
+    const file = join(tempDir(), 'auth.json');
+    const resource = 'https://u.example.com/mcp';
+    const store = await openTokenStore({ env: { MCPCTX_AUTH_FILE: file }, mode: 'file' });
+    await store.put(login(resource));
+    const inode = statSync(file).ino;
+    expect(await store.update(resource, async (current) => current)).toEqual(login(resource));
+    expect(statSync(file).ino).toBe(inode);
+    await expect(store.update(resource, async (current) => current && { ...current, resource: 'https://other.example.com/mcp' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect(await store.update(resource, async () => undefined)).toBeUndefined();
+    expect(await store.get(resource)).toBeUndefined();
+    let seen: StoredLogin | undefined = login('https://placeholder.example.com/');
+    await store.update('https://new.example.com/mcp', async (current) => ((seen = current), login('https://new.example.com/mcp')));
+    expect(seen).toBeUndefined();
+    expect((await store.list()).map((entry) => entry.resource)).toEqual(['https://new.example.com/mcp']);
+  });
+
   it('loses no write when two processes update one login at once', async () => {
     const file = join(tempDir(), 'auth.json');
     const resource = 'https://counter.example.com/mcp';
@@ -206,6 +223,23 @@ describe('the keychain', () => {
     expect(await store.get(resource)).toEqual(login(resource));
     expect(await store.delete(resource)).toBe(true);
     expect(keyring.entries.size).toBe(0);
+  });
+
+  it('a login whose keychain entry is gone is not returned (it must be made again), and delete still removes its record', async () => {
+    const file = join(tempDir(), 'auth.json');
+    const keyring = fakeKeyring();
+    const store = await openTokenStore({ env: { MCPCTX_AUTH_FILE: file }, mode: 'keyring', keyring });
+    const resource = 'https://k.example.com/mcp';
+    await store.put(login(resource));
+    keyring.entries.clear();
+    expect(await store.get(resource)).toBeUndefined();
+    expect(await store.list()).toEqual([]);
+    // The file store cannot reach those secrets either; a login kept whole in the file reads in keychain mode.
+    const fileStore = await openTokenStore({ env: { MCPCTX_AUTH_FILE: file }, mode: 'file' });
+    expect(await fileStore.get(resource)).toBeUndefined();
+    expect(await store.delete(resource)).toBe(true);
+    await fileStore.put(login(resource));
+    expect(await store.get(resource)).toEqual(login(resource));
   });
 
   it('auto with a keychain that fails its probe keeps the tokens in the file, with a note saying why', async () => {
