@@ -1,8 +1,9 @@
-import { ClientCredentialsProvider, fetchToken, type AuthorizationServerMetadata, type FetchLike } from '@modelcontextprotocol/client';
+import type { AuthorizationServerMetadata, FetchLike, OAuthTokens } from '@modelcontextprotocol/client';
 import { McpctxError } from '../errors/index.js';
 import { discoverAuthorization, flowError } from './_discover.js';
 import { boundedFetch } from './_http.js';
 import { loginRecord } from './_login.js';
+import { oauthSdk } from './_sdk.js';
 import type { TokenStore } from './_store.js';
 import { clientInformation, storedTokens } from './_tokens.js';
 import type { StoredClient, StoredLogin } from './_types.js';
@@ -51,11 +52,12 @@ export async function clientCredentialsToken(
   scope: string | undefined,
   env: NodeJS.ProcessEnv,
   fetchFn: FetchLike,
-): ReturnType<typeof fetchToken> {
+): Promise<OAuthTokens> {
   const info = clientInformation(login, env);
   if (info.client_secret === undefined) {
     throw new McpctxError('USAGE', 'the client credentials grant needs a client secret: name its variable with --client-secret-env', {});
   }
+  const { ClientCredentialsProvider, fetchToken } = await oauthSdk.load();
   const provider = new ClientCredentialsProvider({ clientId: info.client_id, clientSecret: info.client_secret, ...(scope === undefined ? {} : { scope }) });
   try {
     return await fetchToken(provider, login.endpoints.authorizationServer, {

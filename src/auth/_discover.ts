@@ -1,12 +1,9 @@
-import {
-  discoverOAuthServerInfo,
-  extractWWWAuthenticateParams,
-  type AuthorizationServerMetadata,
-  type FetchLike,
-} from '@modelcontextprotocol/client';
+import type { AuthorizationServerMetadata, FetchLike, OAuthServerInfo } from '@modelcontextprotocol/client';
 import { McpctxError, isMcpctxError } from '../errors/index.js';
-import { loginKey, resourceCovers } from './_resource.js';
+import { canonicalResource } from './_paths.js';
+import { resourceCovers } from './_resource.js';
 import { originAndPath } from './_http.js';
+import { oauthSdk } from './_sdk.js';
 
 /** What a server says about how to get a token for it. */
 export interface Discovered {
@@ -36,7 +33,8 @@ const PROBE_BODY = JSON.stringify({
  * server's, and an authorization server without PKCE S256.
  */
 export async function discoverAuthorization(serverUrl: string, fetchFn: FetchLike): Promise<Discovered> {
-  const key = loginKey(serverUrl);
+  const key = canonicalResource(serverUrl);
+  const { discoverOAuthServerInfo, extractWWWAuthenticateParams } = await oauthSdk.load();
   const probe = await fetchFn(key, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -50,7 +48,7 @@ export async function discoverAuthorization(serverUrl: string, fetchFn: FetchLik
     });
   }
   const challenge = extractWWWAuthenticateParams(probe);
-  let info: Awaited<ReturnType<typeof discoverOAuthServerInfo>>;
+  let info: OAuthServerInfo;
   try {
     info = await discoverOAuthServerInfo(key, { fetchFn, ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}) });
   } catch (error) {

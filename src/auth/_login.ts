@@ -1,17 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import {
-  computeScopeUnion,
-  exchangeAuthorization,
-  registerClient,
-  startAuthorization,
-  type FetchLike,
-  type OAuthClientMetadata,
-} from '@modelcontextprotocol/client';
+import type { FetchLike, OAuthClientMetadata } from '@modelcontextprotocol/client';
 import { McpctxError } from '../errors/index.js';
 import { openInBrowser } from './_browser.js';
 import { discoverAuthorization, flowError, type Discovered } from './_discover.js';
 import { boundedFetch } from './_http.js';
 import { listenForRedirect } from './_loopback.js';
+import { oauthSdk } from './_sdk.js';
 import type { TokenStore } from './_store.js';
 import { clientInformation, storedTokens } from './_tokens.js';
 import type { StoredClient, StoredLogin } from './_types.js';
@@ -60,6 +54,7 @@ export async function loginWithBrowser(options: BrowserLoginOptions): Promise<Lo
   const fetchFn = options.fetchFn ?? boundedFetch();
   const now = options.now ?? Date.now;
   const say = options.say ?? (() => {});
+  const { computeScopeUnion, exchangeAuthorization, startAuthorization } = await oauthSdk.load();
   const found = await discoverAuthorization(options.url, fetchFn);
   const previous = await options.store.get(found.key);
   const scope = options.scope ?? computeScopeUnion(previous?.wantedScope, previous?.scope, found.suggestedScope);
@@ -169,6 +164,7 @@ async function register(found: Discovered, redirectUri: string, scope: string | 
     // A CLI on the user's machine: a native client, whose loopback redirect may use any port (RFC 8252).
     application_type: 'native',
   } as OAuthClientMetadata;
+  const { registerClient } = await oauthSdk.load();
   try {
     const registered = await registerClient(found.authorizationServerUrl, { metadata: found.metadata, clientMetadata, fetchFn, ...(scope === undefined ? {} : { scope }) });
     return {

@@ -1,10 +1,11 @@
-import { computeScopeUnion, extractWWWAuthenticateParams, refreshAuthorization, type FetchLike, type OAuthTokens } from '@modelcontextprotocol/client';
+import type { FetchLike, OAuthTokens } from '@modelcontextprotocol/client';
 import { McpctxError, isMcpctxError } from '../errors/index.js';
 import type { BearerRefusal, BearerResolver, BearerSource } from '../mcp/index.js';
 import { clientCredentialsToken } from './_client-credentials.js';
 import { flowError } from './_discover.js';
 import { boundedFetch } from './_http.js';
-import { loginKey } from './_resource.js';
+import { canonicalResource } from './_paths.js';
+import { oauthSdk } from './_sdk.js';
 import { openTokenStore, type TokenStore } from './_store.js';
 import { clientInformation, storedMetadata, storedTokens } from './_tokens.js';
 import type { StoredLogin } from './_types.js';
@@ -12,7 +13,7 @@ import type { StoredLogin } from './_types.js';
 export interface StoredBearerOptions {
   /** Where client secret variables are read; default process.env. Also where the store is found. */
   env?: NodeJS.ProcessEnv;
-  /** The store; default `openTokenStore({ env })`, opened on first use. */
+  /** The store; default `openTokenStore({ env, probe: false })`, opened on first use. */
   openStore?: () => Promise<TokenStore>;
   now?: () => number;
   fetchFn?: FetchLike;
@@ -30,14 +31,14 @@ const DEFAULT_REFRESH_MARGIN_MS = 60_000;
 export function bearerForRemote(options: StoredBearerOptions = {}): BearerResolver {
   let store: Promise<TokenStore> | undefined;
   const openStore = (): Promise<TokenStore> => {
-    store ??= (options.openStore ?? (() => openTokenStore({ env: options.env })))();
+    store ??= (options.openStore ?? (() => openTokenStore({ env: options.env, probe: false })))();
     return store;
   };
   return (remote) => {
     if (remote.auth === 'none') return undefined;
     let key: string;
     try {
-      key = loginKey(remote.url);
+      key = canonicalResource(remote.url);
     } catch {
       return undefined; // the spec's own check names a bad URL
     }
@@ -89,7 +90,8 @@ class StoredBearer implements BearerSource {
       const renewed = await this.renew(store, sent, undefined);
       return renewed === undefined ? undefined : header(renewed);
     }
-    const challenge = challengeOf(refusal);
+    const { computeScopeUnion } = await oauthSdk.load();
+    const challenge = await challengeOf(refusal);
     if (challenge.error !== 'insufficient_scope') return undefined;
     const wanted = computeScopeUnion(this.found.scope, this.found.wantedScope, challenge.scope);
     this.wantedScope = wanted;
@@ -148,6 +150,7 @@ class StoredBearer implements BearerSource {
     if (login.grant === 'client_credentials') return clientCredentialsToken(login, metadata, scope ?? login.scope, this.env, this.fetchFn);
     const refreshToken = login.tokens.refreshToken;
     if (refreshToken === undefined) throw new McpctxError('AUTH_REQUIRED', 'the authorization server issued no refresh token with this login', {});
+    const { refreshAuthorization } = await oauthSdk.load();
     try {
       return await refreshAuthorization(login.endpoints.authorizationServer, {
         metadata,
@@ -166,8 +169,9 @@ function header(login: StoredLogin): string {
   return `Bearer ${login.tokens.accessToken}`;
 }
 
-function challengeOf(refusal: BearerRefusal): ReturnType<typeof extractWWWAuthenticateParams> {
+async function challengeOf(refusal: BearerRefusal): Promise<{ scope?: string; error?: string }> {
   if (refusal.wwwAuthenticate === null) return {};
+  const { extractWWWAuthenticateParams } = await oauthSdk.load();
   try {
     return extractWWWAuthenticateParams(new Response(null, { status: refusal.status, headers: { 'www-authenticate': refusal.wwwAuthenticate } }));
   } catch {

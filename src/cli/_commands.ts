@@ -48,6 +48,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./audit.js')).setupAudit,
   },
   {
+    name: 'auth',
+    summary: 'OAuth logins to remote MCP servers: list them, log out (revoking the tokens)',
+    load: async () => (await import('./auth.js')).setupAuth,
+  },
+  {
     name: 'hook',
     summary: 'shape MCP tool results inside Claude Code: a PostToolUse hook, its read_result server, install and uninstall',
     load: async () => (await import('./hook.js')).setupHook,

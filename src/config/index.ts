@@ -5,3 +5,4 @@
 export { Problems, childPath, configError, type ConfigProblem } from './_problems.js';
 export { configSyntax, firstLine, parseConfigText, parseJsonText, parseYamlText, type ConfigSyntax, type ParsedText, type SyntaxProblem } from './_parse-text.js';
 export { CLIENT_ENTRY_KEYS, CLIENT_TOP_KEYS, EXPANSION, SERVER_MAP_PATHS, URL_KEYS, expansionName } from './_client-formats.js';
+export { userConfigFolder, type UserFolderRoots } from './_user-folder.js';

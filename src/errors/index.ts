@@ -32,7 +32,7 @@ export type McpctxErrorCode =
   | 'INVALID_CONFIG'
   /** A results folder or one of its files (measurement, history, leaderboard, site data) is not what mcpctx wrote. data: `file`, `line`, `path`, `field`. */
   | 'INVALID_RESULTS'
-  /** A file or folder cannot be read or written. data: `file` or `dir`, `which`; stores: `reason` (`empty-file`, `not-a-store`, `corrupt`, `open-failed`, `newer-schema`, `unknown-schema`), `version`, `seq`, `quickCheck`. */
+  /** A file or folder cannot be read or written. data: `file` or `dir`, `which`; stores: `reason` (`empty-file`, `not-a-store`, `corrupt`, `open-failed`, `newer-schema`, `unknown-schema`); the auth store: `reason` (`corrupt`, `open-failed`, `lock-failed`, `lock-compromised`, `keyring-unavailable`, `keyring-failed`); `version`, `seq`, `quickCheck`. */
   | 'IO'
   /** A cursor that is malformed, forged or out of range. data: `reason` (`malformed`, `signature`, `out-of-range`), `rpcCode` (-32602). */
   | 'INVALID_CURSOR'

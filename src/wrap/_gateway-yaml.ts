@@ -5,6 +5,7 @@
  */
 import { posix, win32 } from 'node:path';
 import { stringify } from 'yaml';
+import { userConfigFolder } from '../config/index.js';
 import { parseGatewayConfig } from '../gateway/config/index.js';
 import { isMcpctxError } from '../errors/index.js';
 import { sha256Hex } from '../tokens/index.js';
@@ -13,10 +14,7 @@ import type { GatewayServer } from './_raw-entry.js';
 
 /** `$XDG_CONFIG_HOME/mcpctx/wrap` (else `~/.config/...`), `~/Library/Application Support/mcpctx/wrap`, `%APPDATA%\mcpctx\wrap`. */
 export function wrapFolder(roots: AuditRoots, env: Readonly<Record<string, string | undefined>>): string {
-  if (roots.platform === 'win32') return win32.join(roots.appData ?? win32.join(roots.home, 'AppData', 'Roaming'), 'mcpctx', 'wrap');
-  if (roots.platform === 'darwin') return posix.join(roots.home, 'Library', 'Application Support', 'mcpctx', 'wrap');
-  const xdg = env.XDG_CONFIG_HOME;
-  return posix.join(xdg !== undefined && posix.isAbsolute(xdg) ? xdg : posix.join(roots.home, '.config'), 'mcpctx', 'wrap');
+  return (roots.platform === 'win32' ? win32.join : posix.join)(userConfigFolder(roots, env), 'wrap');
 }
 
 export function gatewayConfigPath(roots: AuditRoots, env: Readonly<Record<string, string | undefined>>, client: string, scope: string, clientFile: string): string {

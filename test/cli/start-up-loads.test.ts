@@ -45,6 +45,7 @@ const LOADED_AT_START: Readonly<Record<string, readonly string[]>> = {
   routing: [],
   // The hook runs once per tool call: its read_result server's SDK loads when that server starts.
   hook: [],
+  auth: [],
 };
 
 function startUpWalk(file: string): Walk {
