@@ -185,6 +185,15 @@ describe('the OAuth world, through the SDK client auth helpers', () => {
     const location = new URL(answer.headers.get('location') ?? '', issuer);
     expect(`${location.origin}${location.pathname}`).toBe(firstCallback.redirectUrl);
     expect(location.searchParams.get('error')).toBe('invalid_target');
+
+    // PKCE is required: the same request without a code challenge is refused.
+    const withoutPkce = new URL(authorizationUrl);
+    withoutPkce.searchParams.set('resource', world.mcpUrl);
+    withoutPkce.searchParams.delete('code_challenge');
+    withoutPkce.searchParams.delete('code_challenge_method');
+    const refused = new URL((await fetch(withoutPkce, { redirect: 'manual' })).headers.get('location') ?? '', issuer);
+    expect(refused.searchParams.get('error')).toBe('invalid_request');
+    expect(refused.searchParams.get('error_description')).toContain('PKCE');
   });
 
   it('redeems the code only with its own PKCE verifier, for a token whose audience is the MCP server', async () => {
