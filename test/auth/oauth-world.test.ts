@@ -27,7 +27,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approveInBrowser, OAUTH_BROWSER_SCRIPT } from '../support/oauth-browser.js';
+import { approveInBrowser, writeBrowserCommand } from '../support/oauth-browser.js';
 import { startOAuthWorld, type OAuthWorld } from '../support/oauth-world.js';
 import { markedEnv, pollUntil, waitForNoMarkedProcesses } from '../support/processes.js';
 
@@ -96,11 +96,12 @@ async function connectionError(url: string): Promise<string> {
   });
 }
 
-/** Runs oauth-browser.mjs as a command (marked, so the leak check sees its chromium). */
-async function runBrowserCommand(args: string[]): Promise<{ code: number | null; stderr: string }> {
+/** Runs the BROWSER script writeBrowserCommand writes (marked, so the leak check sees its chromium). */
+async function runBrowserCommand(args: string[], options: { deny?: boolean } = {}): Promise<{ code: number | null; stderr: string }> {
   const home = await mkdtemp(join(tmpdir(), 'mcpctx-oauth-command-'));
   try {
-    const child = spawn(process.execPath, [OAUTH_BROWSER_SCRIPT, ...args], { env: markedEnv({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home }), stdio: ['ignore', 'ignore', 'pipe'] });
+    const command = await writeBrowserCommand(home, options);
+    const child = spawn(command, args, { env: markedEnv({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home }), stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const [code] = (await once(child, 'close')) as [number | null];
@@ -289,7 +290,7 @@ describe('the OAuth world, through the SDK client auth helpers', () => {
   it('as a command (a BROWSER for CLI tests), sends a denied consent back as access_denied and exits 0', async () => {
     const { authorizationUrl } = await startAuthorization(issuer, { metadata, clientInformation: client, redirectUrl: firstCallback.redirectUrl, scope: 'mcp:read', state: 'denied', resource: world.mcpUrl });
     const seen = firstCallback.queries.length;
-    const denied = await runBrowserCommand([authorizationUrl.href, '--deny']);
+    const denied = await runBrowserCommand([authorizationUrl.href], { deny: true });
     expect(denied.code).toBe(0);
     expect(denied.stderr).not.toContain('denied'); // where it landed, never the query
     const query = firstCallback.queries[seen];
@@ -299,7 +300,7 @@ describe('the OAuth world, through the SDK client auth helpers', () => {
 
     const nowhere = await runBrowserCommand(['http://127.0.0.1:9/authorize?redirect_uri=http%3A%2F%2F127.0.0.1%3A9%2Fcallback']);
     expect(nowhere.code).toBe(1);
-    expect((await runBrowserCommand([])).code).toBe(2);
+    expect((await runBrowserCommand([''])).code).toBe(2);
   });
 
   it('saw every bearer header the clients sent, and no server error', () => {

@@ -89,7 +89,7 @@ export async function approveInBrowser(authorizationUrl, options = {}) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [url, ...flags] = process.argv.slice(2);
-  if (url === undefined || flags.some((flag) => flag !== '--deny')) {
+  if (url === undefined || url === '' || flags.some((flag) => flag !== '--deny')) {
     process.stderr.write('usage: node test/support/oauth-browser.mjs AUTHORIZATION_URL [--deny]\n');
     process.exit(2);
   }
