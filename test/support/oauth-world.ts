@@ -155,15 +155,153 @@ function methodsIn(body: Buffer): string[] {
 
 const TOOL_METHODS = new Set(['tools/list', 'tools/call']);
 
+/** What the authorization server and the resource servers of one world share. */
+interface WorldState {
+  ttl: number;
+  baseScope: string;
+  toolsScope: string | undefined;
+  /** The two MCP URLs: the only resources tokens are issued for. */
+  resources: Set<string>;
+  counts: ReturnType<OAuthWorld['counts']>;
+  bearerTokensSeen: string[];
+  serverErrors: string[];
+  /** jti of every access token issued, and of those expireAccessTokens() has since refused. */
+  issuedAccessTokens: Set<string>;
+  refusedAccessTokens: Set<string>;
+}
+
+function scopesSupported(state: WorldState): string[] {
+  return [...new Set([...KNOWN_SCOPES, state.baseScope, ...(state.toolsScope === undefined ? [] : [state.toolsScope])])];
+}
+
+/** oidc-provider's configuration for this world (see the file's head for what it makes). */
+function providerConfiguration(state: WorldState, store: WorldStore, machineClient: OAuthWorld['machineClient']): Record<string, unknown> {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const signingKey = { ...privateKey.export({ format: 'jwk' }), kid: randomUUID(), alg: SIGNING_ALG, use: 'sig' };
+  return {
+    adapter: (model: string) => store.adapterFor(model),
+    jwks: { keys: [signingKey] },
+    cookies: { keys: [randomBytes(32).toString('hex')] },
+    findAccount: async (_ctx: unknown, accountId: string) => ({ accountId, claims: async () => ({ sub: accountId }) }),
+    clients: [
+      {
+        client_id: machineClient.clientId,
+        client_secret: machineClient.clientSecret,
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ],
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    features: {
+      devInteractions: { enabled: true },
+      registration: { enabled: true },
+      clientCredentials: { enabled: true },
+      revocation: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        // A token request without `resource` gets a token for the resource the grant was for.
+        useGrantedResource: async () => true,
+        getResourceServerInfo: async (_ctx: unknown, indicator: string) => {
+          if (!state.resources.has(indicator)) throw new InvalidTarget("resource is not one of this world's MCP servers");
+          return {
+            audience: indicator,
+            scope: scopesSupported(state).join(' '),
+            accessTokenTTL: state.ttl,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: SIGNING_ALG } },
+          };
+        },
+      },
+    },
+    issueRefreshToken: async (_ctx: unknown, client: OidcClient) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: () => true,
+    // The browser's session ends with the test's browser; the refresh token must not.
+    expiresWithSession: async () => false,
+    // All set, so oidc-provider does not print a notice for each default it falls back to.
+    ttl: { AccessToken: state.ttl, ClientCredentials: state.ttl, AuthorizationCode: 60, IdToken: 3600, RefreshToken: 86_400, Interaction: 600, Session: 86_400, Grant: 86_400 },
+  };
+}
+
+/** Counts grants and registrations, notes every access token issued and every 500. */
+function observe(provider: OidcProvider, state: WorldState): void {
+  const countGrant = (ctx: GrantContext): void => {
+    const grantType = ctx.oidc?.params?.grant_type;
+    if (grantType === 'authorization_code') state.counts.authorizationCode += 1;
+    else if (grantType === 'refresh_token') state.counts.refreshToken += 1;
+    else if (grantType === 'client_credentials') state.counts.clientCredentials += 1;
+  };
+  provider.on('grant.success', countGrant);
+  provider.on('grant.error', countGrant);
+  provider.on('registration_create.success', () => void (state.counts.registrations += 1));
+  provider.on('access_token.issued', (token: { jti: string }) => void state.issuedAccessTokens.add(token.jti));
+  provider.on('client_credentials.issued', (token: { jti: string }) => void state.issuedAccessTokens.add(token.jti));
+  provider.on('server_error', (_ctx: unknown, error: Error) => void state.serverErrors.push(error.stack ?? String(error)));
+}
+
+/** The 401/403 answer of RFC 6750 with the MCP spec's resource_metadata parameter. */
+function refusal(status: 401 | 403, metadataUrl: string, scope: string, error?: string, description?: string): GateReply {
+  const params = [
+    ...(error === undefined ? [] : [`error="${error}"`]),
+    ...(description === undefined ? [] : [`error_description="${description}"`]),
+    `resource_metadata="${metadataUrl}"`,
+    `scope="${scope}"`,
+  ];
+  return {
+    status,
+    headers: { 'www-authenticate': `Bearer ${params.join(', ')}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ error: error ?? 'unauthorized', ...(description === undefined ? {} : { error_description: description }) }),
+  };
+}
+
+/**
+ * The authorize hook of one resource server (its URL read late: known once it listens): serves its
+ * protected resource metadata and lets through only a request whose bearer token the issuer signed
+ * for THIS resource, unexpired, with the scopes the method needs.
+ */
+function resourceGuard(state: WorldState, issuer: string, keys: ReturnType<typeof createLocalJWKSet>, resourceUrl: () => string) {
+  return async (request: IncomingMessage, body: Buffer): Promise<GateReply | undefined> => {
+    const authorization = request.headers.authorization;
+    if (authorization !== undefined) state.bearerTokensSeen.push(authorization);
+    const metadataUrl = `${new URL(resourceUrl()).origin}${METADATA_PATH}`;
+    const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
+    if (path === METADATA_PATH) {
+      const metadata = { resource: resourceUrl(), authorization_servers: [issuer], scopes_supported: scopesSupported(state), bearer_methods_supported: ['header'] };
+      return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(metadata) };
+    }
+    if (path !== '/mcp') return undefined; // the transport answers 404
+    const token = /^Bearer ([^\s]+)$/i.exec(authorization ?? '')?.[1];
+    if (token === undefined) return refusal(401, metadataUrl, state.baseScope);
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, keys, { issuer, audience: resourceUrl(), typ: 'at+jwt', algorithms: [SIGNING_ALG] }));
+    } catch (error) {
+      const expired = error instanceof joseErrors.JWTExpired;
+      return refusal(401, metadataUrl, state.baseScope, 'invalid_token', expired ? 'The access token expired' : 'The access token is not valid for this resource');
+    }
+    if (typeof payload.jti !== 'string' || state.refusedAccessTokens.has(payload.jti)) return refusal(401, metadataUrl, state.baseScope, 'invalid_token', 'The access token expired');
+    const granted = new Set(typeof payload.scope === 'string' ? payload.scope.split(' ') : []);
+    const needed = [state.baseScope];
+    if (state.toolsScope !== undefined && methodsIn(body).some((method) => TOOL_METHODS.has(method))) needed.push(state.toolsScope);
+    if (needed.some((scope) => !granted.has(scope))) return refusal(403, metadataUrl, needed.join(' '), 'insufficient_scope', 'The access token lacks a scope this request needs');
+    return undefined;
+  };
+}
+
 export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<OAuthWorld> {
-  const ttl = options.accessTokenTtlSeconds ?? 300;
-  const baseScope = options.baseScope ?? 'mcp:read';
-  let toolsScope = options.toolsScope;
-  const counts = { authorizationCode: 0, refreshToken: 0, clientCredentials: 0, registrations: 0 };
-  const bearerTokensSeen: string[] = [];
-  const serverErrors: string[] = [];
-  const issuedAccessTokens = new Set<string>();
-  const refusedAccessTokens = new Set<string>();
+  const state: WorldState = {
+    ttl: options.accessTokenTtlSeconds ?? 300,
+    baseScope: options.baseScope ?? 'mcp:read',
+    toolsScope: options.toolsScope,
+    resources: new Set(),
+    counts: { authorizationCode: 0, refreshToken: 0, clientCredentials: 0, registrations: 0 },
+    bearerTokensSeen: [],
+    serverErrors: [],
+    issuedAccessTokens: new Set(),
+    refusedAccessTokens: new Set(),
+  };
   const machineClient = { clientId: 'mcpctx-test-machine', clientSecret: randomBytes(24).toString('base64url') };
   const store = new WorldStore();
 
@@ -173,139 +311,35 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
   const servers: StreamableServer[] = [];
   try {
     const issuer = `http://127.0.0.1:${await listen(authorizationServer)}`;
-    const resources = new Set<string>();
-    const scopesSupported = (): string[] => [...new Set([...KNOWN_SCOPES, baseScope, ...(toolsScope === undefined ? [] : [toolsScope])])];
-
-    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const signingKey = { ...privateKey.export({ format: 'jwk' }), kid: randomUUID(), alg: SIGNING_ALG, use: 'sig' };
-    const provider = new ProviderClass(issuer, {
-      adapter: (model: string) => store.adapterFor(model),
-      jwks: { keys: [signingKey] },
-      cookies: { keys: [randomBytes(32).toString('hex')] },
-      findAccount: async (_ctx: unknown, accountId: string) => ({ accountId, claims: async () => ({ sub: accountId }) }),
-      clients: [
-        {
-          client_id: machineClient.clientId,
-          client_secret: machineClient.clientSecret,
-          grant_types: ['client_credentials'],
-          redirect_uris: [],
-          response_types: [],
-          token_endpoint_auth_method: 'client_secret_basic',
-        },
-      ],
-      responseTypes: ['code'],
-      pkce: { required: () => true },
-      features: {
-        devInteractions: { enabled: true },
-        registration: { enabled: true },
-        clientCredentials: { enabled: true },
-        revocation: { enabled: true },
-        resourceIndicators: {
-          enabled: true,
-          // A token request without `resource` gets a token for the resource the grant was for.
-          useGrantedResource: async () => true,
-          getResourceServerInfo: async (_ctx: unknown, indicator: string) => {
-            if (!resources.has(indicator)) throw new InvalidTarget('resource is not one of this world\'s MCP servers');
-            return {
-              audience: indicator,
-              scope: scopesSupported().join(' '),
-              accessTokenTTL: ttl,
-              accessTokenFormat: 'jwt',
-              jwt: { sign: { alg: SIGNING_ALG } },
-            };
-          },
-        },
-      },
-      issueRefreshToken: async (_ctx: unknown, client: OidcClient) => client.grantTypeAllowed('refresh_token'),
-      rotateRefreshToken: () => true,
-      // The browser's session ends with the test's browser; the refresh token must not.
-      expiresWithSession: async () => false,
-      // All set, so oidc-provider does not print a notice for each default it falls back to.
-      ttl: { AccessToken: ttl, ClientCredentials: ttl, AuthorizationCode: 60, IdToken: 3600, RefreshToken: 86_400, Interaction: 600, Session: 86_400, Grant: 86_400 },
-    });
-    const countGrant = (ctx: GrantContext): void => {
-      const grantType = ctx.oidc?.params?.grant_type;
-      if (grantType === 'authorization_code') counts.authorizationCode += 1;
-      else if (grantType === 'refresh_token') counts.refreshToken += 1;
-      else if (grantType === 'client_credentials') counts.clientCredentials += 1;
-    };
-    provider.on('grant.success', countGrant);
-    provider.on('grant.error', countGrant);
-    provider.on('registration_create.success', () => void (counts.registrations += 1));
-    provider.on('access_token.issued', (token: { jti: string }) => void issuedAccessTokens.add(token.jti));
-    provider.on('client_credentials.issued', (token: { jti: string }) => void issuedAccessTokens.add(token.jti));
-    provider.on('server_error', (_ctx: unknown, error: Error) => void serverErrors.push(error.stack ?? String(error)));
+    const provider = new ProviderClass(issuer, providerConfiguration(state, store, machineClient));
+    observe(provider, state);
     authorizationServerHandler = provider.callback();
 
     // The resource servers trust the keys the provider publishes, read once from its jwks_uri.
-    const published = (await (await fetch(`${issuer}/jwks`)).json()) as JSONWebKeySet;
-    const keys = createLocalJWKSet(published);
-
-    const guard = (resourceUrl: () => string) => {
-      const metadataUrl = (): string => `${new URL(resourceUrl()).origin}${METADATA_PATH}`;
-      const refuse = (status: 401 | 403, error: string | undefined, description: string | undefined, scope: string): GateReply => {
-        const params = [
-          ...(error === undefined ? [] : [`error="${error}"`]),
-          ...(description === undefined ? [] : [`error_description="${description}"`]),
-          `resource_metadata="${metadataUrl()}"`,
-          `scope="${scope}"`,
-        ];
-        return {
-          status,
-          headers: { 'www-authenticate': `Bearer ${params.join(', ')}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ error: error ?? 'unauthorized', ...(description === undefined ? {} : { error_description: description }) }),
-        };
-      };
-      return async (request: IncomingMessage, body: Buffer): Promise<GateReply | undefined> => {
-        const authorization = request.headers.authorization;
-        if (authorization !== undefined) bearerTokensSeen.push(authorization);
-        const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
-        if (path === METADATA_PATH) {
-          const metadata = { resource: resourceUrl(), authorization_servers: [issuer], scopes_supported: scopesSupported(), bearer_methods_supported: ['header'] };
-          return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(metadata) };
-        }
-        if (path !== '/mcp') return undefined; // the transport answers 404
-        const token = /^Bearer ([^\s]+)$/i.exec(authorization ?? '')?.[1];
-        if (token === undefined) return refuse(401, undefined, undefined, baseScope);
-        let payload: JWTPayload;
-        try {
-          ({ payload } = await jwtVerify(token, keys, { issuer, audience: resourceUrl(), typ: 'at+jwt', algorithms: [SIGNING_ALG] }));
-        } catch (error) {
-          if (error instanceof joseErrors.JWTExpired) return refuse(401, 'invalid_token', 'The access token expired', baseScope);
-          return refuse(401, 'invalid_token', 'The access token is not valid for this resource', baseScope);
-        }
-        if (typeof payload.jti !== 'string' || refusedAccessTokens.has(payload.jti)) return refuse(401, 'invalid_token', 'The access token expired', baseScope);
-        const granted = new Set(typeof payload.scope === 'string' ? payload.scope.split(' ') : []);
-        const needed = [baseScope];
-        if (toolsScope !== undefined && methodsIn(body).some((method) => TOOL_METHODS.has(method))) needed.push(toolsScope);
-        if (needed.some((scope) => !granted.has(scope))) return refuse(403, 'insufficient_scope', 'The access token lacks a scope this request needs', needed.join(' '));
-        return undefined;
-      };
-    };
-
+    const keys = createLocalJWKSet((await (await fetch(`${issuer}/jwks`)).json()) as JSONWebKeySet);
     let mcpUrl = '';
     let otherMcpUrl = '';
-    servers.push(await startStreamableToolsServer({ authorize: guard(() => mcpUrl) }));
-    servers.push(await startStreamableToolsServer({ authorize: guard(() => otherMcpUrl) }));
+    servers.push(await startStreamableToolsServer({ authorize: resourceGuard(state, issuer, keys, () => mcpUrl) }));
+    servers.push(await startStreamableToolsServer({ authorize: resourceGuard(state, issuer, keys, () => otherMcpUrl) }));
     mcpUrl = servers[0]?.url ?? '';
     otherMcpUrl = servers[1]?.url ?? '';
-    resources.add(mcpUrl).add(otherMcpUrl);
+    state.resources.add(mcpUrl).add(otherMcpUrl);
 
     return {
       issuer,
       mcpUrl,
       otherMcpUrl,
-      bearerTokensSeen,
-      counts: () => ({ ...counts }),
+      bearerTokensSeen: state.bearerTokensSeen,
+      counts: () => ({ ...state.counts }),
       expireAccessTokens: () => {
-        for (const jti of issuedAccessTokens) refusedAccessTokens.add(jti);
+        for (const jti of state.issuedAccessTokens) state.refusedAccessTokens.add(jti);
       },
       revokeRefreshTokens: async () => store.destroyAll('RefreshToken'),
       setToolsScope: (scope) => {
-        toolsScope = scope;
+        state.toolsScope = scope;
       },
       machineClient,
-      serverErrors,
+      serverErrors: state.serverErrors,
       close: async () => {
         if (!authorizationServer.listening) return;
         for (const server of servers.splice(0)) await server.close();
