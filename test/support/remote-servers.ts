@@ -47,8 +47,25 @@ async function readAll(request: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** What an `authorize` hook sends instead of letting the request through to the MCP server. */
+export interface GateReply {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface StreamableOptions {
+  enableJsonResponse?: boolean;
+  /**
+   * Sees every request (with its whole body) before the MCP transport does; a reply it returns is
+   * sent instead (a 401/403 refusal, or a document such as protected resource metadata), undefined
+   * lets the request through.
+   */
+  authorize?: (request: IncomingMessage, body: Buffer) => Promise<GateReply | undefined>;
+}
+
 /** The tools server over streamable HTTP: a new McpServer and transport for each initialize. */
-export async function startStreamableToolsServer(options: { enableJsonResponse?: boolean } = {}): Promise<StreamableServer> {
+export async function startStreamableToolsServer(options: StreamableOptions = {}): Promise<StreamableServer> {
   const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; server: ToolsServer }>();
   const closedSessions: string[] = [];
   const headers: IncomingHttpHeaders[] = [];
@@ -56,6 +73,8 @@ export async function startStreamableToolsServer(options: { enableJsonResponse?:
     void (async () => {
       headers.push(request.headers);
       const body = await readAll(request);
+      const refusal = await options.authorize?.(request, body);
+      if (refusal !== undefined) return void response.writeHead(refusal.status, refusal.headers).end(refusal.body);
       const sessionId = request.headers['mcp-session-id'];
       let session = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
       if (session === undefined && sessionId === undefined && request.method === 'POST') {
