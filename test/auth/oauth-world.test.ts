@@ -157,7 +157,7 @@ describe('the OAuth world, through the SDK client auth helpers', () => {
     expect(info.authorizationServerUrl).toBe(world.issuer);
     expect(info.authorizationServerMetadata).toMatchObject({ issuer: world.issuer, code_challenge_methods_supported: ['S256'] });
     expect(info.authorizationServerMetadata?.registration_endpoint).toBeDefined();
-    expect(info.authorizationServerMetadata?.revocation_endpoint).toBeDefined();
+    expect(info.authorizationServerMetadata).toHaveProperty('revocation_endpoint');
     issuer = info.authorizationServerUrl;
     metadata = info.authorizationServerMetadata;
 
