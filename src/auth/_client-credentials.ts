@@ -34,7 +34,7 @@ export async function loginWithClientCredentials(options: ClientCredentialsLogin
   // Some servers grant a machine nothing unless it names a scope: the one the server's challenge names.
   const scope = options.scope ?? found.suggestedScope;
   const tokens = await clientCredentialsToken(
-    { client, resourceIndicator: found.resourceIndicator, endpoints: { authorizationServer: found.authorizationServerUrl } },
+    { client, issuer: found.metadata.issuer, resourceIndicator: found.resourceIndicator, endpoints: { authorizationServer: found.authorizationServerUrl } },
     found.metadata,
     scope,
     env,
@@ -47,7 +47,7 @@ export async function loginWithClientCredentials(options: ClientCredentialsLogin
 
 /** One client credentials token request (RFC 6749 section 4.4) for the login's resource. */
 export async function clientCredentialsToken(
-  login: Pick<StoredLogin, 'client' | 'resourceIndicator'> & { endpoints: Pick<StoredLogin['endpoints'], 'authorizationServer'> },
+  login: Pick<StoredLogin, 'client' | 'resourceIndicator' | 'issuer'> & { endpoints: Pick<StoredLogin['endpoints'], 'authorizationServer'> },
   metadata: AuthorizationServerMetadata,
   scope: string | undefined,
   env: NodeJS.ProcessEnv,
@@ -58,7 +58,8 @@ export async function clientCredentialsToken(
     throw new McpctxError('USAGE', 'the client credentials grant needs a client secret: name its variable with --client-secret-env', {});
   }
   const { ClientCredentialsProvider, fetchToken } = await oauthSdk.load();
-  const provider = new ClientCredentialsProvider({ clientId: info.client_id, clientSecret: info.client_secret, ...(scope === undefined ? {} : { scope }) });
+  // The issuer named: the secret goes only to the authorization server this login found, whatever a server says later.
+  const provider = new ClientCredentialsProvider({ clientId: info.client_id, clientSecret: info.client_secret, expectedIssuer: login.issuer, ...(scope === undefined ? {} : { scope }) });
   try {
     return await fetchToken(provider, login.endpoints.authorizationServer, {
       metadata,

@@ -68,7 +68,7 @@ export async function loginWithBrowser(options: BrowserLoginOptions): Promise<Lo
   try {
     // A dynamic client is bound to its redirect URI: reused only when its port could be had again.
     const reused = earlier !== undefined && (earlier.registration === 'preregistered' || earlier.redirectUri === listener.redirectUri) ? earlier : undefined;
-    const client = reused ?? (await register(found, listener.redirectUri, scope, fetchFn));
+    const client = reused ?? (await register(found, listener.redirectUri, fetchFn));
     const info = clientInformation({ client }, env);
     const { authorizationUrl, codeVerifier } = await startAuthorization(found.authorizationServerUrl, {
       metadata: found.metadata,
@@ -147,7 +147,7 @@ function reusableClient(previous: StoredLogin | undefined, found: Discovered): S
   return previous.client;
 }
 
-async function register(found: Discovered, redirectUri: string, scope: string | undefined, fetchFn: FetchLike): Promise<StoredClient> {
+async function register(found: Discovered, redirectUri: string, fetchFn: FetchLike): Promise<StoredClient> {
   if (found.metadata.registration_endpoint === undefined) {
     throw new McpctxError(
       'AUTH_FLOW',
@@ -166,7 +166,8 @@ async function register(found: Discovered, redirectUri: string, scope: string | 
   } as OAuthClientMetadata;
   const { registerClient } = await oauthSdk.load();
   try {
-    const registered = await registerClient(found.authorizationServerUrl, { metadata: found.metadata, clientMetadata, fetchFn, ...(scope === undefined ? {} : { scope }) });
+    // No scope in the registration: servers that check it against their own list refuse what they do not list, and the scope is asked for at each authorization anyway.
+    const registered = await registerClient(found.authorizationServerUrl, { metadata: found.metadata, clientMetadata, fetchFn });
     return {
       clientId: registered.client_id,
       registration: 'dynamic',
