@@ -222,6 +222,24 @@ describe('the login refuses what an attacker could send', () => {
   }, 90_000);
 });
 
+describe('where no browser can be started', () => {
+  it('prints the URL to open (PKCE S256, state, resource) and gives up after --timeout, storing nothing', async () => {
+    const isolated = { MCPCTX_AUTH_FILE: join(scratch, 'headless', 'auth.json') };
+    for (const extra of [{ args: ['--no-browser'], env: {} }, { args: [], env: { BROWSER: join(scratch, 'no-such-browser') } }]) {
+      const run = await cli(['auth', 'login', world.mcpUrl, '--timeout', '1', ...extra.args], { ...isolated, ...extra.env });
+      expect(run.code).toBe(3);
+      expect(run.stderr).toContain(`Open this URL in a browser to log in to ${world.mcpUrl}:`);
+      const shown = new URL(/^ {2}(http\S+)$/m.exec(run.stderr)?.[1] ?? 'http://none');
+      expect(shown.origin).toBe(world.issuer);
+      expect(shown.searchParams.get('code_challenge_method')).toBe('S256');
+      expect(shown.searchParams.get('state')).toMatch(/^[\w-]{40,}$/);
+      expect(shown.searchParams.get('resource')).toBe(world.mcpUrl);
+      expect(run.stderr).toContain('the browser did not come back within 1 s');
+    }
+    expect(await (await openTokenStore({ env: { ...env, ...isolated } })).list()).toEqual([]);
+  }, 60_000);
+});
+
 describe('machine-to-machine: the client credentials grant', () => {
   it('logs in with the secret from a variable, stores only its name, and renews without a person', async () => {
     const secretEnv = { MACHINE_SECRET: world.machineClient.clientSecret };
