@@ -21,6 +21,8 @@ let store: TokenStore;
 /** Every line mcpctx printed in this file's tests, and every folder it wrote to. */
 const printed: string[] = [];
 const written: string[] = [];
+/** Refresh tokens of logins ended in this file (they leave the store, not the canary list). */
+const retired: string[] = [];
 
 beforeAll(async () => {
   world = await startOAuthWorld();
@@ -121,6 +123,14 @@ describe('mcpctx auth login against a real authorization server', () => {
     expect((await stored()).tokens.accessToken).not.toBe(old);
   }, 60_000);
 
+  it('two measurements renewing one expired login at once spend its refresh token once (the second uses the first renewal)', async () => {
+    const before = world.counts().refreshToken;
+    await store.update(world.mcpUrl, async (login) => login && { ...login, tokens: { ...login.tokens, expiresAt: Date.now() - 1_000 } });
+    const [first, second] = await Promise.all([measure(), measure()]);
+    expect([first.status, second.status]).toEqual(['measured', 'measured']);
+    expect(world.counts().refreshToken).toBe(before + 1);
+  }, 60_000);
+
   it('a step-up: a 403 insufficient_scope names the scope and the login command, and the next login asks for it', async () => {
     world.setToolsScope('mcp:tools');
     try {
@@ -168,6 +178,24 @@ describe('mcpctx auth login against a real authorization server', () => {
     expect(again.code, again.stderr).toBe(0);
     expect((await measure()).status).toBe('measured');
   }, 90_000);
+
+  it('auth logout revokes the tokens at the authorization server and forgets the login', async () => {
+    const { tokens } = await stored();
+    if (tokens.refreshToken !== undefined) retired.push(tokens.refreshToken);
+    const run = await cli(['auth', 'logout', world.mcpUrl, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(await store.get(world.mcpUrl)).toBeUndefined();
+    // Revoked there: the refresh token no longer renews anything.
+    const refused = await fetch(`${world.issuer}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refreshToken ?? '', client_id: (await store.list())[0]?.client.clientId ?? 'x' }),
+    });
+    expect(refused.ok).toBe(false);
+    const after = await measure();
+    expect(after.status).toBe('remote-auth-wall');
+    expect(after.note).toContain(`mcpctx auth login ${world.mcpUrl}`);
+  }, 60_000);
 
   it('without a login, a server behind OAuth is remote-auth-wall with the login command (auth: oauth in a servers file too)', async () => {
     const servers = join(scratch, 'servers.yaml');
@@ -258,6 +286,15 @@ describe('machine-to-machine: the client credentials grant', () => {
     const renewed = await cli(['measure', '--url', world.otherMcpUrl, '--json'], secretEnv);
     expect((JSON.parse(renewed.stdout) as { status: string }).status).toBe('measured');
     expect(world.counts().clientCredentials).toBe(before + 1);
+    // A 403 naming a wider scope: the machine asks for it itself, no person involved.
+    world.setToolsScope('mcp:tools');
+    try {
+      const widened = await cli(['measure', '--url', world.otherMcpUrl, '--json'], secretEnv);
+      expect((JSON.parse(widened.stdout) as { status: string }).status).toBe('measured');
+      expect((await stored(world.otherMcpUrl)).scope?.split(' ')).toEqual(expect.arrayContaining(['mcp:read', 'mcp:tools']));
+    } finally {
+      world.setToolsScope(undefined);
+    }
     // Without the variable the renewal cannot happen, and the note says which variable to set.
     world.expireAccessTokens();
     const unset = await cli(['measure', '--url', world.otherMcpUrl, '--json']);
@@ -271,13 +308,14 @@ describe('no token in anything mcpctx printed or wrote', () => {
   it('the access and refresh tokens seen in this file appear only in the auth file', async () => {
     const tokens = world.bearerTokensSeen.map((value) => value.replace(/^Bearer /, ''));
     const refresh = (await store.list()).flatMap((login) => (login.tokens.refreshToken === undefined ? [] : [login.tokens.refreshToken]));
-    const canaries = [...new Set([...tokens, ...refresh, world.machineClient.clientSecret])];
+    const canaries = [...new Set([...tokens, ...refresh, ...retired, world.machineClient.clientSecret])];
     expect(canaries.length).toBeGreaterThan(3);
     const everything = [...printed, ...written.flatMap((folder) => filesUnder(folder).map((file) => readFileSync(file, 'utf8')))];
     expect(everything.length).toBeGreaterThan(10);
     for (const canary of canaries) for (const text of everything) expect(text.includes(canary)).toBe(false);
     // The auth file holds the current ones (so the canaries do reach a place they are looked for).
-    expect(refresh.some((token) => readFileSync(env.MCPCTX_AUTH_FILE as string, 'utf8').includes(token))).toBe(true);
+    const kept = readFileSync(env.MCPCTX_AUTH_FILE as string, 'utf8');
+    expect((await store.list()).some((login) => kept.includes(login.tokens.accessToken) && tokens.includes(login.tokens.accessToken))).toBe(true);
   });
 });
 
