@@ -2,8 +2,9 @@
  * Measuring the entries audit found: each distinct launch once (the same server configured for two
  * clients is one process, joined by its launch spec), with `measureServer`'s bounds. A url entry is
  * measured without its headers: their values are the user's credentials (often unevaluated
- * `${VAR}`s), so the first thing it gets is an unauthenticated initialize, and a 401/403 answer is
- * `remote-auth-wall` with the challenge quoted. Entries that cannot be launched as written are not
+ * `${VAR}`s), so the first thing it gets is an initialize carrying only the OAuth login the user
+ * stored for it (`mcpctx auth login`), if any, and a 401/403 answer is `remote-auth-wall` with the
+ * challenge quoted and the login command. Entries that cannot be launched as written are not
  * measured and say why.
  */
 import { createHash } from 'node:crypto';
