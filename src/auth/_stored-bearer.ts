@@ -56,6 +56,7 @@ class StoredBearer implements BearerSource {
   private found: StoredLogin | undefined;
   private looked = false;
   private problem: string | undefined;
+  private storeProblem: string | undefined;
   private wantedScope: string | undefined;
 
   constructor(
@@ -71,8 +72,17 @@ class StoredBearer implements BearerSource {
   }
 
   async authorization(): Promise<string | undefined> {
-    const store = await this.openStore();
-    const login = await store.get(this.key);
+    let store: TokenStore;
+    let login: StoredLogin | undefined;
+    try {
+      store = await this.openStore();
+      login = await store.get(this.key);
+    } catch (error) {
+      // An unreadable auth file must not stop servers that need no login: this one goes without.
+      this.looked = true;
+      this.storeProblem = error instanceof Error ? error.message : String(error);
+      return undefined;
+    }
     this.looked = true;
     this.found = login;
     if (login === undefined) return undefined;
@@ -107,6 +117,7 @@ class StoredBearer implements BearerSource {
   }
 
   advice(): string {
+    if (this.storeProblem !== undefined) return `the stored logins could not be read (${this.storeProblem}); once fixed, run: mcpctx auth login ${this.key}`;
     if (!this.looked || this.found === undefined) {
       return this.declaredOAuth
         ? `there is no login for this server; run: mcpctx auth login ${this.key}`
