@@ -1,5 +1,3 @@
-import { posix, win32 } from 'node:path';
-
 /** Where the folder is computed for: the platform and the user's folders (a temp folder in tests). */
 export interface UserFolderRoots {
   platform: 'linux' | 'darwin' | 'win32';
@@ -15,8 +13,14 @@ export interface UserFolderRoots {
  * `%APPDATA%\mcpctx`. Pure: nothing is read or created.
  */
 export function userConfigFolder(roots: UserFolderRoots, env: Readonly<Record<string, string | undefined>>): string {
-  if (roots.platform === 'win32') return win32.join(roots.appData ?? win32.join(roots.home, 'AppData', 'Roaming'), 'mcpctx');
-  if (roots.platform === 'darwin') return posix.join(roots.home, 'Library', 'Application Support', 'mcpctx');
+  if (roots.platform === 'win32') return joined('\\', roots.appData ?? joined('\\', roots.home, 'AppData', 'Roaming'), 'mcpctx');
+  if (roots.platform === 'darwin') return joined('/', roots.home, 'Library', 'Application Support', 'mcpctx');
   const xdg = env.XDG_CONFIG_HOME;
-  return posix.join(xdg !== undefined && posix.isAbsolute(xdg) ? xdg : posix.join(roots.home, '.config'), 'mcpctx');
+  return joined('/', xdg !== undefined && xdg.startsWith('/') ? xdg : joined('/', roots.home, '.config'), 'mcpctx');
+}
+
+/** Path parts joined with one separator between them (no node:path: this folder stays free of Node built-ins). */
+function joined(separator: '/' | '\\', first: string, ...rest: string[]): string {
+  const trimmed = rest.map((part) => part.replace(/^[\\/]+|[\\/]+$/g, ''));
+  return [first.replace(/[\\/]+$/, ''), ...trimmed].join(separator);
 }

@@ -66,3 +66,8 @@ export function bearerBesides(bearer: BearerSource | undefined, headers: Readonl
   }
   return bearer;
 }
+
+/** True when configured headers carry their own Authorization: the user's chosen credential, beside which no stored login is sent. */
+export function hasAuthorizationHeader(headers: Readonly<Record<string, string>>): boolean {
+  return Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+}

@@ -1,7 +1,7 @@
 import { McpctxError } from '../errors/index.js';
 import type { Deadline } from './_deadline.js';
 import { HttpClientTransport } from './_http-transport.js';
-import type { BearerSource } from './_bearer.js';
+import { hasAuthorizationHeader, type BearerSource } from './_bearer.js';
 import { checkHeaders, parseUrl } from './_http-options.js';
 import { credentialsInArgs, isEnvName, namesCredential } from './_launch.js';
 import { LegacySseClientTransport } from './_legacy-sse-transport.js';
@@ -193,9 +193,7 @@ export class RemoteSession {
   constructor(options: RemoteSessionOptions) {
     this.options = options;
     this.resolved = resolveRemoteHeaders(options.remote, options.env);
-    // A configured Authorization header is the user's choice of credential: no stored login beside it.
-    const hasAuthorization = Object.keys(this.resolved.headers).some((name) => name.toLowerCase() === 'authorization');
-    this.bearer = options.remote.auth === 'none' || hasAuthorization ? undefined : options.bearerFor?.(options.remote);
+    this.bearer = hasAuthorizationHeader(this.resolved.headers) ? undefined : options.bearerFor?.(options.remote);
   }
 
   /** The raw client of the transport in use (after `initialize`). */

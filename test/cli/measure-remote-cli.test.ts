@@ -95,7 +95,7 @@ describe('measure --url --header NAME=ENV_NAME', () => {
     [['--url', 'http://127.0.0.1:9/mcp', '--', 'node', 'server.js'], '--url and a server command after -- are exclusive'],
     [['--url', 'http://127.0.0.1:9/mcp', '--servers', 'x.yaml'], '--servers FILE and --url are exclusive'],
     [['--url', 'http://127.0.0.1:9/mcp', '--env', 'A=b'], '--env is for a server command'],
-    [['--header', 'Authorization=TOKEN', '--', 'node', 'server.js'], '--header and --transport are for a remote server'],
+    [['--header', 'Authorization=TOKEN', '--', 'node', 'server.js'], '--header, --transport and --auth are for a remote server'],
     [['--url', 'http://127.0.0.1:9/mcp', '--header', 'Authorization=Bearer sk-literal-secret'], 'must name the environment variable that holds its value'],
     [['--url', 'ftp://127.0.0.1/mcp'], 'must start with http:// or https://'],
     [['--url', 'http://127.0.0.1:9/mcp', '--header', 'Bearer sk-literal-secret'], '--header takes NAME=ENV_NAME'],

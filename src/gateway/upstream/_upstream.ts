@@ -4,6 +4,7 @@ import {
   type BearerSource,
   type Deadline,
   HttpClientTransport,
+  hasAuthorizationHeader,
   LegacySseClientTransport,
   RawClient,
   type ServerNotification,
@@ -173,6 +174,6 @@ const storedLogins = bearerForRemote();
 
 /** The stored OAuth login of an HTTP upstream, unless it sends its own Authorization header or says `auth: none`. */
 function bearerOf(spec: Extract<ResolvedUpstream, { kind: 'http' }>): BearerSource | undefined {
-  if (Object.keys(spec.resolvedHeaders).some((name) => name.toLowerCase() === 'authorization')) return undefined;
+  if (hasAuthorizationHeader(spec.resolvedHeaders)) return undefined;
   return storedLogins({ url: spec.url, ...(spec.auth === undefined ? {} : { auth: spec.auth }) });
 }
