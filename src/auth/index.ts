@@ -3,11 +3,32 @@
 // the bearer that measure, sweep, audit and the gateway send.
 export type { StoredClient, StoredLogin, StoredTokens } from './_types.js';
 export { authFilePath, canonicalResource } from './_paths.js';
-export { openTokenStore, type OpenTokenStoreOptions, type TokenStore, type TokenStoreMode } from './_store.js';
-export { KEYRING_SERVICE, type KeyringBackend } from './_keyring.js';
-export { REVOKE_TIMEOUT_MS, listLogins, logout, type LoginList, type LoginRow, type LogoutOptions, type LogoutResult, type StoreSummary } from './_logins.js';
-export type { RevokeOutcome, TokenHint } from './_revoke.js';
-export { loginWithBrowser, type BrowserLoginOptions, type LoginOutcome } from './_login.js';
-export { loginWithClientCredentials, type ClientCredentialsLoginOptions } from './_client-credentials.js';
-export { bearerForRemote, loginCommand, type StoredBearerOptions } from './_stored-bearer.js';
-export { openInBrowser } from './_browser.js';
+export {
+  KEYRING_SERVICE,
+  REVOKE_TIMEOUT_MS,
+  listLogins,
+  logout,
+  openTokenStore,
+  type KeyringBackend,
+  type LoginList,
+  type LoginRow,
+  type LogoutOptions,
+  type LogoutResult,
+  type OpenTokenStoreOptions,
+  type RevokeOutcome,
+  type StoreSummary,
+  type TokenHint,
+  type TokenStore,
+  type TokenStoreMode,
+} from './store/index.js';
+export {
+  bearerForRemote,
+  loginCommand,
+  loginWithBrowser,
+  loginWithClientCredentials,
+  openInBrowser,
+  type BrowserLoginOptions,
+  type ClientCredentialsLoginOptions,
+  type LoginOutcome,
+  type StoredBearerOptions,
+} from './login/index.js';

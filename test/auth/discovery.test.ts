@@ -4,8 +4,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { discoverAuthorization } from '../../src/auth/_discover.js';
-import { boundedFetch } from '../../src/auth/_http.js';
+import { discoverAuthorization } from '../../src/auth/login/_discover.js';
+import { boundedFetch } from '../../src/auth/login/_http.js';
 
 interface FakeOptions {
   mcpStatus?: number;

@@ -2,7 +2,7 @@
 // replayed redirect, or the authorization server's refusal, ends the login with a clear error.
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { listenForRedirect } from '../../src/auth/_loopback.js';
+import { listenForRedirect } from '../../src/auth/login/_loopback.js';
 
 describe('listenForRedirect', () => {
   it('hands back the code and iss of a redirect carrying the state that was sent', async () => {

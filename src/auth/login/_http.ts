@@ -1,5 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
-import { McpctxError } from '../errors/index.js';
+import { McpctxError } from '../../errors/index.js';
 
 /** What one exchange with an authorization server may take and send back. */
 export const AUTH_REQUEST_TIMEOUT_MS = 15_000;

@@ -1,12 +1,12 @@
 import type { AuthorizationServerMetadata, FetchLike, OAuthTokens } from '@modelcontextprotocol/client';
-import { McpctxError } from '../errors/index.js';
+import { McpctxError } from '../../errors/index.js';
 import { discoverAuthorization, flowError } from './_discover.js';
 import { boundedFetch } from './_http.js';
 import { loginRecord } from './_login.js';
 import { oauthSdk } from './_sdk.js';
-import type { TokenStore } from './_store.js';
+import type { TokenStore } from '../store/index.js';
 import { clientInformation, storedTokens } from './_tokens.js';
-import type { StoredClient, StoredLogin } from './_types.js';
+import type { StoredClient, StoredLogin } from '../_types.js';
 
 export interface ClientCredentialsLoginOptions {
   url: string;

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { McpctxError } from '../errors/index.js';
+import { McpctxError } from '../../errors/index.js';
 
 /** What the authorization server sent back through the browser. */
 export interface AuthorizationResponse {

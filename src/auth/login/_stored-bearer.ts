@@ -1,14 +1,14 @@
 import type { FetchLike, OAuthTokens } from '@modelcontextprotocol/client';
-import { McpctxError, isMcpctxError } from '../errors/index.js';
-import type { BearerRefusal, BearerResolver, BearerSource } from '../mcp/index.js';
+import { McpctxError, isMcpctxError } from '../../errors/index.js';
+import type { BearerRefusal, BearerResolver, BearerSource } from '../../mcp/index.js';
 import { clientCredentialsToken } from './_client-credentials.js';
 import { flowError } from './_discover.js';
 import { boundedFetch } from './_http.js';
-import { canonicalResource } from './_paths.js';
+import { canonicalResource } from '../_paths.js';
 import { oauthSdk } from './_sdk.js';
-import { openTokenStore, type TokenStore } from './_store.js';
+import { openTokenStore, type TokenStore } from '../store/index.js';
 import { clientInformation, storedMetadata, storedTokens } from './_tokens.js';
-import type { StoredLogin } from './_types.js';
+import type { StoredLogin } from '../_types.js';
 
 export interface StoredBearerOptions {
   /** Where client secret variables are read; default process.env. Also where the store is found. */

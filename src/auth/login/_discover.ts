@@ -1,7 +1,6 @@
 import type { AuthorizationServerMetadata, FetchLike, OAuthServerInfo } from '@modelcontextprotocol/client';
-import { McpctxError, isMcpctxError } from '../errors/index.js';
-import { canonicalResource } from './_paths.js';
-import { resourceCovers } from './_resource.js';
+import { McpctxError, isMcpctxError } from '../../errors/index.js';
+import { canonicalResource } from '../_paths.js';
 import { originAndPath } from './_http.js';
 import { oauthSdk } from './_sdk.js';
 
@@ -105,4 +104,23 @@ export function oauthErrorCode(error: unknown): string | undefined {
 function shorten(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > 300 ? `${line.slice(0, 300)}...` : line;
+}
+
+/**
+ * True when a protected resource metadata document's `resource` covers `serverKey`: the same origin
+ * and a path that is the server's own or a parent of it (RFC 9728 section 3.3 wants it to match the
+ * URL the metadata was found for; a parent path is what servers publish for several endpoints).
+ */
+export function resourceCovers(resource: string, serverKey: string): boolean {
+  let published: URL;
+  let server: URL;
+  try {
+    published = new URL(resource);
+    server = new URL(serverKey);
+  } catch {
+    return false;
+  }
+  if (published.origin !== server.origin || published.search !== '' || published.hash !== '') return false;
+  const base = published.pathname.endsWith('/') ? published.pathname : `${published.pathname}/`;
+  return server.pathname === published.pathname || server.pathname.startsWith(base);
 }

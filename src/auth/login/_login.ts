@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { FetchLike, OAuthClientMetadata } from '@modelcontextprotocol/client';
-import { McpctxError } from '../errors/index.js';
+import { McpctxError } from '../../errors/index.js';
 import { openInBrowser } from './_browser.js';
 import { discoverAuthorization, flowError, type Discovered } from './_discover.js';
 import { boundedFetch } from './_http.js';
 import { listenForRedirect } from './_loopback.js';
 import { oauthSdk } from './_sdk.js';
-import type { TokenStore } from './_store.js';
+import type { TokenStore } from '../store/index.js';
 import { clientInformation, storedTokens } from './_tokens.js';
-import type { StoredClient, StoredLogin } from './_types.js';
+import type { StoredClient, StoredLogin } from '../_types.js';
 
 export interface BrowserLoginOptions {
   /** The MCP server's URL. */

@@ -9,10 +9,10 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { chmod, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { McpctxError } from '../errors/index.js';
-import { isPlainObject, ownValue, setOwn, type JsonObject } from '../json/index.js';
-import { PRIVATE_FILE_MODE, sharedFileWarning } from '../private-file/index.js';
-import type { StoredClient, StoredLogin, StoredTokens } from './_types.js';
+import { McpctxError } from '../../errors/index.js';
+import { isPlainObject, ownValue, setOwn, type JsonObject } from '../../json/index.js';
+import { PRIVATE_FILE_MODE, sharedFileWarning } from '../../private-file/index.js';
+import type { StoredClient, StoredLogin, StoredTokens } from '../_types.js';
 
 export const AUTH_FILE_FORMAT = 'mcpctx-auth/v1';
 /** Far more than any number of logins takes; a file this big is not an auth file. */

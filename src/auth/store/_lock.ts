@@ -2,7 +2,7 @@
  * The auth file's lock: every read-modify-write of the file runs holding it and re-reads the file
  * inside, so two processes refreshing tokens at once never lose each other's write.
  */
-import { withFileLock } from '../file-lock/index.js';
+import { withFileLock } from '../../file-lock/index.js';
 
 /** Longer than the lock's stale time, so a crashed holder's lock is taken over within it; a token refresh under the lock is bounded by its own timeout. */
 export const AUTH_LOCK_WAIT_MS = 30_000;

@@ -1,6 +1,6 @@
 import type { AuthorizationServerMetadata, OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/client';
-import { McpctxError } from '../errors/index.js';
-import type { StoredLogin, StoredTokens } from './_types.js';
+import { McpctxError } from '../../errors/index.js';
+import type { StoredLogin, StoredTokens } from '../_types.js';
 
 /** A token answer as stored: the expiry as a time, only Bearer tokens (DPoP-bound ones need a key mcpctx does not keep). */
 export function storedTokens(tokens: OAuthTokens, now: number, previous?: StoredTokens): StoredTokens {

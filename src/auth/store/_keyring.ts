@@ -4,7 +4,7 @@
  * talks to a `KeyringBackend`, so tests use an in-memory one.
  */
 import { randomBytes } from 'node:crypto';
-import { lazyImport } from '../lazy/index.js';
+import { lazyImport } from '../../lazy/index.js';
 
 /** One secret string per (service, account). */
 export interface KeyringBackend {

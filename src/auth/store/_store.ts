@@ -5,13 +5,13 @@
  * read-modify-write under the file's lock. Secrets never appear in an error message.
  */
 import { homedir } from 'node:os';
-import { McpctxError, isMcpctxError } from '../errors/index.js';
-import { isPlainObject, ownValue, setOwn } from '../json/index.js';
+import { McpctxError, isMcpctxError } from '../../errors/index.js';
+import { isPlainObject, ownValue, setOwn } from '../../json/index.js';
 import { readAuthFile, writeAuthFile, ensureAuthFolder, type KeptLogin, type KeptLogins } from './_auth-file.js';
 import { KEYRING_SERVICE, keyringProblem, osKeyring, type KeyringBackend } from './_keyring.js';
 import { withAuthFileLock } from './_lock.js';
-import { authFilePath } from './_paths.js';
-import type { StoredLogin } from './_types.js';
+import { authFilePath } from '../_paths.js';
+import type { StoredLogin } from '../_types.js';
 
 export interface TokenStore {
   readonly kind: 'file' | 'keyring';

@@ -6,8 +6,8 @@
  * elsewhere), plain http is refused but on loopback, and the caller's signal bounds the wait.
  * An outcome never carries the token, the secret or the server's body.
  */
-import { ownValue } from '../json/index.js';
-import type { StoredLogin } from './_types.js';
+import { ownValue } from '../../json/index.js';
+import type { StoredLogin } from '../_types.js';
 
 export type TokenHint = 'refresh_token' | 'access_token';
 

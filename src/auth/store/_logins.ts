@@ -2,10 +2,10 @@
  * `mcpctx auth list` and `mcpctx auth logout` as library calls that return data: the rows say
  * what a login is (never a token or a secret), and logout revokes what it can before it forgets.
  */
-import { canonicalResource } from './_paths.js';
+import { canonicalResource } from '../_paths.js';
 import { revokeToken, type RevokeOutcome } from './_revoke.js';
 import type { TokenStore } from './_store.js';
-import type { StoredLogin } from './_types.js';
+import type { StoredLogin } from '../_types.js';
 
 /** How long logout waits for the revocation endpoint, both tokens together. */
 export const REVOKE_TIMEOUT_MS = 10_000;
