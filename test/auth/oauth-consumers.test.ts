@@ -2,7 +2,7 @@
 // HTTP upstream behind OAuth (a client lists and calls its tools through the gateway, which holds
 // the login), and audit's url entries. One login in a headless browser against a real
 // authorization server serves every case; without it each says to log in.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,7 +52,8 @@ function gatewayConfig(auth: 'oauth' | undefined): string {
 
 describe('the gateway in front of a server behind OAuth', () => {
   it('lists and calls its tools with the stored login, renewing it after a 401, and no token reaches the client', async () => {
-    const client = gatewayOverStdio(['--config', gatewayConfig('oauth')], { MCPCTX_AUTH_FILE: authFile, MCPCTX_AUTH_STORE: 'file' });
+    const receipts = join(scratch, 'receipts.jsonl');
+    const client = gatewayOverStdio(['--config', gatewayConfig('oauth'), '--receipts', receipts, '--receipts-args'], { MCPCTX_AUTH_FILE: authFile, MCPCTX_AUTH_STORE: 'file' });
     try {
       await client.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'wire', version: '1' } });
       await client.notify('notifications/initialized');
@@ -70,6 +71,15 @@ describe('the gateway in front of a server behind OAuth', () => {
       expect(JSON.stringify(client.received)).not.toContain(accessToken);
     } finally {
       await client.close();
+    }
+    // Nor the gateway's receipts (arguments included) or its log, whatever token it held.
+    const held = (await openTokenStore({ env: { MCPCTX_AUTH_FILE: authFile, MCPCTX_AUTH_STORE: 'file' } })).get(world.mcpUrl);
+    const renewedToken = (await held)?.tokens.accessToken ?? 'none';
+    const written = readFileSync(receipts, 'utf8');
+    expect(written).toContain('through the gateway');
+    for (const token of [accessToken, renewedToken]) {
+      expect(written).not.toContain(token);
+      expect(client.stderr()).not.toContain(token);
     }
   }, 60_000);
 

@@ -139,10 +139,12 @@ describe('mcpctx auth login against a real authorization server', () => {
       expect(refused.note).toContain('insufficient_scope');
       expect(refused.note).toContain(`mcpctx auth login ${world.mcpUrl} --scope "mcp:read mcp:tools"`);
       expect((await stored()).wantedScope).toBe('mcp:read mcp:tools');
+      const registrations = world.counts().registrations;
       const again = await cli(['auth', 'login', world.mcpUrl, '--json']);
       expect(again.code, again.stderr).toBe(0);
+      // The client registered at the first login is reused: its loopback port was free again.
+      expect(world.counts().registrations).toBe(registrations);
       expect(String((JSON.parse(again.stdout) as { scope: string }).scope).split(' ')).toEqual(expect.arrayContaining(['mcp:read', 'mcp:tools']));
-      // The client registered at the first login is reused (same loopback port, or registered anew when taken).
       const { status, tools } = await measure();
       expect(status).toBe('measured');
       expect(tools).toBeGreaterThan(0);
