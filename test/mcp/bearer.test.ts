@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { McpctxError } from '../../src/errors/index.js';
 import { Deadline, HttpClientTransport, LegacySseClientTransport, RawClient, initialize, type BearerRefusal, type BearerSource } from '../../src/mcp/index.js';
 import { HttpUpstream, type HttpUpstreamOptions } from '../support/http-upstream.js';
+import { startLegacySseToolsServer } from '../support/remote-servers.js';
 
 const OLD = 'old-access-token-0c8e1d55aa';
 const NEW = 'new-access-token-93b7f2c4de';
@@ -98,6 +99,21 @@ describe('HttpClientTransport with a bearer', () => {
     const error = await refusal(initialized(upstream.url, new ScriptedBearer(undefined, undefined)));
     expect(upstream.requests[0]?.headers.authorization).toBeUndefined();
     expect(error.message).toContain('run: mcpctx auth login THE-URL');
+  });
+
+  it('the older HTTP+SSE transport sends the bearer on its GET stream and on every POST', async () => {
+    const server = await startLegacySseToolsServer();
+    cleanups.push(() => server.close());
+    const transport = new LegacySseClientTransport({ url: server.url, bearer: new ScriptedBearer(NEW, undefined) });
+    const client = new RawClient(transport);
+    await transport.connect(new Deadline(10_000, 'test'));
+    await client.start();
+    cleanups.push(() => client.close());
+    await initialize(client, { protocolVersion: '2024-11-05', capabilities: {}, deadline: new Deadline(10_000, 'test') });
+    await client.request('tools/list', {}, new Deadline(10_000, 'test'));
+    expect(server.posts).toBeGreaterThanOrEqual(2);
+    expect(server.headers.length).toBeGreaterThanOrEqual(3);
+    expect(server.headers.every((headers) => headers.authorization === `Bearer ${NEW}`)).toBe(true);
   });
 
   it('refuses a bearer beside a configured Authorization header', () => {
