@@ -30,7 +30,7 @@ export function setupAuthLogin(command: Command, io: CliIo, setExit: (code: numb
     .argument('<url>', "the MCP server's URL, e.g. https://mcp.example.com/mcp")
     .option('--scope <scopes>', 'scopes to ask for, space separated (default: the scope asked for before, the one granted before and the one the server\'s challenge names)')
     .option('--no-browser', 'do not start a browser: print the URL to open (default: start $BROWSER or the system browser)')
-    .option('--timeout <seconds>', 'how long to wait for the browser to come back (default: 300)', parseSeconds, 300)
+    .option('--timeout <seconds>', 'how long to wait for the browser to come back', parseSeconds, 300)
     .option('--client-id <id>', 'a client registered beforehand with the authorization server (default: register one dynamically)')
     .option('--client-secret-env <NAME>', 'the environment variable that holds that client\'s secret; only its name is stored (default: none, a public client)')
     .option('--client-credentials', 'log in as a machine with the client credentials grant: needs --client-id and --client-secret-env (default: off, a person logs in through the browser)')
