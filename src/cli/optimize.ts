@@ -145,14 +145,13 @@ async function readTranscript(file: string, format: TranscriptFormat | undefined
   }
 }
 
-/** The optimizer's input from an imported transcript: its records and session, the task from --task or the last user request. */
+/** The optimizer's input from an imported transcript: its records (each carrying the session), the task from --task or the last user request. */
 function transcriptInput(imported: TranscriptImport, flags: OptimizeFlags, file: string): unknown {
   const task = flags.task ?? imported.lastUserRequest;
   if (task === undefined) {
     throw new McpctxError('USAGE', `no task: ${file} holds no user request; give one with --task "what the context is for"`, { file });
   }
   const input: Record<string, unknown> = { ...imported.records, task };
-  if (imported.session !== undefined) input.session = imported.session;
   if (flags.budget !== undefined) input.tokenBudget = flags.budget;
   return input;
 }
