@@ -5,7 +5,7 @@
 import { DEFAULT_MAX_RECORD_CHARS, MAX_ID_CHARS, MAX_SESSION_CHARS } from '../_validate.js';
 import type { RecordCommon, SessionRecords, TestStatus } from '../_types.js';
 import { countSkipped } from './_lines.js';
-import { errorHeadline, failureLocation, isTestCommand, looksLikeFailure, testRunStatus } from './_shell.js';
+import { errorHeadline, failureLocation, frameLines, isTestCommand, looksLikeFailure, testRunStatus } from './_shell.js';
 
 /** Commands, paths and tool names go into one-line source tags (the validator's name cap). */
 const MAX_NAME_CHARS = 4096;
@@ -65,7 +65,7 @@ export class RecordCollector {
   /**
    * A tool call and its result: the tool output, plus a test result when the command ran tests
    * and its status is known, plus an error when the result was marked as one or a non-zero exit
-   * printed a traceback or a location.
+   * printed a traceback or a location (its headline and location, its frames as the stack).
    */
   toolRun(source: RecordSource, run: ToolRun): void {
     const record: Record<string, unknown> = {};
@@ -87,7 +87,7 @@ export class RecordCollector {
       const location = failureLocation(run.output);
       const headline = errorHeadline(run.output);
       const message = location !== undefined && !headline.includes(location) ? `${headline} (at ${location})` : headline;
-      this.error({ ...source, id: base === undefined ? undefined : `${base}:error` }, message, run.output);
+      this.error({ ...source, id: base === undefined ? undefined : `${base}:error` }, message, frameLines(run.output));
     }
   }
 

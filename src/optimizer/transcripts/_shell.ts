@@ -41,7 +41,8 @@ export function failureLocation(output: string): string | undefined {
 }
 
 const TRACEBACK = /Traceback \(most recent call last\)|^\s+at .+:\d+|^panic:|thread '.*' panicked at|^Exception in thread/m;
-const ERROR_LINE = /^\s*(?:[\w.]*(?:Error|Exception)\b.*|error(?:\[\w+\])?:.*|Error:.*|E\s{2,}.*|panic:.*|fatal:.*)$/m;
+// A jest failure's `● suite › test` line names the failing test: the best headline it prints.
+const ERROR_LINE = /^\s*(?:[\w.]*(?:Error|Exception)\b.*|error(?:\[\w+\])?:.*|Error:.*|E\s{2,}.*|● .*|panic:.*|fatal:.*)$/m;
 
 /** Whether output carries a traceback or a failure location: a non-zero exit worth an error record. */
 export function looksLikeFailure(output: string): boolean {
@@ -56,4 +57,17 @@ export function errorHeadline(output: string): string {
   const errorLines = lines.filter((line) => ERROR_LINE.test(line));
   const chosen = (isTraceback ? errorLines[errorLines.length - 1] : errorLines[0]) ?? lines.find((line) => line.trim() !== '') ?? output;
   return chosen.trim().slice(0, 1000);
+}
+
+const FRAME_LINE = /File "[^"\n]+", line \d+|^\s+at .+:\d+|-->\s*\S+:\d+|(?:^|\s)[\w./\\-]+\.[A-Za-z]{1,5}:\d+/;
+const MAX_FRAME_LINES = 30;
+
+/**
+ * The lines of a failure's output that name code locations (stack frames, `file:line` lines), at
+ * most 30: the error record's stack. The whole output stays in the tool output; repeating it in
+ * the error would spend the budget twice on the same text.
+ */
+export function frameLines(output: string): string | undefined {
+  const frames = output.split('\n').filter((line) => FRAME_LINE.test(line)).slice(0, MAX_FRAME_LINES);
+  return frames.length === 0 ? undefined : frames.join('\n');
 }

@@ -175,7 +175,9 @@ describe('Codex rollouts', () => {
     expect(toolOutputs[0]?.timestamp).toMatch(/^2026-11-28T14:00:/);
     expect(toolOutputs[2]?.output.startsWith('PASS src/sum.test.js')).toBe(true);
     expect(testResults.map((t) => t.status)).toEqual(['failed', 'passed']);
-    expect(errors[0]?.message).toContain('src/sum.test.js:5');
+    expect(errors[0]?.message).toBe('● sumCents › adds prices exactly (at src/sum.test.js:5)');
+    // The error keeps the frames; the whole output stays in the tool output only.
+    expect(errors[0]?.stack).toBe('      at Object.toBe (src/sum.test.js:5:34)');
     expect(diffs[0]).toMatchObject({ id: 'call_Jx03patch', path: 'src/sum.js' });
     expect(diffs[0]?.diff).toContain('--- a/src/sum.js\n+++ b/src/sum.js\n@@\n');
     expect(diffs[0]?.diff).toContain('\n-  return prices.reduce((total, price) => total + price, 0);\n+  const cents');
