@@ -28,6 +28,8 @@ const str = (object: JsonObject | undefined, key: string): string | undefined =>
 
 // Messages Codex writes into the user's turn: the environment, AGENTS.md, instructions.
 const CONTEXT_MESSAGE = /^\s*(?:<environment_context>|<user_instructions>|<user_shell_command>|<turn_aborted>|# AGENTS\.md instructions)/;
+/** Item types a legacy rollout line holds bare. */
+export const LEGACY_ITEM_TYPES = new Set(['message', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'local_shell_call', 'reasoning']);
 const SHELL_TOOLS = new Set(['shell', 'shell_command', 'exec_command', 'container.exec', 'local_shell']);
 
 function contentText(content: unknown): string {
@@ -127,7 +129,10 @@ export function patchDiffs(patch: string): Array<{ path: string; diff: string }>
 export function importCodex(lines: readonly ParsedLine[], collector: RecordCollector, skipped: Record<string, number>): CodexResult {
   const result: CodexResult = {};
   const pending = new Map<string, PendingCall>();
-  for (const { value: line } of lines) {
+  for (const { value: envelope } of lines) {
+    // Rollouts before the `{timestamp, type, payload}` envelope (2025) hold the items bare.
+    const bare = ownValue(envelope, 'payload') === undefined && LEGACY_ITEM_TYPES.has(str(envelope, 'type') ?? '');
+    const line = bare ? { type: 'response_item', payload: envelope, timestamp: ownValue(envelope, 'timestamp') } : envelope;
     const type = str(line, 'type') ?? '(no type)';
     const payload = ownValue(line, 'payload');
     const timestamp = ownValue(line, 'timestamp');

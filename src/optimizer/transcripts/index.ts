@@ -5,9 +5,10 @@
 import { McpctxError } from '../../errors/index.js';
 import { isPlainObject, ownValue } from '../../json/index.js';
 import type { SessionRecords } from '../_types.js';
+import { MAX_TASK_CHARS } from '../_validate.js';
 import { importClaudeCode } from './_claude-code.js';
-import { importCodex } from './_codex.js';
-import { RecordCollector } from './_collect.js';
+import { importCodex, LEGACY_ITEM_TYPES } from './_codex.js';
+import { cutText, RecordCollector } from './_collect.js';
 import { parseBoundedJson, readJsonLines, type LineProblems } from './_lines.js';
 import { importSweAgent, parseSweTrajectory } from './_swe-agent.js';
 
@@ -19,7 +20,7 @@ export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = ['claude-code', '
 export interface TranscriptImport {
   format: TranscriptFormat;
   records: SessionRecords;
-  /** The last user request in the transcript (the default task of the compaction hook), if any. */
+  /** The last user request in the transcript (the default task of the compaction hook), if any; cut to the task cap of 100,000 characters. */
   lastUserRequest?: string;
   /** Session id when the transcript names one. */
   session?: string;
@@ -60,6 +61,8 @@ export function detectTranscriptFormat(text: string): TranscriptFormat | undefin
     const type = ownValue(parsed.value, 'type');
     if (typeof type === 'string' && CODEX_TYPES.has(type) && ownValue(parsed.value, 'payload') !== undefined) return 'codex';
     if (typeof type === 'string' && CLAUDE_CODE_TYPES.has(type)) return 'claude-code';
+    // A legacy Codex rollout: bare response items (`{"type":"message","role":…}`, `{"type":"function_call","call_id":…}`).
+    if (typeof type === 'string' && LEGACY_ITEM_TYPES.has(type) && (ownValue(parsed.value, 'role') !== undefined || ownValue(parsed.value, 'call_id') !== undefined)) return 'codex';
     if (ownValue(parsed.value, 'sessionId') !== undefined && ownValue(parsed.value, 'uuid') !== undefined) return 'claude-code';
     if (Array.isArray(ownValue(parsed.value, 'trajectory'))) return 'swe-agent';
   }
@@ -100,7 +103,8 @@ export function importTranscript(text: string, options: ImportTranscriptOptions 
     found = format === 'claude-code' ? importClaudeCode(lines, collector, problems.skipped) : importCodex(lines, collector, problems.skipped);
   }
   const result: TranscriptImport = { format, records: collector.result(), skipped: problems.skipped, badLines: problems.badLines };
-  if (found.lastUserRequest !== undefined) result.lastUserRequest = found.lastUserRequest;
+  // The request is the default task, which has a cap of its own (a pasted log can be longer).
+  if (found.lastUserRequest !== undefined) result.lastUserRequest = cutText(found.lastUserRequest, MAX_TASK_CHARS);
   if (found.session !== undefined) result.session = found.session;
   if (problems.truncatedLastLine !== undefined) result.truncatedLastLine = problems.truncatedLastLine;
   return result;

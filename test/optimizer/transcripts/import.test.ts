@@ -224,3 +224,26 @@ describe('SWE-agent trajectories', () => {
     expect(() => importTranscript('{"trajectory": 3}', { format: 'swe-agent' })).toThrow(/no "trajectory" array/);
   });
 });
+
+describe('edges of every format', () => {
+  it('reads a legacy Codex rollout, whose items are not in envelopes', () => {
+    const legacy = [
+      '{"id":"0c1d2e3f-legacy","timestamp":"2025-05-01T10:00:00.000Z","instructions":null}',
+      '{"type":"message","role":"user","content":[{"type":"input_text","text":"run the tests"}]}',
+      `{"type":"function_call","name":"shell","arguments":${JSON.stringify(JSON.stringify({ command: ['bash', '-lc', 'go test ./...'] }))},"call_id":"call_old1"}`,
+      `{"type":"function_call_output","call_id":"call_old1","output":${JSON.stringify(JSON.stringify({ output: 'ok  \texample.com/tally\t0.01s\n', metadata: { exit_code: 0 } }))}}`,
+    ].join('\n');
+    expect(detectTranscriptFormat(legacy)).toBe('codex');
+    const imported = accepted(importTranscript(legacy));
+    expect(imported.records.toolOutputs).toEqual([{ id: 'call_old1', tool: 'shell', command: 'go test ./...', output: 'ok  \texample.com/tally\t0.01s\n', exitCode: 0 }]);
+    expect(imported.records.testResults?.[0]).toMatchObject({ id: 'call_old1:test', status: 'passed' });
+    expect(imported.lastUserRequest).toBe('run the tests');
+  });
+
+  it('cuts a last user request over the task cap, so it can be the task', () => {
+    const request = `please look at this log\n${'line of log\n'.repeat(20_000)}`;
+    const imported = importTranscript(`{"type":"user","uuid":"u1","message":{"role":"user","content":${JSON.stringify(request)}}}\n`);
+    expect(imported.lastUserRequest?.length).toBe(100_000);
+    expect(parseOptimizerInput({ task: imported.lastUserRequest, ...imported.records }).task).toBe(imported.lastUserRequest);
+  });
+});
