@@ -17,6 +17,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { MessageRecord, SessionRecords, ToolOutputRecord } from '../../src/optimizer/_types.js';
+import { parseSweTrajectory, sweIssueText, type SweStep } from '../../src/optimizer/transcripts/index.js';
 import { PROJECT_ROOT } from '../_harness.js';
 import { type BenchScenario, SCENARIO_DIR, scenarioFileText } from './_scenarios.js';
 
@@ -158,33 +159,6 @@ function jestScenario(): BenchScenario {
 
 // ---- SWE-agent trajectories ------------------------------------------------------------------
 
-interface TrajectoryStep {
-  thought: string;
-  action: string;
-  observation: string;
-}
-
-interface HistoryMessage {
-  role: string;
-  content: unknown;
-  is_demo?: boolean;
-}
-
-interface Trajectory {
-  trajectory: TrajectoryStep[];
-  history: HistoryMessage[];
-  info: { submission?: string };
-}
-
-/** History content is a string, or (function-calling format) a list of text parts. */
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    return content.map((part) => (typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : '')).join('');
-  }
-  throw new Error(`unexpected history content: ${JSON.stringify(content).slice(0, 200)}`);
-}
-
 interface PatchFacts {
   path: string;
   hunkName: string;
@@ -214,33 +188,33 @@ interface TrajectorySpec {
 }
 
 function trajectoryScenario(spec: TrajectorySpec): BenchScenario {
-  const trajectory = JSON.parse(readFixture(`swe-agent-trajectories/${spec.file}`)) as Trajectory;
-  const patch = spec.patchFile !== undefined ? readFixture(`swe-agent-trajectories/${spec.patchFile}`) : trajectory.info.submission;
+  const trajectory = parseSweTrajectory(readFixture(`swe-agent-trajectories/${spec.file}`));
+  const patch = spec.patchFile !== undefined ? readFixture(`swe-agent-trajectories/${spec.patchFile}`) : trajectory.submission;
   if (patch === undefined || patch.trim() === '') throw new Error(`${spec.file}: no patch`);
   const facts = patchFacts(patch);
 
   const [system, ...rest] = trajectory.history;
   if (system?.role !== 'system') throw new Error(`${spec.file}: history does not start with the system prompt`);
-  const demonstrations = rest.filter((message) => message.role === 'user' && message.is_demo === true);
-  const issueMessage = rest.find((message) => message.role === 'user' && message.is_demo !== true);
+  const demonstrations = rest.filter((message) => message.role === 'user' && message.isDemo);
+  const issueMessage = rest.find((message) => message.role === 'user' && !message.isDemo);
   if (issueMessage === undefined) throw new Error(`${spec.file}: no issue message`);
-  const issueText = contentText(issueMessage.content);
-  const issue = /ISSUE:\n([\s\S]*?)\n+INSTRUCTIONS:/.exec(issueText.replace(/\r\n/g, '\n'))?.[1]?.trim();
-  if (issue === undefined) throw new Error(`${spec.file}: the issue message has no ISSUE:/INSTRUCTIONS: sections`);
+  const issueText = issueMessage.text;
+  if (!/ISSUE:\n[\s\S]*?\n+INSTRUCTIONS:/.test(issueText.replace(/\r\n/g, '\n'))) throw new Error(`${spec.file}: the issue message has no ISSUE:/INSTRUCTIONS: sections`);
+  const issue = sweIssueText(issueText);
 
-  const changesPatchedFile = (step: TrajectoryStep): boolean =>
+  const changesPatchedFile = (step: SweStep): boolean =>
     /^edit\b/.test(step.action.trim()) && step.observation.includes(facts.path) && !step.observation.includes('have NOT been applied');
-  const cut = trajectory.trajectory.findIndex(changesPatchedFile);
+  const cut = trajectory.steps.findIndex(changesPatchedFile);
   if (cut === -1) throw new Error(`${spec.file}: no step changes ${facts.path}`);
-  const steps = trajectory.trajectory.slice(0, cut);
+  const steps = trajectory.steps.slice(0, cut);
 
   const messages: MessageRecord[] = [
-    { id: 'system-prompt', role: 'system', timestamp: timeAfter(spec.start, 0), text: contentText(system.content) },
+    { id: 'system-prompt', role: 'system', timestamp: timeAfter(spec.start, 0), text: system.text },
     ...demonstrations.map((message, index): MessageRecord => ({
       id: demonstrations.length === 1 ? 'demonstration' : `demonstration-${index + 1}`,
       role: 'user',
       timestamp: timeAfter(spec.start, 0, 1),
-      text: contentText(message.content),
+      text: message.text,
     })),
     { id: 'issue', role: 'user', timestamp: timeAfter(spec.start, 0, 2), text: issueText },
   ];
@@ -265,7 +239,7 @@ function trajectoryScenario(spec: TrajectorySpec): BenchScenario {
     name: spec.name,
     description:
       `${spec.summary} Converted from the SWE-agent trajectory: system prompt, ${demonstrations.length > 0 ? 'the demonstration, ' : ''}the issue, ` +
-      `then steps 1-${steps.length} of ${trajectory.trajectory.length} (the session stops before step ${cut + 1}, the edit that changed ${facts.path}). ` +
+      `then steps 1-${steps.length} of ${trajectory.steps.length} (the session stops before step ${cut + 1}, the edit that changed ${facts.path}). ` +
       'Timestamps are synthetic (one minute per step): the trajectory has none. Required facts come from the final patch.',
     source: `real: ${SWE_DIR}/${spec.file}`,
     task: issue,

@@ -1,8 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { McpctxError, isMcpctxError, type McpctxErrorData } from '../errors/index.js';
 import { ContextOptimizer, DEFAULT_TOKEN_BUDGET, parseOptimizerInput, type ContextResult } from '../optimizer/index.js';
+import { importTranscript, TRANSCRIPT_FORMATS, type TranscriptFormat, type TranscriptImport } from '../optimizer/transcripts/index.js';
 import { lineAndColumn } from '../tokens/index.js';
 import { exampleHelp } from './_help.js';
 import { EXIT, type CliIo } from './_io.js';
@@ -11,7 +12,9 @@ import { parsePositiveInteger } from './_parse.js';
 import { formatCount } from './_table.js';
 
 interface OptimizeFlags {
-  input: string;
+  input?: string;
+  transcript?: string;
+  format?: TranscriptFormat;
   task?: string;
   budget?: number;
   counter: 'o200k' | 'chars/4';
@@ -39,11 +42,14 @@ export function setupOptimize(command: Command, io: CliIo, setExit: (code: numbe
         'Prints the context text; with --json, the whole result (context, sources with score breakdowns, omitted with reasons, report, stats).',
         INPUT_FORMAT,
         'A budget conflict (the mandatory fragments alone are over the budget; all of them are still included) is a result: the context is printed, a warning goes to stderr, and the exit code is 0 (1 with --fail-on-conflict).',
-        'Exit codes: 0 printed; 1 budget conflict with --fail-on-conflict; 2 usage error or an input file that is not valid JSON in the input format; 3 the file could not be read.',
+        'With --transcript, the records come from an agent\'s session transcript (Claude Code ~/.claude/projects/<project>/<session>.jsonl, Codex CLI ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl, SWE-agent .traj): user and assistant text, tool calls and results, file reads, edits as diffs, test runs and errors, each with the transcript\'s own id and time. What was imported (and skipped) is printed on stderr.',
+        'Exit codes: 0 printed; 1 budget conflict with --fail-on-conflict; 2 usage error, an input file that is not valid JSON in the input format, or a transcript in no known format; 3 the file could not be read.',
       ].join('\n\n'),
     )
-    .requiredOption('--input <file>', 'the records (and optionally task and tokenBudget) as JSON')
-    .option('--task <text>', "what the context is for, overriding the file's task (default: the file's task)")
+    .option('--input <file>', 'the records (and optionally task and tokenBudget) as JSON (default: none; give --input or --transcript)')
+    .option('--transcript <file>', 'an agent\'s session transcript to read the records from: Claude Code session JSONL, Codex CLI rollout JSONL or a SWE-agent .traj (default: none; give --input or --transcript)')
+    .addOption(new Option('--format <name>', 'the transcript\'s format (default: detected from its first lines)').choices([...TRANSCRIPT_FORMATS]))
+    .option('--task <text>', "what the context is for, overriding the file's task (default: the file's task; for a transcript, its last user request)")
     .option('--budget <n>', `tokens the context may use, overriding the file's tokenBudget (default: the file's, else ${formatCount(DEFAULT_TOKEN_BUDGET)})`, parsePositiveInteger)
     .addOption(new Option('--counter <name>', 'token counter: o200k (exact) or chars/4 (an estimate)').choices(['o200k', 'chars/4']).default('o200k'))
     .option('--json', 'print the whole result as JSON')
@@ -55,8 +61,21 @@ export function setupOptimize(command: Command, io: CliIo, setExit: (code: numbe
 }
 
 async function runOptimize(flags: OptimizeFlags, io: CliIo): Promise<number> {
-  const file = resolve(io.cwd, flags.input);
-  const document = await readInputFile(file);
+  if ((flags.input === undefined) === (flags.transcript === undefined)) {
+    throw new McpctxError('USAGE', 'give exactly one of --input (records as JSON) and --transcript (an agent\'s session transcript)');
+  }
+  if (flags.format !== undefined && flags.transcript === undefined) throw new McpctxError('USAGE', '--format names a transcript\'s format; it needs --transcript');
+  let file: string;
+  let document: unknown;
+  if (flags.transcript !== undefined) {
+    file = resolve(io.cwd, flags.transcript);
+    const imported = await readTranscript(file, flags.format);
+    io.stderr.write(`${importSummary(flags.transcript, imported)}\n`);
+    document = transcriptInput(imported, flags, file);
+  } else {
+    file = resolve(io.cwd, flags.input as string);
+    document = await readInputFile(file);
+  }
   const optimizer = new ContextOptimizer({ counter: flags.counter });
   let result: ContextResult;
   try {
@@ -101,6 +120,53 @@ async function readInputFile(file: string): Promise<unknown> {
     const found = offset < text.length ? `unexpected ${JSON.stringify(text.slice(offset, offset + 1))}` : 'the file ends too early';
     throw new McpctxError('USAGE', `${file} is not valid JSON: ${found} at line ${line}, column ${column}`, { file, offset, line, column });
   }
+}
+
+/** Largest transcript read: a year of one agent's sessions is far less; a larger file is not one session. */
+const MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024;
+
+async function readTranscript(file: string, format: TranscriptFormat | undefined): Promise<TranscriptImport> {
+  let text: string;
+  try {
+    const size = (await stat(file)).size;
+    if (size > MAX_TRANSCRIPT_BYTES) {
+      throw new McpctxError('USAGE', `${file} is ${formatCount(size)} bytes, over the transcript limit of ${formatCount(MAX_TRANSCRIPT_BYTES)} (256 MiB); give one session's transcript`, { file });
+    }
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if (isMcpctxError(error)) throw error;
+    throw new McpctxError('IO', `cannot read transcript ${file}: ${(error as Error).message}`, { file });
+  }
+  try {
+    return importTranscript(text, format === undefined ? {} : { format });
+  } catch (error) {
+    if (isMcpctxError(error, 'INVALID_ARGUMENT')) throw new McpctxError('USAGE', `${file}: ${error.message}${format === undefined ? ' with --format' : ''}`, { file }, { cause: error });
+    throw error;
+  }
+}
+
+/** The optimizer's input from an imported transcript: its records (each carrying the session), the task from --task or the last user request. */
+function transcriptInput(imported: TranscriptImport, flags: OptimizeFlags, file: string): unknown {
+  const task = flags.task ?? imported.lastUserRequest;
+  if (task === undefined) {
+    throw new McpctxError('USAGE', `no task: ${file} holds no user request; give one with --task "what the context is for"`, { file });
+  }
+  const input: Record<string, unknown> = { ...imported.records, task };
+  if (flags.budget !== undefined) input.tokenBudget = flags.budget;
+  return input;
+}
+
+/** One line on what a transcript gave: records per kind, what was skipped, a line cut short. */
+function importSummary(name: string, imported: TranscriptImport): string {
+  const kinds = Object.entries(imported.records).map(([array, list]) => `${formatCount((list as unknown[]).length)} ${array}`);
+  const skipped = Object.entries(imported.skipped).map(([type, count]) => `${type} ${formatCount(count)}`);
+  const parts = [`mcpctx: imported ${name} (${imported.format}${imported.session === undefined ? '' : `, session ${imported.session}`}): ${kinds.length === 0 ? 'no records' : kinds.join(', ')}`];
+  if (skipped.length > 0) parts.push(`skipped: ${skipped.join(', ')}`);
+  if (imported.badLines.count > 0) parts.push(`${formatCount(imported.badLines.count)} lines not JSON (first at line ${imported.badLines.first.join(', ')})`);
+  if (imported.truncatedLastLine !== undefined) {
+    parts.push(`last line ${imported.truncatedLastLine.line} cut short (${formatCount(imported.truncatedLastLine.bytes)} bytes), not read`);
+  }
+  return parts.join('; ');
 }
 
 /** The file's content with --task and --budget applied; a task must come from one of them. */

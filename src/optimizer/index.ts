@@ -9,6 +9,7 @@ export { parseOptimizerInput } from './_validate.js';
 export { normalizeRecords } from './_normalize.js';
 export { parseSourceTags } from './_render.js';
 export { MemoryRecordStore, type RecordStore } from './_store.js';
+export { detectTranscriptFormat, importTranscript, type ImportTranscriptOptions, type TranscriptFormat, type TranscriptImport } from './transcripts/index.js';
 export type {
   BudgetConflict,
   ContextReport,
