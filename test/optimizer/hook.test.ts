@@ -29,6 +29,13 @@ const SESSION: SessionRecords = {
     { id: 't1', command: 'npm run build', output: Array.from({ length: 400 }, (_, index) => `compiled module ${index} of 400 in 3ms`).join('\n'), exitCode: 0 },
   ],
   errors: [{ id: 'e1', message: 'TypeError: Cannot read properties of undefined (reading \'amount\')\n    at applyGiftCard (src/checkout/total.ts:42:17)' }],
+  files: [
+    {
+      id: 'f1',
+      path: 'src/checkout/total.ts',
+      content: Array.from({ length: 300 }, (_, index) => `export function giftCardStep${index}(cart: Cart): number { return applyGiftCard(cart, cart.giftCards[${index}]) + ${index}; }`).join('\n'),
+    },
+  ],
   testResults: [{ id: 'r1', name: 'checkout applies a gift card', status: 'failed', output: 'expected 40.00, got NaN' }],
   decisions: [{ id: 'd1', text: 'Gift cards are applied after tax, never before.', status: 'accepted' }],
 };
@@ -69,11 +76,13 @@ describe('optimizer hook (Claude Code compaction)', () => {
   });
 
   it('holds a small --budget and builds for --task over the last request', async () => {
-    for (const budget of [300, 500, 1_000]) {
+    for (const budget of [300, 500, 1_000, 2_000]) {
       const outcome = await run(sessionStart('compact'), { budget, task: 'why does the gift card test fail?' });
       expect(outcome.exitCode).toBe(0);
       const context = (JSON.parse(outcome.stdout ?? '') as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+      // Filled close to the budget (the session holds far more), never over it.
       expect(countTokens(context)).toBeLessThanOrEqual(budget);
+      expect(countTokens(context)).toBeGreaterThan(budget * 0.5);
       expect(context).toContain('for the task: why does the gift card test fail?');
     }
   });
@@ -109,7 +118,6 @@ describe('optimizer hook (Claude Code compaction)', () => {
       ['an array', [sessionStart('compact')], {}, /not a JSON object/],
       ['too big', `${' '.repeat(MAX_COMPACTION_HOOK_INPUT_BYTES)}{}`, {}, /over 1,048,576 bytes/],
       ['no transcript_path', { ...sessionStart('compact'), transcript_path: undefined }, {}, /no transcript_path/],
-      ['inherited transcript_path only', JSON.parse('{"hook_event_name":"SessionStart","source":"compact","__proto__":{"transcript_path":"/etc/passwd"}}') as unknown, {}, /no transcript_path/],
       ['a transcript that does not exist', { ...sessionStart('compact'), transcript_path: '/nonexistent/mcpctx/transcript.jsonl' }, { readFile: readTranscriptFile }, /cannot read the transcript \/nonexistent\/mcpctx\/transcript\.jsonl: .*ENOENT/],
       ['no parser in this build', sessionStart('compact'), { importTranscript: transcriptsUnavailable }, /transcripts not available/],
       ['no user request', sessionStart('compact'), { importTranscript: () => ({ records: SESSION }) }, /no user request .*--task/],
@@ -121,6 +129,18 @@ describe('optimizer hook (Claude Code compaction)', () => {
       expect(outcome.exitCode, name).toBe(3);
       expect(outcome.stdout, name).toBeUndefined();
       expect(outcome.stderr, name).toMatch(reason);
+    }
+  });
+
+  it('reads own properties only: a transcript_path on a polluted Object.prototype is not taken', async () => {
+    const prototype = Object.prototype as Record<string, unknown>;
+    prototype.transcript_path = '/etc/passwd';
+    try {
+      const outcome = await run({ hook_event_name: 'SessionStart', source: 'compact' });
+      expect(outcome).toMatchObject({ exitCode: 3 });
+      expect(outcome.stderr).toMatch(/no transcript_path/);
+    } finally {
+      delete prototype.transcript_path;
     }
   });
 
