@@ -53,10 +53,10 @@ export function readDocument(text: string, file: string): Record<string, unknown
  */
 export function setAt(text: string, path: JsoncParser.JSONPath, value: unknown): string {
   const root = jsonc().parseTree(text);
-  if (root === undefined) return value === undefined ? text : `${stringify(nest(path, value), layoutOf(text).unit, '')}\n`;
+  if (root === undefined) return value === undefined ? text : `${stringify(nest(path, value), layoutOf(text), '')}${layoutOf(text).eol}`;
   const node = jsonc().findNodeAtLocation(root, path);
   if (value === undefined) return node === undefined ? text : removeNode(text, node);
-  if (node !== undefined) return `${text.slice(0, node.offset)}${stringify(value, layoutOf(text).unit, lineIndent(text, node.offset))}${text.slice(node.offset + node.length)}`;
+  if (node !== undefined) return `${text.slice(0, node.offset)}${stringify(value, layoutOf(text), lineIndent(text, node.offset))}${text.slice(node.offset + node.length)}`;
   // The deepest container that exists takes the rest of the path as one new member.
   for (let depth = path.length - 1; depth >= 0; depth -= 1) {
     const container = depth === 0 ? root : jsonc().findNodeAtLocation(root, path.slice(0, depth));
@@ -82,18 +82,19 @@ function lineIndent(text: string, offset: number): string {
   return /^[ \t]*/.exec(text.slice(start))?.[0] ?? '';
 }
 
-/** JSON of `value`, its lines after the first indented from `indent` by `unit`. */
-function stringify(value: unknown, unit: string, indent: string): string {
-  return JSON.stringify(value, null, unit).split('\n').join(`\n${indent}`);
+/** JSON of `value`, its lines after the first indented from `indent` by the file's unit and ended as the file ends its lines. */
+function stringify(value: unknown, layout: { unit: string; eol: string }, indent: string): string {
+  return JSON.stringify(value, null, layout.unit).split('\n').join(`${layout.eol}${indent}`);
 }
 
 function addMember(text: string, container: JsoncParser.Node, key: string | undefined, value: unknown): string {
-  const { unit, eol } = layoutOf(text);
+  const layout = layoutOf(text);
+  const { unit, eol } = layout;
   const children = container.children ?? [];
   const closing = container.offset + container.length - 1;
   const indent = lineIndent(text, container.offset);
   const multiline = /\n/.test(text.slice(container.offset, closing));
-  const member = (memberIndent: string): string => `${key === undefined ? '' : `${JSON.stringify(key)}: `}${multiline ? stringify(value, unit, memberIndent) : JSON.stringify(value)}`;
+  const member = (memberIndent: string): string => `${key === undefined ? '' : `${JSON.stringify(key)}: `}${multiline ? stringify(value, layout, memberIndent) : JSON.stringify(value)}`;
   const last = children.at(-1);
   if (last === undefined) {
     const inside = multiline ? `${eol}${indent}${unit}${member(indent + unit)}` : member('');
@@ -115,7 +116,12 @@ function addMember(text: string, container: JsoncParser.Node, key: string | unde
   return `${text.slice(0, end)}${comma ? '' : ','}${text.slice(end, at)}${eol}${memberIndent}${member(memberIndent)}${text.slice(at)}`;
 }
 
-/** The text without the member at `node` (a value: its property goes with it) and the comma before it, or after it when it is first. */
+/**
+ * The text without the member at `node` (a value: its property goes with it), undoing what
+ * `addMember` did: a member on a line of its own goes with its line (from the line break before
+ * it), and the comma added after the member before it goes when it was the last; a comment after
+ * that member stays. On one line, the comma before it goes (or after it, when it is first).
+ */
 function removeNode(text: string, node: JsoncParser.Node): string {
   const target = node.parent?.type === 'property' ? node.parent : node;
   const container = target.parent;
@@ -124,8 +130,25 @@ function removeNode(text: string, node: JsoncParser.Node): string {
   const index = siblings.indexOf(target);
   const previous = siblings[index - 1];
   const next = siblings[index + 1];
+  const targetEnd = target.offset + target.length;
+  if (previous !== undefined) {
+    const previousEnd = previous.offset + previous.length;
+    const gap = text.slice(previousEnd, target.offset);
+    const lineBreak = Math.max(gap.lastIndexOf('\n'), -1);
+    if (lineBreak >= 0) {
+      const breakAt = previousEnd + lineBreak - (gap[lineBreak - 1] === '\r' ? 1 : 0);
+      if (next !== undefined) {
+        // `previous,⏎  target,⏎  next`: the target's line and its comma go.
+        const comma = text.indexOf(',', targetEnd);
+        const end = comma >= 0 && comma < next.offset ? comma + 1 : targetEnd;
+        return `${text.slice(0, breakAt)}${text.slice(end)}`;
+      }
+      const comma = text[previousEnd] === ',' ? 1 : 0;
+      return `${text.slice(0, previousEnd)}${text.slice(previousEnd + comma, breakAt)}${text.slice(targetEnd)}`;
+    }
+  }
   const begin = previous !== undefined ? previous.offset + previous.length : container.offset + 1;
-  const end = previous === undefined && next !== undefined ? next.offset : target.offset + target.length;
+  const end = previous === undefined && next !== undefined ? next.offset : targetEnd;
   return `${text.slice(0, begin)}${text.slice(end)}`;
 }
 
