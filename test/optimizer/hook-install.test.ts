@@ -79,15 +79,19 @@ describe('optimizer install / uninstall --client claude-code', () => {
   }
 
   it('a dry run reports the diff (env values redacted) and writes nothing', () => {
-    const at = home(SETTINGS);
-    const report = installCompactionHook({ scope: 'user', cwd: at.cwd, home: at.home, program: PROGRAM, dryRun: true });
-    const diff = report.files[0]?.diff ?? '';
-    expect(diff).toMatch(/^\+.*"matcher": "compact"/m);
-    expect(diff).toMatch(/^\+.*optimizer hook/m);
-    expect(diff).not.toContain('sk-secret-value-123');
-    expect(readFileSync(at.settings, 'utf8')).toBe(SETTINGS);
-    expect(existsSync(report.stateFile)).toBe(false);
-    expect(readdirSync(join(at.home, '.claude'))).toEqual(['settings.json']);
+    for (const original of [SETTINGS, NO_HOOKS]) {
+      const at = home(original);
+      const report = installCompactionHook({ scope: 'user', cwd: at.cwd, home: at.home, program: PROGRAM, dryRun: true });
+      const diff = report.files[0]?.diff ?? '';
+      expect(diff).toMatch(/^\+.*"matcher": "compact"/m);
+      expect(diff).toMatch(/^\+.*optimizer hook/m);
+      // NO_HOOKS: the env line is beside the change, in the diff's context.
+      if (original === NO_HOOKS) expect(diff).toContain('"API_TOKEN": "<redacted>"');
+      expect(diff).not.toContain('sk-secret-value-123');
+      expect(readFileSync(at.settings, 'utf8')).toBe(original);
+      expect(existsSync(report.stateFile)).toBe(false);
+      expect(readdirSync(join(at.home, '.claude'))).toEqual(['settings.json']);
+    }
   });
 
   it('project scope on a folder without settings: creates .claude/settings.json, uninstall removes it', () => {
