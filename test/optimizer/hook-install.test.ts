@@ -159,6 +159,17 @@ describe('optimizer install / uninstall --client claude-code', () => {
     const installed = run(['install', '--client', 'claude-code', '--json']);
     expect(installed.status, installed.stderr).toBe(0);
     expect((JSON.parse(installed.stdout) as { hookCommand: string }).hookCommand).toBe(`${process.execPath} ${CLI} optimizer hook`);
+    // The command written into the settings runs as Claude Code runs it (sh -c, the input on stdin), and never exits 2.
+    const command = sessionStart(at.settings).find((group) => group.matcher === 'compact')?.hooks[0]?.command ?? '';
+    const hook = (input: object): { status: number | null; stderr: string } => {
+      const result = spawnSync('/bin/sh', ['-c', command], { input: JSON.stringify(input), encoding: 'utf8', timeout: 60_000 });
+      return { status: result.status, stderr: result.stderr };
+    };
+    const preCompact = hook({ session_id: 'abc123', transcript_path: '/nonexistent/t.jsonl', cwd: at.cwd, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' });
+    expect(preCompact.status).toBe(0);
+    const compact = hook({ session_id: 'abc123', transcript_path: '/nonexistent/t.jsonl', cwd: at.cwd, hook_event_name: 'SessionStart', source: 'compact' });
+    expect(compact.status).toBe(3);
+    expect(compact.stderr).toMatch(/^mcpctx optimizer hook: nothing was added to the context: cannot read the transcript \/nonexistent\/t\.jsonl/);
     const removed = run(['uninstall', '--client', 'claude-code']);
     expect(removed.status, removed.stderr).toBe(0);
     expect(readFileSync(at.settings, 'utf8')).toBe(SETTINGS);
