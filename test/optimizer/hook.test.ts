@@ -87,6 +87,15 @@ describe('optimizer hook (Claude Code compaction)', () => {
     }
   });
 
+  it('leaves room for its heading: with a long task, every budget from 700 to 1,600 tokens gets a context, none refused', async () => {
+    const task = `fix the gift card total in src/checkout/total.ts ${Array.from({ length: 60 }, (_, index) => `w${index * 7919}`).join(' ')}`;
+    for (let budget = 700; budget <= 1_600; budget += 50) {
+      const outcome = await run(sessionStart('compact'), { budget, task });
+      expect(outcome.exitCode, `budget ${budget}: ${outcome.stderr ?? ''}`).toBe(0);
+      expect(outcome.built?.tokens).toBeLessThanOrEqual(budget);
+    }
+  });
+
   it('a budget the mandatory facts do not fit is refused with a remedy, not exceeded', async () => {
     const outcome = await run(sessionStart('compact'), { budget: 60 });
     expect(outcome.stdout).toBeUndefined();

@@ -103,7 +103,10 @@ async function compactionHook(options: CompactionHookOptions): Promise<Compactio
   const context = `${heading}${result.context}`;
   const tokens = countTokens(context);
   // A budget conflict includes every mandatory fact whatever the budget; the hook's budget is a promise.
-  if (tokens > budget) return failed(`the session's mandatory facts alone are ${tokens} tokens, over --budget ${budget}; raise --budget`);
+  if (tokens > budget) {
+    const what = result.report.selection.conflict === undefined ? 'the context with its heading is' : "the session's mandatory facts alone make the context";
+    return failed(`${what} ${tokens} tokens, over --budget ${budget}; raise --budget`);
+  }
   const output = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } };
   return {
     exitCode: 0,
