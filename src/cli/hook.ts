@@ -1,7 +1,4 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
-import { McpctxError } from '../errors/index.js';
 import {
   LIMIT_NOTE,
   MAX_HOOK_INPUT_BYTES,
@@ -12,11 +9,11 @@ import {
   runPostToolUse,
   serveResultsStdio,
   uninstallClaudeCode,
-  type InstallReport,
   type InstallScope,
 } from '../host/claude-code/index.js';
 import { MCPCTX_CLIENT_INFO } from '../mcp/index.js';
 import { exampleHelp } from './_help.js';
+import { builtMain, renderInstallReport } from './_install-report.js';
 import { EXIT, type CliIo } from './_io.js';
 import { parsePositiveInteger } from './_parse.js';
 
@@ -126,12 +123,12 @@ export function setupHook(command: Command, io: CliIo, setExit: (code: number) =
         cwd: io.cwd,
         env: io.env,
         ...(io.env.HOME === undefined || io.env.HOME === '' ? {} : { home: io.env.HOME }),
-        program: { node: process.execPath, main: builtMain() },
+        program: { node: process.execPath, main: builtMain('hook install') },
         ...definedPlaces(flags),
         ...(flags.maxMcpOutputTokens === undefined ? {} : { maxMcpOutputTokens: flags.maxMcpOutputTokens }),
         dryRun: flags.dryRun === true,
       });
-      io.stdout.write(flags.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report, 'install'));
+      io.stdout.write(flags.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderInstallReport(report, 'mcpctx hook install'));
       setExit(EXIT.ok);
     });
 
@@ -153,30 +150,11 @@ export function setupHook(command: Command, io: CliIo, setExit: (code: number) =
         ...(io.env.HOME === undefined || io.env.HOME === '' ? {} : { home: io.env.HOME }),
         dryRun: flags.dryRun === true,
       });
-      io.stdout.write(flags.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report, 'uninstall'));
+      io.stdout.write(flags.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderInstallReport(report, 'mcpctx hook uninstall'));
       setExit(EXIT.ok);
     });
 }
 
 function definedPlaces(flags: PlaceFlags): { rulesFile?: string; storeDir?: string } {
   return { ...(flags.rules === undefined ? {} : { rulesFile: flags.rules }), ...(flags.store === undefined ? {} : { storeDir: flags.store }) };
-}
-
-/** This package's built CLI, which the hook command and the server entry run. */
-function builtMain(): string {
-  const main = fileURLToPath(new URL('./main.js', import.meta.url));
-  if (!existsSync(main)) throw new McpctxError('USAGE', `hook install writes the path of the built CLI, and ${main} does not exist: run npm run build, then the install from dist/cli/main.js.`);
-  return main;
-}
-
-function renderReport(report: InstallReport, what: 'install' | 'uninstall'): string {
-  const lines = [`mcpctx hook ${what}${report.dryRun ? ' (dry run: nothing written)' : ''}: Claude Code, ${report.scope} scope`];
-  for (const file of report.files) {
-    lines.push(`  ${file.file}: ${file.change}${file.backup === undefined ? '' : ` (backup ${file.backup})`}`);
-    for (const entry of file.entries) lines.push(`    ${entry}`);
-  }
-  if (report.hookCommand !== undefined) lines.push(`  hook command: ${report.hookCommand}`);
-  lines.push(`  record: ${report.stateFile}`);
-  for (const note of report.notes) lines.push(`note: ${note}`);
-  return `${lines.join('\n')}\n`;
 }

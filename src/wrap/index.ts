@@ -5,6 +5,7 @@
 // (`_unwrap.ts`) restores. The client-file editor is `_client-edit.ts`.
 export { applyWrap, type WrapManifestFile } from './_apply.js';
 export { unifiedDiff } from './_diff.js';
+export { REDACTED, redact } from './_redact.js';
 export { defaultLaunch, planWrap } from './_plan.js';
 export { unwrap, type UnwrapResult } from './_unwrap.js';
 export { GATEWAY_ENTRY, WRAP_CLIENTS, type GatewayLaunch, type NotFronted, type WrapClient, type WrapOptions, type WrapPlan, type WrapRefusal } from './_types.js';

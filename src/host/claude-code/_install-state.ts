@@ -34,9 +34,12 @@ export function stateDir(home: string): string {
   return join(home, '.claude', 'mcpctx');
 }
 
-/** One record per scope (and per project folder for the project scope). */
-export function stateFile(home: string, scope: InstallScope, cwd: string): string {
-  const name = scope === 'user' ? 'install-user.json' : `install-project-${sha256(cwd).slice(0, 16)}.json`;
+/**
+ * One record per install, scope (and project folder for the project scope): `install` for `hook
+ * install`, `optimizer-hook` for the compaction hook, so each is undone on its own.
+ */
+export function stateFile(home: string, scope: InstallScope, cwd: string, install: 'install' | 'optimizer-hook' = 'install'): string {
+  const name = scope === 'user' ? `${install}-user.json` : `${install}-project-${sha256(cwd).slice(0, 16)}.json`;
   return join(stateDir(home), name);
 }
 

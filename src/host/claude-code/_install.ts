@@ -4,23 +4,13 @@ import { McpctxError } from '../../errors/index.js';
 import { PRIVATE_FILE_MODE } from '../../private-file/index.js';
 import { loadHostRules } from '../_rules.js';
 import { hookStoreDir } from './_hook-shaper.js';
-import {
-  keepBackup,
-  readBytes,
-  readState,
-  removeFile,
-  sha256,
-  stateFile,
-  writeReplacing,
-  writeState,
-  type InstallScope,
-  type InstallState,
-  type InstalledFile,
-} from './_install-state.js';
+import { editFile, forgetInstall, revertFile, type FileChange, type FileReport } from './_install-files.js';
+import { readState, stateFile, writeState, type InstallScope, type InstallState, type InstalledFile } from './_install-state.js';
 import { RESULTS_SERVER_NAME } from './_results-server.js';
 import { MAX_OUTPUT_VARIABLE, envValue, withEnv, withHook, withServer, withoutHook, withoutServer } from './_settings-edit.js';
 
 export type { InstallScope } from './_install-state.js';
+export type { FileReport } from './_install-files.js';
 
 /** Where the install runs mcpctx from: absolute paths, so the hook works from any folder. */
 export interface McpctxProgram {
@@ -45,17 +35,6 @@ export interface InstallOptions {
   readonly maxMcpOutputTokens?: number;
   /** Compute and report, write nothing. */
   readonly dryRun?: boolean;
-}
-
-/** One file the command touched (or would touch). */
-export interface FileReport {
-  readonly file: string;
-  readonly role: InstalledFile['role'];
-  /** created, modified, unchanged; uninstall: restored (byte for byte), removed (install made it), entries-removed (changed since install: only mcpctx's entries went). */
-  readonly change: 'created' | 'modified' | 'unchanged' | 'restored' | 'removed' | 'entries-removed';
-  /** What was added, updated or removed in it. */
-  readonly entries: readonly string[];
-  readonly backup?: string;
 }
 
 export interface InstallReport {
@@ -106,21 +85,9 @@ export async function installClaudeCode(options: InstallOptions): Promise<Instal
   };
 
   const reports: FileReport[] = [];
-  const edit = (file: string, role: InstalledFile['role'], change: (text: string) => { text: string; entries: string[] }): void => {
-    const before = readBytes(file);
-    const text = before?.toString('utf8') ?? '';
-    const changed = change(text);
-    if (changed.text === text) {
-      reports.push({ file, role, change: 'unchanged', entries: [] });
-      return;
-    }
-    const known = state.files[file];
-    const created = known?.created ?? before === undefined;
-    let backup = known?.backup;
-    if (!options.dryRun && known === undefined && before !== undefined) backup = keepBackup(record, role, before);
-    if (!options.dryRun) writeReplacing(file, changed.text, role === 'mcp-config' && options.scope === 'user' ? PRIVATE_FILE_MODE : 0o644);
-    state.files[file] = { role, created, written: sha256(changed.text), ...(backup === undefined ? {} : { backup }) };
-    reports.push({ file, role, change: before === undefined ? 'created' : 'modified', entries: changed.entries, ...(backup === undefined ? {} : { backup }) });
+  const place = { record, files: state.files, dryRun: options.dryRun === true };
+  const edit = (file: string, role: InstalledFile['role'], change: (text: string) => FileChange): void => {
+    reports.push(editFile(place, file, role, role === 'mcp-config' && options.scope === 'user' ? PRIVATE_FILE_MODE : 0o644, change));
   };
 
   edit(files.settings, 'settings', (text) => {
@@ -169,58 +136,30 @@ export function uninstallClaudeCode(options: UninstallOptions): InstallReport {
   const notes: string[] = [];
   if (state === undefined) notes.push('No install record for this scope: only the mcpctx entries found in the files were removed.');
   const reports: FileReport[] = [];
-  const write = (file: string, bytes: string | Buffer): void => {
-    if (!options.dryRun) writeReplacing(file, bytes, 0o644);
-  };
-
   for (const [file, role] of [[files.settings, 'settings'], [files.mcpConfig, 'mcp-config']] as const) {
-    const known = state?.files[file];
-    const current = readBytes(file);
-    if (current === undefined) {
-      reports.push({ file, role, change: 'unchanged', entries: [] });
-      continue;
-    }
-    if (known !== undefined && sha256(current) === known.written) {
-      if (known.created) {
-        if (!options.dryRun) removeFile(file);
-        reports.push({ file, role, change: 'removed', entries: ['the file install created'] });
-      } else {
-        const original = known.backup === undefined ? undefined : readBytes(known.backup);
-        if (original === undefined) throw new McpctxError('IO', `The backup of ${file} (${known.backup ?? 'none'}) is gone; the file was left as it is.`, { file });
-        write(file, original);
-        reports.push({ file, role, change: 'restored', entries: ['the bytes before install'], ...(known.backup === undefined ? {} : { backup: known.backup }) });
-      }
-      continue;
-    }
-    const text = current.toString('utf8');
-    const entries: string[] = [];
-    let edited = text;
-    if (role === 'settings') {
-      const unhooked = withoutHook(edited, file);
-      edited = unhooked.text;
-      if (unhooked.removed > 0) entries.push(`hooks.PostToolUse: ${unhooked.removed} mcpctx hook(s) removed`);
-      const maxOutput = state?.maxOutput;
-      if (maxOutput !== undefined && envValue(edited, file, MAX_OUTPUT_VARIABLE) === maxOutput.value) {
-        edited = withEnv(edited, file, MAX_OUTPUT_VARIABLE, maxOutput.previous);
-        entries.push(`env.${MAX_OUTPUT_VARIABLE}: ${maxOutput.value} -> ${maxOutput.previous ?? '(unset)'}`);
-      }
-    } else {
-      const unserved = withoutServer(edited, file, RESULTS_SERVER_NAME);
-      edited = unserved.text;
-      if (unserved.removed > 0) entries.push(`mcpServers.${RESULTS_SERVER_NAME} removed`);
-    }
-    if (edited === text) {
-      reports.push({ file, role, change: 'unchanged', entries: [] });
-      continue;
-    }
-    write(file, edited);
-    if (known !== undefined) notes.push(`${file} changed since install: its other changes are kept, only mcpctx's entries were removed.`);
-    reports.push({ file, role, change: 'entries-removed', entries });
+    reports.push(
+      revertFile(state?.files[file], file, role, options.dryRun === true, (text) => {
+        const entries: string[] = [];
+        let edited = text;
+        if (role === 'settings') {
+          const unhooked = withoutHook(edited, file);
+          edited = unhooked.text;
+          if (unhooked.removed > 0) entries.push(`hooks.PostToolUse: ${unhooked.removed} mcpctx hook(s) removed`);
+          const maxOutput = state?.maxOutput;
+          if (maxOutput !== undefined && envValue(edited, file, MAX_OUTPUT_VARIABLE) === maxOutput.value) {
+            edited = withEnv(edited, file, MAX_OUTPUT_VARIABLE, maxOutput.previous);
+            entries.push(`env.${MAX_OUTPUT_VARIABLE}: ${maxOutput.value} -> ${maxOutput.previous ?? '(unset)'}`);
+          }
+        } else {
+          const unserved = withoutServer(edited, file, RESULTS_SERVER_NAME);
+          edited = unserved.text;
+          if (unserved.removed > 0) entries.push(`mcpServers.${RESULTS_SERVER_NAME} removed`);
+        }
+        return { text: edited, entries };
+      }, notes),
+    );
   }
-  if (!options.dryRun && state !== undefined) {
-    for (const known of Object.values(state.files)) if (known.backup !== undefined) removeFile(known.backup);
-    removeFile(record);
-  }
+  forgetInstall(record, state, options.dryRun === true);
   return { client: 'claude-code', scope: options.scope, dryRun: options.dryRun === true, files: reports, stateFile: record, notes };
 }
 

@@ -16,6 +16,20 @@ const OUR_HOOK = /(?:^|\s)hook post-tool-use(?:\s|$)/;
 const OUR_SERVER_ARGS = ['hook', 'results-server'];
 
 export const HOOK_MATCHER = 'mcp__.*';
+
+/** Which hook an edit is about: its event, the matcher of the group it is added in, and how its command is recognized. */
+export interface HookPlace {
+  readonly event: string;
+  readonly matcher: string;
+  readonly isOurs: (command: unknown) => boolean;
+}
+
+/** `mcpctx hook post-tool-use`, for MCP tools. */
+export const POST_TOOL_USE_HOOK: HookPlace = { event: 'PostToolUse', matcher: HOOK_MATCHER, isOurs: (command) => isOurHookCommand(command) };
+/** What marks a SessionStart command as mcpctx's compaction hook. */
+const OUR_COMPACTION_HOOK = /(?:^|\s)optimizer hook(?:\s|$)/;
+/** `mcpctx optimizer hook`, after a compaction. */
+export const COMPACTION_HOOK: HookPlace = { event: 'SessionStart', matcher: 'compact', isOurs: (command) => typeof command === 'string' && OUR_COMPACTION_HOOK.test(command) };
 export const MAX_OUTPUT_VARIABLE = 'MAX_MCP_OUTPUT_TOKENS';
 
 /** The document's value; a file that is not a JSON object (with comments) is refused, never rewritten. */
@@ -39,10 +53,10 @@ export function readDocument(text: string, file: string): Record<string, unknown
  */
 export function setAt(text: string, path: JsoncParser.JSONPath, value: unknown): string {
   const root = jsonc().parseTree(text);
-  if (root === undefined) return value === undefined ? text : `${stringify(nest(path, value), layoutOf(text).unit, '')}\n`;
+  if (root === undefined) return value === undefined ? text : `${stringify(nest(path, value), layoutOf(text), '')}${layoutOf(text).eol}`;
   const node = jsonc().findNodeAtLocation(root, path);
   if (value === undefined) return node === undefined ? text : removeNode(text, node);
-  if (node !== undefined) return `${text.slice(0, node.offset)}${stringify(value, layoutOf(text).unit, lineIndent(text, node.offset))}${text.slice(node.offset + node.length)}`;
+  if (node !== undefined) return `${text.slice(0, node.offset)}${stringify(value, layoutOf(text), lineIndent(text, node.offset))}${text.slice(node.offset + node.length)}`;
   // The deepest container that exists takes the rest of the path as one new member.
   for (let depth = path.length - 1; depth >= 0; depth -= 1) {
     const container = depth === 0 ? root : jsonc().findNodeAtLocation(root, path.slice(0, depth));
@@ -68,18 +82,19 @@ function lineIndent(text: string, offset: number): string {
   return /^[ \t]*/.exec(text.slice(start))?.[0] ?? '';
 }
 
-/** JSON of `value`, its lines after the first indented from `indent` by `unit`. */
-function stringify(value: unknown, unit: string, indent: string): string {
-  return JSON.stringify(value, null, unit).split('\n').join(`\n${indent}`);
+/** JSON of `value`, its lines after the first indented from `indent` by the file's unit and ended as the file ends its lines. */
+function stringify(value: unknown, layout: { unit: string; eol: string }, indent: string): string {
+  return JSON.stringify(value, null, layout.unit).split('\n').join(`${layout.eol}${indent}`);
 }
 
 function addMember(text: string, container: JsoncParser.Node, key: string | undefined, value: unknown): string {
-  const { unit, eol } = layoutOf(text);
+  const layout = layoutOf(text);
+  const { unit, eol } = layout;
   const children = container.children ?? [];
   const closing = container.offset + container.length - 1;
   const indent = lineIndent(text, container.offset);
   const multiline = /\n/.test(text.slice(container.offset, closing));
-  const member = (memberIndent: string): string => `${key === undefined ? '' : `${JSON.stringify(key)}: `}${multiline ? stringify(value, unit, memberIndent) : JSON.stringify(value)}`;
+  const member = (memberIndent: string): string => `${key === undefined ? '' : `${JSON.stringify(key)}: `}${multiline ? stringify(value, layout, memberIndent) : JSON.stringify(value)}`;
   const last = children.at(-1);
   if (last === undefined) {
     const inside = multiline ? `${eol}${indent}${unit}${member(indent + unit)}` : member('');
@@ -101,7 +116,12 @@ function addMember(text: string, container: JsoncParser.Node, key: string | unde
   return `${text.slice(0, end)}${comma ? '' : ','}${text.slice(end, at)}${eol}${memberIndent}${member(memberIndent)}${text.slice(at)}`;
 }
 
-/** The text without the member at `node` (a value: its property goes with it) and the comma before it, or after it when it is first. */
+/**
+ * The text without the member at `node` (a value: its property goes with it), undoing what
+ * `addMember` did: a member on a line of its own goes with its line (from the line break before
+ * it), and the comma added after the member before it goes when it was the last; a comment after
+ * that member stays. On one line, the comma before it goes (or after it, when it is first).
+ */
 function removeNode(text: string, node: JsoncParser.Node): string {
   const target = node.parent?.type === 'property' ? node.parent : node;
   const container = target.parent;
@@ -110,8 +130,25 @@ function removeNode(text: string, node: JsoncParser.Node): string {
   const index = siblings.indexOf(target);
   const previous = siblings[index - 1];
   const next = siblings[index + 1];
+  const targetEnd = target.offset + target.length;
+  if (previous !== undefined) {
+    const previousEnd = previous.offset + previous.length;
+    const gap = text.slice(previousEnd, target.offset);
+    const lineBreak = Math.max(gap.lastIndexOf('\n'), -1);
+    if (lineBreak >= 0) {
+      const breakAt = previousEnd + lineBreak - (gap[lineBreak - 1] === '\r' ? 1 : 0);
+      if (next !== undefined) {
+        // `previous,⏎  target,⏎  next`: the target's line and its comma go.
+        const comma = text.indexOf(',', targetEnd);
+        const end = comma >= 0 && comma < next.offset ? comma + 1 : targetEnd;
+        return `${text.slice(0, breakAt)}${text.slice(end)}`;
+      }
+      const comma = text[previousEnd] === ',' ? 1 : 0;
+      return `${text.slice(0, previousEnd)}${text.slice(previousEnd + comma, breakAt)}${text.slice(targetEnd)}`;
+    }
+  }
   const begin = previous !== undefined ? previous.offset + previous.length : container.offset + 1;
-  const end = previous === undefined && next !== undefined ? next.offset : target.offset + target.length;
+  const end = previous === undefined && next !== undefined ? next.offset : targetEnd;
   return `${text.slice(0, begin)}${text.slice(end)}`;
 }
 
@@ -125,50 +162,51 @@ export function isOurServer(entry: unknown): boolean {
   return args.some((arg, index) => arg === OUR_SERVER_ARGS[0] && args[index + 1] === OUR_SERVER_ARGS[1]);
 }
 
-/** Where mcpctx's hook commands sit in `hooks.PostToolUse`: [group, hook] pairs. */
-function ourHooks(document: Record<string, unknown>, file: string): { groups: unknown[]; found: Array<[number, number]> } {
+/** Where mcpctx's hook commands sit in `hooks.<event>`: [group, hook] pairs. */
+function ourHooks(document: Record<string, unknown>, file: string, place: HookPlace): { groups: unknown[]; found: Array<[number, number]> } {
   const hooks = document.hooks;
   if (hooks === undefined) return { groups: [], found: [] };
   if (!isPlainObject(hooks)) throw new McpctxError('INVALID_CONFIG', `${file}: "hooks" is not an object; it was left as it is.`, { file });
-  const groups = hooks.PostToolUse;
+  const groups = Object.hasOwn(hooks, place.event) ? hooks[place.event] : undefined;
   if (groups === undefined) return { groups: [], found: [] };
-  if (!Array.isArray(groups)) throw new McpctxError('INVALID_CONFIG', `${file}: "hooks.PostToolUse" is not a list; it was left as it is.`, { file });
+  if (!Array.isArray(groups)) throw new McpctxError('INVALID_CONFIG', `${file}: "hooks.${place.event}" is not a list; it was left as it is.`, { file });
   const found: Array<[number, number]> = [];
   groups.forEach((group, groupIndex) => {
     if (!isPlainObject(group) || !Array.isArray(group.hooks)) return;
     (group.hooks as unknown[]).forEach((hook, hookIndex) => {
-      if (isPlainObject(hook) && isOurHookCommand(hook.command)) found.push([groupIndex, hookIndex]);
+      if (isPlainObject(hook) && place.isOurs(hook.command)) found.push([groupIndex, hookIndex]);
     });
   });
   return { groups, found };
 }
 
-/** The settings text with mcpctx's PostToolUse hook: an equal one is kept, an older mcpctx one gets the new command, else a group is appended after the others. */
-export function withHook(text: string, file: string, command: string): { text: string; change: 'added' | 'updated' | 'unchanged' } {
+/** The settings text with mcpctx's hook: an equal one is kept, an older mcpctx one gets the new command, else a group is appended after the others. */
+export function withHook(text: string, file: string, command: string, place: HookPlace = POST_TOOL_USE_HOOK): { text: string; change: 'added' | 'updated' | 'unchanged' } {
   const document = readDocument(text, file);
-  const { groups, found } = ourHooks(document, file);
+  const { groups, found } = ourHooks(document, file, place);
   const commandAt = ([group, hook]: [number, number]): unknown => ((groups[group] as { hooks: Array<{ command?: unknown }> }).hooks[hook] ?? {}).command;
   if (found.some((at) => commandAt(at) === command)) return { text, change: 'unchanged' };
   const first = found[0];
-  if (first !== undefined) return { text: setAt(text, ['hooks', 'PostToolUse', first[0], 'hooks', first[1], 'command'], command), change: 'updated' };
-  const group = { matcher: HOOK_MATCHER, hooks: [{ type: 'command', command }] };
-  if (document.hooks === undefined || (document.hooks as Record<string, unknown>).PostToolUse === undefined) return { text: setAt(text, ['hooks', 'PostToolUse'], [group]), change: 'added' };
-  return { text: setAt(text, ['hooks', 'PostToolUse', groups.length], group), change: 'added' };
+  if (first !== undefined) return { text: setAt(text, ['hooks', place.event, first[0], 'hooks', first[1], 'command'], command), change: 'updated' };
+  const group = { matcher: place.matcher, hooks: [{ type: 'command', command }] };
+  if (groups.length === 0 && (document.hooks === undefined || !Object.hasOwn(document.hooks as object, place.event))) return { text: setAt(text, ['hooks', place.event], [group]), change: 'added' };
+  return { text: setAt(text, ['hooks', place.event, groups.length], group), change: 'added' };
 }
 
-/** The settings text without mcpctx's hooks (a group left empty goes too; so do an empty PostToolUse and hooks). */
-export function withoutHook(text: string, file: string): { text: string; removed: number } {
-  const { found } = ourHooks(readDocument(text, file), file);
+/** The settings text without mcpctx's hooks of that place (a group left empty goes too; so do an empty event list and hooks). */
+export function withoutHook(text: string, file: string, place: HookPlace = POST_TOOL_USE_HOOK): { text: string; removed: number } {
+  const { found } = ourHooks(readDocument(text, file), file, place);
   let edited = text;
   // From the end, so earlier indexes stay right.
   for (const [group, hook] of [...found].reverse()) {
     const current = readDocument(edited, file);
-    const hooks = ((current.hooks as Record<string, unknown>).PostToolUse as Array<{ hooks: unknown[] }>)[group]?.hooks ?? [];
-    edited = hooks.length <= 1 ? setAt(edited, ['hooks', 'PostToolUse', group], undefined) : setAt(edited, ['hooks', 'PostToolUse', group, 'hooks', hook], undefined);
+    const hooks = ((current.hooks as Record<string, unknown>)[place.event] as Array<{ hooks: unknown[] }>)[group]?.hooks ?? [];
+    edited = hooks.length <= 1 ? setAt(edited, ['hooks', place.event, group], undefined) : setAt(edited, ['hooks', place.event, group, 'hooks', hook], undefined);
   }
   if (found.length > 0) {
     const after = readDocument(edited, file).hooks as Record<string, unknown>;
-    if (Array.isArray(after.PostToolUse) && after.PostToolUse.length === 0) edited = setAt(edited, ['hooks', 'PostToolUse'], undefined);
+    const left = after[place.event];
+    if (Array.isArray(left) && left.length === 0) edited = setAt(edited, ['hooks', place.event], undefined);
     if (Object.keys(readDocument(edited, file).hooks as object).length === 0) edited = setAt(edited, ['hooks'], undefined);
   }
   return { text: edited, removed: found.length };

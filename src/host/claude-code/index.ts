@@ -20,3 +20,4 @@ export {
   type McpctxProgram,
   type UninstallOptions,
 } from './_install.js';
+export { installCompactionHook, uninstallCompactionHook, type CompactionHookInstallOptions, type CompactionHookUninstallOptions } from './_install-compaction.js';

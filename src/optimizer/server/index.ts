@@ -5,3 +5,14 @@
 export { MemoryRecordStore, type RecordStore } from '../_store.js';
 export { SqliteRecordStore } from './_sqlite-store.js';
 export { createOptimizerServer, serveOptimizerStdio, OPTIMIZER_TOOLS, MAX_RESULT_TOKENS, type OptimizerServerOptions, type StdioServeOptions } from './_server.js';
+export {
+  CLAUDE_CODE_CONTEXT_CHARS,
+  MAX_COMPACTION_HOOK_INPUT_BYTES,
+  MAX_TRANSCRIPT_BYTES,
+  readTranscriptFile,
+  runCompactionHook,
+  transcriptsUnavailable,
+  type CompactionHookOptions,
+  type CompactionHookOutcome,
+  type TranscriptImporter,
+} from './_compaction-hook.js';
