@@ -13,7 +13,6 @@ import {
   readTranscriptFile,
   runCompactionHook,
   serveOptimizerStdio,
-  transcriptsUnavailable,
   type RecordStore,
 } from '../optimizer/server/index.js';
 import { exampleHelp } from './_help.js';
@@ -82,8 +81,6 @@ export function setupOptimizer(command: Command, io: CliIo, setExit: (code: numb
       const outcome = await runCompactionHook({
         stdin: io.stdin ?? process.stdin,
         readFile: readTranscriptFile,
-        // The lead wires the transcript parser here (src/optimizer/transcripts) at merge.
-        importTranscript: transcriptsUnavailable,
         ...(flags.budget === undefined ? {} : { budget: flags.budget }),
         ...(flags.task === undefined ? {} : { task: flags.task }),
       });

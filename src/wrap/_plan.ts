@@ -3,6 +3,7 @@
  * one client is fronted; its entries that the client's session loads and mcpctx can launch go to
  * the gateway config, the others stay in the file and are listed with why.
  */
+import { redact, unifiedDiff } from '../text/index.js';
 import { realpath, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { McpctxError } from '../errors/index.js';
@@ -19,10 +20,8 @@ import {
   type SessionComposition,
 } from '../audit/index.js';
 import { editClientText } from './_client-edit.js';
-import { unifiedDiff } from './_diff.js';
 import { gatewayConfigPath, gatewayProblems, gatewayYamlText } from './_gateway-yaml.js';
 import { clientOnlyLaunch, documentSecrets, gatewayServerOf, parseClientDocument, rawServers, type GatewayServer } from './_raw-entry.js';
-import { redact } from './_redact.js';
 import { GATEWAY_ENTRY, WRAP_CLIENTS, type GatewayLaunch, type NotFronted, type WrapClient, type WrapOptions, type WrapPlan, type WrapRefusal } from './_types.js';
 import { exists, sha256 } from './_files.js';
 

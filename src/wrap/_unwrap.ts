@@ -3,14 +3,13 @@
  * still exactly what wrap wrote; otherwise it refuses and says where the fronted entries are and
  * what changed, so the user merges by hand.
  */
+import { redact, unifiedDiff } from '../text/index.js';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { readClientSession, readWrapManifest, resolveRoots, wrapManifestPath, type WrapManifest } from '../audit/index.js';
 import { editClientText } from './_client-edit.js';
-import { unifiedDiff } from './_diff.js';
 import { removeQuietly, replaceAtomically, sha256 } from './_files.js';
 import { mergedText } from './_merge.js';
 import { documentSecrets, parseClientDocument } from './_raw-entry.js';
-import { redact } from './_redact.js';
 import { isWrapClient } from './_plan.js';
 import { WRAP_CLIENTS, type WrapOptions, type WrapRefusal } from './_types.js';
 

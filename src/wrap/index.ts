@@ -4,8 +4,7 @@
 // every text without writing; applying (`_apply.ts`) writes or removes what it wrote; unwrapping
 // (`_unwrap.ts`) restores. The client-file editor is `_client-edit.ts`.
 export { applyWrap, type WrapManifestFile } from './_apply.js';
-export { unifiedDiff } from './_diff.js';
-export { REDACTED, redact } from './_redact.js';
+export { REDACTED, redact, unifiedDiff } from '../text/index.js';
 export { defaultLaunch, planWrap } from './_plan.js';
 export { unwrap, type UnwrapResult } from './_unwrap.js';
 export { GATEWAY_ENTRY, WRAP_CLIENTS, type GatewayLaunch, type NotFronted, type WrapClient, type WrapOptions, type WrapPlan, type WrapRefusal } from './_types.js';

@@ -2,6 +2,7 @@
 // "compact", PreCompact with trigger and custom_instructions) and a fixed session from a fake
 // transcript parser: the output's shape, the budget held, and bad input never answered with the
 // blocking exit code 2.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,6 @@ import {
   MAX_COMPACTION_HOOK_INPUT_BYTES,
   readTranscriptFile,
   runCompactionHook,
-  transcriptsUnavailable,
   type CompactionHookOptions,
   type TranscriptImporter,
 } from '../../src/optimizer/server/index.js';
@@ -128,7 +128,6 @@ describe('optimizer hook (Claude Code compaction)', () => {
       ['too big', `${' '.repeat(MAX_COMPACTION_HOOK_INPUT_BYTES)}{}`, {}, /over 1,048,576 bytes/],
       ['no transcript_path', { ...sessionStart('compact'), transcript_path: undefined }, {}, /no transcript_path/],
       ['a transcript that does not exist', { ...sessionStart('compact'), transcript_path: '/nonexistent/mcpctx/transcript.jsonl' }, { readFile: readTranscriptFile }, /cannot read the transcript \/nonexistent\/mcpctx\/transcript\.jsonl: .*ENOENT/],
-      ['no parser in this build', sessionStart('compact'), { importTranscript: transcriptsUnavailable }, /transcripts not available/],
       ['no user request', sessionStart('compact'), { importTranscript: () => ({ records: SESSION }) }, /no user request .*--task/],
       ['a bad budget', sessionStart('compact'), { budget: 0 }, /--budget must be a positive integer/],
       ['another event', { ...sessionStart('compact'), hook_event_name: 'PostToolUse' }, {}, /PostToolUse event/],
@@ -160,4 +159,29 @@ describe('optimizer hook (Claude Code compaction)', () => {
     await expect(readTranscriptFile(file, 1_000)).rejects.toThrow(/2,000 bytes, over the 1,000-byte limit/);
     await expect(readTranscriptFile(file, 2_000)).resolves.toHaveLength(2_000);
   });
+});
+
+describe('the hook on a real transcript, as Claude Code runs it', () => {
+  const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'transcripts', 'claude-code-session.jsonl');
+  const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js');
+  const input = {
+    session_id: '7d0c6a52-3f1e-4b8e-9a51-2c4f0e9b1d17',
+    transcript_path: FIXTURE,
+    cwd: '/home/dev/shop',
+    hook_event_name: 'SessionStart',
+    source: 'compact',
+  };
+
+  it('the built CLI reads the JSON on stdin and the transcript it names, and prints the context within the budget', () => {
+    for (const budget of [600, 2500]) {
+      const run = spawnSync(process.execPath, [CLI, 'optimizer', 'hook', '--budget', String(budget)], { input: JSON.stringify(input), encoding: 'utf8', timeout: 60_000 });
+      expect(run.status, run.stderr).toBe(0);
+      const output = JSON.parse(run.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+      expect(output.hookSpecificOutput.hookEventName).toBe('SessionStart');
+      const context = output.hookSpecificOutput.additionalContext;
+      expect(countTokens(context)).toBeLessThanOrEqual(budget);
+      // What the session found survives the compaction: the rounding fix it made.
+      expect(context).toContain('ROUND_HALF_UP');
+    }
+  }, 120_000);
 });

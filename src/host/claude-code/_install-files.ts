@@ -5,7 +5,7 @@
 // hook) each keep their own record, so either can be installed and uninstalled in any order.
 import { McpctxError } from '../../errors/index.js';
 import { isPlainObject } from '../../json/index.js';
-import { redact, unifiedDiff } from '../../wrap/index.js';
+import { redact, unifiedDiff } from '../../text/index.js';
 import { readDocument } from './_settings-edit.js';
 import { keepBackup, readBytes, removeFile, sha256, writeReplacing, type InstallState, type InstalledFile } from './_install-state.js';
 

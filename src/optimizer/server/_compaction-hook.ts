@@ -21,6 +21,7 @@ import { MAX_JSON_DEPTH, isPlainObject, nestsDeeperThan, ownValue } from '../../
 import { countTokens } from '../../tokens/index.js';
 import { ContextOptimizer, DEFAULT_TOKEN_BUDGET } from '../_optimizer.js';
 import type { SessionRecords } from '../_types.js';
+import { importTranscript as importClaudeCodeTranscript } from '../transcripts/index.js';
 
 /** Most bytes of hook input read from stdin: Claude Code's SessionStart and PreCompact inputs are a few hundred. */
 export const MAX_COMPACTION_HOOK_INPUT_BYTES = 1024 * 1024;
@@ -37,7 +38,8 @@ export interface CompactionHookOptions {
   readonly stdin: AsyncIterable<Buffer | string>;
   /** Reads the transcript; refuses (throws) past `maxBytes`. */
   readonly readFile: (path: string, maxBytes: number) => Promise<string>;
-  readonly importTranscript: TranscriptImporter;
+  /** The transcript parser; default the transcripts folder's `importTranscript` (tests pass a fixed one). */
+  readonly importTranscript?: TranscriptImporter;
   /** Tokens the additional context may use, heading included (default 8,000). */
   readonly budget?: number;
   /** What the context is for; default the transcript's last user request. */
@@ -92,7 +94,7 @@ async function compactionHook(options: CompactionHookOptions): Promise<Compactio
   } catch (error) {
     return failed(`cannot read the transcript ${input.transcriptPath}: ${(error as Error).message}`);
   }
-  const imported = options.importTranscript(text, { format: 'claude-code' });
+  const imported = (options.importTranscript ?? importClaudeCodeTranscript)(text, { format: 'claude-code' });
   const task = options.task ?? imported.lastUserRequest;
   if (task === undefined || task.trim() === '') return failed(`the transcript ${input.transcriptPath} has no user request to build the context for; give one with --task`);
 
@@ -163,11 +165,6 @@ function parseInput(text: string): HookInput | string {
     ...(typeof transcriptPath === 'string' && transcriptPath !== '' ? { transcriptPath } : {}),
   };
 }
-
-/** A transcript parser for builds without one: every compaction says so on stderr. */
-export const transcriptsUnavailable: TranscriptImporter = () => {
-  throw new McpctxError('USAGE', 'transcripts not available in this build of mcpctx');
-};
 
 /** Reads a file as UTF-8, refusing one over `maxBytes` before reading it. */
 export async function readTranscriptFile(path: string, maxBytes: number): Promise<string> {

@@ -11,7 +11,6 @@ export {
   MAX_TRANSCRIPT_BYTES,
   readTranscriptFile,
   runCompactionHook,
-  transcriptsUnavailable,
   type CompactionHookOptions,
   type CompactionHookOutcome,
   type TranscriptImporter,
