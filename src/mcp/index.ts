@@ -52,6 +52,7 @@ export {
 export { HttpClientTransport, type HttpTransportOptions, type ListenState } from './_http-transport.js';
 export { LegacySseClientTransport, type LegacySseTransportOptions } from './_legacy-sse-transport.js';
 export { SseReader, type SseEvent } from './_sse-reader.js';
+export { readBoundedBody } from './_http-body.js';
 export { hasAuthorizationHeader, type BearerRefusal, type BearerSource } from './_bearer.js';
 export {
   checkRemoteSpec,

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discoverAuthorization } from '../../src/auth/login/_discover.js';
 import { boundedFetch } from '../../src/auth/login/_http.js';
+import { storedTokens } from '../../src/auth/login/_tokens.js';
 
 interface FakeOptions {
   mcpStatus?: number;
@@ -93,6 +94,26 @@ describe('discoverAuthorization', () => {
 
   it('refuses to read an answer over the size bound', async () => {
     const url = await fake({ challengeMethods: ['S256'], metadataPadding: 2 * 1024 * 1024 });
-    await expect(discoverAuthorization(url, boundedFetch())).rejects.toThrow(/larger than 1048576 bytes/);
+    await expect(discoverAuthorization(url, boundedFetch())).rejects.toThrow(/more than 1048576 bytes/);
+  });
+});
+
+describe('boundedFetch and the tokens it brings back', () => {
+  it('ends a body that stalls after its headers at the deadline, naming the server', async () => {
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"issuer":');
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/token`;
+    await expect(boundedFetch(300)(url)).rejects.toMatchObject({ code: 'AUTH_FLOW', message: expect.stringContaining('did not answer within 300 ms') });
+  });
+
+  it('a lifetime that is not a positive number is no expiry (no renewal on every request)', () => {
+    for (const expires_in of [0, -1, Number.NaN]) {
+      expect(storedTokens({ access_token: 'a', token_type: 'Bearer', expires_in }, 1_000).expiresAt).toBeUndefined();
+    }
+    expect(storedTokens({ access_token: 'a', token_type: 'Bearer', expires_in: 60 }, 1_000).expiresAt).toBe(61_000);
   });
 });

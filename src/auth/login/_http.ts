@@ -1,5 +1,6 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
-import { McpctxError } from '../../errors/index.js';
+import { McpctxError, isMcpctxError } from '../../errors/index.js';
+import { readBoundedBody } from '../../mcp/index.js';
 
 /** What one exchange with an authorization server may take and send back. */
 export const AUTH_REQUEST_TIMEOUT_MS = 15_000;
@@ -8,7 +9,7 @@ export const AUTH_BODY_MAX_BYTES = 1024 * 1024;
 /**
  * The fetch handed to the SDK's OAuth helpers: every request under a deadline, no redirect followed
  * (a token request re-sent elsewhere would carry the client's secret and the code), and every body
- * read whole only up to AUTH_BODY_MAX_BYTES before the SDK parses it.
+ * read whole only up to AUTH_BODY_MAX_BYTES, under the same deadline, before the SDK parses it.
  */
 export function boundedFetch(timeoutMs: number = AUTH_REQUEST_TIMEOUT_MS, maxBytes: number = AUTH_BODY_MAX_BYTES): FetchLike {
   return async (input, init) => {
@@ -20,27 +21,15 @@ export function boundedFetch(timeoutMs: number = AUTH_REQUEST_TIMEOUT_MS, maxByt
     } catch (error) {
       throw requestFailed(url, error, signal.aborted, timeoutMs);
     }
-    const body = await readCapped(response, maxBytes, url);
+    let body: Buffer | null = null;
+    try {
+      // A null body stays null: a 204 or 304 cannot be rebuilt with one.
+      if (response.body !== null) body = await readBoundedBody(response, maxBytes, `a request to ${originAndPath(url)}`);
+    } catch (error) {
+      throw isMcpctxError(error) ? error : requestFailed(url, error, signal.aborted, timeoutMs);
+    }
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
-}
-
-async function readCapped(response: Response, maxBytes: number, url: string): Promise<Uint8Array | null> {
-  if (response.body === null) return null;
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new McpctxError('AUTH_FLOW', `the answer of ${originAndPath(url)} is larger than ${maxBytes} bytes; refusing to read it`, { step: 'http', url: originAndPath(url) });
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
 }
 
 function requestFailed(url: string, error: unknown, timedOut: boolean, timeoutMs: number): McpctxError {

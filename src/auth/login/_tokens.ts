@@ -13,7 +13,9 @@ export function storedTokens(tokens: OAuthTokens, now: number, previous?: Stored
     accessToken: tokens.access_token,
     tokenType: 'Bearer',
     ...(refreshToken === undefined ? {} : { refreshToken }),
-    ...(tokens.expires_in === undefined ? {} : { expiresAt: now + tokens.expires_in * 1000 }),
+    // A lifetime that is not a positive number says nothing usable: treated as none given, so a
+    // server's 0 or -1 does not make every request renew the token.
+    ...(typeof tokens.expires_in === 'number' && Number.isFinite(tokens.expires_in) && tokens.expires_in > 0 ? { expiresAt: now + tokens.expires_in * 1000 } : {}),
     ...(scope === undefined ? {} : { scope }),
   };
 }
