@@ -38,7 +38,7 @@ export function setupOptimize(command: Command, io: CliIo, setExit: (code: numbe
   command
     .description(
       [
-        'Build a context for a task from a coding session\'s records, within a token budget: the most relevant fragments, each tagged [source: fragment id | record id | label], duplicates and repeated runs merged, constraints and accepted decisions always kept. When not everything relevant fits, a long tool output or file view is shown as the lines that bear on the task (with 3 lines around each, error lines always), and each run of hidden lines is marked "[… N lines not shown …]".',
+        'Build a context for a task from a coding session\'s records, within a token budget: the most relevant fragments, each tagged [source: fragment id | record id | label], duplicates and repeated runs merged, constraints and accepted decisions always kept. When not everything relevant fits, a long tool output, test run output or file view is shown as the lines that bear on the task (with 3 lines around each, error lines always), and each run of hidden lines is marked "[… N lines not shown …]".',
         'Prints the context text; with --json, the whole result (context, sources with score breakdowns, omitted with reasons, report, stats).',
         INPUT_FORMAT,
         'A budget conflict (the mandatory fragments alone are over the budget; all of them are still included) is a result: the context is printed, a warning goes to stderr, and the exit code is 0 (1 with --fail-on-conflict).',

@@ -13,8 +13,8 @@ const HIT_SHARE = 0.5;
 const COMMON_WORD_SHARE = 0.5;
 /** An excerpt that would show more than this share of the lines saves too little: the fragment is shown whole. */
 const SHOW_WHOLE_ABOVE = 0.6;
-/** Output and file views are read line by line; messages are prose, and diffs and errors are never cut. */
-const FOCUSED_KINDS: ReadonlySet<RecordKind> = new Set(['toolOutput', 'file']);
+/** Tool output, test runs' output (a failing run's log is mandatory, its routine lines are not) and file views are read line by line; messages are prose, and diffs and errors are never cut. */
+const FOCUSED_KINDS: ReadonlySet<RecordKind> = new Set(['toolOutput', 'file', 'testResult']);
 
 function hiddenLinesMarker(count: number): string {
   return `[… ${count} line${count === 1 ? '' : 's'} not shown …]`;

@@ -78,6 +78,28 @@ describe('focus: large outputs shown as the lines that bear on the task', () => 
     expect(sourceOf(result, 'log').excerpt?.shownLines).toBeLessThan(30);
   });
 
+  it('cuts a failing test run\'s long output to its failure lines: the newest failure is mandatory, not its whole log', () => {
+    // A race-detector or verbose run prints thousands of routine lines around one failure.
+    const lines = Array.from({ length: 1_500 }, (_, i) => `=== RUN   TestRoutine${i}\n--- PASS: TestRoutine${i} (0.00s)`).join('\n').split('\n');
+    lines[1_200] = '--- FAIL: TestInvoiceExporter_WritesRows (0.02s)';
+    lines[1_201] = '    exporter_test.go:88: rows = 0, want 3';
+    const output = lines.join('\n');
+    const result = new ContextOptimizer().buildContext({
+      task,
+      testResults: [{ id: 'run', name: 'go test -v ./...', status: 'failed', output }],
+      messages: filler,
+      tokenBudget: 1_000,
+    });
+    expect(result.report.selection.conflict).toBeUndefined();
+    expect(result.stats.withinBudget).toBe(true);
+    const source = sourceOf(result, 'run');
+    expect(source.mandatory).toBe(true);
+    expect(source.excerpt?.totalLines).toBe(lines.length);
+    const block = blockOf(result, 'run');
+    expect(block).toContain(lines[1_200]);
+    expect(block).toContain(lines[1_201]);
+  });
+
   it('does not single out lines by a task word that is on most of them', () => {
     // Every line names `src/invoice`, one names the exporter: only that one and its neighbours are shown.
     const output = Array.from({ length: 60 }, (_, i) => (i === 30 ? ' ✗ src/invoice/exporter.ts' : ` ✓ src/invoice/p${i}.ts`)).join('\n');
