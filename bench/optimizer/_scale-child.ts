@@ -1,17 +1,23 @@
 // One measurement of the scale benchmark, in a process of its own so that heap and peak RSS belong
 // to one size and one implementation only:
-// `node --import tsx bench/optimizer/_scale-child.ts <records> [<optimizer index.ts>]` generates the
-// session, imports the optimizer (this tree's by default, or the path given: `_previous.ts`
-// materialises another revision's), builds the context once, and prints one JSON line on stdout.
+// `node --import tsx bench/optimizer/_scale-child.ts <input.json> <optimizer index.ts> <cli|default>`
+// reads the records as the CLI receives them (the JSON file's text, parsed), imports the optimizer
+// at the path given (this tree's, or another revision's that `_previous.ts` materialised), builds
+// the context once and prints one JSON line on stdout. `cli`: the V8 heap policy `mcpctx optimize`
+// sets (`preferSmallHeap`); `default`: V8's own, as the CLI ran before it set one.
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { preferSmallHeap } from '../../src/cli/_heap.js';
 import type * as OptimizerModule from '../../src/optimizer/index.js';
 import { countTokens } from '../../src/tokens/index.js';
-import { generateSession } from './_generate.js';
-import { CURRENT_OPTIMIZER } from './_previous.js';
+
+export type HeapPolicy = 'cli' | 'default';
 
 export interface ScaleSample {
   records: number;
-  inputChars: number;
+  inputBytes: number;
+  /** Reading the file and JSON.parse, as the CLI does before the build. */
+  parseMs: number;
   buildMs: number;
   /** CPU time (user + system, all threads: the collector's helpers too) during the build: less sensitive than wall time to other load on the machine. */
   buildCpuMs: number;
@@ -23,31 +29,41 @@ export interface ScaleSample {
   selected: number;
   omitted: number;
   conflict: boolean;
+  /** sha256 of the context: the same input must give the same bytes whatever the heap policy. */
+  contextSha256: string;
 }
 
-const records = Number(process.argv[2]);
-const implementation = process.argv[3] ?? CURRENT_OPTIMIZER;
-if (!Number.isInteger(records) || records <= 0) {
-  process.stderr.write('usage: _scale-child.ts <records> [<path of an optimizer index.ts>]\n');
+const [file, implementation, heap] = process.argv.slice(2);
+if (file === undefined || implementation === undefined || (heap !== 'cli' && heap !== 'default')) {
+  process.stderr.write('usage: _scale-child.ts <input.json> <path of an optimizer index.ts> <cli|default>\n');
   process.exit(2);
 }
+if (heap === 'cli') preferSmallHeap();
 const { ContextOptimizer } = (await import(pathToFileURL(implementation).href)) as typeof OptimizerModule;
-const input = generateSession(records);
-let inputChars = 0;
-for (const value of Object.values(input)) {
-  if (Array.isArray(value)) for (const record of value) inputChars += JSON.stringify(record).length;
-}
 // Warm the tokenizer outside the timed region: the first count loads its tables.
 countTokens('warm up the encoder');
+type Input = Parameters<OptimizerModule.ContextOptimizer['buildContext']>[0];
+/** In a function of its own so that the file's text (twice its bytes when it holds one non-Latin-1 character) is garbage once parsed, as in the CLI. */
+function readInput(path: string): { input: Input; inputBytes: number } {
+  const text = readFileSync(path, 'utf8');
+  return { input: JSON.parse(text) as Input, inputBytes: Buffer.byteLength(text) };
+}
+const parseStarted = performance.now();
+const { input, inputBytes } = readInput(file);
+const parseMs = performance.now() - parseStarted;
+let records = 0;
+for (const value of Object.values(input)) if (Array.isArray(value)) records += value.length;
 const rssBefore = process.resourceUsage().maxRSS;
 const cpuBefore = process.cpuUsage();
 const started = performance.now();
 const result = new ContextOptimizer().buildContext(input);
 const buildMs = performance.now() - started;
 const cpu = process.cpuUsage(cpuBefore);
+const { createHash } = await import('node:crypto');
 const sample: ScaleSample = {
   records,
-  inputChars,
+  inputBytes,
+  parseMs,
   buildMs,
   buildCpuMs: (cpu.user + cpu.system) / 1000,
   maxRssKiBBeforeBuild: rssBefore,
@@ -57,5 +73,6 @@ const sample: ScaleSample = {
   selected: result.stats.selected,
   omitted: result.stats.omitted,
   conflict: result.report.selection.conflict !== undefined,
+  contextSha256: createHash('sha256').update(result.context).digest('hex'),
 };
 process.stdout.write(`${JSON.stringify(sample)}\n`);

@@ -2,10 +2,11 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { McpctxError, isMcpctxError, type McpctxErrorData } from '../errors/index.js';
-import { ContextOptimizer, DEFAULT_TOKEN_BUDGET, parseOptimizerInput, type ContextResult } from '../optimizer/index.js';
+import { ContextOptimizer, DEFAULT_TOKEN_BUDGET, type ContextResult, type OptimizerInput } from '../optimizer/index.js';
 import { importTranscript, TRANSCRIPT_FORMATS, type TranscriptFormat, type TranscriptImport } from '../optimizer/transcripts/index.js';
 import { lineAndColumn } from '../tokens/index.js';
 import { exampleHelp } from './_help.js';
+import { preferSmallHeap } from './_heap.js';
 import { EXIT, type CliIo } from './_io.js';
 import { jsonSyntaxErrorOffset } from './_json-position.js';
 import { parsePositiveInteger } from './_parse.js';
@@ -65,6 +66,7 @@ async function runOptimize(flags: OptimizeFlags, io: CliIo): Promise<number> {
     throw new McpctxError('USAGE', 'give exactly one of --input (records as JSON) and --transcript (an agent\'s session transcript)');
   }
   if (flags.format !== undefined && flags.transcript === undefined) throw new McpctxError('USAGE', '--format names a transcript\'s format; it needs --transcript');
+  preferSmallHeap();
   let file: string;
   let document: unknown;
   if (flags.transcript !== undefined) {
@@ -79,7 +81,8 @@ async function runOptimize(flags: OptimizeFlags, io: CliIo): Promise<number> {
   const optimizer = new ContextOptimizer({ counter: flags.counter });
   let result: ContextResult;
   try {
-    result = optimizer.buildContext(parseOptimizerInput(withOverrides(document, flags, file)));
+    // buildContext validates its input (INVALID_RECORDS naming record and field); a second copy here would only add to the peak.
+    result = optimizer.buildContext(withOverrides(document, flags, file) as OptimizerInput);
   } catch (error) {
     // The file is the user's to fix, as a bad flag would be.
     if (isMcpctxError(error, 'INVALID_RECORDS') || isMcpctxError(error, 'INVALID_ARGUMENT')) {

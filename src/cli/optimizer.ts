@@ -16,6 +16,7 @@ import {
   type RecordStore,
 } from '../optimizer/server/index.js';
 import { exampleHelp } from './_help.js';
+import { preferSmallHeap } from './_heap.js';
 import { builtMain, renderInstallReport } from './_install-report.js';
 import { parsePositiveInteger } from './_parse.js';
 import { EXIT, type CliIo } from './_io.js';
@@ -78,6 +79,7 @@ export function setupOptimizer(command: Command, io: CliIo, setExit: (code: numb
     .option('--task <text>', "what the context is for (default: the transcript's last user request)")
     .addHelpText('after', exampleHelp(io, 'optimizer hook --budget 2500 < session-start.json'))
     .action(async (flags: HookFlags) => {
+      preferSmallHeap();
       const outcome = await runCompactionHook({
         stdin: io.stdin ?? process.stdin,
         readFile: readTranscriptFile,
