@@ -2,7 +2,9 @@
 // Records are validated by the optimizer itself (parseOptimizerInput) in the tests; here only the
 // fields the benchmark reads are checked, so a broken file fails with its name.
 import { readdirSync, readFileSync } from 'node:fs';
+import { DEFAULT_TOKEN_BUDGET } from '../../src/optimizer/index.js';
 import type { SessionRecords } from '../../src/optimizer/_types.js';
+import { importTranscript, type TranscriptFormat } from '../../src/optimizer/transcripts/index.js';
 import { PROJECT_ROOT } from '../_harness.js';
 
 export const SCENARIO_DIR = `${PROJECT_ROOT}bench/optimizer/scenarios/`;
@@ -68,4 +70,43 @@ export function loadScenarios(directory: string = SCENARIO_DIR): BenchScenario[]
 /** The text a scenario file holds: two-space JSON and a final newline (the converter writes the same). */
 export function scenarioFileText(scenario: BenchScenario): string {
   return `${JSON.stringify(scenario, null, 2)}\n`;
+}
+
+/** The third blind set: agents' transcripts in the importer's three formats, facts in `<name>.facts.json`, frozen before the first run. */
+export const BLIND_TRANSCRIPTS_DIR = `${PROJECT_ROOT}bench/optimizer/blind-transcripts/`;
+
+/** A transcript of BLIND_TRANSCRIPTS_DIR as the compaction hook reads it: its records and its last user request as the task. */
+export interface TranscriptScenario extends BenchScenario {
+  format: TranscriptFormat;
+  transcript: string;
+}
+
+/** Every transcript with a facts file, in file name order, imported with `importTranscript`; throws naming the file when one has no task or no facts. */
+export function loadTranscriptScenarios(directory: string = BLIND_TRANSCRIPTS_DIR): TranscriptScenario[] {
+  return readdirSync(directory)
+    .filter((file) => file.endsWith('.facts.json'))
+    .sort()
+    .map((file) => {
+      const facts = JSON.parse(readFileSync(`${directory}${file}`, 'utf8')) as { transcript?: unknown; format?: unknown; description?: unknown; requiredFacts?: unknown };
+      if (typeof facts.transcript !== 'string' || !isStringArray(facts.requiredFacts) || facts.requiredFacts.length === 0) {
+        throw new Error(`${file}: needs "transcript" (a file name) and "requiredFacts" (a non-empty array of strings)`);
+      }
+      // Detected, as `mcpctx optimize --transcript` does without --format; the author's word checks it.
+      const imported = importTranscript(readFileSync(`${directory}${facts.transcript}`, 'utf8'));
+      if (imported.format !== facts.format) throw new Error(`${facts.transcript}: detected as ${imported.format}, written as ${String(facts.format)}`);
+      const format = imported.format;
+      if (imported.lastUserRequest === undefined) throw new Error(`${facts.transcript}: the import found no user request to take as the task`);
+      return {
+        name: facts.transcript.replace(/\.(jsonl|traj)$/, ''),
+        description: typeof facts.description === 'string' ? facts.description : '',
+        source: 'written',
+        task: imported.lastUserRequest,
+        tokenBudget: DEFAULT_TOKEN_BUDGET,
+        records: imported.records,
+        requiredFacts: facts.requiredFacts,
+        relevantRecords: [],
+        format,
+        transcript: facts.transcript,
+      };
+    });
 }
