@@ -12,7 +12,7 @@
 import { countTokens } from '../src/tokens/index.js';
 import type { BenchContext, BenchReport } from './_harness.js';
 import { loadPreviousOptimizer, PREVIOUS_REVISION } from './optimizer/_previous.js';
-import { BLIND_DIR, HELDOUT_DIR, loadScenarios, loadTranscriptScenarios, SCENARIO_DIR, TUNING_DIR, type BenchScenario } from './optimizer/_scenarios.js';
+import { BLIND_DIR, HELDOUT_DIR, loadScenarios, loadTranscriptScenarios, SCENARIO_DIR, TUNING_DIR, TUNING_TRANSCRIPTS_DIR, type BenchScenario } from './optimizer/_scenarios.js';
 import { newestFirstContext, rawStrategy } from './optimizer/_strategies.js';
 import { ContextOptimizer } from '../src/optimizer/index.js';
 import type { SessionRecords } from '../src/optimizer/_types.js';
@@ -23,7 +23,7 @@ type Contender = 'newest-first' | 'previous' | 'current';
 const CONTENDERS: readonly Contender[] = ['newest-first', 'previous', 'current'];
 
 interface Run {
-  set: 'blind' | 'tuning' | 'tuned' | 'heldout' | 'transcripts';
+  set: 'blind' | 'tuning' | 'tuned' | 'heldout' | 'transcripts' | 'transcript-tuning';
   scenario: string;
   budget: number;
   contender: Contender;
@@ -85,11 +85,13 @@ export async function run({ progress }: BenchContext): Promise<BenchReport> {
   // A fact the import does not carry is the importer's loss, not the optimizer's: counted apart.
   const notImported: string[] = [];
   const transcripts = loadTranscriptScenarios();
-  for (const scenario of transcripts) {
-    progress(`transcripts ${scenario.name}`);
-    const everything = rawStrategy(scenario).context;
-    for (const fact of scenario.requiredFacts) if (!everything.includes(fact)) notImported.push(`${scenario.name}: ${fact}`);
-    for (const budget of TRANSCRIPT_BUDGETS) for (const contender of CONTENDERS) runs.push(measure('transcripts', scenario, budget, contender, builders));
+  for (const [set, scenarios] of [['transcripts', transcripts], ['transcript-tuning', loadTranscriptScenarios(TUNING_TRANSCRIPTS_DIR)]] as const) {
+    for (const scenario of scenarios) {
+      progress(`${set} ${scenario.name}`);
+      const everything = rawStrategy(scenario).context;
+      for (const fact of scenario.requiredFacts) if (!everything.includes(fact)) notImported.push(`${scenario.name}: ${fact}`);
+      for (const budget of TRANSCRIPT_BUDGETS) for (const contender of CONTENDERS) runs.push(measure(set, scenario, budget, contender, builders));
+    }
   }
 
   const rowsOf = (set: Run['set']): Array<Array<string | number>> => {
@@ -105,7 +107,7 @@ export async function run({ progress }: BenchContext): Promise<BenchReport> {
     });
   };
 
-  const sets = ['blind', 'tuning', 'tuned', 'heldout', 'transcripts'] as const;
+  const sets = ['blind', 'tuning', 'tuned', 'heldout', 'transcripts', 'transcript-tuning'] as const;
   const totals = Object.fromEntries(sets.map((set) => [set, Object.fromEntries(CONTENDERS.map((contender) => [contender, total(runs.filter((entry) => entry.set === set), contender)]))]));
   const behindBaselineIn = (set: Run['set']): Run[] =>
     runs.filter((entry) => {
@@ -145,6 +147,7 @@ export async function run({ progress }: BenchContext): Promise<BenchReport> {
       `tuned scenarios: ${cells('tuned')}`,
       `held-out (first blind set): ${cells('heldout')}`,
       `blind transcripts (never tuned on): ${cells('transcripts')}; by budget (current): ${transcriptBudgets.map((entry) => `${entry.budget}: ${entry.kept}/${entry.facts}, worst session ${Math.round(entry.worstScenario * 100)}%`).join('; ')}; behind the newest-first baseline in ${transcriptsBehindBaseline.length} run(s)${transcriptsBehindBaseline.length === 0 ? '' : `: ${transcriptsBehindBaseline.map((entry) => `${entry.scenario}@${entry.budget}`).join(', ')}`}; facts the import does not carry: ${notImported.length}${notImported.length === 0 ? '' : ` (${notImported.join(' | ')})`}.`,
+      `transcript tuning set (tuned on): ${cells('transcript-tuning')}`,
       `current behind the newest-first baseline in ${behindBaseline.length} blind run(s)${behindBaseline.length === 0 ? '' : `: ${behindBaseline.map((entry) => `${entry.scenario}@${entry.budget}`).join(', ')}`}; over budget without a conflict: ${overBudget.length}.`,
     ],
   };

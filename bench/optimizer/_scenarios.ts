@@ -75,6 +75,9 @@ export function scenarioFileText(scenario: BenchScenario): string {
 /** The third blind set: agents' transcripts in the importer's three formats, facts in `<name>.facts.json`, frozen before the first run. */
 export const BLIND_TRANSCRIPTS_DIR = `${PROJECT_ROOT}bench/optimizer/blind-transcripts/`;
 
+/** Transcripts in the same formats, written after the blind set's first run, for tuning on. */
+export const TUNING_TRANSCRIPTS_DIR = `${PROJECT_ROOT}bench/optimizer/tuning-transcripts/`;
+
 /** A transcript of BLIND_TRANSCRIPTS_DIR as the compaction hook reads it: its records and its last user request as the task. */
 export interface TranscriptScenario extends BenchScenario {
   format: TranscriptFormat;

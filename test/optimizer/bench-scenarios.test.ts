@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { factsBLostCKept, inputRecordIds, measureStrategy, summarize, type StrategyMetrics } from '../../bench/optimizer/_metrics.js';
-import { type BenchScenario, BLIND_DIR, BLIND_TRANSCRIPTS_DIR, HELDOUT_DIR, SCENARIO_DIR, TUNING_DIR, loadScenarios, loadTranscriptScenarios } from '../../bench/optimizer/_scenarios.js';
+import { type BenchScenario, BLIND_DIR, BLIND_TRANSCRIPTS_DIR, HELDOUT_DIR, SCENARIO_DIR, TUNING_DIR, TUNING_TRANSCRIPTS_DIR, loadScenarios, loadTranscriptScenarios } from '../../bench/optimizer/_scenarios.js';
 import { STRATEGIES, type StrategyName } from '../../bench/optimizer/_strategies.js';
 import { parseJestSnapshot, realScenarioFiles } from '../../bench/optimizer/import-real.js';
 import { ContextOptimizer, parseOptimizerInput } from '../../src/optimizer/index.js';
@@ -304,41 +304,43 @@ describe('frozen session sets', () => {
     });
   }
 
-  it('blind-transcripts/: every transcript, facts file and fact matches its frozen hash, and every file is frozen', () => {
-    const sha = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
-    const frozen = readdirSync(BLIND_TRANSCRIPTS_DIR).filter((file) => /^FROZEN-.*\.txt$/.test(file));
-    expect(frozen.length).toBe(2);
-    const hashed = new Set<string>();
-    let facts = 0;
-    for (const list of frozen) {
-      for (const line of readFileSync(`${BLIND_TRANSCRIPTS_DIR}${list}`, 'utf8').split('\n').filter((entry) => entry.trim() !== '')) {
-        const whole = /^sha256\((.+)\) = ([0-9a-f]{64})$/.exec(line);
-        // Fact lines name the transcript; the facts are in its `.facts.json`.
-        const fact = /^(.+)\.(?:jsonl|traj) fact (\d+) = ([0-9a-f]{64})$/.exec(line);
-        if (whole !== null) {
-          expect(sha(readFileSync(`${BLIND_TRANSCRIPTS_DIR}${whole[1]}`)), `${list}: ${whole[1]}`).toBe(whole[2]);
-          hashed.add(whole[1] as string);
-        } else if (fact !== null) {
-          const { requiredFacts } = JSON.parse(readFileSync(`${BLIND_TRANSCRIPTS_DIR}${fact[1]}.facts.json`, 'utf8')) as { requiredFacts: string[] };
-          expect(sha(requiredFacts[Number(fact[2]) - 1] ?? ''), `${list}: ${fact[1]} fact ${fact[2]}`).toBe(fact[3]);
-          facts += 1;
-        } else throw new Error(`${list}: unreadable line ${line}`);
+  for (const [folder, dir, factCount] of [['blind-transcripts', BLIND_TRANSCRIPTS_DIR, 48], ['tuning-transcripts', TUNING_TRANSCRIPTS_DIR, 47]] as const) {
+    it(`${folder}/: every transcript, facts file and fact matches its frozen hash, and every file is frozen`, () => {
+      const sha = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+      const frozen = readdirSync(dir).filter((file) => /^FROZEN-.*\.txt$/.test(file));
+      expect(frozen.length).toBe(2);
+      const hashed = new Set<string>();
+      const facts = new Set<string>();
+      for (const list of frozen) {
+        for (const line of readFileSync(`${dir}${list}`, 'utf8').split('\n').filter((entry) => entry.trim() !== '')) {
+          const whole = /^sha256\((.+)\) = ([0-9a-f]{64})$/.exec(line);
+          // Fact lines name the transcript (FROZEN-I.txt names its facts file too); the facts are in its `.facts.json`.
+          const fact = /^(.+?)\.(?:jsonl|traj|facts\.json) fact (\d+) = ([0-9a-f]{64})$/.exec(line);
+          if (whole !== null) {
+            expect(sha(readFileSync(`${dir}${whole[1]}`)), `${list}: ${whole[1]}`).toBe(whole[2]);
+            hashed.add(whole[1] as string);
+          } else if (fact !== null) {
+            const { requiredFacts } = JSON.parse(readFileSync(`${dir}${fact[1]}.facts.json`, 'utf8')) as { requiredFacts: string[] };
+            expect(sha(requiredFacts[Number(fact[2]) - 1] ?? ''), `${list}: ${fact[1]} fact ${fact[2]}`).toBe(fact[3]);
+            facts.add(`${fact[1]} ${fact[2]}`);
+          } else throw new Error(`${list}: unreadable line ${line}`);
+        }
       }
-    }
-    expect(facts).toBe(48);
-    expect([...hashed].sort()).toEqual(
-      readdirSync(BLIND_TRANSCRIPTS_DIR)
-        .filter((file) => /\.(jsonl|traj|json)$/.test(file))
-        .sort(),
-    );
-  });
+      expect(facts.size).toBe(factCount);
+      expect([...hashed].sort()).toEqual(
+        readdirSync(dir)
+          .filter((file) => /\.(jsonl|traj|json)$/.test(file))
+          .sort(),
+      );
+    });
 
-  it('blind-transcripts/: the importer detects each format and carries every required fact into the records', () => {
-    const scenarios = loadTranscriptScenarios();
-    expect(scenarios.map((scenario) => scenario.format).sort()).toEqual(['claude-code', 'claude-code', 'codex', 'codex', 'swe-agent', 'swe-agent']);
-    for (const scenario of scenarios) {
-      const everything = STRATEGIES.A(scenario).context;
-      expect(scenario.requiredFacts.filter((fact) => !everything.includes(fact)), scenario.name).toEqual([]);
-    }
-  });
+    it(`${folder}/: the importer detects each format and carries every required fact into the records`, () => {
+      const scenarios = loadTranscriptScenarios(dir);
+      expect(scenarios.map((scenario) => scenario.format).sort()).toEqual(['claude-code', 'claude-code', 'codex', 'codex', 'swe-agent', 'swe-agent']);
+      for (const scenario of scenarios) {
+        const everything = STRATEGIES.A(scenario).context;
+        expect(scenario.requiredFacts.filter((fact) => !everything.includes(fact)), scenario.name).toEqual([]);
+      }
+    });
+  }
 });
