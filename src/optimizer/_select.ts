@@ -88,6 +88,15 @@ export function omittedEntry(item: ScoredFragment, reason: OmittedEntry['reason'
 }
 
 /**
+ * Below the relevance floor, and not the user's own words: what the user said in a session is an
+ * instruction whatever words it shares with the task ("leave the cli spec for now", "you may add a
+ * migration now"), so it is never dropped as irrelevant; it still competes for the budget by score.
+ */
+function isLowRelevance(item: ScoredFragment, minRelevance: number): boolean {
+  return item.relevance < minRelevance && item.record.role !== 'user';
+}
+
+/**
  * Stage 5: mandatory fragments first, all of them, whatever the budget; then the rest greedily by
  * score per token. Returns what fits in `budget - reservedTokens`, each block counted once; `_fit.ts`
  * renders it and checks the joined text.
@@ -129,7 +138,7 @@ export function selectFragments(scored: readonly ScoredFragment[], options: Sele
   for (const item of scored) {
     if (item.mandatoryReason !== undefined) continue;
     const newer = newestShowing.get(failuresKey(item));
-    if (item.relevance < options.minRelevance) {
+    if (isLowRelevance(item, options.minRelevance)) {
       omitted.push(omittedEntry(item, 'low-relevance', `relevance ${item.relevance} is below ${options.minRelevance}`));
     } else if (newer !== undefined && newer !== item) {
       omitted.push(omittedEntry(item, 'redundant', `a newer output, ${newer.fragment.id}, shows the same failures`));

@@ -342,3 +342,31 @@ describe('malformed input never crashes or hangs', () => {
     expect(result.context).toContain('must never drop a \uFFFD line');
   });
 });
+
+describe("the user's words are never dropped as irrelevant", () => {
+  const aside = 'Leave the cli dump spec for now, that is a separate ticket.';
+  const chatter = 'Looking around the repository layout before starting anything else.';
+  const session: SessionRecords = {
+    messages: [
+      { id: 'u1', role: 'user', text: 'Fix the invoice exporter: it writes 0 rows for customer 42.', timestamp: at(0) },
+      { id: 'a1', role: 'assistant', text: chatter, timestamp: at(1) },
+      { id: 'u2', role: 'user', text: aside, timestamp: at(2) },
+    ],
+    toolOutputs: [{ id: 'log', command: 'npm run export', output: 'the invoice exporter wrote 0 rows for customer 42', exitCode: 1, timestamp: at(3) }],
+  };
+  const task = 'Why does the invoice exporter write 0 rows?';
+
+  it('keeps a user message that shares no word with the task when there is room, and drops the assistant chatter as low-relevance', () => {
+    const result = new ContextOptimizer().buildContext({ ...session, task, tokenBudget: 4_000 });
+    expect(result.context).toContain(aside);
+    expect(result.context).not.toContain(chatter);
+    expect(result.omitted.find((entry) => entry.recordId === 'a1')?.reason).toBe('low-relevance');
+  });
+
+  it('still spends the budget by score: with no room the user message is omitted as over budget, not as irrelevant', () => {
+    const result = new ContextOptimizer().buildContext({ ...session, task, tokenBudget: 90 });
+    expect(result.stats.withinBudget).toBe(true);
+    const entry = result.omitted.find((omitted) => omitted.recordId === 'u2');
+    expect(entry?.reason).toBe('over-budget');
+  });
+});
