@@ -88,12 +88,14 @@ export function omittedEntry(item: ScoredFragment, reason: OmittedEntry['reason'
 }
 
 /**
- * Below the relevance floor, and not the user's own words: what the user said in a session is an
- * instruction whatever words it shares with the task ("leave the cli spec for now", "you may add a
- * migration now"), so it is never dropped as irrelevant; it still competes for the budget by score.
+ * Below the relevance floor, and neither the user's own words nor an edit: what the user said in a
+ * session is an instruction whatever words it shares with the task ("leave the cli spec for now",
+ * "you may add a migration now"), and an edit made in it is the state of the work the task
+ * continues ("finish it within the limits I gave you" names neither). Both are never dropped as
+ * irrelevant; they still compete for the budget by score.
  */
 function isLowRelevance(item: ScoredFragment, minRelevance: number): boolean {
-  return item.relevance < minRelevance && item.record.role !== 'user';
+  return item.relevance < minRelevance && item.record.role !== 'user' && item.record.kind !== 'diff';
 }
 
 /**

@@ -343,7 +343,7 @@ describe('malformed input never crashes or hangs', () => {
   });
 });
 
-describe("the user's words are never dropped as irrelevant", () => {
+describe("the user's words and the session's edits are never dropped as irrelevant", () => {
   const aside = 'Leave the cli dump spec for now, that is a separate ticket.';
   const chatter = 'Looking around the repository layout before starting anything else.';
   const session: SessionRecords = {
@@ -353,12 +353,14 @@ describe("the user's words are never dropped as irrelevant", () => {
       { id: 'u2', role: 'user', text: aside, timestamp: at(2) },
     ],
     toolOutputs: [{ id: 'log', command: 'npm run export', output: 'the invoice exporter wrote 0 rows for customer 42', exitCode: 1, timestamp: at(3) }],
+    diffs: [{ id: 'd1', path: 'db/migrate/20261130_add_sent_at.rb', diff: '+add_column :reminders, :sent_at, :datetime', timestamp: at(4) }],
   };
   const task = 'Why does the invoice exporter write 0 rows?';
 
-  it('keeps a user message that shares no word with the task when there is room, and drops the assistant chatter as low-relevance', () => {
+  it('keeps a user message and a diff that share no word with the task when there is room, and drops the assistant chatter as low-relevance', () => {
     const result = new ContextOptimizer().buildContext({ ...session, task, tokenBudget: 4_000 });
     expect(result.context).toContain(aside);
+    expect(result.context).toContain('+add_column :reminders, :sent_at, :datetime');
     expect(result.context).not.toContain(chatter);
     expect(result.omitted.find((entry) => entry.recordId === 'a1')?.reason).toBe('low-relevance');
   });
