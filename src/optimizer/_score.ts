@@ -141,7 +141,7 @@ function roleValue(record: NormalizedRecord): number {
 function mandatoryReasonOf(record: NormalizedRecord, facts: Extraction, identifier: number): string | undefined {
   if (record.kind === 'decision' && record.decisionStatus === 'accepted') return 'accepted decision';
   if (record.kind === 'message' && (record.role === 'user' || record.role === 'system') && facts.requirements.length > 0) return 'constraint';
-  if (record.kind === 'testResult' && record.testStatus === 'failed') return 'newest failure of a test';
+  if (record.kind === 'testResult' && record.testStatus === 'failed') return NEWEST_TEST_FAILURE;
   const failing = record.kind === 'error' || facts.outcome === 'failure';
   // The fragment must state the error itself; stack frames and locations alone are where, not what.
   if (failing && statesError(record, facts) && identifier >= IDENTIFIER_VALUE.symbol) return ERROR_NAMING_TASK;
@@ -149,6 +149,7 @@ function mandatoryReasonOf(record: NormalizedRecord, facts: Extraction, identifi
 }
 
 const ERROR_NAMING_TASK = 'error naming a task identifier';
+const NEWEST_TEST_FAILURE = 'newest failure of a test';
 
 /** Digits vary between occurrences of one error (line numbers, ids); the rest identifies it. */
 function errorKey(item: ScoredFragment): string {
@@ -166,6 +167,25 @@ export function newestByKey(items: Iterable<ScoredFragment>, keyOf: (item: Score
     if (current === undefined || isNewerRecord(item.record, current.record)) newest.set(key, item);
   }
   return newest;
+}
+
+/** The failures a fragment shows, digits masked (timings, line numbers); '' when it shows none. */
+export function failuresKey(item: ScoredFragment): string {
+  const { testFailures, errorSignatures } = item.facts;
+  if (testFailures.length === 0 && errorSignatures.length === 0) return '';
+  return [...testFailures, '\u0000', ...errorSignatures].map((line) => line.replace(/\d+/g, '#')).join('\n');
+}
+
+/**
+ * Of the failing test runs, only the newest that shows a given set of failures is mandatory: an
+ * agent that ran the same failing spec four ways (with and without a filter, under another
+ * wrapper) needs the newest run, not four. A run whose failures cannot be read stays mandatory.
+ */
+function keepNewestMandatoryTestFailures(scored: ScoredFragment[]): void {
+  const isTestFailure = (item: ScoredFragment): boolean => item.mandatoryReason === NEWEST_TEST_FAILURE;
+  const key = (item: ScoredFragment): string | undefined => (isTestFailure(item) && failuresKey(item) !== '' ? failuresKey(item) : undefined);
+  const keep = new Set(newestByKey(scored, key).values());
+  for (const item of scored) if (key(item) !== undefined && !keep.has(item)) delete item.mandatoryReason;
 }
 
 /**
@@ -363,6 +383,7 @@ export function scoreFragments(source: ScoringSource, task: TaskTerms, weights: 
     return item;
   });
   keepNewestMandatoryErrors(scored);
+  keepNewestMandatoryTestFailures(scored);
   const demoted = scopeMandatory(scored, scope);
   return {
     scored: withDiminishingReturns(scored),

@@ -1,7 +1,7 @@
 import { originText } from './_normalize.js';
 import { compareRecency } from './_recency.js';
 import { renderBlock } from './_render.js';
-import { newestByKey, withSignal } from './_score.js';
+import { failuresKey, newestByKey, withSignal } from './_score.js';
 import type { ScoredFragment } from './_types.js';
 import type { OmittedEntry, TokenCounter } from './_types.js';
 
@@ -53,13 +53,6 @@ export function byRank(a: ScoredFragment, b: ScoredFragment): number {
 
 function tieBreak(a: ScoredFragment, b: ScoredFragment): number {
   return compareRecency(b.record, a.record) || a.fragment.index - b.fragment.index;
-}
-
-/** The failures a fragment shows, digits masked (timings, line numbers); '' when it shows none. */
-function failuresKey(item: ScoredFragment): string {
-  const { testFailures, errorSignatures } = item.facts;
-  if (testFailures.length === 0 && errorSignatures.length === 0) return '';
-  return [...testFailures, '\u0000', ...errorSignatures].map((line) => line.replace(/\d+/g, '#')).join('\n');
 }
 
 /**

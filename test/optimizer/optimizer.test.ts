@@ -372,3 +372,21 @@ describe("the user's words and the session's edits are never dropped as irreleva
     expect(entry?.reason).toBe('over-budget');
   });
 });
+
+describe('the newest failing run of each set of failures is mandatory, not every command that showed it', () => {
+  const failure = (test: string, seconds: string): string => `F\n=== FAILURES ===\nE   assert loaded == expected\nFAILED ${test} - AssertionError\n1 failed in ${seconds}s`;
+  const records: SessionRecords = {
+    testResults: [
+      { id: 'r1', name: 'pytest tests/test_loader.py', status: 'failed', output: failure('tests/test_loader.py::test_aliases', '0.41'), timestamp: at(1) },
+      { id: 'r2', name: 'pytest -x tests/test_loader.py', status: 'failed', output: failure('tests/test_loader.py::test_aliases', '0.39'), timestamp: at(2) },
+      { id: 'r3', name: 'python -m pytest -q tests/test_loader.py', status: 'failed', output: failure('tests/test_loader.py::test_aliases', '0.44'), timestamp: at(3) },
+      { id: 'w1', name: 'pytest tests/test_watcher.py', status: 'failed', output: failure('tests/test_watcher.py::test_reload', '0.20'), timestamp: at(2) },
+    ],
+  };
+
+  it('keeps the newest of three runs that fail the same way mandatory, and a run that fails otherwise too', () => {
+    const result = new ContextOptimizer().buildContext({ ...records, task: 'Get the loader and watcher specs green.', tokenBudget: 4_000 });
+    const mandatory = result.sources.filter((source) => source.mandatoryReason === 'newest failure of a test').map((source) => source.recordId);
+    expect(mandatory.sort()).toEqual(['r3', 'w1']);
+  });
+});
