@@ -8,7 +8,9 @@
 //     formats the importer reads, frozen before the first run; never tuned on), imported as
 //     `optimize --transcript` imports them, the task their last user request, at 1,500, 3,000,
 //     6,000 and 8,000 (the compaction hook's default).
-// A fact is kept when it is an exact substring of the context. Budget: o200k tokens of the context.
+// A fact is kept when it is an exact substring of the context; for the transcript sets, of what the
+// compaction hook hands the agent: the task (its heading names it) and the context. Budget: o200k
+// tokens of the context.
 import { countTokens } from '../src/tokens/index.js';
 import type { BenchContext, BenchReport } from './_harness.js';
 import { loadPreviousOptimizer, PREVIOUS_REVISION } from './optimizer/_previous.js';
@@ -28,6 +30,8 @@ interface Run {
   budget: number;
   contender: Contender;
   kept: number;
+  /** Transcript sets: facts in the context alone, without the task the hook's heading names. */
+  keptInContext?: number;
   facts: number;
   lost: string[];
   tokens: number;
@@ -56,9 +60,13 @@ function measure(set: Run['set'], scenario: BenchScenario, budget: number, conte
     context = result.context;
     conflict = result.report.selection.conflict !== undefined;
   }
-  const lost = scenario.requiredFacts.filter((fact) => !context.includes(fact));
+  const transcript = set === 'transcripts' || set === 'transcript-tuning';
+  const delivered = transcript ? `${scenario.task}\n${context}` : context;
+  const lost = scenario.requiredFacts.filter((fact) => !delivered.includes(fact));
   const tokens = countTokens(context);
-  return { set, scenario: scenario.name, budget, contender, kept: scenario.requiredFacts.length - lost.length, facts: scenario.requiredFacts.length, lost, tokens, withinBudget: tokens <= budget, conflict };
+  const run: Run = { set, scenario: scenario.name, budget, contender, kept: scenario.requiredFacts.length - lost.length, facts: scenario.requiredFacts.length, lost, tokens, withinBudget: tokens <= budget, conflict };
+  if (transcript) run.keptInContext = scenario.requiredFacts.filter((fact) => context.includes(fact)).length;
+  return run;
 }
 
 function total(runs: readonly Run[], contender: Contender): { kept: number; facts: number } {
@@ -146,7 +154,7 @@ export async function run({ progress }: BenchContext): Promise<BenchReport> {
       `second tuning set (tuned on): ${cells('tuning')}`,
       `tuned scenarios: ${cells('tuned')}`,
       `held-out (first blind set): ${cells('heldout')}`,
-      `blind transcripts (never tuned on): ${cells('transcripts')}; by budget (current): ${transcriptBudgets.map((entry) => `${entry.budget}: ${entry.kept}/${entry.facts}, worst session ${Math.round(entry.worstScenario * 100)}%`).join('; ')}; behind the newest-first baseline in ${transcriptsBehindBaseline.length} run(s)${transcriptsBehindBaseline.length === 0 ? '' : `: ${transcriptsBehindBaseline.map((entry) => `${entry.scenario}@${entry.budget}`).join(', ')}`}; facts the import does not carry: ${notImported.length}${notImported.length === 0 ? '' : ` (${notImported.join(' | ')})`}.`,
+      `blind transcripts (never tuned on; kept = in the task the hook's heading names or in the context; in the context alone, current: ${runs.filter((entry) => entry.set === 'transcripts' && entry.contender === 'current').reduce((sum, entry) => sum + (entry.keptInContext ?? 0), 0)}): ${cells('transcripts')}; by budget (current): ${transcriptBudgets.map((entry) => `${entry.budget}: ${entry.kept}/${entry.facts}, worst session ${Math.round(entry.worstScenario * 100)}%`).join('; ')}; behind the newest-first baseline in ${transcriptsBehindBaseline.length} run(s)${transcriptsBehindBaseline.length === 0 ? '' : `: ${transcriptsBehindBaseline.map((entry) => `${entry.scenario}@${entry.budget}`).join(', ')}`}; facts the import does not carry: ${notImported.length}${notImported.length === 0 ? '' : ` (${notImported.join(' | ')})`}.`,
       `transcript tuning set (tuned on): ${cells('transcript-tuning')}`,
       `current behind the newest-first baseline in ${behindBaseline.length} blind run(s)${behindBaseline.length === 0 ? '' : `: ${behindBaseline.map((entry) => `${entry.scenario}@${entry.budget}`).join(', ')}`}; over budget without a conflict: ${overBudget.length}.`,
     ],

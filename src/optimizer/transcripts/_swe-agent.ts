@@ -6,7 +6,7 @@
 import { McpctxError } from '../../errors/index.js';
 import { isPlainObject, ownValue, type JsonObject } from '../../json/index.js';
 import { type RecordCollector } from './_collect.js';
-import { parseBoundedJson } from './_lines.js';
+import { countSkipped, parseBoundedJson } from './_lines.js';
 
 export interface SweStep {
   thought: string;
@@ -79,17 +79,21 @@ export interface SweResult {
   lastUserRequest?: string;
 }
 
-/** Records of a trajectory: the system prompt, demonstrations and issue, then each step's thought and action and its observation. */
-export function importSweAgent(trajectory: SweTrajectory, collector: RecordCollector): SweResult {
+/**
+ * Records of a trajectory: the issue, then each step's thought and action and its observation. The
+ * system prompt and the demonstrations are the harness's, the same in every run (a demonstration
+ * is another task's trajectory): their "you must" sentences would be taken for this session's
+ * constraints, so they are counted in `skipped`, as is the instructions template around the issue.
+ */
+export function importSweAgent(trajectory: SweTrajectory, collector: RecordCollector, skipped: Record<string, number>): SweResult {
   const [system, ...rest] = trajectory.history;
-  if (system?.role === 'system') collector.message({ id: 'system-prompt' }, 'system', system.text);
-  const demonstrations = rest.filter((message) => message.role === 'user' && message.isDemo);
-  demonstrations.forEach((message, index) => collector.message({ id: demonstrations.length === 1 ? 'demonstration' : `demonstration-${index + 1}` }, 'user', message.text));
+  if (system?.role === 'system') countSkipped(skipped, 'system prompt');
+  for (const message of rest) if (message.role === 'user' && message.isDemo) countSkipped(skipped, 'demonstration');
   const issue = rest.find((message) => message.role === 'user' && !message.isDemo);
   const result: SweResult = {};
   if (issue !== undefined) {
-    collector.message({ id: 'issue' }, 'user', issue.text);
     result.lastUserRequest = sweIssueText(issue.text);
+    collector.message({ id: 'issue' }, 'user', result.lastUserRequest);
   }
   trajectory.steps.forEach((step, index) => {
     const number = String(index + 1).padStart(2, '0');

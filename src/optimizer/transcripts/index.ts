@@ -97,7 +97,7 @@ export function importTranscript(text: string, options: ImportTranscriptOptions 
   const problems: LineProblems = { skipped: {}, badLines: { count: 0, first: [] } };
   const collector = new RecordCollector(problems.skipped, maxRecords, maxRecordChars);
   let found: { lastUserRequest?: string; session?: string };
-  if (format === 'swe-agent') found = importSweAgent(parseSweTrajectory(text), collector);
+  if (format === 'swe-agent') found = importSweAgent(parseSweTrajectory(text), collector, problems.skipped);
   else {
     const lines = readJsonLines(text, problems);
     found = format === 'claude-code' ? importClaudeCode(lines, collector, problems.skipped) : importCodex(lines, collector, problems.skipped);

@@ -207,11 +207,14 @@ describe('Codex rollouts', () => {
 });
 
 describe('SWE-agent trajectories', () => {
-  it('maps the prompt, the issue and every step, with step ids, and the submission as diffs', () => {
+  it('maps the issue and every step, with step ids, and the submission as diffs; the harness\'s prompt and demonstration are skipped and counted', () => {
     const imported = accepted(importTranscript(PYDICOM));
     expect(imported.format).toBe('swe-agent');
-    expect(imported.records.messages?.slice(0, 3).map((m) => m.id)).toEqual(['system-prompt', 'demonstration', 'issue']);
-    expect(imported.records.messages?.[3]?.id).toBe('step-01-thought');
+    expect(imported.records.messages?.slice(0, 2).map((m) => m.id)).toEqual(['issue', 'step-01-thought']);
+    // The issue alone, without the instructions template around it: its "you must" sentences are the harness's.
+    expect(imported.records.messages?.[0]?.text).toBe(imported.lastUserRequest);
+    expect(imported.records.messages?.[0]?.text).not.toMatch(/INSTRUCTIONS:/);
+    expect(imported.skipped).toMatchObject({ 'system prompt': 1, demonstration: 1 });
     expect(imported.records.toolOutputs?.map((t) => t.id)).toEqual(Array.from({ length: 12 }, (_, i) => `step-${String(i + 1).padStart(2, '0')}-output`));
     expect(imported.records.errors?.[0]?.message).toMatch(/Error/);
     expect(imported.lastUserRequest?.startsWith('Pixel Representation attribute should be optional')).toBe(true);
