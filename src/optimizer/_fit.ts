@@ -27,6 +27,8 @@ export interface Fitted {
   omitted: OmittedEntry[];
   /** Tokens of `context`, counted on the joined text. */
   renderedTokens: number;
+  /** Mandatory fragments the final check took out (`best-first` only). */
+  mandatoryRemoved: number;
 }
 
 function omissionCounts(omitted: readonly OmittedEntry[]): Map<OmissionReason, number> {
@@ -35,33 +37,39 @@ function omissionCounts(omitted: readonly OmittedEntry[]): Map<OmissionReason, n
   return counts;
 }
 
-/** Optional fragments from the lowest score per token up (ties: the lower-ranked first). */
-function weakestFirst(selected: readonly ScoredFragment[], tokens: ReadonlyMap<string, number>): ScoredFragment[] {
+/**
+ * Optional fragments from the lowest score per token up (ties: the lower-ranked first); then, when
+ * the budget is a hard limit (`best-first`), the mandatory ones from the lowest-ranked up.
+ */
+function weakestFirst(selected: readonly ScoredFragment[], tokens: ReadonlyMap<string, number>, mandatoryToo: boolean): ScoredFragment[] {
   const rate = (item: ScoredFragment): number => item.score / Math.max(1, tokens.get(item.fragment.id) ?? 1);
-  return selected.filter((item) => item.mandatoryReason === undefined).sort((a, b) => rate(a) - rate(b) || byRank(b, a));
+  const optional = selected.filter((item) => item.mandatoryReason === undefined).sort((a, b) => rate(a) - rate(b) || byRank(b, a));
+  return mandatoryToo ? [...optional, ...selected.filter((item) => item.mandatoryReason !== undefined).sort((a, b) => byRank(b, a))] : optional;
 }
 
-export function fitRendered(selection: Selection, mergeOmissions: readonly OmittedEntry[], budget: number, counter: TokenCounter): Fitted {
+export function fitRendered(selection: Selection, mergeOmissions: readonly OmittedEntry[], budget: number, counter: TokenCounter, mandatoryOverBudget: 'include-all' | 'best-first' = 'include-all'): Fitted {
   const omitted = [...mergeOmissions, ...selection.omitted];
   let selected = selection.selected;
   let rendered = layoutContext(selected, omissionCounts(omitted));
   let renderedTokens = counter.count(rendered.text);
+  let mandatoryRemoved = 0;
   for (let pass = 0; pass < MAX_REPAIRS && renderedTokens > budget; pass++) {
     const excess = renderedTokens - budget;
     const removed = new Set<ScoredFragment>();
     let freed = 0;
-    for (const item of weakestFirst(selected, selection.tokens)) {
+    for (const item of weakestFirst(selected, selection.tokens, mandatoryOverBudget === 'best-first')) {
       if (freed >= excess) break;
       removed.add(item);
       freed += selection.tokens.get(item.fragment.id) ?? 0;
     }
-    if (removed.size === 0) break; // only mandatory content is left: the caller reports the conflict
+    if (removed.size === 0) break; // only mandatory content is left (include-all): the caller reports the conflict
     selected = selected.filter((item) => !removed.has(item));
     for (const item of removed) {
+      if (item.mandatoryReason !== undefined) mandatoryRemoved += 1;
       omitted.push(omittedEntry(item, 'over-budget', 'removed so that the rendered context fits the budget', selection.tokens.get(item.fragment.id)));
     }
     rendered = layoutContext(selected, omissionCounts(omitted));
     renderedTokens = counter.count(rendered.text);
   }
-  return { context: rendered.text, blocks: rendered.blocks, omitted, renderedTokens };
+  return { context: rendered.text, blocks: rendered.blocks, omitted, renderedTokens, mandatoryRemoved };
 }

@@ -92,6 +92,7 @@ export class ContextOptimizer {
   private readonly minRelevance: number;
   private readonly maxRecordChars: number;
   private readonly nearDuplicateThreshold: number;
+  private readonly mandatoryOverBudget: 'include-all' | 'best-first';
 
   constructor(options: OptimizerOptions = {}) {
     this.tokenBudget = options.tokenBudget === undefined ? DEFAULT_TOKEN_BUDGET : parseBudget(options.tokenBudget);
@@ -104,6 +105,11 @@ export class ContextOptimizer {
     this.minRelevance = minRelevance;
     this.maxRecordChars = options.maxRecordChars ?? DEFAULT_MAX_RECORD_CHARS;
     this.nearDuplicateThreshold = checkUnit('nearDuplicateThreshold', options.nearDuplicateThreshold, DEFAULT_NEAR_DUPLICATE_THRESHOLD);
+    const overBudget = options.mandatoryOverBudget ?? 'include-all';
+    if (overBudget !== 'include-all' && overBudget !== 'best-first') {
+      throw new McpctxError('INVALID_ARGUMENT', `mandatoryOverBudget must be "include-all" or "best-first", got ${describeValue(overBudget)}`);
+    }
+    this.mandatoryOverBudget = overBudget;
   }
 
   buildContext(input: OptimizerInput): ContextResult {
@@ -193,8 +199,9 @@ export class ContextOptimizer {
       counter,
       newRedundancyIndex: () => new SelectedTextIndex(),
       redundantAt: REDUNDANT_AT,
+      mandatoryOverBudget: this.mandatoryOverBudget,
     });
-    const fitted = fitRendered(selection, prepared.mergeOmissions, budget, counter);
+    const fitted = fitRendered(selection, prepared.mergeOmissions, budget, counter, this.mandatoryOverBudget);
     return assembleResult(prepared, selection, fitted, { counter, weights: this.weights, minRelevance: this.minRelevance, budget, tokensIn });
   }
 

@@ -75,12 +75,22 @@ export function assembleResult(prepared: PreparedSession, selection: Selection, 
       omitted: fitted.omitted.length,
     },
   };
-  if (tokensOut > budget) {
+  const mandatoryOmitted = selection.mandatoryOmitted + fitted.mandatoryRemoved;
+  const what = "the mandatory fragments (constraints, accepted decisions, newest test failures, errors naming the task's identifiers)";
+  if (mandatoryOmitted > 0) {
+    result.report.selection.conflict = {
+      code: 'BUDGET_CONFLICT',
+      budget,
+      mandatoryTokens: selection.mandatoryTokens,
+      mandatoryOmitted,
+      message: `${what} need ${selection.mandatoryTokens} tokens, over the budget of ${budget}; the best-ranked that fit are included and ${mandatoryOmitted} are left out (listed in omitted). Raise the budget to keep them all.`,
+    };
+  } else if (tokensOut > budget) {
     const conflict: BudgetConflict = {
       code: 'BUDGET_CONFLICT',
       budget,
       mandatoryTokens: selection.mandatoryTokens,
-      message: `the mandatory fragments (constraints, accepted decisions, newest test failures, errors naming the task's identifiers) need ${selection.mandatoryTokens} tokens and the context ${tokensOut}, over the budget of ${budget}; all of them are included, nothing mandatory was dropped. Raise the budget or narrow the records.`,
+      message: `${what} need ${selection.mandatoryTokens} tokens and the context ${tokensOut}, over the budget of ${budget}; all of them are included, nothing mandatory was dropped. Raise the budget or narrow the records.`,
     };
     result.report.selection.conflict = conflict;
   }

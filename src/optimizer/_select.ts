@@ -26,6 +26,8 @@ export interface SelectionOptions {
   redundantAt: number;
   /** Text the reader already has (the task): a fragment that only repeats it is redundant, mandatory or not. */
   alreadyKnown: string;
+  /** `best-first`: mandatory fragments that do not fit are left out, best-ranked kept first (`OptimizerOptions.mandatoryOverBudget`). */
+  mandatoryOverBudget?: 'include-all' | 'best-first';
 }
 
 /** Below this many tokens, per-token value stops growing: a tag and a header alone cost about 20. */
@@ -42,7 +44,10 @@ export interface Selection {
   omitted: OmittedEntry[];
   /** Tokens of each selected fragment's rendered block, by fragment id. */
   tokens: Map<string, number>;
+  /** What the mandatory fragments need, whether or not all were kept. */
   mandatoryTokens: number;
+  /** Mandatory fragments left out because they did not fit (`best-first` only). */
+  mandatoryOmitted: number;
 }
 
 /** Higher score first; then the newer record (`compareRecency`), then fragment position: never a coin toss. */
@@ -119,14 +124,22 @@ export function selectFragments(scored: readonly ScoredFragment[], options: Sele
       omitted.push(omittedEntry(item, 'redundant', `${Math.round(similarity * 100)}% of its text is already in the task`));
     } else mandatory.push(item);
   }
+  const available = options.budget - options.reservedTokens;
   let used = 0;
+  let mandatoryTokens = 0;
+  let mandatoryOmitted = 0;
   for (const item of mandatory) {
-    used += cost(item);
+    const count = cost(item);
+    mandatoryTokens += count;
+    if (options.mandatoryOverBudget === 'best-first' && used + count > available) {
+      omitted.push(omittedEntry(item, 'over-budget', `mandatory (${item.mandatoryReason}), but the mandatory fragments alone are over the budget: ${count} tokens do not fit in the ${Math.max(0, available - used)} left`, count));
+      mandatoryOmitted += 1;
+      continue;
+    }
+    used += count;
     selected.push(item);
     redundancy.add(item.fragment.text);
   }
-  const mandatoryTokens = used;
-  const available = options.budget - options.reservedTokens;
 
   const newestShowing = newestByFailures(scored);
   const candidates: ScoredFragment[] = [];
@@ -188,5 +201,5 @@ export function selectFragments(scored: readonly ScoredFragment[], options: Sele
   const best = scoreFill.total > rateFill.total ? scoreFill : rateFill;
   selected.push(...best.picked);
   omitted.push(...best.dropped);
-  return { selected, omitted, tokens, mandatoryTokens };
+  return { selected, omitted, tokens, mandatoryTokens, mandatoryOmitted };
 }

@@ -332,12 +332,21 @@ export interface OptimizerOptions {
   maxRecordChars?: number;
   /** Near-duplicate threshold: trigram containment of the older record in the newer. Default 0.9. */
   nearDuplicateThreshold?: number;
+  /**
+   * When the mandatory fragments alone are over the budget: `include-all` (default) keeps every one
+   * and goes over, reporting a BUDGET_CONFLICT; `best-first` keeps them in rank order while they
+   * fit, lists the rest as omitted (over-budget) and reports the conflict with how many were left
+   * out: for a caller whose budget is a hard limit (the compaction hook).
+   */
+  mandatoryOverBudget?: 'include-all' | 'best-first';
 }
 
 export interface BudgetConflict {
   code: 'BUDGET_CONFLICT';
   budget: number;
   mandatoryTokens: number;
+  /** Mandatory fragments left out (`mandatoryOverBudget: 'best-first'` only; each is in `omitted`). */
+  mandatoryOmitted?: number;
   message: string;
 }
 

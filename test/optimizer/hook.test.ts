@@ -96,8 +96,24 @@ describe('optimizer hook (Claude Code compaction)', () => {
     }
   });
 
-  it('a budget the mandatory facts do not fit is refused with a remedy, not exceeded', async () => {
-    const outcome = await run(sessionStart('compact'), { budget: 60 });
+  it('a budget the mandatory facts do not all fit keeps the best-ranked within it and names the rest, never exceeding it', async () => {
+    const full = await run(sessionStart('compact'), { budget: 8_000 });
+    const everything = JSON.parse(full.stdout ?? '{}').hookSpecificOutput.additionalContext as string;
+    expect(everything).toContain('do not change the public API of CartTotal');
+    expect(everything).toContain('Gift cards are applied after tax, never before.');
+    for (const budget of [150, 200]) {
+      const outcome = await run(sessionStart('compact'), { budget });
+      expect(outcome.exitCode).toBe(0);
+      const context = JSON.parse(outcome.stdout ?? '{}').hookSpecificOutput.additionalContext as string;
+      expect(countTokens(context)).toBeLessThanOrEqual(budget);
+      expect(outcome.stderr).toMatch(/of the session's mandatory fragments did not fit --budget \d+ .*raise --budget/);
+      // Something mandatory made it in: a constraint or the accepted decision.
+      expect(/public API of CartTotal|applied after tax/.test(context)).toBe(true);
+    }
+  });
+
+  it('a budget with no room after its heading is refused with a remedy, not exceeded', async () => {
+    const outcome = await run(sessionStart('compact'), { budget: 30 });
     expect(outcome.stdout).toBeUndefined();
     expect(outcome.exitCode).toBe(3);
     expect(outcome.stderr).toMatch(/raise --budget/);

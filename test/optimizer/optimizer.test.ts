@@ -390,3 +390,35 @@ describe('the newest failing run of each set of failures is mandatory, not every
     expect(mandatory.sort()).toEqual(['r3', 'w1']);
   });
 });
+
+describe('mandatoryOverBudget: what happens when the mandatory fragments alone are over the budget', () => {
+  const records: SessionRecords = {
+    messages: [{ id: 'u1', role: 'user', text: 'Checkout fails with a 500 when the cart has a gift card. Fix it in src/checkout/total.ts; do not change the public API of CartTotal.', timestamp: at(0) }],
+    errors: [{ id: 'e1', message: "TypeError: Cannot read properties of undefined (reading 'amount')\n    at applyGiftCard (src/checkout/total.ts:42:17)", timestamp: at(1) }],
+    testResults: [{ id: 'r1', name: 'checkout applies a gift card', status: 'failed', output: 'expected 40.00, got NaN', timestamp: at(2) }],
+    decisions: [{ id: 'd1', text: 'Gift cards are applied after tax, never before.', status: 'accepted', timestamp: at(3) }],
+  };
+  const input = { ...records, task: 'Fix the gift card checkout failure in src/checkout/total.ts', tokenBudget: 140 };
+
+  it('include-all (the default) keeps every mandatory fragment and goes over, with the conflict reported', () => {
+    const result = new ContextOptimizer().buildContext(input);
+    expect(result.stats.withinBudget).toBe(false);
+    expect(result.report.selection.conflict?.mandatoryOmitted).toBeUndefined();
+    expect(result.sources.filter((source) => source.mandatory)).toHaveLength(4);
+  });
+
+  it('best-first stays within the budget, keeps the best-ranked, and lists every mandatory fragment left out', () => {
+    const result = new ContextOptimizer({ mandatoryOverBudget: 'best-first' }).buildContext(input);
+    expect(result.stats.withinBudget).toBe(true);
+    const kept = result.sources.filter((source) => source.mandatory).length;
+    expect(kept).toBeGreaterThan(0);
+    const conflict = result.report.selection.conflict;
+    expect(conflict?.code).toBe('BUDGET_CONFLICT');
+    expect(conflict?.mandatoryOmitted).toBe(4 - kept);
+    expect(result.omitted.filter((entry) => entry.reason === 'over-budget' && entry.detail.startsWith('mandatory ('))).toHaveLength(4 - kept);
+  });
+
+  it('refuses a value it does not know', () => {
+    expect(() => new ContextOptimizer({ mandatoryOverBudget: 'drop' as 'best-first' })).toThrow(/mandatoryOverBudget must be "include-all" or "best-first"/);
+  });
+});

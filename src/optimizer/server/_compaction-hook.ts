@@ -101,22 +101,26 @@ async function compactionHook(options: CompactionHookOptions): Promise<Compactio
   const heading = `Context kept from before the compaction by mcpctx (the session's own records, each tagged with its source), for the task: ${oneLine(task)}\n\n`;
   const headingTokens = countTokens(heading);
   if (headingTokens >= budget) return failed(`--budget ${budget} does not leave room for the context after its ${headingTokens}-token heading; raise --budget`);
-  const result = new ContextOptimizer({ counter: 'o200k' }).buildContext({ ...imported.records, task, tokenBudget: budget - headingTokens });
+  // The hook's budget is a promise: when the mandatory facts alone are over it, the best-ranked that fit are kept and the rest named on stderr.
+  const optimizer = new ContextOptimizer({ counter: 'o200k', mandatoryOverBudget: 'best-first' });
+  const result = optimizer.buildContext({ ...imported.records, task, tokenBudget: budget - headingTokens });
   const context = `${heading}${result.context}`;
   const tokens = countTokens(context);
-  // A budget conflict includes every mandatory fact whatever the budget; the hook's budget is a promise.
-  if (tokens > budget) {
-    const what = result.report.selection.conflict === undefined ? 'the context with its heading is' : "the session's mandatory facts alone make the context";
-    return failed(`${what} ${tokens} tokens, over --budget ${budget}; raise --budget`);
+  if (tokens > budget) return failed(`the context with its heading is ${tokens} tokens, over --budget ${budget}; raise --budget`);
+  const notes: string[] = [];
+  const conflict = result.report.selection.conflict;
+  if (conflict?.mandatoryOmitted !== undefined) {
+    notes.push(`${conflict.mandatoryOmitted} of the session's mandatory fragments did not fit --budget ${budget} (they need ${conflict.mandatoryTokens} tokens in all); the best-ranked were kept; raise --budget to keep them all`);
+  }
+  if (context.length > CLAUDE_CODE_CONTEXT_CHARS) {
+    notes.push(`the context is ${context.length} characters; Claude Code hands the model a preview and a file path past ${CLAUDE_CODE_CONTEXT_CHARS} (a --budget near 2,500 keeps it inline)`);
   }
   const output = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } };
   return {
     exitCode: 0,
     stdout: `${JSON.stringify(output)}\n`,
     built: { task, budget, tokens, chars: context.length },
-    ...(context.length > CLAUDE_CODE_CONTEXT_CHARS
-      ? { stderr: `the context is ${context.length} characters; Claude Code hands the model a preview and a file path past ${CLAUDE_CODE_CONTEXT_CHARS} (a --budget near 2,500 keeps it inline)` }
-      : {}),
+    ...(notes.length > 0 ? { stderr: notes.join('; ') } : {}),
   };
 }
 
