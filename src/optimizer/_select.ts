@@ -3,7 +3,7 @@ import { compareRecency } from './_recency.js';
 import { renderBlock } from './_render.js';
 import { failuresKey, newestByKey, withSignal } from './_score.js';
 import type { ScoredFragment } from './_types.js';
-import type { OmittedEntry, TokenCounter } from './_types.js';
+import type { NormalizedRecord, OmittedEntry, TokenCounter } from './_types.js';
 
 /** What has been selected so far, as far as overlap goes. */
 export interface RedundancyIndex {
@@ -86,14 +86,31 @@ export function omittedEntry(item: ScoredFragment, reason: OmittedEntry['reason'
 }
 
 /**
- * Below the relevance floor, and neither the user's own words nor an edit: what the user said in a
- * session is an instruction whatever words it shares with the task ("leave the cli spec for now",
- * "you may add a migration now"), and an edit made in it is the state of the work the task
- * continues ("finish it within the limits I gave you" names neither). Both are never dropped as
- * irrelevant; they still compete for the budget by score.
+ * The agent's first message after each message of the user, per session, in the oldest-first order
+ * `scored` is in: where it says what it took from the instruction ("Got it. Plan: store the send
+ * time on the invoice; new migration only").
  */
-function isLowRelevance(item: ScoredFragment, minRelevance: number): boolean {
-  return item.relevance < minRelevance && item.record.role !== 'user' && item.record.kind !== 'diff';
+function repliesToUser(scored: readonly ScoredFragment[]): Set<NormalizedRecord> {
+  const replies = new Set<NormalizedRecord>();
+  const awaitingReply = new Set<string | undefined>();
+  for (const { record } of scored) {
+    if (record.kind !== 'message') continue;
+    if (record.role === 'user') awaitingReply.add(record.session);
+    else if (record.role === 'assistant' && awaitingReply.delete(record.session)) replies.add(record);
+  }
+  return replies;
+}
+
+/**
+ * Below the relevance floor, and none of: the user's own words, the agent's first reply to them, an
+ * edit. What the user said in a session is an instruction whatever words it shares with the task
+ * ("leave the cli spec for now", "you may add a migration now"); the reply is the plan the agent
+ * took from it; an edit is the state of the work a hand-off continues ("finish it within the limits
+ * I gave you" names none of them). These are never dropped as irrelevant; they still compete for
+ * the budget by score.
+ */
+function isLowRelevance(item: ScoredFragment, minRelevance: number, replies: ReadonlySet<NormalizedRecord>): boolean {
+  return item.relevance < minRelevance && item.record.role !== 'user' && item.record.kind !== 'diff' && !replies.has(item.record);
 }
 
 /**
@@ -141,12 +158,13 @@ export function selectFragments(scored: readonly ScoredFragment[], options: Sele
     redundancy.add(item.fragment.text);
   }
 
+  const replies = repliesToUser(scored);
   const newestShowing = newestByFailures(scored);
   const candidates: ScoredFragment[] = [];
   for (const item of scored) {
     if (item.mandatoryReason !== undefined) continue;
     const newer = newestShowing.get(failuresKey(item));
-    if (isLowRelevance(item, options.minRelevance)) {
+    if (isLowRelevance(item, options.minRelevance, replies)) {
       omitted.push(omittedEntry(item, 'low-relevance', `relevance ${item.relevance} is below ${options.minRelevance}`));
     } else if (newer !== undefined && newer !== item) {
       omitted.push(omittedEntry(item, 'redundant', `a newer output, ${newer.fragment.id}, shows the same failures`));

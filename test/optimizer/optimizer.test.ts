@@ -343,13 +343,15 @@ describe('malformed input never crashes or hangs', () => {
   });
 });
 
-describe("the user's words and the session's edits are never dropped as irrelevant", () => {
+describe("the user's words, the agent's first reply to them and the session's edits are never dropped as irrelevant", () => {
   const aside = 'Leave the cli dump spec for now, that is a separate ticket.';
+  const plan = 'Got it. Plan: keep the old dump format and add a schema version column.';
   const chatter = 'Looking around the repository layout before starting anything else.';
   const session: SessionRecords = {
     messages: [
       { id: 'u1', role: 'user', text: 'Fix the invoice exporter: it writes 0 rows for customer 42.', timestamp: at(0) },
-      { id: 'a1', role: 'assistant', text: chatter, timestamp: at(1) },
+      { id: 'a1', role: 'assistant', text: plan, timestamp: at(1) },
+      { id: 'a2', role: 'assistant', text: chatter, timestamp: at(1.5) },
       { id: 'u2', role: 'user', text: aside, timestamp: at(2) },
     ],
     toolOutputs: [{ id: 'log', command: 'npm run export', output: 'the invoice exporter wrote 0 rows for customer 42', exitCode: 1, timestamp: at(3) }],
@@ -357,12 +359,28 @@ describe("the user's words and the session's edits are never dropped as irreleva
   };
   const task = 'Why does the invoice exporter write 0 rows?';
 
-  it('keeps a user message and a diff that share no word with the task when there is room, and drops the assistant chatter as low-relevance', () => {
+  it('keeps a user message, the reply to it and a diff that share no word with the task when there is room, and drops later assistant chatter as low-relevance', () => {
     const result = new ContextOptimizer().buildContext({ ...session, task, tokenBudget: 4_000 });
     expect(result.context).toContain(aside);
+    expect(result.context).toContain(plan);
     expect(result.context).toContain('+add_column :reminders, :sent_at, :datetime');
     expect(result.context).not.toContain(chatter);
-    expect(result.omitted.find((entry) => entry.recordId === 'a1')?.reason).toBe('low-relevance');
+    expect(result.omitted.find((entry) => entry.recordId === 'a2')?.reason).toBe('low-relevance');
+  });
+
+  it('counts replies per session: a message of another session between them is not a reply', () => {
+    const result = new ContextOptimizer().buildContext({
+      task,
+      messages: [
+        { id: 'u1', role: 'user', session: 'one', text: 'Fix the invoice exporter: it writes 0 rows for customer 42.', timestamp: at(0) },
+        { id: 'x1', role: 'assistant', session: 'two', text: chatter, timestamp: at(1) },
+        { id: 'a1', role: 'assistant', session: 'one', text: plan, timestamp: at(2) },
+      ],
+      session: 'one',
+      tokenBudget: 4_000,
+    });
+    expect(result.context).toContain(plan);
+    expect(result.omitted.find((entry) => entry.recordId === 'x1')?.reason).toBe('low-relevance');
   });
 
   it('still spends the budget by score: with no room the user message is omitted as over budget, not as irrelevant', () => {
