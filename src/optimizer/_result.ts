@@ -8,7 +8,7 @@ import type { PreparedSession } from './_prepare.js';
 import { round4 } from './_score.js';
 import type { ScoredFragment } from './_types.js';
 import type { Selection } from './_select.js';
-import type { BudgetConflict, ContextResult, ScoringWeights, SourceEntry, TokenCounter } from './_types.js';
+import type { ContextResult, ScoringWeights, SourceEntry, TokenCounter } from './_types.js';
 
 export function sourceEntry(item: ScoredFragment, tokens: number): SourceEntry {
   const entry: SourceEntry = {
@@ -86,13 +86,12 @@ export function assembleResult(prepared: PreparedSession, selection: Selection, 
       message: `${what} need ${selection.mandatoryTokens} tokens, over the budget of ${budget}; the best-ranked that fit are included and ${mandatoryOmitted} are left out (listed in omitted). Raise the budget to keep them all.`,
     };
   } else if (tokensOut > budget) {
-    const conflict: BudgetConflict = {
+    result.report.selection.conflict = {
       code: 'BUDGET_CONFLICT',
       budget,
       mandatoryTokens: selection.mandatoryTokens,
       message: `${what} need ${selection.mandatoryTokens} tokens and the context ${tokensOut}, over the budget of ${budget}; all of them are included, nothing mandatory was dropped. Raise the budget or narrow the records.`,
     };
-    result.report.selection.conflict = conflict;
   }
   return result;
 }
