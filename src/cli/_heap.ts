@@ -1,8 +1,8 @@
 // The V8 heap policy of the commands that read a whole session at once (`optimize`, the compaction
 // hook). V8's default lets the old generation grow to about twice what survived the last full
-// collection before it collects again, so a 100,000-record build peaked at 830-860 MiB of RSS with
-// under 300 MiB alive. Growing by a fifth instead keeps the peak near 480 MiB for about 5% more time
-// (bench/optimizer-scale.bench.ts). It changes when the collector runs, never what is computed.
+// collection before it collects again, so a 100,000-record build peaked at 830-890 MiB of RSS with
+// under 300 MiB alive. Growing by a fifth instead keeps the peak near 500 MiB for 4-12% more build
+// time (bench/optimizer-scale.bench.ts). It changes when the collector runs, never what is computed.
 import { setFlagsFromString } from 'node:v8';
 
 /** Old-generation growth after a full collection, in percent of what survived it. */
