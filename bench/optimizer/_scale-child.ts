@@ -5,6 +5,7 @@
 // at the path given (this tree's, or another revision's that `_previous.ts` materialised), builds
 // the context once and prints one JSON line on stdout. `cli`: the V8 heap policy `mcpctx optimize`
 // sets (`preferSmallHeap`); `default`: V8's own, as the CLI ran before it set one.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { preferSmallHeap } from '../../src/cli/_heap.js';
@@ -21,8 +22,7 @@ export interface ScaleSample {
   buildMs: number;
   /** CPU time (user + system, all threads: the collector's helpers too) during the build: less sensitive than wall time to other load on the machine. */
   buildCpuMs: number;
-  /** Peak resident set size of the process, in KiB (`process.resourceUsage().maxRSS`). */
-  maxRssKiBBeforeBuild: number;
+  /** Peak resident set size of the process after the build, in KiB (`process.resourceUsage().maxRSS`). */
   maxRssKiBAfterBuild: number;
   tokensIn: number;
   tokensOut: number;
@@ -53,20 +53,17 @@ const { input, inputBytes } = readInput(file);
 const parseMs = performance.now() - parseStarted;
 let records = 0;
 for (const value of Object.values(input)) if (Array.isArray(value)) records += value.length;
-const rssBefore = process.resourceUsage().maxRSS;
 const cpuBefore = process.cpuUsage();
 const started = performance.now();
 const result = new ContextOptimizer().buildContext(input);
 const buildMs = performance.now() - started;
 const cpu = process.cpuUsage(cpuBefore);
-const { createHash } = await import('node:crypto');
 const sample: ScaleSample = {
   records,
   inputBytes,
   parseMs,
   buildMs,
   buildCpuMs: (cpu.user + cpu.system) / 1000,
-  maxRssKiBBeforeBuild: rssBefore,
   maxRssKiBAfterBuild: process.resourceUsage().maxRSS,
   tokensIn: result.stats.tokensIn,
   tokensOut: result.stats.tokensOut,

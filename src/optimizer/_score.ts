@@ -182,10 +182,13 @@ export function failuresKey(item: ScoredFragment): string {
  * wrapper) needs the newest run, not four. A run whose failures cannot be read stays mandatory.
  */
 function keepNewestMandatoryTestFailures(scored: ScoredFragment[]): void {
-  const isTestFailure = (item: ScoredFragment): boolean => item.mandatoryReason === NEWEST_TEST_FAILURE;
-  const key = (item: ScoredFragment): string | undefined => (isTestFailure(item) && failuresKey(item) !== '' ? failuresKey(item) : undefined);
-  const keep = new Set(newestByKey(scored, key).values());
-  for (const item of scored) if (key(item) !== undefined && !keep.has(item)) delete item.mandatoryReason;
+  const keys = new Map<ScoredFragment, string>();
+  for (const item of scored) {
+    const key = item.mandatoryReason === NEWEST_TEST_FAILURE ? failuresKey(item) : '';
+    if (key !== '') keys.set(item, key);
+  }
+  const keep = new Set(newestByKey(keys.keys(), (item) => keys.get(item)).values());
+  for (const item of keys.keys()) if (!keep.has(item)) delete item.mandatoryReason;
 }
 
 /**

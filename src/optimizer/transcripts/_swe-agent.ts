@@ -67,10 +67,19 @@ export function parseSweTrajectory(text: string): SweTrajectory {
   return { steps, history, ...(typeof submission === 'string' && submission.trim() !== '' ? { submission } : {}) };
 }
 
-/** The issue text of the task message (between `ISSUE:` and `INSTRUCTIONS:`), else the whole message. */
+const ISSUE_MARK = 'ISSUE:\n';
+const INSTRUCTIONS_MARK = '\nINSTRUCTIONS:';
+
+/**
+ * The issue text of the task message (between `ISSUE:` and `INSTRUCTIONS:`), else the whole message.
+ * Found with indexOf, not a lazy regex: one that retried from every `ISSUE:` line of a peer's text
+ * took quadratic time.
+ */
 export function sweIssueText(message: string): string {
   const normalized = message.replace(/\r\n/g, '\n');
-  return /ISSUE:\n([\s\S]*?)\n+INSTRUCTIONS:/.exec(normalized)?.[1]?.trim() ?? normalized.trim();
+  const start = normalized.indexOf(ISSUE_MARK);
+  const end = start === -1 ? -1 : normalized.indexOf(INSTRUCTIONS_MARK, start + ISSUE_MARK.length);
+  return end === -1 ? normalized.trim() : normalized.slice(start + ISSUE_MARK.length, end).trim();
 }
 
 const PYTHON_TRACEBACK = /Traceback \(most recent call last\)/;

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseOptimizerInput } from '../../../src/optimizer/index.js';
-import { detectTranscriptFormat, importTranscript, type TranscriptImport } from '../../../src/optimizer/transcripts/index.js';
+import { detectTranscriptFormat, importTranscript, sweIssueText, type TranscriptImport } from '../../../src/optimizer/transcripts/index.js';
 
 const FIXTURES = new URL('../../fixtures/transcripts/', import.meta.url);
 const SWE = new URL('../../../bench/optimizer/fixtures/swe-agent-trajectories/', import.meta.url);
@@ -222,6 +222,16 @@ describe('SWE-agent trajectories', () => {
     expect(marshmallow.records.toolOutputs).toHaveLength(13);
     expect(marshmallow.records.diffs?.[0]?.path).toBe('src/marshmallow/fields.py');
   });
+
+  it('takes the issue from between ISSUE: and INSTRUCTIONS:, else the whole message, in one pass over a hostile text', () => {
+    expect(sweIssueText('We are solving this.\r\nISSUE:\r\nThe parser drops a BOM.\r\n\r\nINSTRUCTIONS:\r\nYou must edit.')).toBe('The parser drops a BOM.');
+    expect(sweIssueText('  no markers at all \n')).toBe('no markers at all');
+    expect(sweIssueText('ISSUE:\nonly the start')).toBe('ISSUE:\nonly the start');
+    // 300,000 ISSUE: lines (2 MB) and no INSTRUCTIONS: one pass takes milliseconds; a search retried
+    // from each line (the lazy regex this replaced) takes over 20 s even in vitest, past this test's 10 s.
+    const hostile = `${'ISSUE:\n'.repeat(300_000)}x`;
+    expect(sweIssueText(hostile)).toBe(hostile.trim());
+  }, 10_000);
 
   it('refuses a text that is not a trajectory', () => {
     expect(() => importTranscript('{"trajectory": 3}', { format: 'swe-agent' })).toThrow(/no "trajectory" array/);
