@@ -95,7 +95,9 @@ export type McpctxErrorCode =
   /** A resumed run's inputs or settings are not the stopped run's. data: `differences` (each naming what differs, with both values), `file`. */
   | 'RESUME_MISMATCH'
   /** An optional package (better-sqlite3, a framework SDK, a model SDK) is not installed, or its native module did not load. data: `package`, `install` (the command that fixes it), `neededFor`. */
-  | 'MISSING_DEPENDENCY';
+  | 'MISSING_DEPENDENCY'
+  /** The gateway's shared state (`--state redis://...`) cannot be reached or did not answer in time. data: `state` (its URL without a password), `operation`, `errno`. */
+  | 'STATE_UNAVAILABLE';
 
 /** JSON-RPC 2.0 error codes mcpctx answers with: the specification's, and MCP's for a resource nobody lists. */
 export const JSON_RPC_CODES = Object.freeze({
@@ -218,6 +220,7 @@ export type McpctxErrorData = {
   BUDGET_STOP: WireData & { spentUsd?: number; worstCaseUsd?: number; maxUsd?: number; readTokens?: number; maxTokens?: number };
   RESUME_MISMATCH: WireData & { differences?: readonly string[]; file?: string };
   MISSING_DEPENDENCY: WireData & { package?: string; install?: string; neededFor?: string };
+  STATE_UNAVAILABLE: WireData & { state?: string; operation?: string; errno?: string };
 };
 
 type DataKey = { [C in McpctxErrorCode]: keyof McpctxErrorData[C] }[McpctxErrorCode];

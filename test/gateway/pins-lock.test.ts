@@ -99,7 +99,7 @@ describe('a lock that is held', () => {
       const checked = await new PinStore({ file, mode: 'tofu', lockWaitMs: 400 }, (line) => logged.push(line)).filter('gh', [tool('one'), tool('two')]);
       expect(checked.trusted).toEqual([]);
       expect([...checked.held.keys()]).toEqual(['one', 'two']);
-      expect(checked.held.get('one')).toMatch(/could not use its pin file .*Cannot lock the pin file/);
+      expect(checked.held.get('one')).toMatch(/could not use the pin file .*Cannot lock the pin file/);
       expect(logged.join('\n')).toMatch(/pins: Cannot lock the pin file .*pins\.json within 400 ms.* every tool of gh is held back/);
       expect((await readPinFile(file)).status).toBe('absent');
     } finally {

@@ -22,6 +22,25 @@ export interface OffloadStore {
   close(): void;
 }
 
+/**
+ * The same contract as OffloadStore, kept where several gateway instances read it (Redis,
+ * `--state redis://`): every call is asynchronous, and rejects with STATE_UNAVAILABLE, naming the
+ * store, while the store cannot be reached.
+ */
+export interface SharedOffloadStore {
+  readonly shared: true;
+  readonly ttlMs: number;
+  readonly maxBytes: number;
+  /** This instance's clock (ms): handles are stamped with it, and checked by another instance's. */
+  now(): number;
+  put(id: string, value: string): Promise<StorePut>;
+  get(id: string): Promise<string | undefined>;
+  delete(id: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type AnyOffloadStore = OffloadStore | SharedOffloadStore;
+
 export type StorePut =
   | { readonly stored: true; readonly at: number; readonly bytes: number }
   /** Larger than the whole store: nothing was evicted for it. */

@@ -9,8 +9,7 @@
  */
 import { ownValue } from '../../json/index.js';
 import { McpctxError } from '../../errors/index.js';
-import { readPinFile, writePinFile } from './_pin-file.js';
-import { withPinFileLock } from './_pin-lock.js';
+import { pinFileDocument, type LockedPins, type PinDocument } from './_pin-document.js';
 import { scanText, scanTool, type Finding } from './scan/index.js';
 import {
   PIN_KINDS,
@@ -82,7 +81,9 @@ export interface PinListing {
 }
 
 export interface ManagePinsOptions {
-  file: string;
+  /** The pin file; or `document`, the pins in the shared state. */
+  file?: string;
+  document?: PinDocument;
   /** `NAME`, `upstream/NAME`, either with `@SHA` (the whole sha256 or a prefix of at least 12 hex characters). */
   approve?: readonly string[];
   /** Pins every pending definition, provided each is the one last shown; otherwise nothing. */
@@ -95,15 +96,17 @@ export interface ManagePinsOptions {
 }
 
 export async function managePins(options: ManagePinsOptions): Promise<PinListing> {
-  return withPinFileLock(options.file, () => manageLocked(options), options.lockWaitMs);
+  const document = options.document ?? (typeof options.file === 'string' && options.file !== '' ? pinFileDocument(options.file) : undefined);
+  if (document === undefined) throw new McpctxError('INVALID_ARGUMENT', 'managePins needs the pin file (file) or a pin document (document).');
+  return document.withLock((locked) => manageLocked(options, document, locked), options.lockWaitMs);
 }
 
-async function manageLocked(options: ManagePinsOptions): Promise<PinListing> {
+async function manageLocked(options: ManagePinsOptions, document: PinDocument, locked: LockedPins): Promise<PinListing> {
   const now = options.now ?? new Date().toISOString();
-  const read = await readPinFile(options.file);
+  const read = await locked.read();
   if (read.status === 'unreadable') {
-    throw new McpctxError('IO', `The pin file ${options.file} cannot be used: ${read.reason}. The gateway holds everything back while it is so; repair it, or move it away to pin again from scratch.`, {
-      file: options.file,
+    throw new McpctxError('IO', `${capitalized(document.label)} cannot be used: ${read.reason}. The gateway holds everything back while it is so; repair it, or move it away to pin again from scratch.`, {
+      file: document.target,
     });
   }
   const original = read.pins;
@@ -115,14 +118,14 @@ async function manageLocked(options: ManagePinsOptions): Promise<PinListing> {
   const both = approving.filter((target) => rejection.targets.some((other) => sameEntry(other, target)));
   if (both.length > 0) throw new McpctxError('USAGE', `${both.map((target) => `${target.upstream}/${displayKey(target.pinKind, target.key)}`).join(', ')} cannot be approved and rejected at once. Nothing was changed.`);
   const refused = [...approving.flatMap((target) => refusal(original, target)), ...rejection.targets.flatMap((target) => (target.sha256 === undefined ? [] : refusal(original, target)))];
-  if (refused.length > 0) return { ...listing(options.file, read.status === 'read', original), approved: [], rejected: [], refused };
+  if (refused.length > 0) return { ...listing(document.target, read.status === 'read', original), approved: [], rejected: [], refused };
   const approved = approving.map((target) => change(original, target));
   const rejected = rejection.targets.map((target) => change(original, target));
   // What is printed below is what the user sees: the pending entries left are recorded as shown.
   const pins = markShown(rejectPending(approvePending(original, approving, now), rejection.targets), now);
   const changed = JSON.stringify(pins) !== JSON.stringify(original);
-  if (changed) await writePinFile(options.file, pins);
-  return { ...listing(options.file, read.status === 'read' || changed, pins), approved, rejected, refused: [] };
+  if (changed) await locked.write(pins);
+  return { ...listing(document.target, read.status === 'read' || changed, pins), approved, rejected, refused: [] };
 }
 
 function sameEntry(left: PinTarget, right: PinTarget): boolean {
@@ -184,4 +187,8 @@ function listing(file: string, exists: boolean, pins: PinFile): Omit<PinListing,
       };
     }),
   };
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -25,6 +25,11 @@ export async function readPinFile(file: string): Promise<PinFileRead> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'absent', pins: emptyPinFile() };
     return { status: 'unreadable', reason: (error as Error).message };
   }
+  return parsePinText(text);
+}
+
+/** A pin document's text (from a file or a shared store) read as pins, or why it is not a pin file. */
+export function parsePinText(text: string): PinFileRead {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -37,10 +42,15 @@ export async function readPinFile(file: string): Promise<PinFileRead> {
   return { status: 'read', pins: clonePins(value as unknown as PinFile) };
 }
 
+/** The text a pin document holds: the same bytes in a file and in a shared store. */
+export function pinText(pins: PinFile): string {
+  return `${JSON.stringify(pins, null, 2)}\n`;
+}
+
 export async function writePinFile(file: string, pins: PinFile): Promise<void> {
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    await writeFile(temporary, `${JSON.stringify(pins, null, 2)}\n`, { mode: 0o600 });
+    await writeFile(temporary, pinText(pins), { mode: 0o600 });
     await rename(temporary, file);
   } catch (error) {
     await unlink(temporary).catch(() => {});

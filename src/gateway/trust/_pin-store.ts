@@ -1,14 +1,15 @@
 /**
  * The gateway's side of the pins: every time a session builds its catalog (at start, and after an
  * upstream's list_changed), and every time it answers `initialize` or lists prompts, resources or
- * templates, what each upstream offers is checked against the pin file. Each check holds the file's
- * lock and reads the file inside it, so an approval made with `mcpctx gateway pins` while the
- * gateway runs is seen and never overwritten, and two gateways on one file lose nothing. Checks in
- * one process are also queued. A file that cannot be read, locked or written holds everything
- * checked back (fail closed), and an unreadable file is never rewritten.
+ * templates, what each upstream offers is checked against the pins (a file, or the shared state's
+ * document: `_pin-document.ts`). Each check holds the document's lock and reads it inside, so an
+ * approval made with `mcpctx gateway pins` while the gateway runs is seen and never overwritten, and
+ * two gateways on one document lose nothing. Checks in one process are also queued. A document that
+ * cannot be read, locked or written holds everything checked back (fail closed), and an unreadable
+ * one is never rewritten.
  */
-import { readPinFile, writePinFile } from './_pin-file.js';
-import { LOCK_WAIT_MS, withPinFileLock } from './_pin-lock.js';
+import { LOCK_WAIT_MS } from './_pin-lock.js';
+import { pinFileDocument, type LockedPins, type PinDocument } from './_pin-document.js';
 import type { CatalogFilter } from './_catalog-filter.js';
 import { SHA_PREFIX_CHARS, checkItems, displayKey, toolItems, toolName, type HeldTool, type PinItem, type PinKind, type PinMode } from './_pins.js';
 
@@ -19,7 +20,7 @@ export interface ItemFilter {
 }
 
 export class PinStore {
-  readonly file: string;
+  readonly document: PinDocument;
   readonly mode: PinMode;
   private readonly log: (line: string) => void;
   /** The words that run this mcpctx, in the commands a held item's refusal hands the user. */
@@ -27,8 +28,9 @@ export class PinStore {
   private readonly lockWaitMs: number;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(settings: { file: string; mode: PinMode; lockWaitMs?: number }, log: (line: string) => void, invocation = 'mcpctx') {
-    this.file = settings.file;
+  /** `document`: the pins in the shared state; otherwise the pin file `file`. */
+  constructor(settings: { file: string; mode: PinMode; lockWaitMs?: number; document?: PinDocument }, log: (line: string) => void, invocation = 'mcpctx') {
+    this.document = settings.document ?? pinFileDocument(settings.file);
     this.mode = settings.mode;
     this.lockWaitMs = settings.lockWaitMs ?? LOCK_WAIT_MS;
     this.log = log;
@@ -37,7 +39,7 @@ export class PinStore {
 
   /** The command that lists the pin file (and approves in it). */
   get reviewCommand(): string {
-    return `${this.invocation} gateway pins ${this.file}`;
+    return `${this.invocation} gateway pins ${this.document.target}`;
   }
 
   /** Checks one upstream's tools; records first contacts (tofu) and pending changes in the file. */
@@ -58,23 +60,24 @@ export class PinStore {
     const what = pinKind === 'instructions' ? `the instructions of ${upstream}` : `every ${pinKind} of ${upstream}`;
     const holdAll = (reason: string): ItemFilter => ({ trusted: [], held: new Map(items.map((item) => [item.key, reason])) });
     try {
-      return await withPinFileLock(this.file, () => this.checkLocked(upstream, pinKind, items, holdAll), this.lockWaitMs);
+      return await this.document.withLock((locked) => this.checkLocked(locked, upstream, pinKind, items, holdAll), this.lockWaitMs);
     } catch (error) {
       const message = (error as Error).message;
-      this.log(`pins: ${message} So ${what} is held back until the pin file can be used.`);
-      return holdAll(`the gateway could not use its pin file (${message}), so it trusts nothing of ${upstream} for now. The call was not sent. Try again shortly.`);
+      this.log(`pins: ${message} So ${what} is held back until ${this.document.label} can be used.`);
+      return holdAll(`the gateway could not use ${this.document.label} (${message}), so it trusts nothing of ${upstream} for now. The call was not sent. Try again shortly.`);
     }
   }
 
-  private async checkLocked(upstream: string, pinKind: PinKind, items: readonly PinItem[], holdAll: (reason: string) => ItemFilter): Promise<ItemFilter> {
-    const read = await readPinFile(this.file);
+  private async checkLocked(locked: LockedPins, upstream: string, pinKind: PinKind, items: readonly PinItem[], holdAll: (reason: string) => ItemFilter): Promise<ItemFilter> {
+    const read = await locked.read();
     if (read.status === 'unreadable') {
-      this.log(`pins: ${this.file} cannot be read (${read.reason}): every ${pinKind} of ${upstream} is held back`);
-      return holdAll(`the pin file ${this.file} cannot be read (${read.reason}), so nothing of ${upstream} is trusted. The call was not sent. Repair the file, or move it away to pin again.`);
+      const label = this.document.label;
+      this.log(`pins: ${label} cannot be read (${read.reason}): every ${pinKind} of ${upstream} is held back`);
+      return holdAll(`${label} cannot be read (${read.reason}), so nothing of ${upstream} is trusted. The call was not sent. Repair it, or move it away to pin again.`);
     }
     const result = checkItems(read.pins, upstream, pinKind, items, this.mode, new Date().toISOString());
     // Only a file that changes is written: an unchanged check leaves it (and its mtime) alone.
-    if (JSON.stringify(result.next) !== JSON.stringify(read.pins)) await writePinFile(this.file, result.next);
+    if (JSON.stringify(result.next) !== JSON.stringify(read.pins)) await locked.write(result.next);
     if (result.held.length > 0) {
       const names = result.held.map((held) => displayKey(held.pinKind, held.tool)).join(', ');
       this.log(`pins: ${upstream}: ${result.held.length} held back (${names}); review with: ${this.reviewCommand}`);
