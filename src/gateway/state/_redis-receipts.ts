@@ -83,7 +83,12 @@ export class RedisReceiptCounters {
   /** Counts `receipt` in the background; never throws, never makes the caller wait. */
   write(receipt: Receipt): void {
     // Not a receipt the report would count (the file report counts such a line as bad): dropped.
-    const counted = this.#closed === undefined ? reportedReceipt(receipt) : undefined;
+    let counted: ReturnType<typeof reportedReceipt>;
+    try {
+      counted = this.#closed === undefined ? reportedReceipt(receipt) : undefined;
+    } catch {
+      counted = undefined; // a receipt whose fields throw when read: dropped, never thrown at the caller
+    }
     if (counted === undefined) {
       this.#dropped += 1;
       return;

@@ -44,8 +44,10 @@ describe.skipIf(!redisServerPath())(`the receipt counters in Redis (${redisServe
     one.write(receipt({ tool: 'search', action: 'passed', upstreamTokens: 30, deliveredTokens: 20 }));
     two.write(receipt({ tool: 'search', action: 'passed', upstreamTokens: 5, deliveredTokens: 1 }));
     two.write(receipt({ kind: 'list', tool: null, upstream: null, action: 'listed', upstreamTokens: 500, deliveredTokens: 200 }));
+    const hostile = Object.defineProperty(receipt({ tool: 'x', action: 'passed' }), 'kind', { get: () => { throw new Error('no'); }, enumerable: true });
+    expect(() => two.write(hostile)).not.toThrow();
     expect(await one.close()).toEqual({ written: 2, dropped: 0 });
-    expect(await two.close()).toEqual({ written: 2, dropped: 0 });
+    expect(await two.close()).toEqual({ written: 2, dropped: 1 });
     one.write(receipt({ tool: 'late', action: 'passed' })); // after close: dropped, not thrown
     expect(await one.close()).toEqual({ written: 2, dropped: 0 }); // the summary of the close, as ReceiptWriter's
     const report = await readRedisReport(first, shared);
