@@ -38,10 +38,11 @@ export interface GatewayReport {
 
 export const LIST_ROW_TOOL = '(tools/list)';
 /** Past this many distinct rows, receipts of new tools are summed under OTHER_TOOLS_ROW. */
-const MAX_ROWS = 10_000;
+export const MAX_REPORT_ROWS = 10_000;
 export const OTHER_TOOLS_ROW = '(other tools)';
 
-interface ParsedReceipt {
+/** What a report counts of one receipt (a list's tool is LIST_ROW_TOOL). */
+export interface ParsedReceipt {
   kind: 'call' | 'list';
   tool: string;
   upstream: string | null;
@@ -73,11 +74,11 @@ export async function readGatewayReport(file: string): Promise<GatewayReport> {
       else totals.lists += 1;
       totals.upstreamTokens += receipt.upstreamTokens;
       totals.deliveredTokens += receipt.deliveredTokens;
-      let key = JSON.stringify([receipt.tool, receipt.upstream, receipt.action]);
-      if (!rows.has(key) && rows.size >= MAX_ROWS) {
+      let key = reportRowKey(receipt);
+      if (!rows.has(key) && rows.size >= MAX_REPORT_ROWS) {
         receipt.tool = OTHER_TOOLS_ROW;
         receipt.upstream = null;
-        key = JSON.stringify([receipt.tool, receipt.upstream, receipt.action]);
+        key = reportRowKey(receipt);
       }
       const row = rows.get(key) ?? { tool: receipt.tool, upstream: receipt.upstream, action: receipt.action, calls: 0, upstreamTokens: 0, deliveredTokens: 0 };
       row.calls += 1;
@@ -98,6 +99,11 @@ export async function readGatewayReport(file: string): Promise<GatewayReport> {
   };
 }
 
+/** The row a receipt is summed in: its tool, upstream and action. */
+export function reportRowKey(receipt: Pick<ParsedReceipt, 'tool' | 'upstream' | 'action'>): string {
+  return JSON.stringify([receipt.tool, receipt.upstream, receipt.action]);
+}
+
 function parseReceipt(line: string): ParsedReceipt | undefined {
   let value: unknown;
   try {
@@ -105,6 +111,11 @@ function parseReceipt(line: string): ParsedReceipt | undefined {
   } catch {
     return undefined;
   }
+  return reportedReceipt(value);
+}
+
+/** A receipt (parsed from a line, or as written) as the report counts it, or undefined when it is not one. */
+export function reportedReceipt(value: unknown): ParsedReceipt | undefined {
   if (!isPlainObject(value)) return undefined;
   const { kind, tool, upstream, action, upstreamTokens, deliveredTokens } = value;
   if (kind !== 'call' && kind !== 'list') return undefined;
@@ -122,7 +133,8 @@ function isTokenCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
-function compareRows(a: GatewayReportRow, b: GatewayReportRow): number {
+/** The report's order: tool, upstream (null first), then action, by code unit. */
+export function compareRows(a: GatewayReportRow, b: GatewayReportRow): number {
   return compareText(a.tool, b.tool) || compareText(a.upstream ?? '', b.upstream ?? '') || (a.upstream === null ? 0 : 1) - (b.upstream === null ? 0 : 1) || compareText(a.action, b.action);
 }
 

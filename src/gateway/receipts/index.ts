@@ -8,4 +8,16 @@ export {
   type ReceiptWriterOptions,
   type ReceiptsClosed,
 } from './_receipts.js';
-export { LIST_ROW_TOOL, OTHER_TOOLS_ROW, readGatewayReport, type GatewayReport, type GatewayReportRow, type GatewayReportTotals } from './_report.js';
+export {
+  LIST_ROW_TOOL,
+  MAX_REPORT_ROWS,
+  OTHER_TOOLS_ROW,
+  compareRows,
+  readGatewayReport,
+  reportRowKey,
+  reportedReceipt,
+  type ParsedReceipt,
+  type GatewayReport,
+  type GatewayReportRow,
+  type GatewayReportTotals,
+} from './_report.js';
