@@ -12,6 +12,7 @@ import { exampleHelp } from './_help.js';
 import { EXIT, invocationOf, type CliIo } from './_io.js';
 import { collectEnv, parsePositiveInteger, parseTimeoutMs } from './_parse.js';
 import { ownValue } from '../json/index.js';
+import type { SharedState } from '../gateway/state/index.js';
 
 interface GatewayFlags {
   config?: string;
@@ -25,6 +26,9 @@ interface GatewayFlags {
   tokenEnv?: string;
   keyEnv?: string;
   store?: string;
+  state?: string;
+  stateEnv?: string;
+  trustProxy: string[];
   storeTtl: number;
   storeMaxMb: number;
   receipts?: string;
@@ -52,6 +56,7 @@ export function setupGateway(command: Command, io: CliIo, setExit: (code: number
         `One stdio server without a config file:  ${invocationOf(io)} gateway -- npx -y @modelcontextprotocol/server-everything`,
         `Several servers and rules:                ${invocationOf(io)} gateway --config gateway.yaml   (see: ${invocationOf(io)} gateway check --help)`,
         'Client side: stdio by default; --http HOST:PORT serves streamable HTTP at http://HOST:PORT/mcp (loopback only, unless --allow-remote with a bearer token from --token-env). On loopback, requests must name the gateway in Host (localhost, 127.0.0.1 or [::1] on its port: a page using DNS rebinding is refused) and come from no page or a loopback page on its port; --allow-host and --allow-origin add more. Sessions are limited in total and per client (remote address); one with no stream open ends after --session-idle of silence, and at a limit a client\'s own longest-silent such session (silent for a minute) makes room for its new one.',
+        'A team runs several instances behind a load balancer that routes by Mcp-Session-Id: --state redis://... shares offloaded results, pins and receipt counters, --key-env the key every instance signs handles with, --trust-proxy the balancer\'s address (docs/gateway-team.md).',
         'An upstream that cannot start (a command not found, a url nobody answers, a variable not set, an entry the gateway cannot serve, a server that exits or fails initialize) is logged on stderr and listed as unavailable; the others serve.',
         'Exit codes: 0 the client went away; 2 bad config or flags (every problem listed), or no upstream can start for a config mistake; 3 no upstream can be reached (each named with why), the port is in use, or a file cannot be opened. Nothing is left running on a failed start.',
       ].join('\n\n'),
@@ -68,6 +73,9 @@ export function setupGateway(command: Command, io: CliIo, setExit: (code: number
     .option('--session-idle <ms>', 'an HTTP session with no stream open and no request in flight ends after this much silence (default: 300000)', parseTimeoutMs)
     .option('--key-env <NAME>', 'HMAC key for handles and cursors from this variable (>= 16 bytes), shared by instances behind a load balancer (default: a random key per process)')
     .option('--store <file>', 'keep offloaded results in this SQLite file (default: in memory)')
+    .option('--state <url>', 'share offloaded results, pins and receipt counters with other instances in Redis, redis://[user:password@]host:port/db or rediss:// (needs --key-env, the same on every instance) (default: in this process, or --store)')
+    .option('--state-env <NAME>', 'the --state URL from this variable, so a password stays out of the command line (default: --state)')
+    .option('--trust-proxy <address>', 'a load balancer in front (its IP, repeatable): its requests count, per client, as the last X-Forwarded-For address (default: none)', collectValues, [] as string[])
     .option('--store-ttl <ms>', 'how long an offloaded result is kept', parseTimeoutMs, DEFAULT_STORE_TTL_MS)
     .option('--store-max-mb <n>', 'most megabytes of offloaded results kept; the oldest are evicted first', parsePositiveInteger, DEFAULT_STORE_MAX_MB)
     .option('--receipts <file>', 'append one JSON line per call and per tools/list (default: no receipts)')
@@ -118,22 +126,27 @@ export function setupGateway(command: Command, io: CliIo, setExit: (code: number
         'Reads the pin file a gateway with `pin: { file: PATH }` keeps: per upstream, every tool pinned by the sha256 of its canonical JSON (with its o200k tokens and the date), and every definition held back because it changed since it was pinned or was never pinned, with what changed field by field and its tokens before and after.',
         'Besides tools, a gateway pins each upstream\'s instructions and its prompts, resources and resource templates; they are named instructions, prompt:NAME, resource:URI and template:TEMPLATE (a tool may be named tool:NAME when a name is ambiguous).',
         '--approve NAME... pins the pending definitions named (NAME, or upstream/NAME when two upstreams have one pending), each only if it is still the definition the last listing showed; NAME@SHA (the hash the listing shows: 12 hex characters or more, or the whole sha256) pins only that definition. --approve-all pins every pending definition, only when each is the one last listed. --reject NAME... keeps a definition held without proposing it again until it changes. When any approval is refused (the definition changed since it was listed, or is not the hash given), nothing is changed and the listing shows the definitions as they are now. The file is updated under its lock (FILE.lock) and rewritten atomically; a running gateway applies it at its next check (a restart, the upstream\'s list_changed, a new session).',
-        'Exit codes: 0 done; 2 a name that is unknown or ambiguous, or an approval refused (nothing changed); 3 the file cannot be read, locked or written (a gateway holds everything back while it cannot read it).',
+        'Gateways sharing a state (--state redis://...) keep their pins there instead: give that URL in place of FILE (or --state-env NAME), and every instance applies the change at its next check.',
+        'Exit codes: 0 done; 2 a name that is unknown or ambiguous, or an approval refused (nothing changed); 3 the file (or the shared state) cannot be read, locked or written (a gateway holds everything back while it cannot read it).',
       ].join('\n\n'),
     )
-    .argument('<file>', 'the pin file')
+    .argument('[file]', 'the pin file, or the redis:// URL of a shared state (required unless --state-env)')
+    .option('--state-env <NAME>', 'the shared state\'s URL from this variable, so a password stays out of the command line (default: FILE)')
     .option('--approve <names...>', 'pin these pending definitions, NAME or NAME@SHA (default: none)')
     .option('--approve-all', 'pin every pending definition, if each is the one last listed')
     .option('--reject <names...>', 'keep these pending definitions held, without proposing them again (default: none)')
     .option('--json', 'print the pins and pending changes as JSON')
     .addHelpText('after', exampleHelp(io, 'gateway pins pins.json --approve read_file'))
-    .action(async (file: string, flags: { approve?: string[]; approveAll?: boolean; reject?: string[]; json?: boolean }) => {
+    .action(async (file: string | undefined, flags: { approve?: string[]; approveAll?: boolean; reject?: string[]; json?: boolean; stateEnv?: string }) => {
       const [{ managePins }, { renderPins }] = await Promise.all([import('../gateway/index.js'), import('./_gateway-render.js')]);
-      const listing = await managePins({
-        file: resolve(io.cwd, file),
+      const choices = {
         ...(flags.approve === undefined ? {} : { approve: flags.approve }),
         ...(flags.reject === undefined ? {} : { reject: flags.reject }),
         approveAll: flags.approveAll === true,
+      };
+      const listing = await withFileOrState(file, flags.stateEnv, io, {
+        file: (path) => managePins({ file: path, ...choices }),
+        state: (shared) => managePins({ document: shared.pins, ...choices }),
       });
       io.stdout.write(flags.json ? `${JSON.stringify(listing, null, 2)}\n` : renderPins(listing, invocationOf(io)));
       setExit(listing.refused.length > 0 ? EXIT.usage : EXIT.ok);
@@ -142,12 +155,13 @@ export function setupGateway(command: Command, io: CliIo, setExit: (code: number
   gateway
     .command('report')
     .summary('tokens in and out, and calls, per tool and action, from a receipts file')
-    .argument('<file>', 'a receipts file written with --receipts')
+    .argument('[file]', 'a receipts file written with --receipts, or the redis:// URL of a shared state (its counters: every instance\'s calls; required unless --state-env)')
+    .option('--state-env <NAME>', 'the shared state\'s URL from this variable, so a password stays out of the command line (default: FILE)')
     .option('--json', 'print the report as JSON')
     .addHelpText('after', exampleHelp(io, 'gateway report receipts.jsonl'))
-    .action(async (file: string, flags: { json?: boolean }) => {
+    .action(async (file: string | undefined, flags: { json?: boolean; stateEnv?: string }) => {
       const [{ readGatewayReport }, { renderGatewayReport }] = await Promise.all([import('../gateway/index.js'), import('./_gateway-render.js')]);
-      const report = await readGatewayReport(resolve(io.cwd, file));
+      const report = await withFileOrState(file, flags.stateEnv, io, { file: (path) => readGatewayReport(path), state: (shared) => shared.report() });
       io.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderGatewayReport(report));
       setExit(EXIT.ok);
     });
@@ -167,10 +181,16 @@ async function runGateway(upstream: readonly string[], flags: GatewayFlags, io: 
     ['--max-sessions', flags.maxSessions !== undefined],
     ['--max-sessions-per-client', flags.maxSessionsPerClient !== undefined],
     ['--session-idle', flags.sessionIdle !== undefined],
+    ['--trust-proxy', flags.trustProxy.length > 0],
   ] as const;
   const stray = httpOnly.filter(([, given]) => given && !front).map(([flag]) => flag);
   if (stray.length > 0) throw new McpctxError('USAGE', `${stray.join(', ')} only ${stray.length === 1 ? 'applies' : 'apply'} with --http`);
   const key = flags.keyEnv === undefined ? undefined : Buffer.from(secretFromEnv(flags.keyEnv, io.env, '--key-env'));
+  const state = stateUrlFrom(flags, io.env);
+  if (state !== undefined && flags.store !== undefined) throw new McpctxError('USAGE', '--store and --state both say where offloaded results go: give one (--state shares them between instances)');
+  if (state !== undefined && key === undefined) {
+    throw new McpctxError('USAGE', '--state shares handles and cursors between instances and restarts, so every instance must sign them with the same key: add --key-env NAME (at least 16 bytes)');
+  }
   const log = (line: string): void => void io.stderr.write(`mcpctx gateway: ${line}\n`);
   // A stdio client has one session: its servers start now and boot while the gateway loads.
   const prepared = await prepareUpstreams(config, io.env, { start: front === undefined });
@@ -193,10 +213,12 @@ async function runGateway(upstream: readonly string[], flags: GatewayFlags, io: 
           maxSessions: flags.maxSessions,
           maxSessionsPerClient: flags.maxSessionsPerClient,
           sessionIdleMs: flags.sessionIdle,
+          trustProxies: flags.trustProxy,
         }
       : { kind: 'stdio', input: process.stdin, output: process.stdout },
     env: io.env,
     storeFile: flags.store === undefined ? undefined : resolve(io.cwd, flags.store),
+    state,
     storeTtlMs: flags.storeTtl,
     storeMaxBytes: flags.storeMaxMb * 1024 * 1024,
     receiptsFile: flags.receipts === undefined ? undefined : resolve(io.cwd, flags.receipts),
@@ -236,6 +258,42 @@ function parseHostPort(value: string): { host: string; port: number } {
     throw new McpctxError('USAGE', `--http wants HOST:PORT (e.g. 127.0.0.1:8808, [::1]:0), got ${JSON.stringify(value)}`);
   }
   return { host, port };
+}
+
+const STATE_URL = /^rediss?:\/\//i;
+
+/**
+ * A subcommand's FILE argument, which may also name a shared state (a redis:// URL, or
+ * --state-env NAME): runs the file or the state variant, closing the state's connection after.
+ */
+async function withFileOrState<T>(
+  given: string | undefined,
+  stateEnv: string | undefined,
+  io: CliIo,
+  run: { file: (path: string) => Promise<T>; state: (shared: SharedState) => Promise<T> },
+): Promise<T> {
+  if (given !== undefined && stateEnv !== undefined) throw new McpctxError('USAGE', 'give FILE (or a redis:// URL) or --state-env NAME, not both');
+  const url = stateEnv !== undefined ? stateUrlFrom({ stateEnv }, io.env) : given !== undefined && STATE_URL.test(given) ? given : undefined;
+  if (url === undefined) {
+    if (given === undefined) throw new McpctxError('USAGE', 'give the file (or the redis:// URL of a shared state, or --state-env NAME)');
+    return run.file(resolve(io.cwd, given));
+  }
+  const { openSharedState } = await import('../gateway/state/index.js');
+  const shared = await openSharedState(url);
+  try {
+    return await run.state(shared);
+  } finally {
+    await shared.close();
+  }
+}
+
+/** `--state URL` or `--state-env NAME` (not both); undefined for neither. */
+function stateUrlFrom(flags: { state?: string; stateEnv?: string }, env: NodeJS.ProcessEnv): string | undefined {
+  if (flags.state !== undefined && flags.stateEnv !== undefined) throw new McpctxError('USAGE', 'give --state URL or --state-env NAME, not both');
+  if (flags.stateEnv === undefined) return flags.state;
+  const value = ownValue(env, flags.stateEnv);
+  if (value === undefined || value === '') throw new McpctxError('USAGE', `--state-env ${flags.stateEnv}: the variable is not set`, { variable: flags.stateEnv });
+  return value;
 }
 
 function secretFromEnv(name: string, env: NodeJS.ProcessEnv, flag: string): string {

@@ -3,11 +3,12 @@ import { CursorCodec } from '../shape/index.js';
 import { McpctxError } from '../errors/index.js';
 import { DEFAULT_TIMEOUTS, type GatewayConfig } from './config/index.js';
 import { startHttpFront } from './front/index.js';
-import { createMemoryStore, type OffloadStore } from './results/index.js';
+import { createMemoryStore, type AnyOffloadStore } from './results/index.js';
 import { createSqliteStore } from './results/index.js';
-import { ReceiptWriter } from './receipts/index.js';
+import { ReceiptWriter, teeReceipts } from './receipts/index.js';
+import { openSharedState } from './state/index.js';
 import { GatewaySession, type SessionServices } from './session/index.js';
-import { PinStore, ScanGate } from './trust/index.js';
+import { PinStore, ScanGate, seedSharedPins } from './trust/index.js';
 import { ResultShaper } from './results/index.js';
 import { StdioFront } from './front/index.js';
 import { SchemaCache } from './trust/index.js';
@@ -28,6 +29,7 @@ export type GatewayFront =
       readonly maxSessions?: number;
       readonly maxSessionsPerClient?: number;
       readonly sessionIdleMs?: number;
+      readonly trustProxies?: readonly string[];
     };
 
 export interface GatewayOptions {
@@ -35,8 +37,16 @@ export interface GatewayOptions {
   readonly front: GatewayFront;
   /** Where `${VAR}` in env values and headers are read; default process.env. */
   readonly env?: NodeJS.ProcessEnv;
-  /** SQLite file for offloaded results; memory when omitted. */
+  /** SQLite file for offloaded results; memory when omitted. Not with `state`. */
   readonly storeFile?: string;
+  /**
+   * `redis://...` (or `rediss://`): offloaded results, pins and receipt counters kept in Redis and
+   * shared by every instance given the same URL (and `key`); handles and cursors are then bound to
+   * the client's credential, not its session, so any instance serves them. Default: this process.
+   */
+  readonly state?: string;
+  /** The prefix of every Redis key, so several gateways (teams) can share one Redis; default `mcpctx:`. */
+  readonly statePrefix?: string;
   readonly storeTtlMs?: number;
   readonly storeMaxBytes?: number;
   readonly receiptsFile?: string;
@@ -97,15 +107,32 @@ async function serve(options: GatewayOptions, prepared: PreparedUpstreams): Prom
   const log = options.log ?? (() => {});
   for (const note of options.config.notes) log(note);
   for (const reason of prepared.unavailable.values()) log(`unavailable, the others serve: ${reason}`);
+  if (options.state !== undefined && options.storeFile !== undefined) throw new McpctxError('USAGE', 'storeFile and state both say where offloaded results go: give one');
+  if (options.state !== undefined && options.key === undefined) throw new McpctxError('USAGE', 'a shared state needs the key every instance signs handles with (key, --key-env)');
+  const shared = options.state === undefined ? undefined : await openSharedState(options.state, options.statePrefix === undefined ? {} : { prefix: options.statePrefix });
   const storeOptions = { ttlMs: options.storeTtlMs, maxBytes: options.storeMaxBytes };
-  const store: OffloadStore = options.storeFile ? createSqliteStore(options.storeFile, storeOptions) : createMemoryStore(storeOptions);
-  let receipts: ReceiptWriter | undefined;
+  let store: AnyOffloadStore;
   try {
-    receipts = options.receiptsFile ? await ReceiptWriter.open(options.receiptsFile, { includeArgs: options.receiptsArgs }) : undefined;
+    store = shared ? shared.offloadStore(storeOptions) : options.storeFile ? createSqliteStore(options.storeFile, storeOptions) : createMemoryStore(storeOptions);
   } catch (error) {
-    store.close();
+    await shared?.close();
     throw error;
   }
+  let file: ReceiptWriter | undefined;
+  try {
+    file = options.receiptsFile ? await ReceiptWriter.open(options.receiptsFile, { includeArgs: options.receiptsArgs }) : undefined;
+    if (shared && options.config.pin !== undefined) {
+      const seeded = await seedSharedPins(shared.pins, options.config.pin.file);
+      if (seeded) log(`pins: the shared pins were empty: copied from ${options.config.pin.file}`);
+    }
+  } catch (error) {
+    await file?.close();
+    await store.close();
+    await shared?.close();
+    throw error;
+  }
+  const receipts = teeReceipts([...(file ? [file] : []), ...(shared ? [shared.receipts] : [])]);
+  if (shared) log(`shared state: ${shared.label} (offloaded results, pins, receipt counters)`);
   // An existing file keeps its mode (it is the user's); a loose one is said once at start.
   for (const [file, holds] of [
     [options.storeFile, 'whole tool results'],
@@ -126,6 +153,7 @@ async function serve(options: GatewayOptions, prepared: PreparedUpstreams): Prom
     upstreams: prepared.resolved,
     unavailable: prepared.unavailable,
     shaper: new ResultShaper({ store, key: options.key }),
+    shareResults: shared !== undefined,
     receipts,
     listCodec: new CursorCodec(options.key ? { key: options.key } : {}),
     argumentSchemas: new SchemaCache(),
@@ -137,7 +165,7 @@ async function serve(options: GatewayOptions, prepared: PreparedUpstreams): Prom
     log,
     logOnce,
     serverInfo: { name: 'mcpctx-gateway', version: options.version ?? '0.0.0' },
-    pins: options.config.pin === undefined ? undefined : new PinStore(options.config.pin, log, options.invocation),
+    pins: options.config.pin === undefined ? undefined : new PinStore({ ...options.config.pin, ...(shared ? { document: shared.pins } : {}) }, log, options.invocation),
     scanGate: new ScanGate(options.config.scan, log),
   };
   const sessions = new Set<GatewaySession>();
@@ -165,6 +193,7 @@ async function serve(options: GatewayOptions, prepared: PreparedUpstreams): Prom
         maxSessions: options.front.maxSessions,
         maxSessionsPerClient: options.front.maxSessionsPerClient,
         sessionIdleMs: options.front.sessionIdleMs,
+        trustProxies: options.front.trustProxies,
         onConnection: (connection) => open(new GatewaySession(connection, services)),
       });
       url = front.url;
@@ -172,7 +201,8 @@ async function serve(options: GatewayOptions, prepared: PreparedUpstreams): Prom
     }
   } catch (error) {
     await receipts?.close();
-    store.close();
+    await store.close();
+    await shared?.close();
     throw error;
   }
   let closing: Promise<void> | undefined;
@@ -181,7 +211,8 @@ async function serve(options: GatewayOptions, prepared: PreparedUpstreams): Prom
       await stopFront();
       await Promise.allSettled([...sessions].map((session) => session.close()));
       await receipts?.close();
-      store.close();
+      await store.close();
+      await shared?.close();
       finish();
     })();
     return closing;

@@ -27,6 +27,7 @@ const HEAVY: ReadonlySet<string> = new Set([
   'smol-toml',
   'badge-maker',
   '@toon-format/toon',
+  'ioredis',
 ]);
 
 /** The heavy packages a command may load at its start, because every run of it uses them. */

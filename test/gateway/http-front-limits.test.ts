@@ -45,6 +45,24 @@ describe('HTTP front: sessions per client', () => {
     expect(http.front?.sessions).toBe(3);
   });
 
+  it('behind a trusted proxy, a client is the address the proxy names last in X-Forwarded-For; an untrusted sender\'s header is ignored', async () => {
+    const { url } = await start({ maxSessions: 10, maxSessionsPerClient: 1, trustProxies: ['127.0.0.1'] });
+    const via = (forwardedFor: string, localAddress = '127.0.0.1') => rawPost(url, initializeRequest(), { localAddress, headers: { 'x-forwarded-for': forwardedFor } });
+    expect((await via('10.0.0.7')).status).toBe(200);
+    // What the client claimed comes first; the proxy appends the address it saw.
+    expect((await via('10.0.0.7, 10.0.0.8')).status).toBe(200);
+    const again = await via('10.0.0.9, 10.0.0.7');
+    expect(again.status).toBe(503);
+    expect(again.text).toContain('this client (10.0.0.7) holds its limit of 1 sessions');
+    // 127.0.0.2 is not the proxy: its header says nothing, it is one client.
+    expect((await via('10.0.0.20', '127.0.0.2')).status).toBe(200);
+    expect((await via('10.0.0.21', '127.0.0.2')).status).toBe(503);
+  });
+
+  it('refuses a --trust-proxy that is not an IP address', async () => {
+    await expect(startHttpFront({ host: '127.0.0.1', port: 0, trustProxies: ['haproxy.internal'], onConnection: () => {} })).rejects.toMatchObject({ code: 'USAGE', message: expect.stringContaining('--trust-proxy takes the IP address') });
+  });
+
   it('at the total limit, never ends another client’s session to make room', async () => {
     const { url } = await start({ maxSessions: 2, reclaimIdleMs: 0 });
     expect((await initializeFrom(url, '127.0.0.2')).status).toBe(200);

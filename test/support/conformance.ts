@@ -244,10 +244,10 @@ export interface ListeningProcess {
  * line matching `announce` (its first group is the URL). Rejects, after killing it, if the process
  * exits or stays silent past `timeoutMs`.
  */
-export async function startListening(command: string, args: readonly string[], announce: RegExp, timeoutMs = 20_000): Promise<ListeningProcess> {
+export async function startListening(command: string, args: readonly string[], announce: RegExp, timeoutMs = 20_000, env: Record<string, string> = {}): Promise<ListeningProcess> {
   const child = spawn(command, args, {
     cwd: PROJECT_ROOT,
-    env: markedEnv({ PATH: process.env.PATH ?? '' }),
+    env: markedEnv({ PATH: process.env.PATH ?? '', ...env }),
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true,
   });

@@ -1,4 +1,5 @@
-// A real redis-server for the shared-state tests: on 127.0.0.1 and a free port, no persistence,
+// A real redis-server for the shared-state tests: on 127.0.0.1 and a free port, no persistence
+// (unless persistDir),
 // spawned with markedEnv() so the run's leak check finds it. stop() ends it (SIGTERM, then SIGKILL
 // after a bound) and awaits its exit; restart() starts it again on the same port, empty.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -30,6 +31,10 @@ export interface RedisServer {
 export interface RedisServerOptions {
   /** AUTH for the default user (`--requirepass`). */
   readonly requirePass?: string;
+  /** Keep the data across restart() in an append-only file in this folder (the caller's: never removed). Default: none kept. */
+  readonly persistDir?: string;
+  /** The process's environment; default the test mark (markedEnv), which a bench replaces with its own. */
+  readonly env?: Record<string, string>;
 }
 
 function freePort(): Promise<number> {
@@ -68,14 +73,14 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   const binary = redisServerPath();
   if (binary === undefined) throw new Error(REDIS_SKIP_MESSAGE);
   const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'mcpctx-redis-'));
+  const dir = options.persistDir ?? mkdtempSync(join(tmpdir(), 'mcpctx-redis-'));
   let child: ChildProcess | undefined;
 
   const start = async (): Promise<void> => {
     mkdirSync(dir, { recursive: true }); // stop() removed it; restart() after stop() makes it again
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning'];
+    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', options.persistDir === undefined ? 'no' : 'yes', '--dir', dir, '--loglevel', 'warning'];
     if (options.requirePass !== undefined) args.push('--requirepass', options.requirePass);
-    const spawned = spawn(binary, args, { env: markedEnv({ PATH: process.env.PATH ?? '' }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const spawned = spawn(binary, args, { env: options.env ?? markedEnv({ PATH: process.env.PATH ?? '' }), stdio: ['ignore', 'pipe', 'pipe'] });
     child = spawned;
     let output = '';
     const keep = (chunk: Buffer): void => {
@@ -119,7 +124,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     port,
     async stop() {
       await stop();
-      rmSync(dir, { recursive: true, force: true });
+      if (options.persistDir === undefined) rmSync(dir, { recursive: true, force: true });
     },
     async restart() {
       await stop();

@@ -21,5 +21,10 @@ export interface FrontConnection {
    * request made while serving it).
    */
   send(message: JsonRpcMessage, options?: FrontSendOptions): Promise<void>;
+  /**
+   * Who the client proved to be, the same for every session it opens on any gateway instance (a
+   * hash of its bearer token); undefined where it proved nothing (stdio, loopback without a token).
+   */
+  readonly principal?: string;
   close(): Promise<void>;
 }

@@ -1,9 +1,9 @@
 // The gateway's client side over MCP streamable HTTP (revisions 2025-03-26, 2025-06-18,
 // 2025-11-25), without the SDK: messages are parsed with JSON.parse and written with
 // JSON.stringify of the relay's own objects, so key order and unknown keys pass untouched.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { type AddressInfo } from 'node:net';
+import { isIP, type AddressInfo } from 'node:net';
 import { McpctxError } from '../../errors/index.js';
 import { DEFAULT_MAX_FRAME_BYTES, KNOWN_PROTOCOL_VERSIONS } from '../../mcp/index.js';
 import { MAX_JSON_DEPTH } from '../../json/index.js';
@@ -35,6 +35,12 @@ export interface HttpFrontOptions {
   maxSessionsPerClient?: number;
   /** A session with no open stream and no request in flight that stays silent this long ends; default 5 min. */
   sessionIdleMs?: number;
+  /**
+   * Remote addresses of load balancers in front (`--trust-proxy`): a request from one of them is
+   * counted, for the per-client limit, as coming from the last address its X-Forwarded-For names.
+   * Default none: behind a balancer every client would otherwise be the balancer's one address.
+   */
+  trustProxies?: readonly string[];
   /**
    * At a limit, a new initialize ends its client's longest-silent session that has no stream open
    * and no request in flight, once that one has been silent this long; default min(60 s, sessionIdleMs).
@@ -112,9 +118,21 @@ function checkOptions(options: HttpFrontOptions): void {
   }
 }
 
-/** The client a request comes from, for the per-client limit: its remote address, IPv4-mapped IPv6 unwrapped. */
-function clientOf(request: IncomingMessage): string {
-  const address = request.socket.remoteAddress ?? 'unknown';
+/**
+ * The client a request comes from, for the per-client limit: its remote address, IPv4-mapped IPv6
+ * unwrapped; from a trusted proxy, the address the proxy appended last to X-Forwarded-For (the one
+ * it saw: earlier entries are whatever the client claimed).
+ */
+function clientOf(request: IncomingMessage, trustProxies: ReadonlySet<string>): string {
+  const address = unwrapMapped(request.socket.remoteAddress ?? 'unknown');
+  if (!trustProxies.has(address)) return address;
+  const header = request.headers['x-forwarded-for'];
+  const forwarded = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const last = forwarded[forwarded.length - 1];
+  return last === undefined || last.length > 64 ? address : unwrapMapped(last);
+}
+
+function unwrapMapped(address: string): string {
   return address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
 }
 
@@ -149,6 +167,10 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
   const loopbackBind = isLoopbackHost(options.host);
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const maxSessionsPerClient = options.maxSessionsPerClient ?? (loopbackBind ? maxSessions : DEFAULT_MAX_SESSIONS_PER_CLIENT);
+  for (const proxy of options.trustProxies ?? []) {
+    if (isIP(proxy) === 0) throw new McpctxError('USAGE', `--trust-proxy takes the IP address of a load balancer in front of the gateway (like 10.0.0.5 or ::1), not ${JSON.stringify(proxy)}`, { host: proxy });
+  }
+  const trustProxies = new Set((options.trustProxies ?? []).map(unwrapMapped));
   const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
   const reclaimIdleMs = options.reclaimIdleMs ?? Math.min(MAX_RECLAIM_IDLE_MS, sessionIdleMs);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_FRAME_BYTES;
@@ -217,7 +239,7 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
         sendStatus(response, 400, { code: -32600, message: 'Bad Request: initialize starts a new session; send it without Mcp-Session-Id' });
         return;
       }
-      const client = clientOf(request);
+      const client = clientOf(request, trustProxies);
       const full = roomFor(client);
       if (full !== undefined) {
         sendStatus(response, 503, { code: -32000, message: `Service Unavailable: ${full}; end a session (DELETE), or wait: a session with no stream open ends after ${sessionIdleMs} ms of silence` }, { 'retry-after': '5' });
@@ -282,9 +304,11 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
     return undefined;
   };
 
+  // Every client that passed the bearer check proved the same thing: the token. Its hash (never the token) names it.
+  const principal = options.token === undefined ? undefined : `bearer:${createHash('sha256').update(options.token).digest('hex').slice(0, 32)}`;
   // A session is announced to the relay with its initialize request, so it can answer it.
   const newSession = (client: string): HttpSession => {
-    const session = new HttpSession(randomBytes(24).toString('base64url'), client, limits, drops, (ended) => sessions.delete(ended.id));
+    const session = new HttpSession(randomBytes(24).toString('base64url'), client, principal, limits, drops, (ended) => sessions.delete(ended.id));
     sessions.set(session.id, session);
     options.onConnection(session);
     return session;

@@ -50,10 +50,12 @@ export class HttpSession implements FrontConnection {
   /**
    * @param client who opened it, for the per-client limit: the remote address (every local
    *   process shares one on loopback).
+   * @param principal the credential it proved (see FrontConnection.principal).
    */
   constructor(
     readonly id: string,
     readonly client: string,
+    readonly principal: string | undefined,
     private readonly limits: SessionLimits,
     private readonly drops: DropCounter,
     private readonly onEnded: (session: HttpSession) => void,

@@ -37,6 +37,31 @@ export interface ReceiptsClosed {
   readonly error?: string;
 }
 
+/** Where receipts go: the JSONL file, the shared state's counters, or both (`teeReceipts`). `write` never throws. */
+export interface ReceiptSink {
+  write(receipt: Receipt): void;
+  close(): Promise<ReceiptsClosed>;
+}
+
+/** Every receipt to each sink; closed together, the counts summed (the first error kept). */
+export function teeReceipts(sinks: readonly ReceiptSink[]): ReceiptSink | undefined {
+  if (sinks.length <= 1) return sinks[0];
+  return {
+    write: (receipt) => {
+      for (const sink of sinks) sink.write(receipt);
+    },
+    close: async () => {
+      const closed = await Promise.all(sinks.map((sink) => sink.close()));
+      const error = closed.find((one) => one.error !== undefined)?.error;
+      return {
+        written: closed.reduce((sum, one) => sum + one.written, 0),
+        dropped: closed.reduce((sum, one) => sum + one.dropped, 0),
+        ...(error === undefined ? {} : { error }),
+      };
+    },
+  };
+}
+
 /** Arguments longer than this (as JSON) are left out of their receipt, and its note says so. */
 export const MAX_RECEIPT_ARGS_CHARS = 16 * 1024;
 
@@ -46,7 +71,7 @@ export const MAX_RECEIPT_ARGS_CHARS = 16 * 1024;
  * synchronously: a gateway stopped by a signal has lost no receipt it already wrote (the gateway
  * writes them after the reply has gone out, so the reply never waits for the disk).
  */
-export class ReceiptWriter {
+export class ReceiptWriter implements ReceiptSink {
   readonly #handle: FileHandle;
   readonly #includeArgs: boolean;
   #written = 0;

@@ -3,6 +3,8 @@ export {
   MAX_RECEIPT_ARGS_CHARS,
   RECEIPT_ACTIONS,
   ReceiptWriter,
+  teeReceipts,
+  type ReceiptSink,
   type Receipt,
   type ReceiptAction,
   type ReceiptWriterOptions,

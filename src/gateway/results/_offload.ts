@@ -1,7 +1,7 @@
 import { countTokens, isWithinTokenLimit, jsonText, sha256Hex } from '../../tokens/index.js';
 import { isPlainObject, soleStringMember } from '../../json/index.js';
 import { newStoreId, type TokenCodec } from './_handles.js';
-import type { OffloadStore } from './_offload-store.js';
+import { storeDelete, storePut, type StoreSteps } from './_store-steps.js';
 import { describeShape, othersOf, pageableItems, recordList, type PageUnit } from './_records.js';
 import type { StoredEntry } from './_result-types.js';
 
@@ -71,7 +71,6 @@ export function pathOf(steps: ReadonlyArray<string | number>): string {
 }
 
 export interface OffloadRequest {
-  readonly store: OffloadStore;
   readonly codec: TokenCodec;
   readonly sessionId: string;
   readonly tool: string;
@@ -96,12 +95,12 @@ const ITEM_SEPARATOR = ',\n';
  * `{ handle, tokens, shape, items, next_cursor, note }` under `budget`, `items` being the first
  * items of the value's list that fit, `next_cursor` the read_result cursor after them.
  */
-export function offload(request: OffloadRequest): OffloadOutcome {
-  const { store, codec, sessionId, tool, value, tokens } = request;
+export function* offload(request: OffloadRequest): StoreSteps<OffloadOutcome> {
+  const { codec, sessionId, tool, value, tokens } = request;
   const valueText = jsonText(value, 'The offloaded value') ?? 'null';
   const entry: StoredEntry = { v: 1, kind: 'offload', session: sessionId, tool, revision: sha256Hex(valueText), pageTokens: request.pageTokens, tokens, value };
   const id = newStoreId();
-  const put = store.put(id, JSON.stringify(entry));
+  const put = yield* storePut(id, JSON.stringify(entry));
   if (!put.stored) {
     return {
       stored: false,
@@ -149,7 +148,7 @@ export function offload(request: OffloadRequest): OffloadOutcome {
     const textTokens = isWithinTokenLimit(text, request.budget);
     if (textTokens !== false) return { stored: true, text, tokens: textTokens, shown, total: items.length };
   }
-  store.delete(id);
+  yield* storeDelete(id);
   return { stored: false, why: `even a preview without items is over ${request.budget.toLocaleString('en-US')} tokens` };
 }
 

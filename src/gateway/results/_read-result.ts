@@ -6,7 +6,8 @@ import type { TokenCodec } from './_handles.js';
 import { selectPath, runQuery } from './_json-select.js';
 import { PATH_SYNTAX } from '../config/index.js';
 import { HANDLE_SCOPE, defaultWalk, readScope, walkOf } from './_offload.js';
-import type { OffloadStore } from './_offload-store.js';
+import type { AnyOffloadStore } from './_offload-store.js';
+import type { StoreSteps } from './_store-steps.js';
 import type { ShapeOutcome } from './_result-types.js';
 import { loadEntry } from './_stored-pages.js';
 import { walkPage } from './_walk.js';
@@ -41,7 +42,7 @@ export const READ_RESULT_DEFINITION: Record<string, unknown> = {
 const ARGUMENTS = ['handle', 'cursor', 'path', 'query'];
 
 export interface ReadResultDeps {
-  readonly store: OffloadStore;
+  readonly store: AnyOffloadStore;
   readonly codec: TokenCodec;
 }
 
@@ -50,13 +51,13 @@ export interface ReadResultDeps {
  * together, an unknown argument) throws INVALID_ARGUMENT with rpcCode -32602; every refusal
  * of a well-formed call (bad handle or cursor, missing path, bad query) is an isError result.
  */
-export function readResult(deps: ReadResultDeps, args: Record<string, unknown> | undefined, ctx: { sessionId: string; capTokens: number }): ShapeOutcome {
+export function* readResult(deps: ReadResultDeps, args: Record<string, unknown> | undefined, ctx: { sessionId: string; capTokens: number }): StoreSteps<ShapeOutcome> {
   const { handle, cursor, path, query } = checkArguments(args);
   const { store, codec } = deps;
   try {
     const now = store.now();
     const opened = codec.open(handle, { kind: 'handle', sessionId: ctx.sessionId, scope: HANDLE_SCOPE, now, ttlMs: store.ttlMs });
-    const entry = loadEntry(store, opened.id, 'offload', 'handle');
+    const entry = yield* loadEntry(store, opened.id, 'offload', 'handle');
     const scope = readScope(opened.id, path, query);
     const at = cursor === undefined ? { position: 0, offset: 0 } : codec.open(cursor, { kind: 'cursor', sessionId: ctx.sessionId, scope, now, ttlMs: store.ttlMs });
     const budget = Math.max(1, Math.min(ctx.capTokens, entry.pageTokens ?? READ_PAGE_TOKENS));

@@ -18,8 +18,9 @@ import {
 import { countTokens, isWithinTokenLimit, jsonText, o200kCapOf, sha256Hex } from '../../tokens/index.js';
 import { isPlainObject, setOwn } from '../../json/index.js';
 import { TokenCodec, looksLikeGatewayToken, newStoreId } from './_handles.js';
-import { offload } from './_offload.js';
-import type { OffloadStore } from './_offload-store.js';
+import { offload, type OffloadOutcome } from './_offload.js';
+import type { AnyOffloadStore } from './_offload-store.js';
+import { runStoreSteps, runStoreStepsAsync, storePut, type StoreSteps } from './_store-steps.js';
 import { READ_PAGE_TOKENS, READ_RESULT_DEFINITION, readResult } from './_read-result.js';
 import { othersOf, recordList, replaceAt, resultValue } from './_records.js';
 import type { ResultContext, ShapeOutcome, StoredEntry } from './_result-types.js';
@@ -36,7 +37,7 @@ const CURSOR_PARAMETER = { type: 'string', description: 'next_cursor of the prev
  * One instance serves every session; what it keeps between calls is in the store.
  */
 export class ResultShaper {
-  readonly #store: OffloadStore;
+  readonly #store: AnyOffloadStore;
   readonly #codec: TokenCodec;
   readonly #maxBinaryBytes: number;
   /** Tools whose upstream schema has its own `cursor`: a cursor the gateway did not issue is theirs. */
@@ -44,7 +45,7 @@ export class ResultShaper {
 
   readonly readResultTool: Record<string, unknown> = READ_RESULT_DEFINITION;
 
-  constructor(options: { store: OffloadStore; key?: Uint8Array; maxBinaryBytes?: number }) {
+  constructor(options: { store: AnyOffloadStore; key?: Uint8Array; maxBinaryBytes?: number }) {
     if (!isPlainObject(options) || options.store === undefined) throw new McpctxError('INVALID_ARGUMENT', 'ResultShaper needs a store (createMemoryStore() or createSqliteStore(file)).');
     this.#store = options.store;
     this.#codec = new TokenCodec(options.key);
@@ -53,6 +54,15 @@ export class ResultShaper {
 
   /** Before a tools/call is relayed: a gateway cursor is answered from the store. undefined = relay it. */
   continuation(args: Record<string, unknown> | undefined, ctx: ResultContext): ShapeOutcome | undefined {
+    return runStoreSteps(this.#store, this.#continuation(args, ctx));
+  }
+
+  /** `continuation`, for any store: what the gateway's sessions call. */
+  continuationAsync(args: Record<string, unknown> | undefined, ctx: ResultContext): Promise<ShapeOutcome | undefined> {
+    return runStoreStepsAsync(this.#store, this.#continuation(args, ctx));
+  }
+
+  *#continuation(args: Record<string, unknown> | undefined, ctx: ResultContext): StoreSteps<ShapeOutcome | undefined> {
     const cursor = isPlainObject(args) ? args.cursor : undefined;
     // null is how many clients say "no cursor".
     if (cursor === undefined || cursor === null) return undefined;
@@ -67,7 +77,7 @@ export class ResultShaper {
     try {
       const store = this.#store;
       const opened = this.#codec.open(cursor, { kind: 'cursor', sessionId: ctx.sessionId, scope: toolScope(ctx.tool, args), now: store.now(), ttlMs: store.ttlMs });
-      const entry = loadEntry(store, opened.id, 'list', 'cursor');
+      const entry = yield* loadEntry(store, opened.id, 'list', 'cursor');
       if (entry.session !== ctx.sessionId || entry.tool !== ctx.tool) {
         throw new McpctxError('FOREIGN_CURSOR', 'Foreign cursor: it belongs to another session or tool. Repeat the call without cursor to start from the first page.', {
           rpcCode: INVALID_PARAMS,
@@ -105,11 +115,11 @@ export class ResultShaper {
     } catch (error) {
       cost = error as Error;
     }
-    const ruled = this.#applyCountedRules(result, args, ctx, cost);
+    const ruled = runStoreSteps(this.#store, this.#applyCountedRules(result, args, ctx, cost));
     if ('outcome' in ruled) return ruled.outcome;
     const shaped = ruled.shaped?.result;
     const deliveredTokens = shaped === undefined ? ruled.upstreamTokens : sumOfCost(toolResultCost(shaped), shaped);
-    return this.#finish(result, ctx, ruled, deliveredTokens);
+    return runStoreSteps(this.#store, this.#finish(result, ctx, ruled, deliveredTokens));
   }
 
   /**
@@ -127,16 +137,16 @@ export class ResultShaper {
       if (signal?.aborted) throw error;
       cost = error as Error;
     }
-    const ruled = this.#applyCountedRules(result, args, ctx, cost);
+    const ruled = await runStoreStepsAsync(this.#store, this.#applyCountedRules(result, args, ctx, cost));
     if ('outcome' in ruled) return ruled.outcome;
     // What the rules made is counted in turns too: a projected record can still hold a huge text.
     const shaped = ruled.shaped?.result;
     const deliveredTokens = shaped === undefined ? ruled.upstreamTokens : sumOfCost(await toolResultCostAsync(shaped, signal ? { signal } : {}), shaped);
-    return this.#finish(result, ctx, ruled, deliveredTokens);
+    return runStoreStepsAsync(this.#store, this.#finish(result, ctx, ruled, deliveredTokens));
   }
 
   /** The checks on the counted result and the rules (project, format, pageTokens): an outcome that ends there, or what the rules made. */
-  #applyCountedRules(result: Record<string, unknown>, args: Record<string, unknown> | undefined, ctx: ResultContext, cost: ToolResultCost | Error): { outcome: ShapeOutcome } | Ruled {
+  *#applyCountedRules(result: Record<string, unknown>, args: Record<string, unknown> | undefined, ctx: ResultContext, cost: ToolResultCost | Error): StoreSteps<{ outcome: ShapeOutcome } | Ruled> {
     if (cost instanceof Error) {
       // No JSON form (nested past the stack, ...): it cannot be measured, stored or relayed as is.
       return { outcome: refusal(`RESULT_UNREADABLE: tool "${ctx.tool}" returned a result the gateway cannot read (${cost.message}), so nothing was returned. Ask for less at a time.`, 0) };
@@ -157,7 +167,7 @@ export class ResultShaper {
     let shaped: Shaped | undefined;
     if (result.isError !== true && ctx.rules !== undefined && (ctx.rules.project !== undefined || ctx.rules.format !== undefined || ctx.rules.pageTokens !== undefined)) {
       try {
-        shaped = this.#applyRules(result, args, ctx, notes);
+        shaped = yield* this.#applyRules(result, args, ctx, notes);
       } catch (error) {
         const outcome = this.#refuse(toolErrorFrom(error), upstreamTokens);
         return { outcome: { ...outcome, note: [...notes, 'the rules failed'].join('; ') } };
@@ -170,7 +180,7 @@ export class ResultShaper {
    * The result as the rules left it (`deliveredTokens`: its count; unshaped, the upstream's count,
    * not counted again): passed when within the cap, else offloaded or refused.
    */
-  #finish(result: Record<string, unknown>, ctx: ResultContext, { shaped, notes, upstreamTokens }: Ruled, deliveredTokens: number): ShapeOutcome {
+  *#finish(result: Record<string, unknown>, ctx: ResultContext, { shaped, notes, upstreamTokens }: Ruled, deliveredTokens: number): StoreSteps<ShapeOutcome> {
     const limit = capOf(ctx);
     const number = (value: number): string => value.toLocaleString('en-US');
     const delivered = shaped?.result ?? result;
@@ -181,17 +191,23 @@ export class ResultShaper {
     const size = deliveredTokens;
     const over = `tool "${ctx.tool}" would have returned ${number(size)} tokens, over ${limit.what} of ${number(limit.tokens)} tokens`;
     if (ctx.offload) {
-      const outcome = offload({
-        store: this.#store,
-        codec: this.#codec,
-        sessionId: ctx.sessionId,
-        tool: ctx.tool,
-        value: shaped?.value ?? storedValueOf(result),
-        tokens: size,
-        budget: Math.min(limit.tokens, ctx.rules?.pageTokens ?? READ_PAGE_TOKENS),
-        pageTokens: ctx.rules?.pageTokens,
-        reason: `The result of ${ctx.tool} is ${number(size)} tokens, over ${limit.what} of ${number(limit.tokens)}`,
-      });
+      let outcome: OffloadOutcome;
+      try {
+        outcome = yield* offload({
+          codec: this.#codec,
+          sessionId: ctx.sessionId,
+          tool: ctx.tool,
+          value: shaped?.value ?? storedValueOf(result),
+          tokens: size,
+          budget: Math.min(limit.tokens, ctx.rules?.pageTokens ?? READ_PAGE_TOKENS),
+          pageTokens: ctx.rules?.pageTokens,
+          reason: `The result of ${ctx.tool} is ${number(size)} tokens, over ${limit.what} of ${number(limit.tokens)}`,
+        });
+      } catch (error) {
+        // The store failed (a shared one that cannot be reached): said, never a silent cut.
+        const why = error instanceof Error ? error.message : String(error);
+        return { ...refusal(`RESULT_TOO_LARGE: ${over}, and it could not be stored to read in pages (${why}), so nothing was returned. Try again shortly.`, upstreamTokens), note: [...notes, 'store failed'].join('; ') };
+      }
       if (outcome.stored) {
         const preview = withContent(result, outcome.text, result.isError === true);
         notes.push(`offloaded; preview shows ${outcome.shown} of ${outcome.total} items`);
@@ -204,7 +220,12 @@ export class ResultShaper {
 
   /** The meta-tool read_result({ handle, cursor?, path?, query? }). */
   readResult(args: Record<string, unknown> | undefined, ctx: { sessionId: string; capTokens: number }): ShapeOutcome {
-    return readResult({ store: this.#store, codec: this.#codec }, args, ctx);
+    return runStoreSteps(this.#store, readResult({ store: this.#store, codec: this.#codec }, args, ctx));
+  }
+
+  /** `readResult`, for any store: what the gateway's sessions call (a shared store answers asynchronously). */
+  readResultAsync(args: Record<string, unknown> | undefined, ctx: { sessionId: string; capTokens: number }): Promise<ShapeOutcome> {
+    return runStoreStepsAsync(this.#store, readResult({ store: this.#store, codec: this.#codec }, args, ctx));
   }
 
   /** A paged tool's definition with an optional `cursor` string parameter (kept as is when it has one). */
@@ -264,7 +285,7 @@ export class ResultShaper {
   }
 
   /** project, format and pageTokens over the result's records; undefined when it has none (said in `notes`). */
-  #applyRules(result: Record<string, unknown>, args: Record<string, unknown> | undefined, ctx: ResultContext, notes: string[]): Shaped | undefined {
+  *#applyRules(result: Record<string, unknown>, args: Record<string, unknown> | undefined, ctx: ResultContext, notes: string[]): StoreSteps<Shaped | undefined> {
     const rules = ctx.rules ?? {};
     const found = resultValue(result);
     if (!found.found) {
@@ -283,7 +304,7 @@ export class ResultShaper {
     const others = othersOf(found.value, list.steps);
     if (rules.pageTokens !== undefined && ctx.pages !== 'read_result') {
       if (rules.format !== undefined && rules.format !== 'json') notes.push(`format ${rules.format} not applied: pages are JSON`);
-      const page = this.#firstPage(result, records, others, args, ctx);
+      const page = yield* this.#firstPage(result, records, others, args, ctx);
       if (page !== undefined) return { ...page, value: whole };
       notes.push('pageTokens not applied: the members beside the records do not fit in half a page, so the result is sent whole');
     }
@@ -304,13 +325,13 @@ export class ResultShaper {
    * list (`others`) ride on the first page as they came, when they take at most half of it;
    * undefined when they do not (the caller sends the result unpaged instead: nothing is dropped).
    */
-  #firstPage(
+  *#firstPage(
     result: Record<string, unknown>,
     records: readonly unknown[],
     others: Record<string, unknown> | undefined,
     args: Record<string, unknown> | undefined,
     ctx: ResultContext,
-  ): Omit<Shaped, 'value'> | undefined {
+  ): StoreSteps<Omit<Shaped, 'value'> | undefined> {
     const pageTokens = ctx.rules?.pageTokens ?? 1;
     const budget = pageBudget(ctx, pageTokens);
     const othersMember = others === undefined ? '' : `"others":${jsonText(others, 'The members beside the records') ?? '{}'},`;
@@ -349,7 +370,7 @@ export class ResultShaper {
     }
     if (page.page.next_cursor !== null) {
       // Later pages are served from the store: keep the list before the cursor goes out.
-      const put = this.#store.put(id, JSON.stringify(entry));
+      const put = yield* storePut(id, JSON.stringify(entry));
       if (!put.stored) {
         throw new McpctxError(
           'RESULT_TOO_LARGE',

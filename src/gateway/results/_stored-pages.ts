@@ -1,7 +1,8 @@
 import { McpctxError } from '../../errors/index.js';
 import { CursorCodec, INVALID_PARAMS, pageByTokens, type CursorBinding, type CutRecord, type TokenPageResult } from '../../shape/index.js';
 import { isPlainObject } from '../../json/index.js';
-import type { OffloadStore } from './_offload-store.js';
+import type { AnyOffloadStore } from './_offload-store.js';
+import { storeGet, type StoreSteps } from './_store-steps.js';
 import type { TokenCodec } from './_handles.js';
 import type { StoredEntry } from './_result-types.js';
 
@@ -63,8 +64,8 @@ export function storedPage(options: StoredPageOptions): TokenPageResult<unknown>
 }
 
 /** The entry under `id`, or EVICTED when the store no longer has it. */
-export function loadEntry(store: OffloadStore, id: string, kind: StoredEntry['kind'], what: 'handle' | 'cursor'): StoredEntry {
-  const text = store.get(id);
+export function* loadEntry(store: AnyOffloadStore, id: string, kind: StoredEntry['kind'], what: 'handle' | 'cursor'): StoreSteps<StoredEntry> {
+  const text = yield* storeGet(id);
   if (text === undefined) {
     throw new McpctxError(
       'EVICTED',

@@ -1,6 +1,6 @@
 import type { CursorCodec } from '../../shape/index.js';
 import type { GatewayConfig, ResolvedUpstream } from '../config/index.js';
-import type { ReceiptWriter } from '../receipts/index.js';
+import type { ReceiptSink } from '../receipts/index.js';
 import type { ResultShaper } from '../results/index.js';
 import type { PinStore, ScanGate, SchemaCache } from '../trust/index.js';
 import type { TaskRoutes } from '../tasks/index.js';
@@ -18,7 +18,7 @@ export interface SessionServices {
   /** The config's upstreams that could not be started, by name, and why: listed as unavailable, their calls refused. */
   readonly unavailable: ReadonlyMap<string, string>;
   readonly shaper: ResultShaper;
-  readonly receipts: ReceiptWriter | undefined;
+  readonly receipts: ReceiptSink | undefined;
   /** Signs the gateway's own `tools/list` page cursors. */
   readonly listCodec: CursorCodec;
   /** Compiled tool `inputSchema`s, shared by every session's argument checks. */
@@ -29,6 +29,8 @@ export interface SessionServices {
   /** One line on the gateway's stderr, unless this gateway said it already (whatever the session): findings about the config itself. */
   readonly logOnce: (line: string) => void;
   readonly serverInfo: { readonly name: string; readonly version: string };
+  /** Handles and cursors are bound to the client's credential rather than its session (the offload store is shared by instances). */
+  readonly shareResults?: boolean;
   /** Tool pins (config `pin`): only trusted tools are listed and called. */
   readonly pins: PinStore | undefined;
   /** The poisoning scan of listed definitions (config `scan`). */
@@ -38,6 +40,12 @@ export interface SessionServices {
 /** What the method handlers of one session see of it. */
 export interface SessionContext {
   readonly sessionId: string;
+  /**
+   * What the session's result handles and page cursors are bound to: the session itself; with a
+   * shared state (`shareResults`), the client's credential, so a client that opens a new session
+   * on another instance (its first one's instance died) keeps reading what it was handed.
+   */
+  readonly resultOwner: string;
   readonly services: SessionServices;
   readonly upstreams: ReadonlyMap<string, Upstream>;
   /** Which upstream created each task id the client holds (task-augmented tools/call). */

@@ -61,6 +61,7 @@ export class GatewaySession {
     this.taskRoutes = new TaskRoutes({ namespaced: isNamespaced(services.config), separator: services.config.separator });
     const context = {
       sessionId: this.id,
+      resultOwner: services.shareResults === true ? `client:${front.principal ?? 'local'}` : this.id,
       services,
       upstreams: this.upstreams,
       tasks: this.taskRoutes,

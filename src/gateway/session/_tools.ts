@@ -108,16 +108,16 @@ export class SessionTools {
     const name = call.params?.name;
     if (typeof name !== 'string') throw new JsonRpcError(-32602, 'Invalid params: tools/call needs a string name');
     const args = isPlainObject(call.params?.arguments) ? call.params.arguments : undefined;
-    const { services, sessionId } = this.context;
+    const { services, resultOwner } = this.context;
     if (name === READ_RESULT && services.config.offload) {
-      return this.finish(started, null, name, call, services.shaper.readResult(args, { sessionId, capTokens: o200kCapOf(services.config.capTokens, services.config.claudeSafetyFactor) }));
+      return this.finish(started, null, name, call, await services.shaper.readResultAsync(args, { sessionId: resultOwner, capTokens: o200kCapOf(services.config.capTokens, services.config.claudeSafetyFactor) }));
     }
     if (name === SEARCH_TOOL_NAME && services.config.search.enabled) return this.search(started, call, args);
     const built = await this.catalog();
     const { checker } = built;
     const target = this.target(built, name);
     const results: ResultContext = {
-      sessionId,
+      sessionId: resultOwner,
       tool: name,
       // Matched by upstream and own name; a name no upstream listed has the rules of what it would reach.
       rules: built.catalog.byName.get(name)?.rules ?? (target.upstream === '' ? undefined : toolRulesFor(services.config, target.upstream, target.ownName)),
@@ -180,9 +180,9 @@ export class SessionTools {
    */
   async shapeTaskResult(route: TaskRoute & { origin: TaskOrigin }, result: JsonObject, call: ClientCall): Promise<JsonObject> {
     const started = performance.now();
-    const { services, sessionId } = this.context;
+    const { services, resultOwner } = this.context;
     const { tool, ownName, args } = route.origin;
-    const context: ResultContext = { sessionId, tool, rules: toolRulesFor(services.config, route.upstream, ownName), capTokens: services.config.capTokens, ...(services.config.claudeSafetyFactor === undefined ? {} : { safetyFactor: services.config.claudeSafetyFactor }), offload: services.config.offload };
+    const context: ResultContext = { sessionId: resultOwner, tool, rules: toolRulesFor(services.config, route.upstream, ownName), capTokens: services.config.capTokens, ...(services.config.claudeSafetyFactor === undefined ? {} : { safetyFactor: services.config.claudeSafetyFactor }), offload: services.config.offload };
     const outcome = await services.shaper.shapeAsync(result, args, context, call.signal);
     const note = `result of task ${this.context.tasks.visibleId(route.upstream, route.upstreamId)}`;
     // The receipt records the call's arguments, as the direct call's would.

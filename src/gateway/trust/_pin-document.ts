@@ -5,6 +5,7 @@
  * concurrent checks and approvals lose nothing; a document that cannot be read is `unreadable` and
  * its users fail closed.
  */
+import { McpctxError } from '../../errors/index.js';
 import { readPinFile, writePinFile, type PinFileRead } from './_pin-file.js';
 import { withPinFileLock } from './_pin-lock.js';
 import type { PinFile } from './_pins.js';
@@ -36,4 +37,23 @@ export function pinFileDocument(file: string): PinDocument {
     target: file,
     withLock: (work, waitMs) => withPinFileLock(file, () => work(locked), waitMs),
   };
+}
+
+/**
+ * A team moving its gateway to a shared state keeps its approvals: when the shared pins are empty
+ * and the config's pin file exists, the file's pins are copied in (under the shared lock, so two
+ * instances starting at once copy once). True when it copied. A pin file that cannot be read is an
+ * IO error: starting with nothing trusted would silently drop the team's approvals.
+ */
+export async function seedSharedPins(shared: PinDocument, file: string): Promise<boolean> {
+  const local = await readPinFile(file);
+  if (local.status === 'absent') return false;
+  if (local.status === 'unreadable') {
+    throw new McpctxError('IO', `The pin file ${file} cannot be copied into ${shared.label}: ${local.reason}. Repair it, or remove pin.file's file to start the shared pins empty.`, { file });
+  }
+  return shared.withLock(async (locked) => {
+    if ((await locked.read()).status !== 'absent') return false;
+    await locked.write(local.pins);
+    return true;
+  });
 }

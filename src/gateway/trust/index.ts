@@ -32,7 +32,7 @@ export {
   type UpstreamPins,
 } from './_pins.js';
 export { MAX_PIN_FILE_BYTES, parsePinText, pinText, readPinFile, writePinFile, type PinFileRead } from './_pin-file.js';
-export { pinFileDocument, type LockedPins, type PinDocument } from './_pin-document.js';
+export { pinFileDocument, seedSharedPins, type LockedPins, type PinDocument } from './_pin-document.js';
 export { LOCK_WAIT_MS, STALE_MS, withPinFileLock } from './_pin-lock.js';
 export { managePins, type ManagePinsOptions, type PinChange, type PinListing, type PinRefusal } from './_manage-pins.js';
 export { type CatalogFilter } from './_catalog-filter.js';

@@ -6,7 +6,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpctxError } from '../../../src/errors/index.js';
 import { connectRedis, parseStateUrl, redisPinDocument, type RedisConnection } from '../../../src/gateway/state/index.js';
-import { checkCatalog, emptyPinFile, pinText, type PinDocument } from '../../../src/gateway/trust/index.js';
+import { checkCatalog, emptyPinFile, pinText, seedSharedPins, writePinFile, type PinDocument } from '../../../src/gateway/trust/index.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { waitForNoMarkedProcesses } from '../../support/processes.js';
 import { REDIS_SKIP_MESSAGE, redisServerPath, startRedisServer, type RedisServer } from '../../support/redis-server.js';
 
@@ -45,6 +48,23 @@ describe.skipIf(!redisServerPath())(`the pins in Redis (${redisServerPath() === 
     await second?.close();
     await server?.stop();
     expect(await waitForNoMarkedProcesses(15_000)).toEqual([]);
+  });
+
+  it('empty shared pins are filled from the config\'s pin file once; filled ones are left alone; an unreadable file is IO', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpctx-seed-'));
+    const file = join(dir, 'pins.json');
+    const document = redisPinDocument(first, { prefix: prefix() });
+    expect(await seedSharedPins(document, file)).toBe(false); // no file: nothing to copy
+    await writePinFile(file, checkCatalog(emptyPinFile(), 'gh', [tool('one')], 'tofu', 'day 1').next);
+    const twice = await Promise.all([seedSharedPins(document, file), seedSharedPins(redisPinDocument(second, { prefix: `pins${tests}:` }), file)]);
+    expect(twice.sort()).toEqual([false, true]);
+    expect(await upstreamsIn(document)).toEqual(['gh']);
+    await writePinFile(file, checkCatalog(emptyPinFile(), 'other', [tool('two')], 'tofu', 'day 2').next);
+    expect(await seedSharedPins(document, file)).toBe(false);
+    expect(await upstreamsIn(document)).toEqual(['gh']);
+    writeFileSync(file, 'not json');
+    await expect(seedSharedPins(redisPinDocument(first, { prefix: prefix() }), file)).rejects.toMatchObject({ code: 'IO' });
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('absent is an empty pin document; label and target name the URL and the key', async () => {
