@@ -54,9 +54,9 @@ export async function endMarkedProcesses(mark: string, timeoutMs = 10_000): Prom
   return survivors;
 }
 
-/** A launched process that is not spoken to over stdio (an HTTP server); shutdown ends its group. */
-export function launch(args: readonly string[], mark: string): BoundedStdioTransport {
-  return new BoundedStdioTransport({ command: process.execPath, args, env: markEnv(mark) }, { exitGraceMs: 500, termGraceMs: 2_000 });
+/** A launched process that is not spoken to over stdio (an HTTP server), with `env` beside the mark; shutdown ends its group. */
+export function launch(args: readonly string[], mark: string, env: Record<string, string> = {}): BoundedStdioTransport {
+  return new BoundedStdioTransport({ command: process.execPath, args, env: { ...markEnv(mark), ...env } }, { exitGraceMs: 500, termGraceMs: 2_000 });
 }
 
 export async function until<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, transport: BoundedStdioTransport): Promise<T> {
