@@ -23,7 +23,7 @@ interface GatewayFlags {
   maxSessions?: number;
   maxSessionsPerClient?: number;
   sessionIdle?: number;
-  tokenEnv?: string;
+  tokenEnv: string[];
   keyEnv?: string;
   store?: string;
   state?: string;
@@ -65,7 +65,7 @@ export function setupGateway(command: Command, io: CliIo, setExit: (code: number
     .option('--config <file>', 'the gateway config (YAML or JSON): mcpServers, allow, deny, capTokens, offload, search, tools; or a client\'s MCP config file as it is (default: the one upstream after --, default rules)')
     .option('--http <host:port>', 'serve streamable HTTP on this address instead of stdio; port 0 picks a free one (default: stdio)')
     .option('--allow-remote', 'allow a non-loopback --http address (needs --token-env)')
-    .option('--token-env <NAME>', 'clients must send "Authorization: Bearer <value of NAME>" (default: no token, loopback only)')
+    .option('--token-env <NAME>', 'clients must send "Authorization: Bearer <value of NAME>"; repeat it to give each agent its own token, whose sessions and result handles the others cannot use (default: no token, loopback only)', collectValues, [] as string[])
     .option('--allow-host <host>', 'also accept this Host header value, as clients send it: NAME or NAME:PORT (repeatable); a loopback bind always accepts localhost, 127.0.0.1 and [::1] on its port, another bind only these when given', collectValues, [] as string[])
     .option('--allow-origin <origin>', 'also accept requests from pages of this origin, http[s]://HOST[:PORT] (repeatable); a loopback bind always accepts loopback origins on its port, another bind only these when given', collectValues, [] as string[])
     .option('--max-sessions <n>', 'HTTP sessions open at once, all clients together (default: 64)', parsePositiveInteger)
@@ -173,8 +173,8 @@ async function runGateway(upstream: readonly string[], flags: GatewayFlags, io: 
   const config = await configFrom(upstream, flags, io);
   const front = flags.http === undefined ? undefined : parseHostPort(flags.http);
   if (flags.allowRemote && !front) throw new McpctxError('USAGE', '--allow-remote only applies with --http');
-  const token = flags.tokenEnv === undefined ? undefined : secretFromEnv(flags.tokenEnv, io.env, '--token-env');
-  if (token !== undefined && !front) throw new McpctxError('USAGE', '--token-env only applies with --http');
+  const tokens = flags.tokenEnv.map((name) => secretFromEnv(name, io.env, '--token-env'));
+  if (tokens.length > 0 && !front) throw new McpctxError('USAGE', '--token-env only applies with --http');
   const httpOnly = [
     ['--allow-host', flags.allowHost.length > 0],
     ['--allow-origin', flags.allowOrigin.length > 0],
@@ -207,7 +207,7 @@ async function runGateway(upstream: readonly string[], flags: GatewayFlags, io: 
           host: front.host,
           port: front.port,
           allowRemote: flags.allowRemote,
-          token,
+          tokens,
           allowHosts: flags.allowHost,
           allowOrigins: flags.allowOrigin,
           maxSessions: flags.maxSessions,

@@ -64,7 +64,7 @@ export type McpctxErrorCode =
   | 'LISTEN_FAILED'
   /** A result handle that is malformed or forged. data: `fault`, `rpcCode` (-32602). */
   | 'INVALID_HANDLE'
-  /** A result handle issued to another session. data: `fault`, `rpcCode` (-32602). */
+  /** A result handle issued to another session (with a shared state: another client's token). data: `fault`, `rpcCode` (-32602). */
   | 'FOREIGN_HANDLE'
   /** An offloaded result whose time to live has passed. data: `fault` or `what`, `rpcCode` (-32602). */
   | 'EXPIRED'

@@ -23,6 +23,8 @@ export type GatewayFront =
       readonly port: number;
       readonly allowRemote?: boolean;
       readonly token?: string;
+      /** More tokens, each its own principal (HttpFrontOptions.tokens). */
+      readonly tokens?: readonly string[];
       /** The front's checks and limits, as `HttpFrontOptions` says (`--allow-host`, `--allow-origin`, `--max-sessions`, ...). */
       readonly allowHosts?: readonly string[];
       readonly allowOrigins?: readonly string[];
@@ -188,6 +190,7 @@ async function serve(options: GatewayOptions, prepared: PreparedUpstreams): Prom
         port: options.front.port,
         allowRemote: options.front.allowRemote,
         token: options.front.token,
+        tokens: options.front.tokens,
         allowHosts: options.front.allowHosts,
         allowOrigins: options.front.allowOrigins,
         maxSessions: options.front.maxSessions,

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { waitForNoMarkedProcesses } from '../support/processes.js';
 import { gatewayOverHttp, runCliProcess, gatewayOverStdio, relayArgs, relayEntry, relayOverHttp, tempDir, writeConfig } from './_gateway-process.js';
 import { initializeRequest, post, rawPost } from './_http-client.js';
+import { freePort } from '../support/free-port.js';
 
 /** Runs `mcpctx gateway ARGS` to its end (stdin closed at once), within a bound. */
 const runGateway = (args: readonly string[], env: Record<string, string> = {}) => runCliProcess(['gateway', ...args], { env, timeoutMs: 30_000 });
@@ -183,10 +184,3 @@ describe('mcpctx gateway report', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

@@ -3,7 +3,6 @@
 // ignored, `${VAR}`/`${VAR:-default}` expanded), a relative command resolves from the config's
 // folder, and an upstream that cannot start is reported unavailable while the others serve.
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { startLegacySseToolsServer } from '../support/remote-servers.js';
 import type { Message } from '../support/wire-client.js';
 import { InProcessGateway } from './_in-process.js';
 import { RELAY_SERVER, markEnvEntries, relayEntry, relayOverHttp, runCliProcess, tempDir, writeConfig } from './_gateway-process.js';
+import { freePort } from '../support/free-port.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/client-configs/', import.meta.url));
 const CLONE = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
@@ -237,13 +237,3 @@ describe('mcpctx gateway on client configs (the CLI)', () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}

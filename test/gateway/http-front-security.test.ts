@@ -41,6 +41,32 @@ describe('HTTP front: access', () => {
     expect(text).not.toContain('correct-horse-battery');
   });
 
+  it('with a token per agent, each is accepted, each is its own principal, and one agent cannot use another\'s session (404)', async () => {
+    const { url } = await start({ tokens: ['agent-one-token-123', 'agent-two-token-456'] });
+    const one = { authorization: 'Bearer agent-one-token-123' };
+    const two = { authorization: 'Bearer agent-two-token-456' };
+    expect((await post(url, initializeRequest(), { headers: { authorization: 'Bearer agent-three' } })).status).toBe(401);
+    const first = await openSession(url, one);
+    const second = await openSession(url, two);
+    const ping = { jsonrpc: '2.0', id: 9, method: 'ping' };
+    expect((await post(url, ping, { session: first, headers: one })).status).toBe(200);
+    const stolen = await post(url, ping, { session: first, headers: two });
+    expect(stolen.status).toBe(404);
+    expect((await post(url, ping, { session: second, headers: two })).status).toBe(200);
+    const principals = relay.connections.map((connection) => connection.principal);
+    expect(principals).toHaveLength(2);
+    expect(principals[0]).toMatch(/^bearer:[0-9a-f]{32}$/);
+    expect(principals[1]).toMatch(/^bearer:[0-9a-f]{32}$/);
+    expect(principals[0]).not.toBe(principals[1]);
+    expect(JSON.stringify(principals)).not.toContain('agent-one-token');
+  });
+
+  it('refuses two token variables that hold the same token, and an empty one', async () => {
+    const onConnection = (): void => {};
+    await expect(startHttpFront({ host: '127.0.0.1', port: 0, tokens: ['same-token-value', 'same-token-value'], onConnection })).rejects.toMatchObject({ code: 'USAGE', message: expect.stringContaining('the same token') });
+    await expect(startHttpFront({ host: '127.0.0.1', port: 0, tokens: ['one-token-value', ''], onConnection })).rejects.toMatchObject({ code: 'USAGE', message: expect.stringContaining('empty') });
+  });
+
   it('on a loopback bind serves only loopback origins on its own port (and --allow-origin), 403 to any other', async () => {
     const { url, port } = await start();
     const status = async (origin: string): Promise<number> => (await post(url, initializeRequest(), { headers: { origin } })).status;

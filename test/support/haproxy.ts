@@ -4,10 +4,12 @@
 // instance when a session's own is down (that instance answers 404, and the client initializes again).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 import { markedEnv } from './processes.js';
+
+export { freePort };
 
 const HAPROXY = '/usr/sbin/haproxy';
 
@@ -22,19 +24,6 @@ export interface Balancer {
   readonly url: string;
   readonly port: number;
   stop(): Promise<void>;
-}
-
-/** A free loopback port (the kernel's pick, released for the caller to bind). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 /** The haproxy config: sessions stick to their instance by Mcp-Session-Id; a down instance's sessions go elsewhere. */

@@ -4,9 +4,10 @@
 // after a bound) and awaits its exit; restart() starts it again on the same port, empty.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 import { markedEnv } from './processes.js';
 
 const REDIS_SERVER = '/usr/bin/redis-server';
@@ -35,18 +36,6 @@ export interface RedisServerOptions {
   readonly persistDir?: string;
   /** The process's environment; default the test mark (markedEnv), which a bench replaces with its own. */
   readonly env?: Record<string, string>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** True when something on `port` answers PING like Redis (+PONG, or -NOAUTH with a password set). */

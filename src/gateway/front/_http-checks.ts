@@ -78,11 +78,18 @@ export function originAllowed(origin: string | undefined, checks: AddressChecks)
 }
 
 /** Timing-safe: both sides hashed to one length first, so neither length nor prefix leaks. */
-export function bearerMatches(authorization: string | undefined, token: string): boolean {
+/**
+ * Which of `tokens` the Authorization header carries (its index), or -1. Every token is compared,
+ * in constant time, whichever matched: the time taken says nothing about which one, or how close.
+ */
+export function bearerIndex(authorization: string | undefined, tokens: readonly string[]): number {
   const match = /^Bearer +(\S+) *$/i.exec(authorization ?? '');
   const given = createHash('sha256').update(match?.[1] ?? '').digest();
-  const expected = createHash('sha256').update(token).digest();
-  return timingSafeEqual(given, expected) && match !== null;
+  let found = -1;
+  tokens.forEach((token, index) => {
+    if (timingSafeEqual(given, createHash('sha256').update(token).digest()) && match !== null) found = index;
+  });
+  return found;
 }
 
 /** Whether a header value (an Accept list) names a media type. */

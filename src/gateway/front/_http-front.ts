@@ -8,7 +8,7 @@ import { McpctxError } from '../../errors/index.js';
 import { DEFAULT_MAX_FRAME_BYTES, KNOWN_PROTOCOL_VERSIONS } from '../../mcp/index.js';
 import { MAX_JSON_DEPTH } from '../../json/index.js';
 import { type FrontConnection } from './_front.js';
-import { type AddressChecks, accepts, bearerMatches, hostAllowed, isLoopbackHost, normalOrigin, originAllowed, parseHostHeader, parsePost, readBody, type ParsedPost } from './_http-checks.js';
+import { type AddressChecks, accepts, bearerIndex, hostAllowed, isLoopbackHost, normalOrigin, originAllowed, parseHostHeader, parsePost, readBody, type ParsedPost } from './_http-checks.js';
 import { type Exchange, JsonExchange, SseExchange } from './_http-exchange.js';
 import { type DropCounter, HttpSession } from './_http-session.js';
 import { SseStream, type SseStreamOptions } from './_sse-writer.js';
@@ -22,6 +22,11 @@ export interface HttpFrontOptions {
   allowRemote?: boolean;
   /** bearer token; required (USAGE error) when host is not loopback, and then only with allowRemote */
   token?: string;
+  /**
+   * More bearer tokens, one per agent or person (`--token-env` repeated): any of them is accepted,
+   * and each is a principal of its own (FrontConnection.principal), whose sessions the others cannot use.
+   */
+  tokens?: readonly string[];
   /** Host header values accepted besides a loopback bind's own (`--allow-host`); on another bind, the only ones accepted when given. */
   allowHosts?: readonly string[];
   /** Origins accepted besides a loopback bind's own port (`--allow-origin`); on another bind, the only ones accepted when given. */
@@ -98,12 +103,15 @@ function checkOptions(options: HttpFrontOptions): void {
     if (options.allowRemote !== true) {
       throw new McpctxError('USAGE', `refusing to listen on ${options.host}: it is not a loopback address; pass --allow-remote with a bearer token (--token-env NAME) to accept remote clients`, { host: options.host });
     }
-    if (options.token === undefined || options.token === '') {
+    if (tokensOf(options).length === 0) {
       throw new McpctxError('USAGE', `refusing to listen on ${options.host} without a bearer token; set one with --token-env NAME`, { host: options.host });
     }
   }
-  if (options.token !== undefined && options.token === '') {
+  if (tokensOf(options).some((token) => token === '')) {
     throw new McpctxError('USAGE', 'the bearer token is empty; set a non-empty value in the variable --token-env names');
+  }
+  if (new Set(tokensOf(options)).size !== tokensOf(options).length) {
+    throw new McpctxError('USAGE', 'two --token-env variables hold the same token: give each agent its own, or one token for all');
   }
   const path = options.path ?? '/mcp';
   if (!path.startsWith('/')) throw new McpctxError('USAGE', `the HTTP path must start with "/" (got ${JSON.stringify(path)})`);
@@ -207,7 +215,8 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
       return undefined;
     }
     const session = sessions.get(id);
-    if (session === undefined || session.isClosed) {
+    // A session opened with one token is not another token's: to it, the session does not exist.
+    if (session === undefined || session.isClosed || session.principal !== principalOf(request)) {
       sendStatus(response, 404, { code: -32001, message: 'Session not found: it ended or never existed; start a new session with an initialize request' });
       return undefined;
     }
@@ -245,7 +254,7 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
         sendStatus(response, 503, { code: -32000, message: `Service Unavailable: ${full}; end a session (DELETE), or wait: a session with no stream open ends after ${sessionIdleMs} ms of silence` }, { 'retry-after': '5' });
         return;
       }
-      session = newSession(client);
+      session = newSession(client, principalOf(request));
       session.endIfRefused(post.requestIds[0] ?? null);
     } else {
       session = sessionOf(request, response);
@@ -304,10 +313,12 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
     return undefined;
   };
 
-  // Every client that passed the bearer check proved the same thing: the token. Its hash (never the token) names it.
-  const principal = options.token === undefined ? undefined : `bearer:${createHash('sha256').update(options.token).digest('hex').slice(0, 32)}`;
+  // A client proves which token it holds; that token's hash (never the token) names the principal.
+  const tokens = tokensOf(options);
+  const principals = tokens.map((token) => `bearer:${createHash('sha256').update(token).digest('hex').slice(0, 32)}`);
+  const principalOf = (request: IncomingMessage): string | undefined => principals[bearerIndex(request.headers.authorization, tokens)];
   // A session is announced to the relay with its initialize request, so it can answer it.
-  const newSession = (client: string): HttpSession => {
+  const newSession = (client: string, principal: string | undefined): HttpSession => {
     const session = new HttpSession(randomBytes(24).toString('base64url'), client, principal, limits, drops, (ended) => sessions.delete(ended.id));
     sessions.set(session.id, session);
     options.onConnection(session);
@@ -355,7 +366,7 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
       sendStatus(response, 403, { code: -32000, message: `Forbidden: the Origin ${JSON.stringify(request.headers.origin ?? '')} may not use this gateway (it accepts ${expected}); add it with --allow-origin if it is yours` });
       return;
     }
-    if (options.token !== undefined && !bearerMatches(request.headers.authorization, options.token)) {
+    if (tokens.length > 0 && bearerIndex(request.headers.authorization, tokens) === -1) {
       request.resume();
       sendStatus(response, 401, { code: -32000, message: 'Unauthorized: send Authorization: Bearer <token>' }, { 'www-authenticate': 'Bearer' });
       return;
@@ -415,4 +426,9 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
       await closed;
     },
   };
+}
+
+/** The bearer tokens a front accepts: `token` and `tokens` together. */
+function tokensOf(options: HttpFrontOptions): string[] {
+  return [...(options.token === undefined ? [] : [options.token]), ...(options.tokens ?? [])];
 }

@@ -151,7 +151,7 @@ function faultMessage(fault: TokenFault, kind: TokenKind, ttlMs: number | undefi
         ? 'Invalid handle: this is a page cursor, not a handle. Pass it as cursor, and the handle as handle.'
         : 'Invalid cursor: this is a result handle, not a page cursor. Pass it as handle to read_result.';
     case 'foreign-session':
-      return `Foreign ${what}: it was issued to another session, and ${what}s are bound to the session that received them. ${AGAIN[kind]}`;
+      return `Foreign ${what}: it was issued to another session (or, with a shared state, another client's token), and ${what}s are bound to the one that received them. ${AGAIN[kind]}`;
     case 'foreign-scope':
       return kind === 'handle'
         ? 'Foreign handle: it was issued for another result. Pass the handle of the result you mean.'

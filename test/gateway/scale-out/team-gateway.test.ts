@@ -235,3 +235,50 @@ describe.skipIf(missing.length > 0)(`a team gateway: two instances behind haprox
     expect(parsed.rows.some((row) => row.tool === 'read_result' && row.action === 'paged')).toBe(true);
   });
 });
+
+describe.skipIf(missing.length > 0)(`a team gateway with a token per agent${missing.length > 0 ? ` (skipped: ${missing.join('; ')})` : ''}`, () => {
+  let redis: RedisServer;
+  let instance: ListeningProcess;
+  const clients: Client[] = [];
+  const TOKENS = { MCPCTX_AGENT_ONE: 'agent-one-token-0123456789', MCPCTX_AGENT_TWO: 'agent-two-token-0123456789' };
+
+  async function connectAs(token: string): Promise<Client> {
+    const transport = new StreamableHTTPClientTransport(new URL(instance.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+    const client = new Client({ name: 'mcpctx-team-agent', version: '1.0.0' }, { capabilities: {} });
+    await client.connect(transport, { timeout: CALL_TIMEOUT_MS });
+    clients.push(client);
+    return client;
+  }
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    const config = writeConfig({ mcpServers: { relay: relayEntry('team') }, capTokens: 300, offload: true });
+    instance = await startListening(
+      process.execPath,
+      [CLI, 'gateway', '--config', config, '--http', '127.0.0.1:0', '--state', redis.url, '--key-env', KEY_VARIABLE, '--token-env', 'MCPCTX_AGENT_ONE', '--token-env', 'MCPCTX_AGENT_TWO'],
+      /listening on (http:\/\/\S+)/,
+      30_000,
+      { [KEY_VARIABLE]: KEY, ...TOKENS },
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.allSettled(clients.map((client) => client.close()));
+    await instance?.stop();
+    await redis?.stop();
+    expect(await waitForNoMarkedProcesses(10_000, { owner: process.pid })).toEqual([]);
+  }, 60_000);
+
+  it('a handle is bound to the agent\'s token: its new sessions read it, another agent\'s are refused', async () => {
+    const one = await connectAs(TOKENS.MCPCTX_AGENT_ONE);
+    const offloaded = await one.callTool({ name: 'echo', arguments: { text: BIG_TEXT } }, undefined, { timeout: CALL_TIMEOUT_MS });
+    const { handle } = JSON.parse(textOf(offloaded)) as { handle: string };
+    const again = await connectAs(TOKENS.MCPCTX_AGENT_ONE);
+    const read = await again.callTool({ name: 'read_result', arguments: { handle, query: 'from' } }, undefined, { timeout: CALL_TIMEOUT_MS });
+    expect(textOf(read)).toBe('"team"');
+    const two = await connectAs(TOKENS.MCPCTX_AGENT_TWO);
+    const refused = await two.callTool({ name: 'read_result', arguments: { handle, query: 'from' } }, undefined, { timeout: CALL_TIMEOUT_MS });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/^FOREIGN_HANDLE: Foreign handle: it was issued to another session \(or, with a shared state, another client's token\)/);
+  });
+});
