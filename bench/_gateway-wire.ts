@@ -4,9 +4,10 @@
 // bookkeeping that ends every process the benchmark started.
 import { readFileSync, readdirSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { BoundedStdioTransport, Deadline, RawClient, initialize } from '../src/mcp/index.js';
+import { freePort } from '../test/support/free-port.js';
 import { TEST_MARK_NAME, type MarkedProcess, waitForNoMarkedProcesses } from '../test/support/processes.js';
 import { PROJECT_ROOT } from './_harness.js';
 
@@ -299,17 +300,6 @@ export async function gatewayHttp(mark: string): Promise<Path> {
   }
 }
 
-/** A port free a moment ago (mcp-proxy does not report the port it got for --port 0). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 function accepting(port: number): Promise<true | undefined> {
   return new Promise((resolve) => {
