@@ -120,20 +120,20 @@ async function serve(options: GatewayOptions, prepared: PreparedUpstreams): Prom
     await shared?.close();
     throw error;
   }
-  let file: ReceiptWriter | undefined;
+  let receiptFile: ReceiptWriter | undefined;
   try {
-    file = options.receiptsFile ? await ReceiptWriter.open(options.receiptsFile, { includeArgs: options.receiptsArgs }) : undefined;
+    receiptFile = options.receiptsFile ? await ReceiptWriter.open(options.receiptsFile, { includeArgs: options.receiptsArgs }) : undefined;
     if (shared && options.config.pin !== undefined) {
       const seeded = await seedSharedPins(shared.pins, options.config.pin.file);
       if (seeded) log(`pins: the shared pins were empty: copied from ${options.config.pin.file}`);
     }
   } catch (error) {
-    await file?.close();
+    await receiptFile?.close();
     await store.close();
     await shared?.close();
     throw error;
   }
-  const receipts = teeReceipts([...(file ? [file] : []), ...(shared ? [shared.receipts] : [])]);
+  const receipts = teeReceipts([...(receiptFile ? [receiptFile] : []), ...(shared ? [shared.receipts] : [])]);
   if (shared) log(`shared state: ${shared.label} (offloaded results, pins, receipt counters)`);
   // An existing file keeps its mode (it is the user's); a loose one is said once at start.
   for (const [file, holds] of [
