@@ -33,6 +33,7 @@ type ArmName = (typeof ARMS)[number]['name'];
 
 interface ArmRun {
   callsPerSecond: number;
+  calls: number;
   samplesMs: number[];
   /** CPU time each instance used during the measured window, ms. */
   instanceCpuMs: number[];
@@ -115,7 +116,7 @@ async function runArm(arm: (typeof ARMS)[number], redis: RedisServer, mark: stri
     const cpuAfter = servers.map((server) => schedTimesOf(server.pid)?.cpuMs ?? 0);
     stop = true;
     await Promise.all(loops);
-    return { callsPerSecond: (calls / elapsedMs) * 1000, samplesMs: samples, instanceCpuMs: cpuAfter.map((after, index) => after - (cpuBefore[index] ?? 0)) };
+    return { callsPerSecond: (calls / elapsedMs) * 1000, calls, samplesMs: samples, instanceCpuMs: cpuAfter.map((after, index) => after - (cpuBefore[index] ?? 0)) };
   } finally {
     await Promise.allSettled(sessions.map(async (session) => {
       await session.transport.terminateSession().catch(() => undefined);
@@ -154,6 +155,7 @@ export async function run({ progress }: BenchContext): Promise<BenchReport> {
     const armRuns = runs.get(arm.name) ?? [];
     const samples = armRuns.flatMap((one) => one.samplesMs);
     const cpu = armRuns.map((one) => one.instanceCpuMs);
+    const instanceCpuPerCall = median(armRuns.map((one) => one.instanceCpuMs.reduce((sum, value) => sum + value, 0) / Math.max(1, one.calls)));
     const busiestShare = median(cpu.map((perInstance) => Math.max(...perInstance) / Math.max(1, perInstance.reduce((sum, value) => sum + value, 0))));
     return {
       arm: arm.name,
@@ -166,6 +168,7 @@ export async function run({ progress }: BenchContext): Promise<BenchReport> {
       calls: samples.length,
       instanceCpuMs: cpu.map((perInstance) => perInstance.map((value) => Math.round(value))),
       busiestInstanceCpuShare: round(busiestShare, 3),
+      instanceCpuMsPerCall: round(instanceCpuPerCall, 3),
     };
   });
   const base = summary[0];
@@ -173,13 +176,14 @@ export async function run({ progress }: BenchContext): Promise<BenchReport> {
   return {
     title: `team gateway: ${CLIENTS} SDK clients, 1 instance direct vs 1, 2 and 4 instances behind haproxy, state in Redis (${ROUNDS} rounds x ${MEASURE_MS / 1000} s)`,
     table: {
-      columns: ['arm', 'calls/s (median of rounds)', 'vs 1 direct', 'p50 ms', 'p99 ms', 'p99 added vs 1 direct (ms)', 'busiest instance CPU share'],
-      rows: summary.map((row) => [row.label, row.medianCallsPerSecond, round(row.medianCallsPerSecond / base.medianCallsPerSecond, 2), row.p50Ms, row.p99Ms, round(row.p99Ms - base.p99Ms), row.busiestInstanceCpuShare]),
+      columns: ['arm', 'calls/s (median of rounds)', 'vs 1 direct', 'p50 ms', 'p99 ms', 'p99 added vs 1 direct (ms)', 'busiest instance CPU share', 'instances CPU ms per call'],
+      rows: summary.map((row) => [row.label, row.medianCallsPerSecond, round(row.medianCallsPerSecond / base.medianCallsPerSecond, 2), row.p50Ms, row.p99Ms, round(row.p99Ms - base.p99Ms), row.busiestInstanceCpuShare, row.instanceCpuMsPerCall]),
     },
     figures: { clients: CLIENTS, warmupMs: WARMUP_MS, measureMs: MEASURE_MS, rounds: ROUNDS, mix: '7 echo calls, then 1 read_result of an offloaded handle (Redis)', arms: summary },
     notes: [
       'Every instance runs with --state redis:// (one redis-server) and the same --key-env; haproxy sticks each session to its instance by Mcp-Session-Id (test/support/haproxy.ts).',
       'busiest instance CPU share: the largest share of the instances\' CPU time one instance used in the measured window (1/N when the load is spread evenly over N instances).',
+      'instances CPU ms per call: the CPU time of all instances together in the measured window, per call served (the gateways\' own cost; the upstreams, haproxy, Redis and the clients are not in it).',
       'On 2 cores the clients, haproxy, Redis, the instances and 64 upstream processes share the same CPUs: more instances cannot add throughput here; the figures show whether anything serializes across instances.',
     ],
   };
