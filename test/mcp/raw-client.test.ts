@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { McpctxError } from '../../src/errors/index.js';
 import { Deadline, RawClient, initialize, listAllTools } from '../../src/mcp/index.js';
 import { FakeTransport, result } from '../support/fake-transport.js';
+import { rejection } from '../support/rejection.js';
 
-async function rejection(promise: Promise<unknown>): Promise<McpctxError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof McpctxError) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('RawClient', () => {
   it('numbers requests from 1 and returns results exactly as received', async () => {

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connectRedis, parseStateUrl, type RedisConnection } from '../../src/gateway/state/index.js';
 import { freePort } from './free-port.js';
 import { markedEnv } from './processes.js';
 
@@ -120,4 +121,25 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
       await start();
     },
   };
+}
+
+/** A redis-server and two connections to it: two gateway instances on one shared state. */
+export interface RedisPair {
+  readonly server: RedisServer;
+  readonly first: RedisConnection;
+  readonly second: RedisConnection;
+}
+
+export async function startRedisPair(): Promise<RedisPair> {
+  const server = await startRedisServer();
+  const first = await connectRedis(parseStateUrl(server.url));
+  const second = await connectRedis(parseStateUrl(server.url));
+  return { server, first, second };
+}
+
+/** Closes both connections and stops the server (a pair that never started is nothing to stop). */
+export async function stopRedisPair(pair: Partial<RedisPair>): Promise<void> {
+  await pair.first?.close();
+  await pair.second?.close();
+  await pair.server?.stop();
 }

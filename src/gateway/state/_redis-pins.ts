@@ -1,7 +1,8 @@
 /**
  * The pins kept in the shared Redis, with the pin file's guarantees: every read-modify-write runs
- * holding a lock (a key set NX with a random token and a lease, so a holder that crashed frees it
- * when the lease ends), reads inside it, and writes FENCED: a Lua script sets the document only
+ * holding a lock (a key set NX with a random token and a lease, renewed while the holder works as
+ * the pin file's lock is refreshed, so a holder that crashed or stalled frees it when the lease
+ * ends and a slow one keeps it), reads inside it, and writes FENCED: a Lua script sets the document only
  * while the lock still holds this holder's token, so a holder that stalled past its lease and lost
  * the lock writes nothing. The lock is released compare-and-delete: never another holder's.
  */
@@ -24,6 +25,11 @@ end
 return 0
 `;
 
+const RENEW_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+`;
+
 const RELEASE_SCRIPT = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
@@ -34,12 +40,16 @@ export interface RedisPinOptions {
   readonly prefix?: string;
   /** The lock's lease (default 10 s). */
   readonly leaseMs?: number;
+  /** How often a holder renews the lease while it works (default a third of it); 0 never (a holder that stalls, for tests). */
+  readonly renewMs?: number;
 }
 
 export function redisPinDocument(connection: RedisConnection, options: RedisPinOptions = {}): PinDocument {
   const prefix = options.prefix ?? DEFAULT_STATE_PREFIX;
   const leaseMs = options.leaseMs ?? DEFAULT_PIN_LEASE_MS;
   if (!Number.isSafeInteger(leaseMs) || leaseMs < 1) throw new McpctxError('INVALID_ARGUMENT', `The shared pins' leaseMs must be a positive integer of milliseconds, got ${String(leaseMs)}.`, { option: 'leaseMs', value: leaseMs });
+  const renewMs = options.renewMs ?? Math.max(1, Math.floor(leaseMs / 3));
+  if (!Number.isSafeInteger(renewMs) || renewMs < 0) throw new McpctxError('INVALID_ARGUMENT', `The shared pins' renewMs must be a whole number of milliseconds, got ${String(renewMs)}.`, { option: 'renewMs', value: renewMs });
   const key = `${prefix}pins`;
   const lockKey = `${key}:lock`;
   const label = `the shared pins at ${connection.label} (key ${key})`;
@@ -94,9 +104,15 @@ export function redisPinDocument(connection: RedisConnection, options: RedisPinO
           }
         },
       };
+      // Only while this holder still has it: a lease already lost stays lost (the write is fenced).
+      const renewal = renewMs === 0 ? undefined : setInterval(() => {
+        void connection.run('renew the pins lock', (client) => client.eval(RENEW_SCRIPT, 1, lockKey, token, leaseMs)).catch(() => {});
+      }, renewMs);
+      renewal?.unref();
       try {
         return await work(locked);
       } finally {
+        clearInterval(renewal);
         // Best effort: a lock not released (Redis gone) ends with its lease.
         await connection.run('unlock the pins', (client) => client.eval(RELEASE_SCRIPT, 1, lockKey, token)).catch(() => {});
       }

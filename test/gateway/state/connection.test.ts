@@ -10,18 +10,10 @@ import { connectRedis, createRedisOffloadStore, openSharedState, parseStateUrl, 
 import { stateUnavailable } from '../../../src/gateway/state/_redis-connection.js';
 import { waitForNoMarkedProcesses } from '../../support/processes.js';
 import { REDIS_SKIP_MESSAGE, redisServerPath, startRedisServer, type RedisServer } from '../../support/redis-server.js';
+import { rejection } from '../../support/rejection.js';
 
 const CANARY = 'canary-Pw-7f3a9e';
 
-async function rejection(promise: Promise<unknown>): Promise<McpctxError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof McpctxError) return error;
-    throw error;
-  }
-  throw new Error('it did not reject');
-}
 
 /** Everything an error shows: message, data, inspect (stack and cause). */
 function shown(error: unknown): string {

@@ -2,10 +2,10 @@
 // first to stay under maxBytes, a too-large value refused with nothing evicted), and two gateway
 // instances on two connections share ONE store: each sees the other's puts, under one total.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis, createRedisOffloadStore, parseStateUrl, type RedisConnection } from '../../../src/gateway/state/index.js';
+import { createRedisOffloadStore, type RedisConnection } from '../../../src/gateway/state/index.js';
 import { createMemoryStore } from '../../../src/gateway/results/index.js';
 import { waitForNoMarkedProcesses } from '../../support/processes.js';
-import { REDIS_SKIP_MESSAGE, redisServerPath, startRedisServer, type RedisServer } from '../../support/redis-server.js';
+import { REDIS_SKIP_MESSAGE, redisServerPath, startRedisPair, stopRedisPair, type RedisServer } from '../../support/redis-server.js';
 
 describe.skipIf(!redisServerPath())(`the offload store in Redis (${redisServerPath() === undefined ? REDIS_SKIP_MESSAGE : 'redis-server installed'})`, () => {
   let server: RedisServer;
@@ -16,14 +16,10 @@ describe.skipIf(!redisServerPath())(`the offload store in Redis (${redisServerPa
   const prefix = (): string => `store${(tests += 1)}:`;
 
   beforeAll(async () => {
-    server = await startRedisServer();
-    first = await connectRedis(parseStateUrl(server.url));
-    second = await connectRedis(parseStateUrl(server.url));
+    ({ server, first, second } = await startRedisPair());
   });
   afterAll(async () => {
-    await first?.close();
-    await second?.close();
-    await server?.stop();
+    await stopRedisPair({ server, first, second });
     expect(await waitForNoMarkedProcesses(15_000)).toEqual([]);
   });
 

@@ -5,13 +5,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpctxError } from '../../../src/errors/index.js';
-import { connectRedis, parseStateUrl, redisPinDocument, type RedisConnection } from '../../../src/gateway/state/index.js';
+import { redisPinDocument, type RedisConnection } from '../../../src/gateway/state/index.js';
 import { checkCatalog, emptyPinFile, pinText, seedSharedPins, writePinFile, type PinDocument } from '../../../src/gateway/trust/index.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitForNoMarkedProcesses } from '../../support/processes.js';
-import { REDIS_SKIP_MESSAGE, redisServerPath, startRedisServer, type RedisServer } from '../../support/redis-server.js';
+import { REDIS_SKIP_MESSAGE, redisServerPath, startRedisPair, stopRedisPair, type RedisServer } from '../../support/redis-server.js';
 
 const tool = (name: string) => ({ name, description: `The ${name} tool.`, inputSchema: { type: 'object' } });
 
@@ -39,14 +39,10 @@ describe.skipIf(!redisServerPath())(`the pins in Redis (${redisServerPath() === 
   const prefix = (): string => `pins${(tests += 1)}:`;
 
   beforeAll(async () => {
-    server = await startRedisServer();
-    first = await connectRedis(parseStateUrl(server.url));
-    second = await connectRedis(parseStateUrl(server.url));
+    ({ server, first, second } = await startRedisPair());
   });
   afterAll(async () => {
-    await first?.close();
-    await second?.close();
-    await server?.stop();
+    await stopRedisPair({ server, first, second });
     expect(await waitForNoMarkedProcesses(15_000)).toEqual([]);
   });
 
@@ -117,6 +113,23 @@ describe.skipIf(!redisServerPath())(`the pins in Redis (${redisServerPath() === 
     expect(events).toEqual(['one in', 'one out', 'two in']);
   });
 
+  it('a holder working past its lease keeps the lock (renewed while it works) and its write lands', async () => {
+    const shared = prefix();
+    const slow = redisPinDocument(first, { prefix: shared, leaseMs: 1_000 });
+    const other = redisPinDocument(second, { prefix: shared });
+    const working = slow.withLock(async (locked) => {
+      const read = await locked.read();
+      if (read.status === 'unreadable') throw new Error(read.reason);
+      await sleep(3_000); // three leases
+      await locked.write(checkCatalog(read.pins, 'slow', [tool('s')], 'tofu', 'now').next);
+    });
+    await sleep(1_200);
+    await expect(other.withLock(async () => 'taken', 1_500)).rejects.toMatchObject({ code: 'IO' });
+    await working;
+    expect(await upstreamsIn(other)).toEqual(['slow']);
+    expect(await first.client.exists(`${shared}pins:lock`)).toBe(0);
+  });
+
   it("work's own rejection passes through, and the lock is released", async () => {
     const document = redisPinDocument(first, { prefix: prefix() });
     await expect(document.withLock(async () => Promise.reject(new Error('the work failed')))).rejects.toThrow('the work failed');
@@ -125,7 +138,8 @@ describe.skipIf(!redisServerPath())(`the pins in Redis (${redisServerPath() === 
 
   it("a holder whose lease ended writes nothing (fenced), and its release leaves the new holder's lock", async () => {
     const shared = prefix();
-    const stalled = redisPinDocument(first, { prefix: shared, leaseMs: 200 });
+    // A holder that stalls: its lease is not renewed (a blocked process, or one cut off from Redis).
+    const stalled = redisPinDocument(first, { prefix: shared, leaseMs: 200, renewMs: 0 });
     const next = redisPinDocument(second, { prefix: shared });
     const third = redisPinDocument(second, { prefix: shared });
     let wake!: () => void;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OTHER_TOOLS_ROW, RECEIPT_ACTIONS, ReceiptWriter, readGatewayReport, type Receipt } from '../../../src/gateway/receipts/index.js';
 import { RedisReceiptCounters, connectRedis, parseStateUrl, readRedisReport, type RedisConnection } from '../../../src/gateway/state/index.js';
 import { waitForNoMarkedProcesses } from '../../support/processes.js';
-import { REDIS_SKIP_MESSAGE, redisServerPath, startRedisServer, type RedisServer } from '../../support/redis-server.js';
+import { REDIS_SKIP_MESSAGE, redisServerPath, startRedisPair, startRedisServer, stopRedisPair, type RedisServer } from '../../support/redis-server.js';
 import { seededRandom } from '../../support/seeded-random.js';
 
 function receipt(fields: Partial<Receipt> & Pick<Receipt, 'tool' | 'action'>): Receipt {
@@ -24,14 +24,10 @@ describe.skipIf(!redisServerPath())(`the receipt counters in Redis (${redisServe
   const dir = mkdtempSync(join(tmpdir(), 'mcpctx-redis-receipts-'));
 
   beforeAll(async () => {
-    server = await startRedisServer();
-    first = await connectRedis(parseStateUrl(server.url));
-    second = await connectRedis(parseStateUrl(server.url));
+    ({ server, first, second } = await startRedisPair());
   });
   afterAll(async () => {
-    await first?.close();
-    await second?.close();
-    await server?.stop();
+    await stopRedisPair({ server, first, second });
     rmSync(dir, { recursive: true, force: true });
     expect(await waitForNoMarkedProcesses(15_000)).toEqual([]);
   });
