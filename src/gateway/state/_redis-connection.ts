@@ -8,6 +8,7 @@
 import type { Redis, RedisOptions } from 'ioredis';
 import { McpctxError, isMcpctxError } from '../../errors/index.js';
 import { lazyRequire } from '../../lazy/index.js';
+import { redact } from '../../text/index.js';
 import type { StateUrl } from './_state-url.js';
 
 /** Loaded at the first connect: a gateway without --state never loads ioredis. */
@@ -35,23 +36,19 @@ export interface RedisConnection {
   close(): Promise<void>;
 }
 
-/** A password from the URL, to scrub from any text a Redis error carries. */
-function passwordOf(url: StateUrl): string | undefined {
+/** The URL's password as written and decoded, to blank out of any text a Redis error carries. */
+function secretsOf(url: StateUrl): string[] {
   try {
-    const password = decodeURIComponent(new URL(url.href).password);
-    return password === '' ? undefined : password;
+    const { password } = new URL(url.href);
+    return password === '' ? [] : [password, decodeURIComponent(password)];
   } catch {
-    return undefined;
+    return [];
   }
 }
 
-function scrub(text: string, password: string | undefined): string {
-  return password === undefined ? text : text.split(password).join('***');
-}
-
-/** The STATE_UNAVAILABLE error for `operation` on the store `label`; the cause keeps only the (scrubbed) message, never the command's arguments. */
-export function stateUnavailable(label: string, operation: string, error: unknown, password?: string): McpctxError {
-  const reason = scrub(error instanceof Error ? error.message : String(error), password);
+/** The STATE_UNAVAILABLE error for `operation` on the store `label`; the cause keeps only the (redacted) message, never the command's arguments. */
+export function stateUnavailable(label: string, operation: string, error: unknown, secrets: readonly string[] = []): McpctxError {
+  const reason = redact(error instanceof Error ? error.message : String(error), secrets);
   const code = (error as { code?: unknown } | null)?.code;
   return new McpctxError(
     'STATE_UNAVAILABLE',
@@ -70,7 +67,7 @@ function checkedMs(name: string, value: number | undefined, fallback: number): n
 export async function connectRedis(url: StateUrl, options: RedisConnectionOptions = {}): Promise<RedisConnection> {
   const connectTimeoutMs = checkedMs('connectTimeoutMs', options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
   const commandTimeoutMs = checkedMs('commandTimeoutMs', options.commandTimeoutMs, DEFAULT_COMMAND_TIMEOUT_MS);
-  const password = passwordOf(url);
+  const secrets = secretsOf(url);
   const { Redis } = ioredis();
   const settings: RedisOptions = {
     lazyConnect: true,
@@ -99,7 +96,7 @@ export async function connectRedis(url: StateUrl, options: RedisConnectionOption
   } catch (error) {
     client.disconnect(); // no reconnecting, no socket, no timer left behind
     // The 'error' event says why (refused, WRONGPASS, NOAUTH); connect() itself says only "Connection is closed."
-    throw stateUnavailable(url.label, 'connect', lastError ?? error, password);
+    throw stateUnavailable(url.label, 'connect', lastError ?? error, secrets);
   } finally {
     clearTimeout(timer);
   }
@@ -113,7 +110,7 @@ export async function connectRedis(url: StateUrl, options: RedisConnectionOption
         return await work(client);
       } catch (error) {
         if (isMcpctxError(error)) throw error;
-        throw stateUnavailable(url.label, operation, error, password);
+        throw stateUnavailable(url.label, operation, error, secrets);
       }
     },
     async close() {

@@ -72,9 +72,9 @@ describe('parseStateUrl', () => {
 describe('stateUnavailable', () => {
   it('scrubs the password from a Redis error, and keeps none of its other properties (a command and its arguments)', () => {
     const raw = Object.assign(new Error(`ERR AUTH ${CANARY} failed`), { code: 'ECONNRESET', command: { name: 'auth', args: [CANARY] } });
-    const error = stateUnavailable('redis://:***@h:1/0', 'connect', raw, CANARY);
+    const error = stateUnavailable('redis://:***@h:1/0', 'connect', raw, [CANARY]);
     expect(error.code).toBe('STATE_UNAVAILABLE');
-    expect(error.message).toContain('ERR AUTH *** failed');
+    expect(error.message).toContain('ERR AUTH <redacted> failed');
     expect(error.data).toEqual({ state: 'redis://:***@h:1/0', operation: 'connect', errno: 'ECONNRESET' });
     expect(shown(error)).not.toContain(CANARY);
   });
